@@ -1,0 +1,34 @@
+import type { FastifyRequest } from 'fastify';
+import type { DB } from '../db/database';
+
+export interface AuditInput {
+  action: string;
+  targetUserId?: string | null;
+  targetType?: string | null;
+  targetId?: string | null;
+  before?: unknown;
+  after?: unknown;
+  reason?: string | null;
+}
+
+/**
+ * Writes one staff (or security) action to the append-only audit log. Pass the transaction that
+ * makes the change, so the change and its record commit together or not at all.
+ */
+export async function audit(db: DB, request: FastifyRequest | null, input: AuditInput): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      actor_id: request?.user?.id ?? null,
+      actor_email: request?.user?.email ?? null,
+      action: input.action,
+      target_user_id: input.targetUserId ?? null,
+      target_type: input.targetType ?? null,
+      target_id: input.targetId ?? null,
+      before: input.before === undefined ? null : JSON.stringify(input.before),
+      after: input.after === undefined ? null : JSON.stringify(input.after),
+      reason: input.reason ?? null,
+      ip: request?.ip ?? null,
+    })
+    .execute();
+}

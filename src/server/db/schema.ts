@@ -1,0 +1,131 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// Table types for Kysely. Each domain adds its tables here, next to its migration.
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Json<T> = ColumnType<T, string | T, string | T>;
+
+export type VerificationStatus = 'awaiting' | 'pending' | 'verified' | 'failed';
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  address: string;
+  state: string;
+  date_of_birth: string | null;
+  sex: string | null;
+  country_code: string | null;
+  occupation: string | null;
+  annual_income_range: string | null;
+  account_type: string | null;
+  ssn_tin: string | null;
+  is_admin: Generated<boolean>;
+  is_blocked: Generated<boolean>;
+  is_account_disabled: Generated<boolean>;
+  is_email_confirmed: Generated<boolean>;
+  verification_status: Generated<VerificationStatus>;
+  profile_picture: string | null;
+  closed_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  created_at: CreatedAt;
+  last_seen_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export type CodePurpose = 'email_verification' | 'email_change' | 'transfer';
+
+export interface OneTimeCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  purpose: CodePurpose;
+  code_hash: string;
+  /** What the code authorizes (a hash of the transfer, the new email...): a code never works for anything else. */
+  binding: string;
+  payload: Json<Record<string, unknown>> | null;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface LoginThrottleTable {
+  email: string;
+  failures: Generated<number>;
+  locked_until: Timestamp | null;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  at: CreatedAt;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_user_id: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  before: Json<unknown> | null;
+  after: Json<unknown> | null;
+  reason: string | null;
+  ip: string | null;
+}
+
+export type LedgerAccountKind =
+  | 'savings'
+  | 'checking'
+  | 'bank_cash'
+  | 'bank_operations'
+  | 'external_clearing'
+  | 'loans_receivable';
+
+export interface LedgerAccountsTable {
+  id: Generated<string>;
+  /** Customer accounts: the customer's 10-digit account number (savings and checking share it). */
+  number: string | null;
+  owner_id: string | null;
+  kind: LedgerAccountKind;
+  name: string;
+  currency: Generated<string>;
+  balance: Generated<number>;
+  allow_negative: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  one_time_codes: OneTimeCodesTable;
+  password_resets: PasswordResetsTable;
+  login_throttle: LoginThrottleTable;
+  audit_log: AuditLogTable;
+  ledger_accounts: LedgerAccountsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Session = Selectable<SessionsTable>;

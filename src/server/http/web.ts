@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { htmlContentSecurityPolicy } from './security';
+
+/** Where `npm run build` writes the web app. */
+export const WEB_BUILD_DIR = path.resolve('build/client');
+export const CSP_HASHES_FILE = path.resolve('build/csp-hashes.json');
+const FALLBACK = '__spa-fallback.html';
+
+/**
+ * Serves the built web app: prerendered public pages, the SPA fallback for signed-in areas,
+ * and immutable assets. Each HTML file is sent with a CSP listing its own inline scripts' hashes.
+ */
+export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_DIR): Promise<void> {
+  if (!fs.existsSync(buildDir)) {
+    app.log.warn(`No web build at ${buildDir}: run "npm run build". Only the API is served.`);
+    app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: 'Not found' }));
+    return;
+  }
+  const hashes: Record<string, string[]> = fs.existsSync(CSP_HASHES_FILE)
+    ? (JSON.parse(fs.readFileSync(CSP_HASHES_FILE, 'utf8')) as Record<string, string[]>)
+    : {};
+  const pages = new Map<string, string>();
+  const walk = (directory: string) => {
+    for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+      const full = path.join(directory, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === 'index.html') {
+        const relative = path.relative(buildDir, directory).split(path.sep).join('/');
+        pages.set(relative === '' ? '/' : `/${relative}`, path.relative(buildDir, full).split(path.sep).join('/'));
+      }
+    }
+  };
+  walk(buildDir);
+  const hasFallback = fs.existsSync(path.join(buildDir, FALLBACK));
+
+  const sendHtml = (reply: FastifyReply, file: string, status = 200) => {
+    reply.header('Content-Security-Policy', htmlContentSecurityPolicy(hashes[file] ?? []));
+    reply.header('Cache-Control', 'no-cache');
+    return reply.status(status).type('text/html; charset=utf-8').sendFile(file);
+  };
+
+  await app.register(fastifyStatic, {
+    root: buildDir,
+    wildcard: false,
+    index: false,
+    serve: true,
+    setHeaders(response, filePath) {
+      const reply = response as unknown as FastifyReply;
+      const relative = path.relative(buildDir, filePath).split(path.sep).join('/');
+      if (relative.startsWith('assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+      if (relative.endsWith('.html')) {
+        reply.header('Content-Security-Policy', htmlContentSecurityPolicy(hashes[relative] ?? []));
+        reply.header('Cache-Control', 'no-cache');
+      }
+    },
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = new URL(request.url, 'http://localhost');
+    if (url.pathname.startsWith('/api/') || url.pathname === '/api') {
+      return reply.status(404).send({ message: 'Not found', code: 'not_found' });
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.status(404).send({ message: 'Not found', code: 'not_found' });
+    }
+    const pathname = url.pathname.replace(/\/+$/, '') || '/';
+    const page = pages.get(pathname);
+    if (page) return sendHtml(reply, page);
+    if (pathname.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
+    // Signed-in areas and unknown paths: the client router shows the page or 'Not Found'.
+    if (hasFallback) return sendHtml(reply, FALLBACK);
+    return reply.status(404).type('text/plain').send('Not found');
+  });
+}

@@ -1,0 +1,4 @@
+import type { FastifyInstance } from 'fastify';
+
+// Placeholder: filled in by issue 5.
+export async function kycRoutes(_app: FastifyInstance): Promise<void> {}

@@ -1,0 +1,49 @@
+import type { MailMessage } from './mailer';
+
+interface Brand {
+  bankName: string;
+  publicUrl: string;
+}
+
+const footer = (brand: Brand) =>
+  `\n\n${brand.bankName} will never ask you for this code or your password by phone or email, and never charges for a code.\n${brand.publicUrl}`;
+
+export function verificationCodeMail(brand: Brand, to: string, firstName: string, code: string): MailMessage {
+  return {
+    to,
+    subject: `Your ${brand.bankName} verification code: ${code}`,
+    text: `Hello ${firstName},\n\nYour email verification code is ${code}. It is valid for 10 minutes.${footer(brand)}`,
+  };
+}
+
+export function accountLockedMail(brand: Brand, to: string, firstName: string): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: sign-in locked after failed attempts`,
+    text:
+      `Hello ${firstName},\n\nWe locked sign-in to your account for 15 minutes after 5 failed attempts in a row. ` +
+      `If this was not you, reset your password at ${brand.publicUrl}/forgot-password and contact support.${footer(brand)}`,
+  };
+}
+
+export function passwordResetMail(brand: Brand, to: string, firstName: string, link: string): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: reset your password`,
+    text:
+      `Hello ${firstName},\n\nUse this link within 30 minutes to choose a new password. It works once.\n\n${link}\n\n` +
+      `If you did not ask for this, ignore this email: your password stays as it is.${footer(brand)}`,
+  };
+}
+
+export function passwordChangedMail(brand: Brand, to: string, firstName: string): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: your password was changed`,
+    text: `Hello ${firstName},\n\nYour password was just changed and your other sessions were signed out. If this was not you, contact support at once.${footer(brand)}`,
+  };
+}
+
+export function plainMail(brand: Brand, to: string, subject: string, body: string): MailMessage {
+  return { to, subject: `${brand.bankName}: ${subject}`, text: `${body}${footer(brand)}` };
+}

@@ -1,0 +1,35 @@
+import path from 'node:path';
+import type { Config } from './config';
+import { assertPostgresVersion, createDatabase, type DatabaseHandle } from './db/database';
+import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded';
+import { migrateToLatest } from './db/migrate';
+
+export interface Runtime {
+  database: DatabaseHandle;
+  embedded: EmbeddedServer | null;
+  databaseLabel: string;
+  stop(): Promise<void>;
+}
+
+/** Opens the configured PostgreSQL (or starts the embedded one) and brings its schema up to date. */
+export async function openRuntime(config: Config, options: { log?: (line: string) => void } = {}): Promise<Runtime> {
+  let embedded: EmbeddedServer | null = null;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), { log: options.log });
+    await embedded.createDatabase('ledgerline');
+    url = embedded.url('ledgerline');
+  }
+  const database = createDatabase(url);
+  await assertPostgresVersion(database.db);
+  await migrateToLatest(database.db);
+  return {
+    database,
+    embedded,
+    databaseLabel: embedded ? `embedded PostgreSQL (data in ${path.join(config.dataDir, 'postgres')})` : 'PostgreSQL at DATABASE_URL',
+    async stop() {
+      await database.close();
+      if (embedded) await embedded.stop();
+    },
+  };
+}

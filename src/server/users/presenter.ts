@@ -1,0 +1,46 @@
+import type { UserDto } from '../../shared/contracts/user';
+import type { DB } from '../db/database';
+import type { User } from '../db/schema';
+import { getAccountSummary } from '../ledger/accounts';
+
+/**
+ * Extra parts of the user that other domains own (KYC documents...). A domain registers a
+ * decorator here instead of this file importing every domain.
+ */
+type UserDecorator = (db: DB, user: User, dto: UserDto) => Promise<void>;
+const decorators: UserDecorator[] = [];
+export function addUserDecorator(decorator: UserDecorator): void {
+  decorators.push(decorator);
+}
+
+export function profilePictureUrl(user: Pick<User, 'id' | 'profile_picture'>): { url: string } | null {
+  return user.profile_picture ? { url: `/api/user/profile-picture/${user.id}?v=${encodeURIComponent(user.profile_picture)}` } : null;
+}
+
+/** The spec's user object. Balances come from the ledger, in dollars as the API carries them. */
+export async function toUserDto(db: DB, user: User): Promise<UserDto> {
+  const account = user.is_admin ? null : await getAccountSummary(db, user.id);
+  const dto: UserDto = {
+    _id: user.id,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    email: user.email,
+    phone: user.phone,
+    profilePicture: profilePictureUrl(user),
+    location: { address: user.address, state: user.state },
+    account: {
+      number: account?.number ?? '',
+      savings: (account?.savingsCents ?? 0) / 100,
+      checking: (account?.checkingCents ?? 0) / 100,
+    },
+    verificationStatus: user.verification_status,
+    verification: null,
+    isAdmin: user.is_admin,
+    isBlocked: user.is_blocked,
+    isAccountDisabled: user.is_account_disabled,
+    isEmailConfirmed: user.is_email_confirmed,
+    createdAt: new Date(user.created_at).toISOString(),
+  };
+  for (const decorate of decorators) await decorate(db, user, dto);
+  return dto;
+}

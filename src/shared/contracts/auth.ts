@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { countryOptions } from '../countries';
+import {
+  ADDRESS_LENGTH_MAX,
+  NAME_LENGTH_MAX,
+  OTP_LENGTH,
+  PASSWORD_LENGTH_MAX,
+  PASSWORD_LENGTH_MIN,
+  PHONE_LENGTH_MAX,
+} from '../limits';
+import { ACCOUNT_TYPES, EMPLOYMENT_TYPE_VALUES, SALARY_RANGES, SEX_OPTIONS } from '../reference';
+import { requiredText, ZEmail } from './common';
+import type { UserDto } from './user';
+
+export const PASSWORD_RULE_MESSAGE = `Password must be at least ${PASSWORD_LENGTH_MIN} characters`;
+
+export const ZNewPassword = z
+  .string({ message: 'Password is required' })
+  .min(PASSWORD_LENGTH_MIN, PASSWORD_RULE_MESSAGE)
+  .max(PASSWORD_LENGTH_MAX, `Password must be at most ${PASSWORD_LENGTH_MAX} characters`);
+
+const ZDateOfBirth = z
+  .string({ message: 'Date of birth is required' })
+  .trim()
+  .min(1, 'Date of birth is required')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Date of birth must be a date (YYYY-MM-DD)')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  }, 'Date of birth must be a real date')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    const now = new Date();
+    const adult = new Date(Date.UTC(now.getUTCFullYear() - 18, now.getUTCMonth(), now.getUTCDate()));
+    const oldest = new Date(Date.UTC(now.getUTCFullYear() - 120, 0, 1));
+    return date <= adult && date >= oldest;
+  }, 'You must be at least 18 years old to open an account');
+
+export const ZSignUpRequest = z
+  .object({
+    firstName: requiredText('First name', NAME_LENGTH_MAX),
+    lastName: requiredText('Last name', NAME_LENGTH_MAX),
+    email: ZEmail,
+    address: requiredText('Address', ADDRESS_LENGTH_MAX),
+    dateOfBirth: ZDateOfBirth,
+    sex: z.enum(SEX_OPTIONS, { message: 'Please choose one of the listed options for sex' }),
+    countryCode: z
+      .string({ message: 'Country is required' })
+      .trim()
+      .min(1, 'Country is required')
+      .transform((value) => value.replace(/^\+/, ''))
+      .refine((value) => countryOptions().some((country) => country.dialCode === value), 'Please choose a country from the list'),
+    phone: z
+      .string({ message: 'Phone is required' })
+      .trim()
+      .min(1, 'Phone is required')
+      .max(PHONE_LENGTH_MAX, `Phone must be at most ${PHONE_LENGTH_MAX} characters`)
+      .regex(/^\+?[0-9 ()-]{4,}$/, 'Please enter a valid phone number'),
+    occupation: z.enum(EMPLOYMENT_TYPE_VALUES, { message: 'Please choose an employment type from the list' }),
+    annualIncomeRange: z.enum(SALARY_RANGES, { message: 'Please choose a salary range from the list' }),
+    accountType: z.enum(ACCOUNT_TYPES, { message: 'Please choose an account type (Savings, Checking or Joint)' }),
+    ssnTIN: z.string().trim().max(32, 'SSN/TIN must be at most 32 characters').optional(),
+    password: ZNewPassword,
+    confirmPassword: z.string({ message: 'Please confirm your password' }).max(PASSWORD_LENGTH_MAX),
+  })
+  .superRefine((value, ctx) => {
+    if (value.password !== value.confirmPassword) {
+      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+    }
+    if (value.countryCode !== '1' && !value.ssnTIN) {
+      ctx.addIssue({ code: 'custom', path: ['ssnTIN'], message: 'SSN/TIN is required' });
+    }
+  })
+  .transform((value) => ({ ...value, ssnTIN: value.countryCode === '1' ? undefined : value.ssnTIN }));
+
+export type SignUpRequest = z.input<typeof ZSignUpRequest>;
+
+export const ZSignInRequest = z.object({
+  email: z.string({ message: 'Please fill in all fields' }).trim().min(1, 'Please fill in all fields').max(254).transform((v) => v.toLowerCase()),
+  password: z.string({ message: 'Please fill in all fields' }).min(1, 'Please fill in all fields').max(PASSWORD_LENGTH_MAX, 'Invalid email or password'),
+});
+
+export interface SignInResponse {
+  token: string;
+  user: UserDto;
+}
+
+export const ZVerifyEmailRequest = z.object({
+  otp: z
+    .string({ message: `OTP must be ${OTP_LENGTH} characters long` })
+    .trim()
+    .length(OTP_LENGTH, `OTP must be ${OTP_LENGTH} characters long`)
+    .regex(/^\d+$/, 'OTP must be 6 digits'),
+});
+
+export const ZForgotPasswordRequest = z.object({ email: ZEmail });
+
+export const ZResetPasswordRequest = z
+  .object({
+    token: z.string({ message: 'The reset link is invalid or has expired' }).min(10, 'The reset link is invalid or has expired').max(200),
+    password: ZNewPassword,
+    confirmPassword: z.string().max(PASSWORD_LENGTH_MAX).optional(),
+  })
+  .refine((value) => value.confirmPassword === undefined || value.password === value.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'Passwords do not match',
+  });
+
+export const ZChangePasswordRequest = z.object({
+  oldPassword: z.string({ message: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_LENGTH_MAX),
+  newPassword: ZNewPassword,
+});

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** The largest single amount the bank accepts: $10,000,000.00. */
+export const AMOUNT_CENTS_MAX = 1_000_000_000;
+
+const currency = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** USD in en-US format; a missing balance shows $0 as the specification asks. */
+export function formatCents(cents: number | null | undefined): string {
+  if (cents === null || cents === undefined || !Number.isFinite(cents)) return '$0';
+  return currency.format(cents / 100);
+}
+
+export function formatDollars(dollars: number | null | undefined): string {
+  if (dollars === null || dollars === undefined || !Number.isFinite(dollars)) return '$0';
+  return currency.format(dollars);
+}
+
+/**
+ * Parses a decimal dollar amount (number or string, at most 2 decimals) into integer cents
+ * without floating-point arithmetic. Returns null when it is not such an amount.
+ */
+export function dollarsToCents(value: unknown): number | null {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value.trim() : '';
+  const match = /^(-)?(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) return null;
+  const whole = Number(match[2]);
+  const fraction = Number((match[3] ?? '').padEnd(2, '0'));
+  const cents = whole * 100 + fraction;
+  return match[1] ? -cents : cents;
+}
+
+export function centsToDollars(cents: number): number {
+  return cents / 100;
+}
+
+/** A positive amount in dollars (as the API carries it) parsed to cents. */
+export const ZAmountCents = z
+  .union([z.number(), z.string()], { message: 'Amount must be greater than 0' })
+  .transform((value, ctx) => {
+    const cents = dollarsToCents(value);
+    if (cents === null) {
+      ctx.addIssue({ code: 'custom', message: 'Amount must be a number with at most 2 decimal places' });
+      return z.NEVER;
+    }
+    if (cents <= 0) {
+      ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
+      return z.NEVER;
+    }
+    if (cents > AMOUNT_CENTS_MAX) {
+      ctx.addIssue({ code: 'custom', message: `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}` });
+      return z.NEVER;
+    }
+    return cents;
+  });

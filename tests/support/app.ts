@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject as injectProvided } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { loadConfig, type Config } from '../../src/server/config';
+import { createDatabase, type DatabaseHandle } from '../../src/server/db/database';
+import { migrateToLatest } from '../../src/server/db/migrate';
+import { createMailer, type Mailer } from '../../src/server/mail/mailer';
+import { seed } from '../../src/server/seed';
+import '../../src/server/domains';
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  databaseUrl: string;
+  mailer: Mailer;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A fresh database in the run's embedded PostgreSQL, migrated. */
+export async function createTestDatabase(): Promise<{ url: string; name: string }> {
+  const adminUrl = injectProvided('postgresAdminUrl');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  return { url: adminUrl.replace(/\/postgres$/, `/${name}`), name };
+}
+
+/** Builds the real app on its own database; demo data seeded unless `seedDemo: false`. */
+export async function createTestApp(options: { env?: Record<string, string>; seedDemo?: boolean; rateLimits?: boolean; mailer?: Mailer } = {}): Promise<TestContext> {
+  const { url } = await createTestDatabase();
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: `/tmp/ledgerline-test-data-${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'silent', ...options.env }),
+    rateLimits: options.rateLimits ?? false,
+  };
+  const database = createDatabase(url, { max: 10 });
+  await migrateToLatest(database.db);
+  if (options.seedDemo !== false) await seed(database.db, config);
+  const mailer = options.mailer ?? createMailer({ from: config.mailFrom });
+  const app = await buildApp({ config, db: database.db, mailer, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    databaseUrl: url,
+    mailer,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export const json = <T = any>(response: LightMyRequestResponse): T => response.json() as T;
+
+/** The newest code mailed to an address, from the test outbox. */
+export function lastCode(mailer: Mailer, to: string): string {
+  const message = mailer.outbox().find((entry) => entry.to === to && /\b\d{6}\b/.test(entry.text));
+  const code = message?.text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code mailed to ${to}`);
+  return code;
+}
+
+export const validSignUp = (overrides: Record<string, unknown> = {}) => ({
+  firstName: 'Dana',
+  lastName: 'Rivera',
+  email: `dana.${randomBytes(4).toString('hex')}@example.com`,
+  address: '1 Main Street, Springfield',
+  dateOfBirth: '1990-05-17',
+  sex: 'Female',
+  countryCode: '1',
+  phone: '+1 202 555 0101',
+  occupation: 'private',
+  annualIncomeRange: '$30,000.00 - $70,000.00',
+  accountType: 'Savings',
+  password: 'Violet-Harbor-42',
+  confirmPassword: 'Violet-Harbor-42',
+  ...overrides,
+});
+
+/** Signs up, verifies the email with the mailed code, and returns a bearer token for the customer. */
+export async function createCustomer(ctx: TestContext, overrides: Record<string, unknown> = {}): Promise<{ token: string; userId: string; email: string; password: string; accountNumber: string }> {
+  const body = validSignUp(overrides);
+  const signUp = await ctx.app.inject({ method: 'POST', url: '/api/auth/signup', payload: body });
+  if (signUp.statusCode !== 201) throw new Error(`sign-up failed: ${signUp.body}`);
+  const token = await signIn(ctx, body.email, body.password);
+  const verified = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/verify-email',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { otp: lastCode(ctx.mailer, body.email) },
+  });
+  if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.body}`);
+  const user = json(verified).data;
+  return { token, userId: user._id, email: body.email, password: body.password, accountNumber: user.account.number };
+}
+
+export async function signIn(ctx: TestContext, email: string, password: string): Promise<string> {
+  const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password } });
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
+  return json(response).data.token as string;
+}
+
+export async function adminToken(ctx: TestContext): Promise<string> {
+  return signIn(ctx, ctx.config.adminEmail ?? 'admin@example.com', ctx.config.adminPassword ?? 'Ledgerline-Admin-2026');
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
