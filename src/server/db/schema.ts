@@ -115,6 +115,85 @@ export interface LedgerAccountsTable {
   created_at: CreatedAt;
 }
 
+// Customer services (issue 5).
+export type StoredFilePurpose = 'profile_picture' | 'kyc_passport' | 'kyc_document' | 'kyc_proof_of_address';
+export type StoredMediaType = 'image/jpeg' | 'image/png' | 'application/pdf';
+
+export interface StoredFilesTable {
+  id: Generated<string>;
+  owner_id: string;
+  purpose: StoredFilePurpose;
+  /** Random file name under DATA_DIR/uploads: never derived from anything the client sent. */
+  storage_name: string;
+  media_type: StoredMediaType;
+  size_bytes: number;
+  created_at: CreatedAt;
+}
+
+export type KycDocumentType = 'passport' | 'national_id' | 'drivers_license';
+export type KycSubmissionStatus = 'pending' | 'verified' | 'failed';
+
+export interface KycSubmissionsTable {
+  id: Generated<string>;
+  user_id: string;
+  document_type: KycDocumentType;
+  date_of_birth: string;
+  passport_file_id: string;
+  document_file_id: string;
+  proof_of_address_file_id: string;
+  status: Generated<KycSubmissionStatus>;
+  reason: string | null;
+  reviewed_by: string | null;
+  reviewed_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export type LoanType = 'auto' | 'home' | 'personal' | 'business';
+export type LoanStatus = 'pending' | 'approved' | 'rejected' | 'withdrawn';
+
+export interface LoansTable {
+  id: Generated<string>;
+  user_id: string;
+  loan_type: LoanType;
+  amount_cents: number;
+  duration_months: number;
+  purpose: string;
+  annual_rate_bps: number;
+  monthly_payment_cents: number;
+  status: Generated<LoanStatus>;
+  decision_reason: string | null;
+  decided_by: string | null;
+  decided_at: Timestamp | null;
+  disbursement_entry_id: string | null;
+  disbursed_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Timestamp>;
+}
+
+export type CardType = 'debit' | 'credit';
+export type CardRequestStatus = 'pending' | 'approved' | 'rejected' | 'shipped';
+
+export interface CardRequestsTable {
+  id: Generated<string>;
+  user_id: string;
+  card_type: CardType;
+  status: Generated<CardRequestStatus>;
+  note: string | null;
+  decided_by: string | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface BeneficiariesTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  account_number: string;
+  routing_number: string;
+  bank_name: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -123,6 +202,11 @@ export interface Database {
   login_throttle: LoginThrottleTable;
   audit_log: AuditLogTable;
   ledger_accounts: LedgerAccountsTable;
+  stored_files: StoredFilesTable;
+  kyc_submissions: KycSubmissionsTable;
+  loans: LoansTable;
+  card_requests: CardRequestsTable;
+  beneficiaries: BeneficiariesTable;
 }
 
 export type User = Selectable<UsersTable>;

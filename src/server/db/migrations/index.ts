@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as identity from './2026-11-21-01-identity';
 import * as ledger from './2026-11-21-02-ledger';
+import * as customerServices from './2026-11-21-05-customer-services';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
   '2026-11-21-01-identity': identity,
   '2026-11-21-02-ledger': ledger,
+  '2026-11-21-05-customer-services': customerServices,
 };

@@ -1,0 +1,55 @@
+import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { z } from 'zod';
+import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, OTP_LENGTH, PASSWORD_LENGTH_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../limits';
+import { requiredText } from './common';
+
+export const PHONE_MESSAGE = 'Please enter a valid phone number, with its country code (e.g. +1 202 555 0101)';
+export const PROFILE_UPDATED_MESSAGE = 'Profile updated successfully';
+export const NAME_READ_ONLY_MESSAGE = 'Your first and last name can only be changed by the bank. Please contact support.';
+
+/**
+ * A phone number as libphonenumber-js understands it, written in international format.
+ * `dialCode` (the customer's country dial code) lets a number be typed without its "+".
+ */
+export function normalizePhone(value: string, dialCode?: string | null): string | null {
+  const text = value.trim();
+  if (!text || text.length > PHONE_LENGTH_MAX + 5) return null;
+  const candidate = text.startsWith('+') ? text : dialCode ? `+${dialCode}${text.replace(/^0+/, '')}` : `+${text}`;
+  if (!isValidPhoneNumber(candidate)) return null;
+  return parsePhoneNumberFromString(candidate)?.formatInternational() ?? null;
+}
+
+/**
+ * PATCH /api/user/profile. First and last name are shown read-only and may be sent back
+ * unchanged. A new email needs the current password; the code mailed to the new address
+ * confirms it in a second call carrying `emailCode`.
+ */
+export const ZProfileUpdateRequest = z.object({
+  firstName: z.string().trim().max(NAME_LENGTH_MAX).optional(),
+  lastName: z.string().trim().max(NAME_LENGTH_MAX).optional(),
+  email: z
+    .string()
+    .trim()
+    .max(EMAIL_LENGTH_MAX, `Email must be at most ${EMAIL_LENGTH_MAX} characters`)
+    .pipe(z.email('Please enter a valid email address'))
+    .transform((email) => email.toLowerCase())
+    .optional(),
+  phoneNumber: z.string().trim().min(1, 'Phone number is required').max(PHONE_LENGTH_MAX + 5, PHONE_MESSAGE).optional(),
+  address: requiredText('Address', ADDRESS_LENGTH_MAX).optional(),
+  state: requiredText('State', STATE_LENGTH_MAX).optional(),
+  password: z.string().max(PASSWORD_LENGTH_MAX).optional(),
+  emailCode: z
+    .string()
+    .trim()
+    .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), `The code must be ${OTP_LENGTH} digits`)
+    .optional(),
+});
+export type ProfileUpdateRequest = z.input<typeof ZProfileUpdateRequest>;
+
+export interface ProfileUpdateResponse {
+  /** True when a code was mailed to the new address and the email is not changed yet. */
+  emailChangePending: boolean;
+  pendingEmail: string | null;
+}
+
+export const PROFILE_PICTURE_FIELD = 'profilePicture';
