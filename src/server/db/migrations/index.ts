@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as identity from './2026-11-21-01-identity';
 import * as ledger from './2026-11-21-02-ledger';
 import * as customerServices from './2026-11-21-05-customer-services';
+import * as admin from './2026-11-21-06-admin';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
   '2026-11-21-01-identity': identity,
   '2026-11-21-02-ledger': ledger,
   '2026-11-21-05-customer-services': customerServices,
+  '2026-11-21-06-admin': admin,
 };

@@ -1,0 +1,336 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
+import { verifyLedger } from '../../src/server/ledger/verify';
+import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext } from '../support/app';
+
+let ctx: TestContext;
+let admin: string;
+let adminId: string;
+let customer: Awaited<ReturnType<typeof createCustomer>>;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  admin = await adminToken(ctx);
+  adminId = json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(admin) })).data._id;
+  customer = await createCustomer(ctx, { firstName: 'Quentin', lastName: 'Zabriskie' });
+});
+afterAll(async () => ctx?.close());
+
+const validUpdate = (overrides: Record<string, unknown> = {}) => ({
+  firstName: 'Quentin',
+  lastName: 'Zabriskie',
+  email: customer.email,
+  phone: '+1 202 555 0199',
+  location: { address: '5 Elm Road', state: 'Ohio' },
+  verificationStatus: 'verified',
+  isBlocked: false,
+  isAccountDisabled: false,
+  ...overrides,
+});
+
+/** Moves money between the bank's cash account and a customer's account through the real ledger. */
+async function moveMoney(userId: string, kind: 'checking' | 'savings', amountCents: number): Promise<void> {
+  const db = ctx.database.db;
+  const account = await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).where('kind', '=', kind).executeTakeFirstOrThrow();
+  await db.transaction().execute(async (trx) => {
+    const cash = await bankAccountId(trx, 'bank_cash');
+    await postEntries(trx, [
+      {
+        kind: amountCents > 0 ? 'opening' : 'adjustment',
+        description: amountCents > 0 ? 'Test deposit' : 'Test pay-out',
+        authorId: null,
+        postings: [
+          { accountId: account.id, amountCents },
+          { accountId: cash, amountCents: -amountCents },
+        ],
+      },
+    ]);
+  });
+}
+
+describe('admin user calls: who may call them', () => {
+  const calls = () => [
+    { method: 'GET' as const, url: '/api/user/admin' },
+    { method: 'GET' as const, url: `/api/user/admin/${customer.userId}` },
+    { method: 'GET' as const, url: `/api/user/admin/email/${encodeURIComponent(customer.email)}` },
+    { method: 'PUT' as const, url: `/api/user/admin/${customer.userId}`, payload: validUpdate() },
+    { method: 'DELETE' as const, url: `/api/user/admin/${customer.userId}` },
+  ];
+
+  it('answers 401 without a session', async () => {
+    for (const call of calls()) {
+      const response = await ctx.app.inject(call);
+      expect(response.statusCode, `${call.method} ${call.url}`).toBe(401);
+      expect(json(response).code).toBe('unauthorized');
+    }
+  });
+
+  it('answers 403 to a customer, and changes nothing', async () => {
+    for (const call of calls()) {
+      const response = await ctx.app.inject({ ...call, headers: bearer(customer.token) });
+      expect(response.statusCode, `${call.method} ${call.url}`).toBe(403);
+      expect(json(response).message).toBe('Only bank staff can do this.');
+    }
+    const still = await ctx.database.db.selectFrom('users').select(['phone', 'closed_at']).where('id', '=', customer.userId).executeTakeFirstOrThrow();
+    expect(still.phone).toBe('+1 202 555 0101');
+    expect(still.closed_at).toBeNull();
+  });
+});
+
+describe('GET /api/user/admin', () => {
+  it('lists users newest first with a total and paginates', async () => {
+    const first = json(await ctx.app.inject({ method: 'GET', url: '/api/user/admin?pageSize=2', headers: bearer(admin) })).data;
+    expect(first.page).toBe(1);
+    expect(first.pageSize).toBe(2);
+    const count = await ctx.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(first.total).toBe(Number(count.n));
+    expect(first.items).toHaveLength(2);
+    expect(first.items[0]._id).toBe(customer.userId);
+    expect(first.items[0].accountNumber).toBe(customer.accountNumber);
+    const second = json(await ctx.app.inject({ method: 'GET', url: '/api/user/admin?pageSize=2&page=2', headers: bearer(admin) })).data;
+    expect(second.items[0]._id).not.toBe(first.items[0]._id);
+    expect(second.items[0]._id).not.toBe(first.items[1]._id);
+    expect(JSON.stringify(first)).not.toContain('password');
+  });
+
+  it('finds a customer by account number, by email part, by full name and by a short prefix', async () => {
+    for (const search of [customer.accountNumber, customer.accountNumber.slice(0, 6), customer.email.split('@')[0], 'quentin zabr', 'ZABRISKIE', 'Za']) {
+      const response = await ctx.app.inject({ method: 'GET', url: `/api/user/admin?search=${encodeURIComponent(search!)}`, headers: bearer(admin) });
+      expect(response.statusCode).toBe(200);
+      const ids = json(response).data.items.map((item: { _id: string }) => item._id);
+      expect(ids, search).toContain(customer.userId);
+    }
+    const miss = json(await ctx.app.inject({ method: 'GET', url: '/api/user/admin?search=nobody-like-this', headers: bearer(admin) })).data;
+    expect(miss).toMatchObject({ items: [], total: 0 });
+  });
+
+  it('treats LIKE wildcards in the search as plain text', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: `/api/user/admin?search=${encodeURIComponent('%%%')}`, headers: bearer(admin) });
+    expect(response.statusCode).toBe(200);
+    expect(json(response).data.total).toBe(0);
+  });
+
+  it('sorts by last name both ways', async () => {
+    const asc = json(await ctx.app.inject({ method: 'GET', url: '/api/user/admin?sort=lastName&order=asc&pageSize=100', headers: bearer(admin) })).data.items;
+    const names = asc.map((item: { lastName: string }) => item.lastName.toLowerCase());
+    expect(names).toEqual([...names].sort());
+    const desc = json(await ctx.app.inject({ method: 'GET', url: '/api/user/admin?sort=lastName&order=desc&pageSize=100', headers: bearer(admin) })).data.items;
+    expect(desc[0].lastName.toLowerCase()).toBe('zabriskie');
+  });
+
+  it('refuses bad query parameters with a clear message', async () => {
+    const cases: Array<[string, string]> = [
+      ['pageSize=0', 'pageSize must be at least 1'],
+      ['pageSize=1000', 'pageSize must be at most 100'],
+      ['page=abc', 'page must be a number'],
+      ['sort=password_hash', 'sort must be one of createdAt, firstName, lastName, email'],
+      ['order=sideways', 'order must be asc or desc'],
+      [`search=${'x'.repeat(101)}`, 'Search must be at most 100 characters'],
+    ];
+    for (const [query, message] of cases) {
+      const response = await ctx.app.inject({ method: 'GET', url: `/api/user/admin?${query}`, headers: bearer(admin) });
+      expect(response.statusCode, query).toBe(400);
+      expect(json(response).message).toBe(message);
+    }
+  });
+});
+
+describe('GET /api/user/admin/:id and /email/:email', () => {
+  it('returns the spec user object with the ledger account', async () => {
+    const byId = await ctx.app.inject({ method: 'GET', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
+    expect(byId.statusCode).toBe(200);
+    expect(json(byId).data).toMatchObject({
+      _id: customer.userId,
+      email: customer.email,
+      account: { number: customer.accountNumber, savings: 0, checking: 0 },
+      closedAt: null,
+      hasLedgerHistory: false,
+    });
+    const byEmail = await ctx.app.inject({ method: 'GET', url: `/api/user/admin/email/${encodeURIComponent(customer.email.toUpperCase())}`, headers: bearer(admin) });
+    expect(byEmail.statusCode).toBe(200);
+    expect(json(byEmail).data._id).toBe(customer.userId);
+  });
+
+  it('answers 400 for a malformed id or email and 404 for an unknown one', async () => {
+    const badId = await ctx.app.inject({ method: 'GET', url: '/api/user/admin/not-a-uuid', headers: bearer(admin) });
+    expect(badId.statusCode).toBe(400);
+    expect(json(badId).message).toBe('Not a valid id');
+    const unknown = await ctx.app.inject({ method: 'GET', url: '/api/user/admin/00000000-0000-4000-8000-000000000000', headers: bearer(admin) });
+    expect(unknown.statusCode).toBe(404);
+    expect(json(unknown).message).toBe('User not found');
+    const badEmail = await ctx.app.inject({ method: 'GET', url: '/api/user/admin/email/not-an-email', headers: bearer(admin) });
+    expect(badEmail.statusCode).toBe(400);
+    expect(json(badEmail).message).toBe('Please enter a valid email address');
+    const unknownEmail = await ctx.app.inject({ method: 'GET', url: '/api/user/admin/email/nobody@example.com', headers: bearer(admin) });
+    expect(unknownEmail.statusCode).toBe(404);
+  });
+});
+
+describe('PUT /api/user/admin/:id', () => {
+  it("says 'All fields are required' for a missing or empty field, and changes nothing", async () => {
+    for (const body of [{}, validUpdate({ firstName: '' }), validUpdate({ phone: '   ' }), validUpdate({ location: { address: 'x' } }), validUpdate({ location: undefined }), validUpdate({ isBlocked: undefined })]) {
+      const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: body });
+      expect(response.statusCode).toBe(400);
+      expect(json(response).message).toBe('All fields are required');
+    }
+    const row = await ctx.database.db.selectFrom('users').select('phone').where('id', '=', customer.userId).executeTakeFirstOrThrow();
+    expect(row.phone).toBe('+1 202 555 0101');
+  });
+
+  it('refuses wrong types, bad email, bad status and too-long text', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [validUpdate({ email: 'nope' }), 'Please enter a valid email address'],
+      [validUpdate({ verificationStatus: 'approved' }), 'Verification status must be one of awaiting, verified, pending, failed'],
+      [validUpdate({ isBlocked: 'yes' }), 'Blocked must be true or false'],
+      [validUpdate({ firstName: 'x'.repeat(81) }), 'First name must be at most 80 characters'],
+      [validUpdate({ phone: 'call me' }), 'Please enter a valid phone number'],
+    ];
+    for (const [body, message] of cases) {
+      const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: body });
+      expect(response.statusCode).toBe(400);
+      expect(json(response).message).toBe(message);
+    }
+  });
+
+  it('refuses an email that another account uses', async () => {
+    const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate({ email: 'alex.morgan@example.com' }) });
+    expect(response.statusCode).toBe(409);
+    expect(json(response).message).toBe('This email address is already used by another account.');
+  });
+
+  it('updates the details, audits before and after, and emails the customer', async () => {
+    const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate() });
+    expect(response.statusCode).toBe(200);
+    expect(json(response).data).toMatchObject({ phone: '+1 202 555 0199', location: { address: '5 Elm Road', state: 'Ohio' }, verificationStatus: 'verified' });
+    const entry = await ctx.database.db.selectFrom('audit_log').selectAll().where('target_user_id', '=', customer.userId).where('action', '=', 'user.update').executeTakeFirstOrThrow();
+    expect(entry.actor_id).toBe(adminId);
+    expect(entry.before).toMatchObject({ phone: '+1 202 555 0101', verificationStatus: 'awaiting' });
+    expect(entry.after).toMatchObject({ phone: '+1 202 555 0199', state: 'Ohio', verificationStatus: 'verified' });
+    const mail = ctx.mailer.outbox().find((message) => message.to === customer.email && message.subject.includes('changes to your account'));
+    expect(mail?.text).toContain('phone number');
+  });
+
+  it('blocks at once: the flag shows, the audit says user.block, the session still works', async () => {
+    const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate({ isBlocked: true }) });
+    expect(response.statusCode).toBe(200);
+    expect(json(response).data.isBlocked).toBe(true);
+    const me = await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(customer.token) });
+    expect(json(me).data.isBlocked).toBe(true);
+    const actions = await ctx.database.db.selectFrom('audit_log').select('action').where('target_user_id', '=', customer.userId).execute();
+    expect(actions.map((row) => row.action)).toContain('user.block');
+    const unblock = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate({ isBlocked: false }) });
+    expect(json(unblock).data.isBlocked).toBe(false);
+  });
+
+  it('disabling ends the customer sessions at once and stops sign-in', async () => {
+    const other = await createCustomer(ctx);
+    const update = { ...validUpdate({ email: other.email }), isAccountDisabled: true };
+    const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${other.userId}`, headers: bearer(admin), payload: update });
+    expect(response.statusCode).toBe(200);
+    const me = await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(other.token) });
+    expect(me.statusCode).toBe(401);
+    const open = await ctx.database.db.selectFrom('sessions').select('id').where('user_id', '=', other.userId).where('ended_at', 'is', null).execute();
+    expect(open).toHaveLength(0);
+    await expect(signIn(ctx, other.email, other.password)).rejects.toThrow(/disabled/);
+    const mail = ctx.mailer.outbox().find((message) => message.to === other.email && message.text.includes('access is disabled'));
+    expect(mail).toBeDefined();
+  });
+
+  it("never disables an admin: 'You cannot disable an admin account', and the database refuses it too", async () => {
+    const me = json(await ctx.app.inject({ method: 'GET', url: `/api/user/admin/${adminId}`, headers: bearer(admin) })).data;
+    const body = {
+      firstName: me.firstName,
+      lastName: me.lastName,
+      email: me.email,
+      phone: '+1 202 555 0100',
+      location: { address: 'Head office', state: 'Delaware' },
+      verificationStatus: 'verified',
+      isBlocked: false,
+      isAccountDisabled: true,
+    };
+    const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${adminId}`, headers: bearer(admin), payload: body });
+    expect(response.statusCode).toBe(400);
+    expect(json(response).message).toBe('You cannot disable an admin account');
+    const row = await ctx.database.db.selectFrom('users').select(['is_account_disabled', 'phone']).where('id', '=', adminId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ is_account_disabled: false, phone: '' });
+    await expect(sql`update users set is_account_disabled = true where id = ${adminId}`.execute(ctx.database.db)).rejects.toThrow(/users_admin_never_disabled/);
+    const fine = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${adminId}`, headers: bearer(admin), payload: { ...body, isAccountDisabled: false } });
+    expect(fine.statusCode).toBe(200);
+  });
+
+  it('answers 404 for an unknown user and 400 for a bad id', async () => {
+    const unknown = await ctx.app.inject({ method: 'PUT', url: '/api/user/admin/00000000-0000-4000-8000-000000000000', headers: bearer(admin), payload: validUpdate() });
+    expect(unknown.statusCode).toBe(404);
+    const bad = await ctx.app.inject({ method: 'PUT', url: '/api/user/admin/1', headers: bearer(admin), payload: validUpdate() });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('DELETE /api/user/admin/:id', () => {
+  it('deletes a customer who has no ledger history', async () => {
+    const fresh = await createCustomer(ctx);
+    const response = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${fresh.userId}`, headers: bearer(admin) });
+    expect(response.statusCode).toBe(200);
+    expect(json(response).data.outcome).toBe('deleted');
+    const gone = await ctx.database.db.selectFrom('users').select('id').where('id', '=', fresh.userId).executeTakeFirst();
+    expect(gone).toBeUndefined();
+    const accounts = await ctx.database.db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', fresh.userId).execute();
+    expect(accounts).toHaveLength(0);
+    const entry = await ctx.database.db.selectFrom('audit_log').selectAll().where('target_user_id', '=', fresh.userId).where('action', '=', 'user.delete').executeTakeFirst();
+    expect(entry?.actor_id).toBe(adminId);
+    const again = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${fresh.userId}`, headers: bearer(admin) });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('refuses to close a customer whose balances are not zero, then closes and anonymizes once they are', async () => {
+    const saver = await createCustomer(ctx, { firstName: 'Sally', lastName: 'Saver' });
+    await moveMoney(saver.userId, 'savings', 12_345);
+    const refused = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin) });
+    expect(refused.statusCode).toBe(409);
+    expect(json(refused).message).toBe('Balances must be zero before this account can be closed (savings $123.45). Move or pay out the money first.');
+    const untouched = await ctx.database.db.selectFrom('users').select(['first_name', 'closed_at']).where('id', '=', saver.userId).executeTakeFirstOrThrow();
+    expect(untouched).toEqual({ first_name: 'Sally', closed_at: null });
+
+    await moveMoney(saver.userId, 'savings', -12_345);
+    const accountIds = (await ctx.database.db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', saver.userId).execute()).map((row) => row.id);
+    const postingsBefore = await ctx.database.db.selectFrom('postings').select('id').where('account_id', 'in', accountIds).execute();
+    expect(postingsBefore).toHaveLength(2);
+
+    const closed = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin) });
+    expect(closed.statusCode).toBe(200);
+    expect(json(closed).data.outcome).toBe('closed');
+
+    const row = await ctx.database.db.selectFrom('users').selectAll().where('id', '=', saver.userId).executeTakeFirstOrThrow();
+    expect(row.closed_at).not.toBeNull();
+    expect(row).toMatchObject({ first_name: 'Closed', last_name: 'customer', phone: '', address: '', state: '', date_of_birth: null, ssn_tin: null, is_account_disabled: true });
+    expect(row.email).not.toContain('saver');
+    expect(JSON.stringify(row)).not.toContain('Sally');
+    // The entries stay, and the ledger still verifies end to end.
+    const postingsAfter = await ctx.database.db.selectFrom('postings').select('id').where('account_id', 'in', accountIds).execute();
+    expect(postingsAfter).toHaveLength(2);
+    const verified = await verifyLedger(ctx.database.db);
+    expect(verified.ok).toBe(true);
+    // Sign-in stops and the old session is gone.
+    await expect(signIn(ctx, saver.email, saver.password)).rejects.toThrow(/sign-in failed/);
+    const me = await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(saver.token) });
+    expect(me.statusCode).toBe(401);
+    // The audit record holds no personal data.
+    const entry = await ctx.database.db.selectFrom('audit_log').selectAll().where('target_user_id', '=', saver.userId).where('action', '=', 'user.close').executeTakeFirstOrThrow();
+    expect(JSON.stringify(entry)).not.toContain('Sally');
+    // A closed account is not edited or closed again.
+    const edit = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin), payload: validUpdate({ email: 'sally@example.com' }) });
+    expect(edit.statusCode).toBe(409);
+    const twice = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin) });
+    expect(twice.statusCode).toBe(409);
+    expect(json(twice).message).toBe('This account is already closed.');
+  });
+
+  it('never deletes an admin or the signed-in staff member', async () => {
+    const self = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${adminId}`, headers: bearer(admin) });
+    expect(self.statusCode).toBe(409);
+    expect(json(self).message).toBe('You cannot delete your own account.');
+    const bad = await ctx.app.inject({ method: 'DELETE', url: '/api/user/admin/xyz', headers: bearer(admin) });
+    expect(bad.statusCode).toBe(400);
+  });
+});
