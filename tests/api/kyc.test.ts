@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext } from '../support/app';
+import { file, jpegWithMetadata, multipart, pdf, png, type FilePart } from '../support/multipart';
+
+let ctx: TestContext;
+let admin: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  admin = await adminToken(ctx);
+});
+afterAll(async () => ctx?.close());
+
+async function validParts(overrides: Record<string, string | FilePart | undefined> = {}) {
+  const parts: Record<string, string | FilePart | undefined> = {
+    passportImageFile: file('passport.jpg', 'image/jpeg', await jpegWithMetadata()),
+    documentType: 'national_id',
+    documentFile: file('id.pdf', 'application/pdf', pdf()),
+    proofOfAddressFile: file('bill.png', 'image/png', await png()),
+    dateOfBirth: '1990-05-17',
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(parts).filter(([, value]) => value !== undefined)) as Record<string, string | FilePart>;
+}
+
+const submit = async (token: string, parts: Record<string, string | FilePart>) => {
+  const body = multipart(parts);
+  return ctx.app.inject({ method: 'POST', url: '/api/user/verification', headers: { ...bearer(token), ...body.headers }, payload: body.payload });
+};
+const me = async (token: string) => json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data;
+
+describe('POST /api/user/verification', () => {
+  it('stores the documents, answers the updated user with status pending, and shows the documents to owner and staff only', async () => {
+    const customer = await createCustomer(ctx);
+    expect((await me(customer.token)).verificationStatus).toBe('awaiting');
+    const response = await submit(customer.token, await validParts());
+    expect(response.statusCode).toBe(201);
+    const body = json(response);
+    expect(body.message).toBe('KYC submitted successfully!');
+    expect(body.data.verificationStatus).toBe('pending');
+    expect(body.data.verification.documentType).toBe('national_id');
+    const documentUrl = body.data.verification.documentFront.url as string;
+    const proofUrl = body.data.verification.documentBack.url as string;
+
+    const ownDocument = await ctx.app.inject({ method: 'GET', url: documentUrl, headers: bearer(customer.token) });
+    expect(ownDocument.statusCode).toBe(200);
+    expect(ownDocument.headers['content-type']).toBe('application/pdf');
+    expect(ownDocument.headers['content-disposition']).toMatch(/^attachment/);
+    const ownProof = await ctx.app.inject({ method: 'GET', url: proofUrl, headers: bearer(customer.token) });
+    expect(ownProof.headers['content-type']).toBe('image/png');
+    expect((await ctx.app.inject({ method: 'GET', url: documentUrl, headers: bearer(admin) })).statusCode).toBe(200);
+
+    // Another customer's document id: as if it did not exist.
+    const other = await createCustomer(ctx);
+    const stolen = await ctx.app.inject({ method: 'GET', url: documentUrl, headers: bearer(other.token) });
+    expect(stolen.statusCode).toBe(404);
+    expect(stolen.body).not.toContain('%PDF');
+    expect((await ctx.app.inject({ method: 'GET', url: documentUrl })).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/user/verification/files/not-a-uuid', headers: bearer(customer.token) })).statusCode).toBe(404);
+
+    // The passport image was re-encoded: its EXIF is gone.
+    const queue = json(await ctx.app.inject({ method: 'GET', url: `/api/admin/kyc/users/${customer.userId}`, headers: bearer(admin) })).data;
+    const passport = await ctx.app.inject({ method: 'GET', url: queue.submissions[0].passportImage.url, headers: bearer(admin) });
+    expect(passport.headers['content-type']).toBe('image/jpeg');
+    expect(passport.rawPayload.includes(Buffer.from('SECRET-EXIF-MARKER'))).toBe(false);
+
+    // Under review: a second submission waits for the decision.
+    const again = await submit(customer.token, await validParts());
+    expect(again.statusCode).toBe(409);
+    expect(json(again).message).toMatch(/already under review/);
+  });
+
+  it("says 'All fields are required.' when a file or field is missing, and changes nothing", async () => {
+    const customer = await createCustomer(ctx);
+    for (const missing of ['passportImageFile', 'documentFile', 'proofOfAddressFile', 'documentType', 'dateOfBirth']) {
+      const response = await submit(customer.token, await validParts({ [missing]: undefined }));
+      expect(response.statusCode).toBe(400);
+      expect(json(response).message).toBe('All fields are required.');
+      expect(json(response).fields[missing]).toBe('Required');
+    }
+    expect((await me(customer.token)).verificationStatus).toBe('awaiting');
+    const rows = await ctx.database.db.selectFrom('stored_files').select('id').where('owner_id', '=', customer.userId).execute();
+    expect(rows).toHaveLength(0);
+  });
+
+  it('refuses a text file named .jpg, a PDF as the passport image, an oversized file and a PDF with scripts', async () => {
+    const customer = await createCustomer(ctx);
+    const text = await submit(customer.token, await validParts({ passportImageFile: file('passport.jpg', 'image/jpeg', Buffer.from('hello, I am text')) }));
+    expect(text.statusCode).toBe(415);
+    expect(json(text).message).toBe('The passport image must be a JPEG, PNG or WebP image.');
+
+    const pdfPassport = await submit(customer.token, await validParts({ passportImageFile: file('passport.jpg', 'image/jpeg', pdf()) }));
+    expect(pdfPassport.statusCode).toBe(415);
+
+    const textDocument = await submit(customer.token, await validParts({ documentFile: file('id.pdf', 'application/pdf', Buffer.from('plain text')) }));
+    expect(textDocument.statusCode).toBe(415);
+    expect(json(textDocument).message).toBe('The document file must be a JPEG, PNG or WebP image, or a PDF.');
+
+    const big = await submit(customer.token, await validParts({ proofOfAddressFile: file('bill.pdf', 'application/pdf', Buffer.concat([pdf(), Buffer.alloc(5 * 1024 * 1024)])) }));
+    expect(big.statusCode).toBe(413);
+    expect(json(big).message).toBe('Each file must be at most 5 MB.');
+
+    const scripted = await submit(customer.token, await validParts({ documentFile: file('id.pdf', 'application/pdf', pdf('/OpenAction << /S /JavaScript /JS (app.alert(1)) >>')) }));
+    expect(scripted.statusCode).toBe(415);
+    expect(json(scripted).message).toMatch(/scripts/);
+
+    expect((await me(customer.token)).verificationStatus).toBe('awaiting');
+    const rows = await ctx.database.db.selectFrom('stored_files').select('id').where('owner_id', '=', customer.userId).execute();
+    expect(rows).toHaveLength(0);
+  });
+
+  it('checks the document type and the date of birth', async () => {
+    const customer = await createCustomer(ctx);
+    const type = await submit(customer.token, await validParts({ documentType: 'library_card' }));
+    expect(type.statusCode).toBe(400);
+    expect(json(type).message).toMatch(/document type/);
+    const young = await submit(customer.token, await validParts({ dateOfBirth: `${new Date().getUTCFullYear() - 10}-01-01` }));
+    expect(young.statusCode).toBe(400);
+    expect(json(young).message).toMatch(/18/);
+    const bad = await submit(customer.token, await validParts({ dateOfBirth: '1990-02-31' }));
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('is for signed-in customers', async () => {
+    const body = multipart(await validParts());
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/user/verification', headers: body.headers, payload: body.payload })).statusCode).toBe(401);
+    const asAdmin = await ctx.app.inject({ method: 'POST', url: '/api/user/verification', headers: { ...bearer(admin), ...body.headers }, payload: body.payload });
+    expect(asAdmin.statusCode).toBe(403);
+  });
+});
+
+describe('staff review', () => {
+  it('approves: the customer becomes verified, is emailed, and the decision is audited', async () => {
+    const customer = await createCustomer(ctx);
+    await submit(customer.token, await validParts());
+    const queue = await ctx.app.inject({ method: 'GET', url: '/api/admin/kyc?status=pending', headers: bearer(admin) });
+    expect(queue.statusCode).toBe(200);
+    const item = json(queue).data.items.find((entry: { userId: string }) => entry.userId === customer.userId);
+    expect(item).toMatchObject({ status: 'pending', documentType: 'national_id', customer: { email: customer.email } });
+
+    const approved = await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${item.id}/approve`, headers: bearer(admin), payload: {} });
+    expect(approved.statusCode).toBe(200);
+    expect(json(approved).data.verificationStatus).toBe('verified');
+    expect((await me(customer.token)).verificationStatus).toBe('verified');
+    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /identity is verified/.test(mail.subject))).toBe(true);
+    const log = await ctx.database.db.selectFrom('audit_log').selectAll().where('target_id', '=', item.id).execute();
+    expect(log).toHaveLength(1);
+    expect(log[0]?.action).toBe('kyc.approve');
+
+    const twice = await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${item.id}/approve`, headers: bearer(admin), payload: {} });
+    expect(twice.statusCode).toBe(409);
+    // Verified customers cannot submit again.
+    expect((await submit(customer.token, await validParts())).statusCode).toBe(409);
+  });
+
+  it('rejects with a reason: status failed, reason emailed, and the customer may submit again', async () => {
+    const customer = await createCustomer(ctx);
+    await submit(customer.token, await validParts());
+    const { submissions } = json(await ctx.app.inject({ method: 'GET', url: `/api/admin/kyc/users/${customer.userId}`, headers: bearer(admin) })).data;
+    const id = submissions[0].id;
+    const noReason = await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${id}/reject`, headers: bearer(admin), payload: {} });
+    expect(noReason.statusCode).toBe(400);
+    expect(json(noReason).message).toBe('A reason is required');
+
+    const rejected = await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${id}/reject`, headers: bearer(admin), payload: { reason: 'The document photo is blurred.' } });
+    expect(rejected.statusCode).toBe(200);
+    expect((await me(customer.token)).verificationStatus).toBe('failed');
+    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && mail.text.includes('The document photo is blurred.'))).toBe(true);
+    const log = await ctx.database.db.selectFrom('audit_log').selectAll().where('target_id', '=', id).executeTakeFirstOrThrow();
+    expect(log.action).toBe('kyc.reject');
+    expect(log.reason).toBe('The document photo is blurred.');
+
+    const again = await submit(customer.token, await validParts());
+    expect(again.statusCode).toBe(201);
+  });
+
+  it('is staff only, and unknown ids are 404', async () => {
+    const customer = await createCustomer(ctx);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/kyc', headers: bearer(customer.token) })).statusCode).toBe(403);
+    const demo = await signIn(ctx, 'jamie.lee@example.com', 'Ledgerline-Demo-2026');
+    expect((await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${crypto.randomUUID()}/approve`, headers: bearer(demo), payload: {} })).statusCode).toBe(403);
+    expect((await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${crypto.randomUUID()}/approve`, headers: bearer(admin), payload: {} })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/kyc?status=bogus', headers: bearer(admin) })).statusCode).toBe(400);
+  });
+});
