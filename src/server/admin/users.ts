@@ -308,7 +308,9 @@ export async function deleteOrCloseUser(app: FastifyInstance, request: FastifyRe
         await audit(trx, request, { action: 'user.delete', targetUserId: id, targetType: 'user', targetId: id, before: { accountNumber: number, createdAt: user.created_at }, after: null });
         return { kind: 'deleted' as const, user };
       } catch (error) {
-        if ((error as { code?: string }).code !== '23503') throw error;
+        // 23503 foreign_key_violation (NO ACTION), 23001 restrict_violation (ON DELETE RESTRICT).
+        const code = (error as { code?: string }).code;
+        if (code !== '23503' && code !== '23001') throw error;
         await sql`rollback to savepoint admin_delete`.execute(trx);
       }
     }
