@@ -194,6 +194,63 @@ export interface BeneficiariesTable {
   created_at: CreatedAt;
 }
 
+export type EntryKind = 'opening' | 'transfer' | 'wire' | 'internal' | 'adjustment' | 'reversal' | 'loan';
+
+export interface LedgerChainHeadTable {
+  id: number;
+  seq: number;
+  hash: string;
+}
+
+export interface JournalEntriesTable {
+  /** UUIDv7, made by the posting function. */
+  id: string;
+  /** Position in the hash chain, gapless. */
+  seq: number;
+  kind: EntryKind;
+  description: string;
+  /** YYYY-MM-DD; may differ from booked_at for staff entries. */
+  value_date: string;
+  booked_at: ColumnType<Date, Date | string, never>;
+  author_id: string | null;
+  /** The moved amount in cents: the sum of the entry's positive postings. */
+  amount: number;
+  reversal_of: string | null;
+  details: Json<Record<string, unknown>> | null;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface PostingsTable {
+  id: Generated<string>;
+  entry_id: string;
+  entry_seq: number;
+  account_id: string;
+  /** Signed cents: positive raises the account's balance. */
+  amount: number;
+  balance_after: number;
+  memo: string | null;
+  counterparty: string | null;
+}
+
+export interface EntryNotesTable {
+  id: Generated<number>;
+  entry_id: string;
+  description: string;
+  author_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  response: Json<unknown>;
+  entry_id: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -202,6 +259,11 @@ export interface Database {
   login_throttle: LoginThrottleTable;
   audit_log: AuditLogTable;
   ledger_accounts: LedgerAccountsTable;
+  ledger_chain_head: LedgerChainHeadTable;
+  journal_entries: JournalEntriesTable;
+  postings: PostingsTable;
+  entry_notes: EntryNotesTable;
+  idempotency_keys: IdempotencyKeysTable;
   stored_files: StoredFilesTable;
   kyc_submissions: KycSubmissionsTable;
   loans: LoansTable;

@@ -1,0 +1,156 @@
+import { sql } from 'kysely';
+import type { AdminTransactionDto, TransactionDto, TransactionListQuery, TransactionPage } from '../../shared/contracts/transactions';
+import type { DB } from '../db/database';
+
+export interface ListFilter extends TransactionListQuery {
+  page: number;
+  pageSize: number;
+  /** Only this customer's lines; all customers' when null (staff). */
+  userId: string | null;
+  /** Leave out entries that were reversed. */
+  completedOnly?: boolean;
+}
+
+function baseQuery(db: DB, filter: ListFilter) {
+  let query = db
+    .selectFrom('postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
+    .leftJoin('journal_entries as r', 'r.reversal_of', 'e.id')
+    .where('a.owner_id', 'is not', null);
+  if (filter.userId) query = query.where('a.owner_id', '=', filter.userId);
+  if (filter.account) query = query.where('a.kind', '=', filter.account);
+  if (filter.type === 'credit') query = query.where('p.amount', '>', 0);
+  if (filter.type === 'debit') query = query.where('p.amount', '<', 0);
+  if (filter.from) query = query.where('e.value_date', '>=', filter.from);
+  if (filter.to) query = query.where('e.value_date', '<=', filter.to);
+  if (filter.completedOnly) query = query.where('r.id', 'is', null);
+  return query;
+}
+
+interface Row {
+  id: string;
+  entry_id: string;
+  amount: number;
+  balance_after: number;
+  memo: string | null;
+  counterparty: string | null;
+  account: string;
+  number: string | null;
+  owner_id: string | null;
+  kind: string;
+  description: string;
+  value_date: string;
+  booked_at: Date;
+  reversal_of: string | null;
+  reversed_by: string | null;
+  note: string | null;
+  first_name?: string;
+  last_name?: string;
+}
+
+export function toTransactionDto(row: Row): TransactionDto {
+  return {
+    _id: row.id,
+    entryId: row.entry_id,
+    description: row.note ?? row.memo ?? row.description,
+    date: row.value_date,
+    bookedAt: new Date(row.booked_at).toISOString(),
+    amount: Math.abs(row.amount) / 100,
+    transactionType: row.amount > 0 ? 'credit' : 'debit',
+    account: row.account as TransactionDto['account'],
+    kind: row.kind as TransactionDto['kind'],
+    status: row.reversed_by ? 'reversed' : 'completed',
+    reversalOf: row.reversal_of,
+    reversedBy: row.reversed_by,
+    counterparty: row.counterparty,
+    balanceAfter: row.balance_after / 100,
+  };
+}
+
+function selectRows(db: DB, filter: ListFilter) {
+  return baseQuery(db, filter)
+    .innerJoin('users as u', 'u.id', 'a.owner_id')
+    .select([
+      'p.id',
+      'p.entry_id',
+      'p.amount',
+      'p.balance_after',
+      'p.memo',
+      'p.counterparty',
+      'a.kind as account',
+      'a.number',
+      'a.owner_id',
+      'e.kind',
+      'e.description',
+      'e.value_date',
+      'e.booked_at',
+      'e.reversal_of',
+      'r.id as reversed_by',
+      'u.first_name',
+      'u.last_name',
+      sql<string | null>`(select n.description from entry_notes n where n.entry_id = e.id order by n.id desc limit 1)`.as('note'),
+    ])
+    .orderBy('p.entry_seq', 'desc')
+    .orderBy('a.kind')
+    .limit(filter.pageSize)
+    .offset((filter.page - 1) * filter.pageSize);
+}
+
+export async function listTransactions(db: DB, filter: ListFilter): Promise<TransactionPage> {
+  const [rows, count] = await Promise.all([
+    selectRows(db, filter).execute(),
+    baseQuery(db, filter).select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirst(),
+  ]);
+  return { items: rows.map((row) => toTransactionDto(row as Row)), page: filter.page, pageSize: filter.pageSize, total: Number(count?.total ?? 0) };
+}
+
+export async function listAdminTransactions(db: DB, filter: ListFilter): Promise<TransactionPage<AdminTransactionDto>> {
+  const [rows, count] = await Promise.all([
+    selectRows(db, filter).execute(),
+    baseQuery(db, filter).select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirst(),
+  ]);
+  return {
+    items: rows.map((row) => ({
+      ...toTransactionDto(row as Row),
+      userId: row.owner_id ?? '',
+      customerName: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim(),
+      accountNumber: row.number ?? '',
+    })),
+    page: filter.page,
+    pageSize: filter.pageSize,
+    total: Number(count?.total ?? 0),
+  };
+}
+
+/** The customer-side lines of one entry (for answers after posting). */
+export async function entryLines(db: DB, entryId: string, userId: string | null): Promise<TransactionDto[]> {
+  let query = db
+    .selectFrom('postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
+    .leftJoin('journal_entries as r', 'r.reversal_of', 'e.id')
+    .select([
+      'p.id',
+      'p.entry_id',
+      'p.amount',
+      'p.balance_after',
+      'p.memo',
+      'p.counterparty',
+      'a.kind as account',
+      'a.number',
+      'a.owner_id',
+      'e.kind',
+      'e.description',
+      'e.value_date',
+      'e.booked_at',
+      'e.reversal_of',
+      'r.id as reversed_by',
+      sql<string | null>`(select n.description from entry_notes n where n.entry_id = e.id order by n.id desc limit 1)`.as('note'),
+    ])
+    .where('p.entry_id', '=', entryId)
+    .where('a.owner_id', 'is not', null);
+  if (userId) query = query.where('a.owner_id', '=', userId);
+  const rows = await query.orderBy('a.kind').execute();
+  return rows.map((row) => toTransactionDto(row as Row));
+}

@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { NAME_LENGTH_MAX, OTP_LENGTH, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TEXT_LENGTH_MAX } from '../limits';
+import { AMOUNT_CENTS_MAX, dollarsToCents, formatCents } from '../money';
+import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
+
+export const ENTRY_KINDS = ['opening', 'transfer', 'wire', 'internal', 'adjustment', 'reversal', 'loan'] as const;
+export type EntryKindName = (typeof ENTRY_KINDS)[number];
+export const CUSTOMER_ACCOUNTS = ['savings', 'checking'] as const;
+export type CustomerAccountKind = (typeof CUSTOMER_ACCOUNTS)[number];
+
+/** One line of a customer's history: a posting on their savings or checking account. */
+export interface TransactionDto {
+  _id: string;
+  /** The journal entry this line belongs to (an internal transfer shows as two lines of one entry). */
+  entryId: string;
+  description: string;
+  /** Value date, YYYY-MM-DD. */
+  date: string;
+  /** When the bank booked it (ISO 8601); never editable. */
+  bookedAt: string;
+  /** Positive dollars. */
+  amount: number;
+  transactionType: 'debit' | 'credit';
+  account: CustomerAccountKind;
+  kind: EntryKindName;
+  status: 'completed' | 'reversed';
+  reversalOf: string | null;
+  reversedBy: string | null;
+  counterparty: string | null;
+  /** Balance of that account right after this line, dollars. */
+  balanceAfter: number;
+}
+
+/** An admin list line also names the customer. */
+export interface AdminTransactionDto extends TransactionDto {
+  userId: string;
+  customerName: string;
+  accountNumber: string;
+}
+
+export interface TransactionPage<T = TransactionDto> {
+  items: T[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates look like YYYY-MM-DD')
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'Not a real date');
+
+export const ZTransactionListQuery = z.object({
+  page: z.coerce.number().int().min(1, 'page must be at least 1').max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1, 'pageSize must be at least 1').max(PAGE_SIZE_MAX, `pageSize must be at most ${PAGE_SIZE_MAX}`).default(PAGE_SIZE_DEFAULT),
+  account: z.enum(CUSTOMER_ACCOUNTS, { message: 'account must be savings or checking' }).optional(),
+  type: z.enum(['debit', 'credit'], { message: 'type must be debit or credit' }).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+});
+export type TransactionListQuery = z.infer<typeof ZTransactionListQuery>;
+
+const FILL_ALL = 'Please fill all fields';
+
+/** Amount in dollars; missing is 'Please fill all fields', zero or less is 'Amount must be greater than 0'. */
+export const ZTransferAmount = z.unknown().transform((value, ctx) => {
+  if (value === undefined || value === null || value === '') {
+    ctx.addIssue({ code: 'custom', message: FILL_ALL });
+    return z.NEVER;
+  }
+  const cents = dollarsToCents(value);
+  if (cents === null) {
+    ctx.addIssue({ code: 'custom', message: 'Amount must be a number with at most 2 decimal places' });
+    return z.NEVER;
+  }
+  if (cents <= 0) {
+    ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
+    return z.NEVER;
+  }
+  if (cents > AMOUNT_CENTS_MAX) {
+    ctx.addIssue({ code: 'custom', message: `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}` });
+    return z.NEVER;
+  }
+  return cents;
+});
+
+const filled = (label: string, max: number) =>
+  z
+    .string({ message: FILL_ALL })
+    .trim()
+    .min(1, FILL_ALL)
+    .max(max, `${label} must be at most ${max} characters`);
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ message: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .optional()
+    .transform((value) => value || undefined);
+
+const accountKind = (message: string) => z.enum(CUSTOMER_ACCOUNTS, { message });
+
+/** The IMS code: absent on the first call; present (6 digits) on the call that posts. */
+const ZPaymentPin = z
+  .string({ message: 'Please enter IMS code' })
+  .trim()
+  .optional()
+  .superRefine((value, ctx) => {
+    if (value === undefined) return;
+    if (value === '') ctx.addIssue({ code: 'custom', message: 'Please enter IMS code' });
+    else if (!new RegExp(`^[0-9]{${OTP_LENGTH}}$`).test(value)) ctx.addIssue({ code: 'custom', message: `The IMS code is ${OTP_LENGTH} digits` });
+  });
+
+export const ZInternalTransferRequest = z
+  .object({
+    from: accountKind(FILL_ALL),
+    to: accountKind(FILL_ALL),
+    amount: ZTransferAmount,
+  })
+  .refine((value) => value.from !== value.to, { message: 'You cannot transfer to the same account', path: ['to'] });
+export type InternalTransferRequest = z.input<typeof ZInternalTransferRequest>;
+
+export const ZTransferRequest = z.object({
+  /** The customer's own account number; informative only: the server trusts the session. */
+  from: optionalText('From', 20),
+  amount: ZTransferAmount,
+  accountType: accountKind(FILL_ALL),
+  accountNumber: filled('Account number', 34).refine((value) => /^[0-9]{4,17}$/.test(value), 'Account number must be 4 to 17 digits'),
+  routingNumber: optionalText('Routing number', 9).refine((value) => value === undefined || isValidRoutingNumber(value), 'Routing number must be a valid 9-digit ABA number'),
+  bankName: optionalText('Bank name', NAME_LENGTH_MAX),
+  to: filled('Recipient', NAME_LENGTH_MAX),
+  description: optionalText('Description', TEXT_LENGTH_MAX),
+  paymentPin: ZPaymentPin,
+});
+export type TransferRequest = z.input<typeof ZTransferRequest>;
+
+export const ZWireTransferRequest = z.object({
+  amount: ZTransferAmount,
+  /** The customer's account the money leaves. */
+  account: accountKind('account must be savings or checking').default('checking'),
+  beneficiaryName: filled('Beneficiary name', NAME_LENGTH_MAX),
+  beneficiaryAccount: filled('Beneficiary account', 40).refine(isValidBeneficiaryAccount, 'Beneficiary account must be a valid IBAN or 4 to 34 letters and digits'),
+  bankName: filled('Bank name', NAME_LENGTH_MAX),
+  country: filled('Country', 2).refine(isWireCountry, 'Please choose a country from the list'),
+  swiftCode: filled('SWIFT/BIC', 11)
+    .transform((value) => value.toUpperCase())
+    .refine(isValidBic, 'SWIFT/BIC must be 8 or 11 characters: bank (4 letters), country (2), location (2), optional branch (3)'),
+  accountType: z.enum(WIRE_ACCOUNT_TYPES, { message: 'Please choose an account type from the list' }),
+  description: optionalText('Description', TEXT_LENGTH_MAX),
+  paymentPin: ZPaymentPin,
+});
+export type WireTransferRequest = z.input<typeof ZWireTransferRequest>;
+
+/** Answer to the first call of a transfer: the code is on its way. */
+export interface TransferCodeSent {
+  step: 'code';
+  expiresAt: string;
+  /** Where the code went, masked. */
+  sentTo: string;
+  amount: number;
+  payee: string;
+}
+
+const ALL_REQUIRED = 'All fields are required';
+const reason = z
+  .string({ message: 'A reason is required' })
+  .trim()
+  .min(3, 'A reason is required (at least 3 characters)')
+  .max(TEXT_LENGTH_MAX, `Reason must be at most ${TEXT_LENGTH_MAX} characters`);
+
+export const ZAdminTransactionRequest = z.object({
+  amount: ZTransferAmount.pipe(z.number()),
+  transactionType: z.enum(['credit', 'debit'], { message: ALL_REQUIRED }),
+  date: z.string({ message: ALL_REQUIRED }).min(1, ALL_REQUIRED).pipe(isoDate),
+  description: z.string({ message: ALL_REQUIRED }).trim().min(1, ALL_REQUIRED).max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`),
+  reason,
+  account: accountKind('account must be savings or checking').default('checking'),
+});
+export type AdminTransactionRequest = z.input<typeof ZAdminTransactionRequest>;
+
+export const ZAdminTransactionUpdate = z.object({
+  description: z.string({ message: 'Description is required' }).trim().min(1, 'Description is required').max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`),
+  reason: reason.optional(),
+});
+
+export const ZAdminReversalRequest = z.object({ reason });
+
+/** Balance targets in dollars (zero allowed), as the admin form sends them. */
+const balanceTarget = z.unknown().transform((value, ctx) => {
+  if (value === undefined || value === null || value === '') {
+    ctx.addIssue({ code: 'custom', message: ALL_REQUIRED });
+    return z.NEVER;
+  }
+  const cents = dollarsToCents(value);
+  if (cents === null || cents < 0 || cents > AMOUNT_CENTS_MAX * 10) {
+    ctx.addIssue({ code: 'custom', message: 'Balances must be amounts of at least 0 with at most 2 decimal places' });
+    return z.NEVER;
+  }
+  return cents;
+});
+
+export const ZAdminAccountUpdate = z.object({
+  savings: balanceTarget,
+  checking: balanceTarget,
+  number: z.string({ message: ALL_REQUIRED }).trim().min(1, ALL_REQUIRED).regex(/^[0-9]{10}$/, 'Account number must be 10 digits'),
+  reason,
+});
+export type AdminAccountUpdate = z.input<typeof ZAdminAccountUpdate>;
+
+export const ENTRY_KIND_LABELS: Record<EntryKindName, string> = {
+  opening: 'Opening balance',
+  transfer: 'Transfer',
+  wire: 'Wire transfer',
+  internal: 'Between your accounts',
+  adjustment: 'Adjustment',
+  reversal: 'Reversal',
+  loan: 'Loan',
+};
