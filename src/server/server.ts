@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { loadCryptoDeposits } from './deposits/options';
 import { createMailer } from './mail/mailer';
 import { openRuntime } from './runtime';
 import { seed } from './seed';
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
   const config = readConfig();
   fs.mkdirSync(config.dataDir, { recursive: true });
   warnOnStaleBuild(config);
+  // Fail fast on a mistyped deposit address, before anything starts (it names the option and the problem).
+  loadCryptoDeposits(config);
   const runtime = await openRuntime(config);
   const db = runtime.database.db;
   const signIns = await seed(db, config);

@@ -167,7 +167,7 @@ export interface LoansTable {
   disbursement_entry_id: string | null;
   disbursed_at: Timestamp | null;
   created_at: CreatedAt;
-  updated_at: Generated<Timestamp>;
+  updated_at: Timestamp;
 }
 
 export type CardType = 'debit' | 'credit';
@@ -181,7 +181,7 @@ export interface CardRequestsTable {
   note: string | null;
   decided_by: string | null;
   created_at: CreatedAt;
-  updated_at: Generated<Timestamp>;
+  updated_at: Timestamp;
 }
 
 export interface BeneficiariesTable {
