@@ -1,3 +1,5 @@
+import { getCountries } from 'libphonenumber-js/min';
+
 // Wire transfers: destination countries, SWIFT/BIC and account checks, the specification's account types.
 
 /** About 40 destination countries (ISO 3166-1 alpha-2); names come from the runtime's CLDR data. */
@@ -43,13 +45,14 @@ const BIC_PATTERN = /^([A-Z]{4})([A-Z]{2})([A-Z0-9]{2})([A-Z0-9]{3})?$/;
 export function isValidBic(value: string): boolean {
   const match = BIC_PATTERN.exec(value.trim().toUpperCase());
   if (!match) return false;
-  const country = match[2] ?? '';
-  try {
-    const name = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' }).of(country);
-    return Boolean(name);
-  } catch {
-    return false;
-  }
+  return isoCountries().has(match[2] ?? '');
+}
+
+let iso: Set<string> | undefined;
+/** ISO 3166-1 regions as libphonenumber-js knows them (plus XK, which SWIFT uses for Kosovo). */
+function isoCountries(): Set<string> {
+  iso ??= new Set<string>([...getCountries(), 'XK']);
+  return iso;
 }
 
 /** The country a BIC belongs to (characters 5-6). */

@@ -3,7 +3,7 @@ import type { AdminAccountUpdate, CustomerAccountKind, TransactionDto } from '..
 import { ZAdminAccountUpdate, ZAdminTransactionRequest, ZInternalTransferRequest, ZTransferRequest, ZWireTransferRequest } from '../../shared/contracts/transactions';
 import { TRANSFER_CODE_TTL_MS } from '../../shared/limits';
 import { formatCents } from '../../shared/money';
-import { wireCountries } from '../../shared/wire';
+import { bicCountry, wireCountries } from '../../shared/wire';
 import { audit } from '../audit/audit';
 import { consumeCode, issueCode } from '../auth/codes';
 import { sha256 } from '../auth/crypto';
@@ -242,6 +242,9 @@ export async function wireTransfer(app: FastifyInstance, user: User, body: unkno
   const own = await ownAccounts(app.db, user.id);
   const beneficiaryAccount = input.beneficiaryAccount.replace(/[\s-]+/g, '').toUpperCase();
   if (beneficiaryAccount === own.number) throw badRequest('You cannot transfer to the same account', { beneficiaryAccount: 'You cannot transfer to the same account' });
+  if (bicCountry(input.swiftCode) !== input.country) {
+    throw badRequest('The SWIFT/BIC code belongs to a bank in another country than the one chosen', { swiftCode: 'SWIFT/BIC country differs from the chosen country' });
+  }
   const source = own[input.account];
   if (source.balance < input.amount) throw new AppError('insufficient_funds', 'Insufficient funds');
   const countryName = wireCountries().find((country) => country.code === input.country)?.name ?? input.country;

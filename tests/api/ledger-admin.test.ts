@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateAccountNumber } from '../../src/server/ledger/accounts';
+import { verifyLedger } from '../../src/server/ledger/verify';
+import { adminToken, bearer, createCustomer, json, type TestContext, createTestApp } from '../support/app';
+
+let ctx: TestContext;
+let admin: string;
+let keySeq = 0;
+const key = () => `admin-${Date.now()}-${keySeq++}`;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  admin = await adminToken(ctx);
+});
+afterAll(async () => ctx?.close());
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>, token = admin) =>
+  ctx.app.inject({ method, url, headers: { ...bearer(token), 'idempotency-key': key() }, ...(payload ? { payload } : {}) });
+const balances = async (token: string) => json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data.account;
+const valid = { amount: 250, transactionType: 'credit', date: '2026-10-15', description: 'Goodwill credit', reason: 'Complaint #42 resolved' };
+
+describe('staff entries', () => {
+  it('posts a reasoned, audited adjustment the customer sees with its real booking time', async () => {
+    const customer = await createCustomer(ctx);
+    const started = Date.now();
+    const response = await call('POST', `/api/transaction/admin/${customer.userId}`, valid);
+    expect(response.statusCode).toBe(201);
+    expect(json(response).message).toBe('Transaction added successfully');
+    const lines = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).data.items;
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ kind: 'adjustment', description: 'Goodwill credit', date: '2026-10-15', amount: 250, transactionType: 'credit', account: 'checking' });
+    expect(new Date(lines[0].bookedAt).getTime()).toBeGreaterThanOrEqual(started - 1000);
+    const auditRow = await ctx.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'transaction.create').where('target_user_id', '=', customer.userId).executeTakeFirstOrThrow();
+    expect(auditRow.reason).toBe('Complaint #42 resolved');
+    expect(auditRow.actor_email).toBe('admin@example.com');
+    expect(auditRow.before).toMatchObject({ balance: 0 });
+    expect(auditRow.after).toMatchObject({ balance: 250 });
+    const operations = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('kind', '=', 'bank_operations').executeTakeFirstOrThrow();
+    expect(operations.balance).toBeLessThanOrEqual(-25000);
+
+    const savingsDebit = await call('POST', `/api/transaction/admin/${customer.userId}`, { ...valid, transactionType: 'debit', account: 'savings' });
+    expect(savingsDebit.statusCode).toBe(400);
+    expect(json(savingsDebit).message).toBe('Insufficient funds');
+  });
+
+  it('rejects bad input with clear messages', async () => {
+    const customer = await createCustomer(ctx);
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ amount: undefined }, /Please fill all fields/],
+      [{ amount: 0 }, /greater than 0/],
+      [{ transactionType: 'gift' }, /All fields are required/],
+      [{ date: '' }, /All fields are required/],
+      [{ date: '2026-02-30' }, /real date/],
+      [{ description: '' }, /All fields are required/],
+      [{ description: 'x'.repeat(501) }, /at most 500/],
+      [{ reason: undefined }, /reason is required/i],
+      [{ reason: ' ' }, /reason is required/i],
+      [{ account: 'loans' }, /savings or checking/],
+    ];
+    for (const [change, message] of cases) {
+      const response = await call('POST', `/api/transaction/admin/${customer.userId}`, { ...valid, ...change });
+      expect(response.statusCode, JSON.stringify(change)).toBe(400);
+      expect(json(response).message).toMatch(message);
+    }
+    const unknown = await call('POST', '/api/transaction/admin/00000000-0000-7000-8000-000000000000', valid);
+    expect(unknown.statusCode).toBe(404);
+    const notUuid = await call('POST', '/api/transaction/admin/abc', valid);
+    expect(notUuid.statusCode).toBe(400);
+    const adminRow = await ctx.database.db.selectFrom('users').select('id').where('is_admin', '=', true).executeTakeFirstOrThrow();
+    const toAdmin = await call('POST', `/api/transaction/admin/${adminRow.id}`, valid);
+    expect(toAdmin.statusCode).toBe(404);
+    const noKey = await ctx.app.inject({ method: 'POST', url: `/api/transaction/admin/${customer.userId}`, headers: bearer(admin), payload: valid });
+    expect(noKey.statusCode).toBe(400);
+    expect((await balances(customer.token)).checking).toBe(0);
+  });
+
+  it('lists all customers’ lines and one customer’s, newest first', async () => {
+    const customer = await createCustomer(ctx);
+    await call('POST', `/api/transaction/admin/${customer.userId}`, valid);
+    await call('POST', `/api/transaction/admin/${customer.userId}`, { ...valid, amount: 10, description: 'Second' });
+    const mine = json(await call('GET', `/api/transaction/admin/${customer.userId}?pageSize=5`)).data;
+    expect(mine.total).toBe(2);
+    expect(mine.items[0]).toMatchObject({ description: 'Second', userId: customer.userId, accountNumber: customer.accountNumber, kind: 'adjustment' });
+    const all = json(await call('GET', '/api/transaction/admin?pageSize=100')).data;
+    expect(all.total).toBeGreaterThan(mine.total);
+    expect((await call('GET', '/api/transaction/admin/not-a-uuid')).statusCode).toBe(400);
+  });
+
+  it('changes only the description (as a note; the entry itself is untouched)', async () => {
+    const customer = await createCustomer(ctx);
+    const posted = json(await call('POST', `/api/transaction/admin/${customer.userId}`, valid)).data;
+    const hashBefore = (await ctx.database.db.selectFrom('journal_entries').select('hash').where('id', '=', posted.entryId).executeTakeFirstOrThrow()).hash;
+    const updated = await call('PUT', `/api/transaction/admin/${posted._id}`, { description: 'Goodwill credit (corrected)', amount: 99999 });
+    expect(updated.statusCode).toBe(200);
+    const line = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).data.items[0];
+    expect(line).toMatchObject({ description: 'Goodwill credit (corrected)', amount: 250 });
+    const entry = await ctx.database.db.selectFrom('journal_entries').select(['hash', 'description']).where('id', '=', posted.entryId).executeTakeFirstOrThrow();
+    expect(entry).toEqual({ hash: hashBefore, description: 'Goodwill credit' });
+    const auditRow = await ctx.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'transaction.describe').where('target_id', '=', posted.entryId).executeTakeFirstOrThrow();
+    expect(auditRow.before).toEqual({ description: 'Goodwill credit' });
+    expect((await call('PUT', `/api/transaction/admin/${posted._id}`, { description: '' })).statusCode).toBe(400);
+    expect((await call('PUT', '/api/transaction/admin/00000000-0000-7000-8000-000000000000', { description: 'x' })).statusCode).toBe(404);
+  });
+
+  it('"deletes" by reversal: the original stays, marked reversed, and cannot be reversed twice', async () => {
+    const customer = await createCustomer(ctx);
+    const posted = json(await call('POST', `/api/transaction/admin/${customer.userId}`, valid)).data;
+    const noReason = await call('DELETE', `/api/transaction/admin/${posted._id}`, {});
+    expect(noReason.statusCode).toBe(400);
+    const reversed = await call('DELETE', `/api/transaction/admin/${posted._id}`, { reason: 'Posted to the wrong customer' });
+    expect(reversed.statusCode).toBe(200);
+    expect(json(reversed).message).toBe('Transaction reversed');
+    const lines = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).data.items;
+    expect(lines).toHaveLength(2);
+    const [reversal, original] = lines;
+    expect(reversal).toMatchObject({ kind: 'reversal', transactionType: 'debit', amount: 250, reversalOf: posted.entryId, status: 'completed' });
+    expect(original).toMatchObject({ kind: 'adjustment', status: 'reversed', reversedBy: reversal.entryId });
+    const complete = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction/complete', headers: bearer(customer.token) })).data.items;
+    expect(complete.map((item: { entryId: string }) => item.entryId)).not.toContain(posted.entryId);
+    expect((await balances(customer.token)).checking).toBe(0);
+    const twice = await call('DELETE', `/api/transaction/admin/${posted.entryId}`, { reason: 'again' });
+    expect(twice.statusCode).toBe(409);
+    const ofReversal = await call('DELETE', `/api/transaction/admin/${reversal._id}`, { reason: 'undo the undo' });
+    expect(ofReversal.statusCode).toBe(400);
+    expect(await ctx.database.db.selectFrom('audit_log').select('id').where('action', '=', 'transaction.reverse').where('target_id', '=', posted.entryId).executeTakeFirst()).toBeTruthy();
+  });
+
+  it('refuses to reverse a credit the customer already spent', async () => {
+    const customer = await createCustomer(ctx);
+    const posted = json(await call('POST', `/api/transaction/admin/${customer.userId}`, valid)).data;
+    const move = await ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { ...bearer(customer.token), 'idempotency-key': key() }, payload: { from: 'checking', to: 'savings', amount: 200 } });
+    expect(move.statusCode).toBe(201);
+    const reversed = await call('DELETE', `/api/transaction/admin/${posted._id}`, { reason: 'mistake' });
+    expect(reversed.statusCode).toBe(400);
+    expect(json(reversed).message).toBe('Insufficient funds');
+  });
+
+  it('turns balance targets into correction entries and keeps account numbers unique', async () => {
+    const customer = await createCustomer(ctx);
+    const other = await createCustomer(ctx);
+    const url = `/api/user/admin/account/${customer.userId}`;
+    const updated = await call('PUT', url, { savings: '1500.50', checking: 20, number: customer.accountNumber, reason: 'Migration from the old core' });
+    expect(updated.statusCode).toBe(200);
+    expect(json(updated).message).toBe('Account balance successfully');
+    expect(await balances(customer.token)).toMatchObject({ savings: 1500.5, checking: 20, number: customer.accountNumber });
+    const lines = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).data.items;
+    expect(lines).toHaveLength(2);
+    expect(lines.every((line: { kind: string; description: string }) => line.kind === 'adjustment' && line.description === 'Balance correction')).toBe(true);
+    const down = await call('PUT', url, { savings: 0, checking: 20, number: customer.accountNumber, reason: 'Correction' });
+    expect(down.statusCode).toBe(200);
+    expect((await balances(customer.token)).savings).toBe(0);
+
+    const taken = await call('PUT', url, { savings: 0, checking: 20, number: other.accountNumber, reason: 'Renumber' });
+    expect(taken.statusCode).toBe(409);
+    const badCheck = customer.accountNumber.slice(0, 9) + String((Number(customer.accountNumber[9]) + 1) % 10);
+    const invalid = await call('PUT', url, { savings: 0, checking: 20, number: badCheck, reason: 'Renumber' });
+    expect(invalid.statusCode).toBe(400);
+    let fresh = generateAccountNumber();
+    while (fresh === other.accountNumber) fresh = generateAccountNumber();
+    const renumbered = await call('PUT', url, { savings: 0, checking: 20, number: fresh, reason: 'Renumber' });
+    expect(renumbered.statusCode).toBe(200);
+    expect((await balances(customer.token)).number).toBe(fresh);
+    for (const [change, message] of [
+      [{ savings: '' }, /All fields are required/],
+      [{ number: '' }, /All fields are required/],
+      [{ number: '12345' }, /10 digits/],
+      [{ checking: -5 }, /at least 0/],
+      [{ reason: '' }, /reason/i],
+    ] as const) {
+      const response = await call('PUT', url, { savings: 0, checking: 20, number: fresh, reason: 'ok', ...change });
+      expect(response.statusCode, JSON.stringify(change)).toBe(400);
+      expect(json(response).message).toMatch(message);
+    }
+    const auditRows = await ctx.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'account.update').where('target_user_id', '=', customer.userId).orderBy('id').execute();
+    expect(auditRows).toHaveLength(3);
+    expect(auditRows[0]?.before).toMatchObject({ savings: 0, checking: 0 });
+  });
+
+  it('leaves a ledger that verifies', async () => {
+    expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
+  });
+});
