@@ -73,7 +73,7 @@ export async function startEmbeddedPostgres(
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...(options.flags ?? [])],
     onLog: options.log ?? quiet,
-    onError: options.log ?? quiet,
+    onError: (message: unknown) => (options.log ?? quiet)(String(message)),
   });
   if (fresh) await postgres.initialise();
   await postgres.start();

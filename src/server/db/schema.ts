@@ -4,6 +4,8 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+/** A timestamp with a database default: optional on insert. */
+type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string | T, string | T>;
 
 export type VerificationStatus = 'awaiting' | 'pending' | 'verified' | 'failed';
@@ -14,9 +16,9 @@ export interface UsersTable {
   password_hash: string;
   first_name: string;
   last_name: string;
-  phone: string;
-  address: string;
-  state: string;
+  phone: Generated<string>;
+  address: Generated<string>;
+  state: Generated<string>;
   date_of_birth: string | null;
   sex: string | null;
   country_code: string | null;
@@ -32,7 +34,7 @@ export interface UsersTable {
   profile_picture: string | null;
   closed_at: Timestamp | null;
   created_at: CreatedAt;
-  updated_at: Generated<Timestamp>;
+  updated_at: DefaultTimestamp;
 }
 
 export interface SessionsTable {
@@ -40,7 +42,7 @@ export interface SessionsTable {
   user_id: string;
   token_hash: string;
   created_at: CreatedAt;
-  last_seen_at: Generated<Timestamp>;
+  last_seen_at: DefaultTimestamp;
   expires_at: Timestamp;
   ended_at: Timestamp | null;
   user_agent: string | null;
@@ -67,7 +69,7 @@ export interface LoginThrottleTable {
   email: string;
   failures: Generated<number>;
   locked_until: Timestamp | null;
-  updated_at: Generated<Timestamp>;
+  updated_at: DefaultTimestamp;
 }
 
 export interface PasswordResetsTable {

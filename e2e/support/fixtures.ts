@@ -1,0 +1,73 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const DEMO_CUSTOMER = { email: 'alex.morgan@example.com', password: 'Ledgerline-Demo-2026' };
+export const DEMO_CUSTOMER_2 = { email: 'jamie.lee@example.com', password: 'Ledgerline-Demo-2026' };
+export const ADMIN = { email: 'admin@example.com', password: 'Ledgerline-Admin-2026' };
+
+/**
+ * Every test fails on a console error or a failed request, and gets `checkA11y(page)` to run axe
+ * (WCAG 2.x A/AA) on the page as it is.
+ */
+export const test = base.extend<{ consoleErrors: string[]; checkA11y: (page?: Page) => Promise<void> }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        // A 401/4xx answer the page handles is not an error of the page.
+        if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) errors.push(`${page.url()}: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+      page.on('requestfailed', (request) => {
+        const failure = request.failure()?.errorText ?? '';
+        if (!failure.includes('ERR_ABORTED')) errors.push(`request failed: ${request.url()} ${failure}`);
+      });
+      await use(errors);
+      expect(errors, 'console errors and failed requests').toEqual([]);
+    },
+    { auto: true },
+  ],
+  checkA11y: async ({ page }, use) => {
+    await use(async (target?: Page) => {
+      const results = await new AxeBuilder({ page: target ?? page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const summary = results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+      expect(summary, `axe violations on ${(target ?? page).url()}`).toEqual([]);
+    });
+  },
+});
+
+export { expect };
+
+export async function signInAs(page: Page, user: { email: string; password: string }, path = '/signin'): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+interface OutboxEntry {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** The newest 6-digit code mailed to `to`, read from the development outbox. */
+export async function mailedCode(page: Page, to: string, after = 0): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const response = await page.request.get('/dev/mailbox?format=json');
+    const { data } = (await response.json()) as { data: Array<OutboxEntry & { id: number }> };
+    const message = data.find((entry) => entry.to === to && entry.id > after && /\b\d{6}\b/.test(entry.text));
+    const code = message?.text.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`no code mailed to ${to}`);
+}
+
+export async function lastMailId(page: Page): Promise<number> {
+  const response = await page.request.get('/dev/mailbox?format=json');
+  const { data } = (await response.json()) as { data: Array<{ id: number }> };
+  return data[0]?.id ?? 0;
+}
+
+export const uniqueEmail = (prefix = 'e2e') => `${prefix}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;

@@ -1,0 +1,80 @@
+import { LogOut, Menu, X } from 'lucide-react';
+import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { signOut } from '../../features/auth/api';
+import { Logo } from './logo';
+
+export interface ShellLink {
+  to: string;
+  label: string;
+  icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean }>;
+}
+
+/** The signed-in frame shared by the customer area and the back office: sidebar, top bar, content. */
+export function AppShell({ links, navLabel, homePath, header, children }: { links: ShellLink[]; navLabel: string; homePath: string; header: ReactNode; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
+
+  async function logout() {
+    await signOut().catch(() => undefined);
+    navigate('/', { replace: true });
+  }
+
+  const sidebar = (
+    <nav aria-label={navLabel} className="flex flex-1 flex-col gap-1 p-4">
+      <ul className="flex flex-col gap-1">
+        {links.map(({ to, label, icon: Icon }) => (
+          <li key={to}>
+            <NavLink
+              to={to}
+              end
+              className={({ isActive }) =>
+                `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-white ${isActive ? 'bg-white/15 text-white' : 'text-slate-200 hover:bg-white/10 hover:text-white'}`
+              }
+            >
+              <Icon aria-hidden={true} className="h-5 w-5" />
+              {label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={logout} className="mt-auto flex items-center gap-3 rounded-md px-3 py-2 text-left text-sm font-medium text-slate-200 hover:bg-white/10 hover:text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-white">
+        <LogOut aria-hidden="true" className="h-5 w-5" />
+        Logout
+      </button>
+    </nav>
+  );
+
+  return (
+    <div className="min-h-screen bg-slate-50 lg:flex">
+      <aside className="hidden w-64 shrink-0 flex-col bg-brand-900 lg:flex">
+        <div className="flex h-16 items-center border-b border-white/10 px-4">
+          <Logo to={homePath} light />
+        </div>
+        {sidebar}
+      </aside>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex h-16 items-center justify-between gap-3 border-b border-slate-200 bg-white px-4">
+          <button type="button" className="rounded p-2 text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 lg:hidden" aria-expanded={open} aria-controls="shell-menu" onClick={() => setOpen((value) => !value)}>
+            {open ? <X aria-hidden="true" className="h-6 w-6" /> : <Menu aria-hidden="true" className="h-6 w-6" />}
+            <span className="sr-only">{open ? 'Close menu' : 'Open menu'}</span>
+          </button>
+          {header}
+        </header>
+        <div id="shell-menu" hidden={!open} className="flex-col bg-brand-900 lg:hidden">
+          {sidebar}
+        </div>
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6">
+          {children}
+        </main>
+        <footer className="px-6 pb-6 text-xs text-slate-600">
+          <Link to="/privacy-policy" className="hover:underline">
+            Privacy Policy
+          </Link>
+        </footer>
+      </div>
+    </div>
+  );
+}

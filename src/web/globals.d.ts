@@ -1,0 +1,2 @@
+declare const __BANK_NAME__: string;
+declare const __DEMO_MODE__: boolean;

@@ -1,0 +1,101 @@
+// The one API client: JSON, the session cookie, and any 401 sends the browser to /signin.
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    public readonly status: number,
+    public readonly code?: string,
+    public readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export interface Envelope<T> {
+  data: T;
+  message?: string;
+}
+
+export interface RequestOptions {
+  /** Sign-in and similar calls answer 401 for wrong credentials: do not leave the page. */
+  redirectOn401?: boolean;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export const FALLBACK_ERROR = 'An error occurred';
+
+async function request<T>(method: string, url: string, body?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
+  const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+  let response: Response;
+  try {
+    response = await fetch(`/api${url}`, {
+      method,
+      credentials: 'same-origin',
+      headers: {
+        Accept: 'application/json',
+        ...(body !== undefined && !isForm ? { 'Content-Type': 'application/json' } : {}),
+        ...options.headers,
+      },
+      body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
+      signal: options.signal,
+    });
+  } catch {
+    throw new ApiError('We could not reach the bank. Check your connection and try again.', 0, 'network');
+  }
+  const payload = (await response.json().catch(() => ({}))) as Partial<Envelope<T>> & { code?: string; fields?: Record<string, string> };
+  if (response.status === 401 && options.redirectOn401 !== false && typeof window !== 'undefined') {
+    clearStoredUser();
+    const here = window.location.pathname;
+    if (here !== '/signin' && here !== '/admin/login') window.location.assign('/signin');
+  }
+  if (!response.ok) throw new ApiError(payload.message || FALLBACK_ERROR, response.status, payload.code, payload.fields);
+  return payload as Envelope<T>;
+}
+
+export const api = {
+  get: <T>(url: string, options?: RequestOptions) => request<T>('GET', url, undefined, options),
+  post: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('POST', url, body ?? {}, options),
+  put: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', url, body ?? {}, options),
+  patch: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', url, body ?? {}, options),
+  delete: <T>(url: string, options?: RequestOptions) => request<T>('DELETE', url, undefined, options),
+};
+
+/** A fresh key per submit; reuse the same key when retrying that submit. */
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : FALLBACK_ERROR;
+}
+
+// `su_user` keeps display data only (never the session token: that is an HttpOnly cookie).
+const USER_KEY = 'su_user';
+
+export interface StoredUser {
+  _id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  isAdmin: boolean;
+  profilePicture: { url: string } | null;
+}
+
+export function storeUser(user: StoredUser): void {
+  const { _id, firstName, lastName, email, isAdmin, profilePicture } = user;
+  try {
+    localStorage.setItem(USER_KEY, JSON.stringify({ _id, firstName, lastName, email, isAdmin, profilePicture }));
+  } catch {
+    // Private mode: display data is optional.
+  }
+}
+
+export function clearStoredUser(): void {
+  try {
+    localStorage.removeItem(USER_KEY);
+    localStorage.removeItem('token');
+  } catch {
+    // ignore
+  }
+}

@@ -1,0 +1,5 @@
+import { ComingSoon } from '../../components/ui/placeholder';
+
+export default function Page() {
+  return <ComingSoon title="Loan applications" />;
+}

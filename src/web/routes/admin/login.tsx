@@ -1,0 +1,16 @@
+import { SignInForm } from '../../features/auth/sign-in-form';
+import { BANK_NAME } from '../../lib/settings';
+
+export function meta() {
+  return [{ title: `Staff login | ${BANK_NAME}` }];
+}
+
+export default function AdminLoginPage() {
+  return (
+    <div className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+      <h1 className="mb-2 text-2xl font-bold text-slate-900">Staff Login</h1>
+      <p className="mb-6 text-sm text-slate-600">Back office access for bank staff only.</p>
+      <SignInForm admin />
+    </div>
+  );
+}

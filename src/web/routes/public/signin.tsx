@@ -1,0 +1,15 @@
+import { SignInForm } from '../../features/auth/sign-in-form';
+import { BANK_NAME } from '../../lib/settings';
+
+export function meta() {
+  return [{ title: `Login | ${BANK_NAME}` }];
+}
+
+export default function SignInPage() {
+  return (
+    <div className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+      <h1 className="mb-6 text-2xl font-bold text-slate-900">Login to Your Account</h1>
+      <SignInForm />
+    </div>
+  );
+}

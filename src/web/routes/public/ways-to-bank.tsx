@@ -1,0 +1,12 @@
+export function meta() {
+  return [{ title: 'Ways to Bank' }];
+}
+
+// Placeholder: the public site (issue 4) writes this page.
+export default function Page() {
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-16">
+      <h1 className="text-3xl font-bold">Ways to Bank</h1>
+    </div>
+  );
+}
