@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { dollarsToCents, formatCents } from '../money';
+import { TEXT_LENGTH_MAX } from '../limits';
+
+// Loan products. Limits come from the marketing figures (spec section 9) and are recorded in
+// docs/decisions/loan-limits.md; the rates are indicative, shown before applying.
+
+export const LOAN_TYPES = ['auto', 'home', 'personal', 'business'] as const;
+export type LoanType = (typeof LOAN_TYPES)[number];
+export const LOAN_STATUSES = ['pending', 'approved', 'rejected', 'withdrawn'] as const;
+export type LoanStatus = (typeof LOAN_STATUSES)[number];
+
+/** "Loans repayable over one to five years." */
+export const LOAN_DURATION_MONTHS_MIN = 12;
+export const LOAN_DURATION_MONTHS_MAX = 60;
+export const LOAN_PURPOSE_LENGTH_MAX = 1000;
+export const LOAN_PENDING_MAX = 3;
+
+export interface LoanProduct {
+  type: LoanType;
+  label: string;
+  minCents: number;
+  maxCents: number;
+  /** Indicative annual rate in basis points (1/100 of a percent). */
+  annualRateBps: number;
+}
+
+export const LOAN_PRODUCTS: Record<LoanType, LoanProduct> = {
+  personal: { type: 'personal', label: 'Personal loan', minCents: 250_000, maxCents: 5_000_000, annualRateBps: 999 },
+  auto: { type: 'auto', label: 'Auto loan', minCents: 500_000, maxCents: 10_000_000, annualRateBps: 649 },
+  home: { type: 'home', label: 'Home loan (home equity)', minCents: 1_000_000, maxCents: 25_000_000, annualRateBps: 725 },
+  business: { type: 'business', label: 'Business loan', minCents: 500_000, maxCents: 25_000_000, annualRateBps: 875 },
+};
+
+export const LOAN_SUCCESS_MESSAGE = 'Loan application submitted successfully, check your email for updates.';
+export const LOAN_FAILURE_MESSAGE = 'An error occurred, please try again.';
+
+export const formatRate = (bps: number) => `${(bps / 100).toFixed(2)}%`;
+
+/**
+ * The fixed monthly payment of an amortizing loan: P * r / (1 - (1 + r)^-n), rounded up to the
+ * cent so the payments never fall short of the debt (the last one is trimmed instead).
+ */
+export function monthlyPaymentCents(amountCents: number, annualRateBps: number, months: number): number {
+  if (months <= 0 || amountCents <= 0) return 0;
+  const rate = annualRateBps / 10_000 / 12;
+  if (rate === 0) return Math.ceil(amountCents / months);
+  return Math.ceil((amountCents * rate) / (1 - (1 + rate) ** -months));
+}
+
+export interface ScheduleRow {
+  number: number;
+  dueDate: string;
+  payment: number;
+  principal: number;
+  interest: number;
+  balance: number;
+}
+
+function addMonths(isoDate: string, months: number): string {
+  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
+  const target = new Date(Date.UTC(year, month - 1 + months, 1));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, lastDay));
+  return target.toISOString().slice(0, 10);
+}
+
+/** The repayment schedule in cents: interest on the open balance each month, the last payment trimmed. */
+export function repaymentScheduleCents(amountCents: number, annualRateBps: number, months: number, startDate: string) {
+  const payment = monthlyPaymentCents(amountCents, annualRateBps, months);
+  const rate = annualRateBps / 10_000 / 12;
+  const rows: Array<{ number: number; dueDate: string; paymentCents: number; principalCents: number; interestCents: number; balanceCents: number }> = [];
+  let balance = amountCents;
+  for (let number = 1; number <= months && balance > 0; number += 1) {
+    const interest = Math.round(balance * rate);
+    let principal = Math.min(balance, payment - interest);
+    if (number === months) principal = balance;
+    balance -= principal;
+    rows.push({ number, dueDate: addMonths(startDate, number), paymentCents: principal + interest, principalCents: principal, interestCents: interest, balanceCents: balance });
+  }
+  return rows;
+}
+
+const amount = z.union([z.number(), z.string()], { message: 'Loan amount is required' }).transform((value, ctx) => {
+  const cents = dollarsToCents(value);
+  if (cents === null || cents <= 0) {
+    ctx.addIssue({ code: 'custom', message: 'Loan amount must be a positive amount with at most 2 decimal places' });
+    return z.NEVER;
+  }
+  return cents;
+});
+
+/** POST /api/loans and PUT /api/loans/{id}: { loanAmount, loanType, loanDuration, loanPurpose } (spec section 3). */
+export const ZLoanApplication = z
+  .object({
+    loanAmount: amount,
+    loanType: z.enum(LOAN_TYPES, { message: 'Loan type must be auto, home, personal or business' }),
+    loanDuration: z.coerce
+      .number({ message: 'Loan duration is required' })
+      .int('Loan duration must be a whole number of months')
+      .min(LOAN_DURATION_MONTHS_MIN, `Loan duration must be between ${LOAN_DURATION_MONTHS_MIN} and ${LOAN_DURATION_MONTHS_MAX} months`)
+      .max(LOAN_DURATION_MONTHS_MAX, `Loan duration must be between ${LOAN_DURATION_MONTHS_MIN} and ${LOAN_DURATION_MONTHS_MAX} months`),
+    loanPurpose: z
+      .string({ message: 'Loan purpose is required' })
+      .trim()
+      .min(3, 'Loan purpose is required')
+      .max(LOAN_PURPOSE_LENGTH_MAX, `Loan purpose must be at most ${LOAN_PURPOSE_LENGTH_MAX} characters`),
+  })
+  .superRefine((value, ctx) => {
+    const product = LOAN_PRODUCTS[value.loanType];
+    if (value.loanAmount < product.minCents || value.loanAmount > product.maxCents) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['loanAmount'],
+        message: `A ${product.label.toLowerCase()} is between ${formatCents(product.minCents)} and ${formatCents(product.maxCents)}`,
+      });
+    }
+  });
+export type LoanApplication = z.input<typeof ZLoanApplication>;
+
+export const ZLoanRejectRequest = z.object({
+  reason: z.string({ message: 'A reason is required' }).trim().min(3, 'A reason is required').max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`),
+});
+
+export const ZLoanQueueQuery = z.object({
+  status: z.enum([...LOAN_STATUSES, 'all']).default('pending'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** A loan as the API carries it: amounts in dollars. */
+export interface LoanDto {
+  _id: string;
+  loanAmount: number;
+  loanType: LoanType;
+  loanDuration: number;
+  loanPurpose: string;
+  status: LoanStatus;
+  interestRate: number;
+  monthlyPayment: number;
+  totalRepayment: number;
+  decisionReason: string | null;
+  decidedAt: string | null;
+  disbursedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Approved loans only. */
+  schedule: ScheduleRow[] | null;
+  customer?: { id: string; firstName: string; lastName: string; email: string; verificationStatus: string };
+}

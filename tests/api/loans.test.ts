@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monthlyPaymentCents, repaymentScheduleCents } from '../../src/shared/contracts/loans';
+import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext } from '../support/app';
+
+let ctx: TestContext;
+let admin: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  admin = await adminToken(ctx);
+});
+afterAll(async () => ctx?.close());
+
+const application = { loanAmount: 10000, loanType: 'personal', loanDuration: 36, loanPurpose: 'Kitchen renovation' };
+const apply = (token: string, body: unknown = application) => ctx.app.inject({ method: 'POST', url: '/api/loans', headers: bearer(token), payload: body as object });
+const approve = (id: string, key = randomUUID(), token = admin) =>
+  ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: { ...bearer(token), 'idempotency-key': key }, payload: {} });
+const me = async (token: string) => json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data;
+
+async function verifiedCustomer() {
+  const customer = await createCustomer(ctx);
+  await ctx.database.db.updateTable('users').set({ verification_status: 'verified' }).where('id', '=', customer.userId).execute();
+  return customer;
+}
+
+describe('amortization', () => {
+  it('matches the textbook formula and repays exactly the principal', () => {
+    // $10,000 at 9.99% over 36 months: 322.626... a month by the standard formula, rounded up to the cent.
+    expect(monthlyPaymentCents(1_000_000, 999, 36)).toBe(32263);
+    expect(monthlyPaymentCents(1_200_000, 0, 12)).toBe(100_000);
+    const schedule = repaymentScheduleCents(1_000_000, 999, 36, '2026-01-31');
+    expect(schedule).toHaveLength(36);
+    expect(schedule.reduce((sum, row) => sum + row.principalCents, 0)).toBe(1_000_000);
+    expect(schedule.at(-1)?.balanceCents).toBe(0);
+    expect(schedule[0]?.dueDate).toBe('2026-02-28');
+    expect(schedule[1]?.dueDate).toBe('2026-03-31');
+  });
+});
+
+describe('customer loans', () => {
+  it("applies with the spec's message and a priced application, lists it, edits and withdraws it", async () => {
+    const customer = await createCustomer(ctx);
+    expect(json(await ctx.app.inject({ method: 'GET', url: '/api/loans', headers: bearer(customer.token) })).data).toEqual([]);
+    const response = await apply(customer.token);
+    expect(response.statusCode).toBe(201);
+    expect(json(response).message).toBe('Loan application submitted successfully, check your email for updates.');
+    const loan = json(response).data;
+    expect(loan).toMatchObject({ loanAmount: 10000, loanType: 'personal', loanDuration: 36, status: 'pending', interestRate: 9.99, monthlyPayment: 322.63, schedule: null });
+    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /loan application/.test(mail.subject))).toBe(true);
+
+    const edited = await ctx.app.inject({ method: 'PUT', url: `/api/loans/${loan._id}`, headers: bearer(customer.token), payload: { ...application, loanAmount: '20000.50', loanDuration: 60 } });
+    expect(edited.statusCode).toBe(200);
+    expect(json(edited).data).toMatchObject({ loanAmount: 20000.5, loanDuration: 60, monthlyPayment: monthlyPaymentCents(2_000_050, 999, 60) / 100 });
+
+    const withdrawn = await ctx.app.inject({ method: 'DELETE', url: `/api/loans/${loan._id}`, headers: bearer(customer.token) });
+    expect(withdrawn.statusCode).toBe(200);
+    expect(json(withdrawn).data.status).toBe('withdrawn');
+    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/loans/${loan._id}`, headers: bearer(customer.token) })).statusCode).toBe(409);
+    expect((await ctx.app.inject({ method: 'PUT', url: `/api/loans/${loan._id}`, headers: bearer(customer.token), payload: application })).statusCode).toBe(409);
+  });
+
+  it('refuses amounts outside the product limits, durations outside 12-60 months and bad fields', async () => {
+    const customer = await createCustomer(ctx);
+    const small = await apply(customer.token, { ...application, loanAmount: 100 });
+    expect(small.statusCode).toBe(400);
+    expect(json(small).message).toBe('A personal loan is between $2,500.00 and $50,000.00');
+    expect(json(await apply(customer.token, { ...application, loanDuration: 72 })).message).toBe('Loan duration must be between 12 and 60 months');
+    expect(json(await apply(customer.token, { ...application, loanDuration: 6 })).message).toBe('Loan duration must be between 12 and 60 months');
+    expect(json(await apply(customer.token, { ...application, loanType: 'yacht' })).message).toBe('Loan type must be auto, home, personal or business');
+    expect((await apply(customer.token, { ...application, loanAmount: '10.001' })).statusCode).toBe(400);
+    expect((await apply(customer.token, { ...application, loanAmount: -5 })).statusCode).toBe(400);
+    expect(json(await apply(customer.token, { ...application, loanPurpose: '' })).message).toBe('Loan purpose is required');
+    expect((await apply(customer.token, { ...application, loanPurpose: 'x'.repeat(2000) })).statusCode).toBe(400);
+    expect(json(await ctx.app.inject({ method: 'GET', url: '/api/loans', headers: bearer(customer.token) })).data).toEqual([]);
+  });
+
+  it('limits open applications to 3', async () => {
+    const customer = await createCustomer(ctx);
+    for (let index = 0; index < 3; index += 1) expect((await apply(customer.token)).statusCode).toBe(201);
+    const fourth = await apply(customer.token);
+    expect(fourth.statusCode).toBe(409);
+    expect(json(fourth).message).toMatch(/already have 3 applications/);
+  });
+
+  it("never shows, edits or withdraws another customer's loan", async () => {
+    const owner = await createCustomer(ctx);
+    const other = await createCustomer(ctx);
+    const id = json(await apply(owner.token)).data._id;
+    expect(json(await ctx.app.inject({ method: 'GET', url: '/api/loans', headers: bearer(other.token) })).data).toEqual([]);
+    expect((await ctx.app.inject({ method: 'PUT', url: `/api/loans/${id}`, headers: bearer(other.token), payload: application })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/loans/${id}`, headers: bearer(other.token) })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ method: 'DELETE', url: '/api/loans/123', headers: bearer(other.token) })).statusCode).toBe(404);
+    const mine = json(await ctx.app.inject({ method: 'GET', url: '/api/loans', headers: bearer(owner.token) })).data;
+    expect(mine[0].status).toBe('pending');
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/loans' })).statusCode).toBe(401);
+  });
+});
+
+describe('staff decisions', () => {
+  it('approval disburses through the ledger (loans receivable -> checking), once, and shows the schedule', async () => {
+    const customer = await verifiedCustomer();
+    const before = (await me(customer.token)).account.checking;
+    const id = json(await apply(customer.token, { ...application, loanAmount: 5000, loanType: 'auto', loanDuration: 24 })).data._id;
+    const queue = json(await ctx.app.inject({ method: 'GET', url: '/api/admin/loans?status=pending', headers: bearer(admin) })).data;
+    expect(queue.items.find((item: { _id: string }) => item._id === id)?.customer.email).toBe(customer.email);
+
+    const receivable = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('kind', '=', 'loans_receivable').where('owner_id', 'is', null).executeTakeFirstOrThrow();
+    const key = randomUUID();
+    const approved = await approve(id, key);
+    expect(approved.statusCode).toBe(200);
+    expect(json(approved).data.status).toBe('approved');
+    // A retry with the same key answers the same and posts nothing more.
+    const retry = await approve(id, key);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers['idempotent-replay']).toBe('true');
+    expect((await approve(id)).statusCode).toBe(409);
+
+    expect((await me(customer.token)).account.checking).toBe(before + 5000);
+    const receivableAfter = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('kind', '=', 'loans_receivable').where('owner_id', 'is', null).executeTakeFirstOrThrow();
+    expect(receivableAfter.balance).toBe(receivable.balance - 500_000);
+    const row = await ctx.database.db.selectFrom('loans').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const postings = await ctx.database.db.selectFrom('postings').select(['amount']).where('entry_id', '=', row.disbursement_entry_id!).execute();
+    expect(postings.map((posting) => posting.amount).sort((a, b) => a - b)).toEqual([-500_000, 500_000]);
+
+    const mine = json(await ctx.app.inject({ method: 'GET', url: '/api/loans', headers: bearer(customer.token) })).data[0];
+    expect(mine.status).toBe('approved');
+    expect(mine.schedule).toHaveLength(24);
+    expect(mine.schedule[0].payment).toBe(mine.monthlyPayment);
+    expect(mine.schedule.at(-1).balance).toBe(0);
+    const log = await ctx.database.db.selectFrom('audit_log').select(['action']).where('target_id', '=', id).execute();
+    expect(log.map((entry) => entry.action)).toEqual(['loan.approve']);
+    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /loan is approved/.test(mail.subject))).toBe(true);
+  });
+
+  it('will not approve before the identity is verified, nor without an Idempotency-Key', async () => {
+    const customer = await createCustomer(ctx);
+    const id = json(await apply(customer.token)).data._id;
+    const unverified = await approve(id);
+    expect(unverified.statusCode).toBe(409);
+    expect(json(unverified).message).toMatch(/identity is not verified/);
+    const noKey = await ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: bearer(admin), payload: {} });
+    expect(noKey.statusCode).toBe(400);
+    expect((await me(customer.token)).account.checking).toBe(0);
+  });
+
+  it('rejects with a reason, audited and emailed; staff only', async () => {
+    const customer = await verifiedCustomer();
+    const id = json(await apply(customer.token)).data._id;
+    const noReason = await ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${id}/reject`, headers: bearer(admin), payload: {} });
+    expect(noReason.statusCode).toBe(400);
+    const demo = await signIn(ctx, 'alex.morgan@example.com', 'Ledgerline-Demo-2026');
+    expect((await approve(id, randomUUID(), demo)).statusCode).toBe(403);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/loans', headers: bearer(demo) })).statusCode).toBe(403);
+    const rejected = await ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${id}/reject`, headers: bearer(admin), payload: { reason: 'Income too low for this amount.' } });
+    expect(rejected.statusCode).toBe(200);
+    expect(json(rejected).data).toMatchObject({ status: 'rejected', decisionReason: 'Income too low for this amount.' });
+    expect((await approve(id)).statusCode).toBe(409);
+    expect((await me(customer.token)).account.checking).toBe(0);
+    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && mail.text.includes('Income too low'))).toBe(true);
+    expect((await ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${randomUUID()}/reject`, headers: bearer(admin), payload: { reason: 'n/a reason' } })).statusCode).toBe(404);
+  });
+});
