@@ -3,7 +3,7 @@ import { dollarsToCents, formatCents } from '../money';
 import { TEXT_LENGTH_MAX } from '../limits';
 
 // Loan products. Limits come from the marketing figures (spec section 9) and are recorded in
-// docs/decisions/loan-limits.md; the rates are indicative, shown before applying.
+// docs/decisions/005-loan-limits.md; the rates are indicative, shown before applying.
 
 export const LOAN_TYPES = ['auto', 'home', 'personal', 'business'] as const;
 export type LoanType = (typeof LOAN_TYPES)[number];
