@@ -253,6 +253,19 @@ export interface IdempotencyKeysTable {
   created_at: CreatedAt;
 }
 
+export interface ContactMessagesTable {
+  id: Generated<string>;
+  name: string;
+  email: string;
+  phone: string | null;
+  subject: string;
+  message: string;
+  ip: string | null;
+  created_at: CreatedAt;
+  /** null = new: nobody in the back office has opened it yet. */
+  read_at: Date | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -271,6 +284,7 @@ export interface Database {
   loans: LoansTable;
   card_requests: CardRequestsTable;
   beneficiaries: BeneficiariesTable;
+  contact_messages: ContactMessagesTable;
 }
 
 export type User = Selectable<UsersTable>;

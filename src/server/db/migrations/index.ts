@@ -3,6 +3,8 @@ import * as identity from './2026-11-21-01-identity';
 import * as ledger from './2026-11-21-02-ledger';
 import * as customerServices from './2026-11-21-05-customer-services';
 import * as admin from './2026-11-21-06-admin';
+import * as adminCounters from './2026-11-21-06-admin-counters';
+import * as contacts from './2026-11-21-04-contacts';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -10,4 +12,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-02-ledger': ledger,
   '2026-11-21-05-customer-services': customerServices,
   '2026-11-21-06-admin': admin,
+  '2026-11-21-06-admin-counters': adminCounters,
+  '2026-11-21-04-contacts': contacts,
 };
