@@ -1,0 +1,352 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createCustomer, createTestApp, json, lastCode, signIn, validSignUp, type TestContext } from '../support/app';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => ctx?.close());
+
+const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'POST', url, payload: payload as object, headers });
+
+describe('POST /api/auth/signup', () => {
+  it('creates an unconfirmed customer with accounts and emails a 6-digit code', async () => {
+    const body = validSignUp();
+    const response = await post('/api/auth/signup', { ...body, unknownField: 'ignored', isAdmin: true });
+    expect(response.statusCode).toBe(201);
+    const user = json(response).data;
+    expect(user).toMatchObject({ email: body.email, firstName: 'Dana', isEmailConfirmed: false, isAdmin: false, verificationStatus: 'awaiting' });
+    expect(user.account.number).toMatch(/^\d{10}$/);
+    expect(response.body).not.toMatch(/password|hash/i);
+    expect(lastCode(ctx.mailer, body.email)).toMatch(/^\d{6}$/);
+    const stored = await ctx.database.db.selectFrom('users').selectAll().where('email', '=', body.email).executeTakeFirstOrThrow();
+    expect(stored.password_hash).toMatch(/^\$argon2id\$/);
+    const codes = await ctx.database.db.selectFrom('one_time_codes').select('code_hash').where('user_id', '=', stored.id).execute();
+    expect(codes[0]?.code_hash).not.toContain(lastCode(ctx.mailer, body.email));
+  });
+
+  it.each([
+    ['missing first name', { firstName: undefined }, 'First name is required'],
+    ['first name too long', { firstName: 'x'.repeat(81) }, 'First name must be at most 80 characters'],
+    ['wrong type', { firstName: 42 }, 'First name is required'],
+    ['bad email', { email: 'not-an-email' }, 'Please enter a valid email address'],
+    ['short password', { password: 'Ab1-xyz', confirmPassword: 'Ab1-xyz' }, 'Password must be at least 8 characters'],
+    ['long password', { password: 'a'.repeat(129), confirmPassword: 'a'.repeat(129) }, 'Password must be at most 128 characters'],
+    ['passwords differ', { confirmPassword: 'Different-Pass-99' }, 'Passwords do not match'],
+    ['unknown sex', { sex: 'Robot' }, 'Please choose one of the listed options for sex'],
+    ['unknown salary range', { annualIncomeRange: '$1 - $2' }, 'Please choose a salary range from the list'],
+    ['unknown employment type', { occupation: 'astronaut' }, 'Please choose an employment type from the list'],
+    ['unknown account type', { accountType: 'Gold' }, 'Please choose an account type (Savings, Checking or Joint)'],
+    ['unknown dial code', { countryCode: '999' }, 'Please choose a country from the list'],
+    ['ssnTIN missing outside +1', { countryCode: '44', ssnTIN: '' }, 'SSN/TIN is required'],
+    ['under 18', { dateOfBirth: `${new Date().getUTCFullYear() - 10}-01-01` }, 'You must be at least 18 years old to open an account'],
+    ['impossible date', { dateOfBirth: '1990-02-31' }, 'Date of birth must be a real date'],
+    ['common password', { password: 'password123', confirmPassword: 'password123' }, 'This password is too common. Please choose a less predictable one.'],
+  ])('refuses %s with a clear message and writes nothing', async (_label, override, message) => {
+    const body = validSignUp(override);
+    const response = await post('/api/auth/signup', body);
+    expect(response.statusCode).toBe(400);
+    expect(json(response).message).toBe(message);
+    const count = await ctx.database.db.selectFrom('users').select(ctx.database.db.fn.countAll().as('n')).where('email', '=', String(body.email ?? '')).executeTakeFirst();
+    expect(Number(count?.n ?? 0)).toBe(0);
+  });
+
+  it('keeps ssnTIN only outside the +1 zone', async () => {
+    const abroad = validSignUp({ countryCode: '44', ssnTIN: 'AB123456C' });
+    expect((await post('/api/auth/signup', abroad)).statusCode).toBe(201);
+    const home = validSignUp({ countryCode: '1', ssnTIN: '123-45-6789' });
+    expect((await post('/api/auth/signup', home)).statusCode).toBe(201);
+    const rows = await ctx.database.db.selectFrom('users').select(['email', 'ssn_tin']).where('email', 'in', [abroad.email, home.email]).execute();
+    expect(rows.find((row) => row.email === abroad.email)?.ssn_tin).toBe('AB123456C');
+    expect(rows.find((row) => row.email === home.email)?.ssn_tin).toBeNull();
+  });
+
+  it('answers a duplicate email (any case) with 409 and a clear message', async () => {
+    const body = validSignUp();
+    expect((await post('/api/auth/signup', body)).statusCode).toBe(201);
+    const again = await post('/api/auth/signup', { ...body, email: body.email.toUpperCase() });
+    expect(again.statusCode).toBe(409);
+    expect(json(again).message).toBe('An account with this email already exists. Please sign in instead.');
+  });
+
+  it('answers malformed JSON with 400, not a crash', async () => {
+    const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/signup', payload: '{"firstName":', headers: { 'content-type': 'application/json' } });
+    expect(response.statusCode).toBe(400);
+    expect(json(response).message).toBe('The request body is not valid JSON.');
+  });
+
+  it('refuses an oversized body with 413', async () => {
+    const response = await post('/api/auth/signup', validSignUp({ address: 'x'.repeat(70_000) }));
+    expect(response.statusCode).toBe(413);
+  });
+});
+
+describe('POST /api/auth/signin', () => {
+  it('returns { token, user } and sets an HttpOnly SameSite=Strict cookie', async () => {
+    const response = await post('/api/auth/signin', { email: 'ALEX.MORGAN@example.com', password: 'Ledgerline-Demo-2026' });
+    expect(response.statusCode).toBe(200);
+    const { token, user } = json(response).data;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(user).toMatchObject({ email: 'alex.morgan@example.com', isAdmin: false, isEmailConfirmed: true });
+    const cookie = String(response.headers['set-cookie']);
+    expect(cookie).toMatch(/ll_session=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+    const stored = await ctx.database.db.selectFrom('sessions').select('token_hash').execute();
+    expect(stored.some((row) => row.token_hash === token)).toBe(false);
+  });
+
+  it('signs in with the cookie as well as the bearer token', async () => {
+    const response = await post('/api/auth/signin', { email: 'alex.morgan@example.com', password: 'Ledgerline-Demo-2026' });
+    const cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
+    const me = await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    expect(json(me).data.email).toBe('alex.morgan@example.com');
+  });
+
+  it('requires both fields', async () => {
+    for (const body of [{}, { email: 'a@example.com' }, { password: 'x' }, { email: '', password: '' }]) {
+      const response = await post('/api/auth/signin', body);
+      expect(response.statusCode).toBe(400);
+      expect(json(response).message).toBe('Please fill in all fields');
+    }
+  });
+
+  it('gives the same answer for a wrong password and an unknown email', async () => {
+    const wrong = await post('/api/auth/signin', { email: 'jamie.lee@example.com', password: 'not-the-password' });
+    const unknown = await post('/api/auth/signin', { email: 'nobody-here@example.com', password: 'not-the-password' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(json(wrong).message).toBe('Invalid email or password');
+    expect(json(unknown).message).toBe(json(wrong).message);
+  });
+
+  it('locks sign-in for 15 minutes after 5 failures in a row, emails the owner, and does not reveal registration', async () => {
+    const customer = await createCustomer(ctx);
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      expect((await post('/api/auth/signin', { email: customer.email, password: 'Wrong-Password-1' })).statusCode).toBe(401);
+    }
+    const fifth = await post('/api/auth/signin', { email: customer.email, password: 'Wrong-Password-1' });
+    expect(fifth.statusCode).toBe(423);
+    expect(json(fifth).message).toMatch(/locked for 15 minutes/);
+    const right = await post('/api/auth/signin', { email: customer.email, password: customer.password });
+    expect(right.statusCode).toBe(423);
+    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /locked/i.test(mail.subject))).toBe(true);
+
+    const stranger = 'never-registered@example.com';
+    let last;
+    for (let attempt = 1; attempt <= 5; attempt += 1) last = await post('/api/auth/signin', { email: stranger, password: 'Wrong-Password-1' });
+    expect(last?.statusCode).toBe(423);
+    expect(json(last!).message).toBe(json(fifth).message);
+    expect(ctx.mailer.outbox().some((mail) => mail.to === stranger)).toBe(false);
+
+    // After the window, the right password works and the counter starts again.
+    await ctx.database.db.updateTable('login_throttle').set({ locked_until: sql`now() - interval '1 second'` }).where('email', '=', customer.email).execute();
+    expect((await post('/api/auth/signin', { email: customer.email, password: customer.password })).statusCode).toBe(200);
+  });
+
+  it('refuses a disabled account with a clear message, only after the right password', async () => {
+    const customer = await createCustomer(ctx);
+    await ctx.database.db.updateTable('users').set({ is_account_disabled: true }).where('id', '=', customer.userId).execute();
+    const response = await post('/api/auth/signin', { email: customer.email, password: customer.password });
+    expect(response.statusCode).toBe(403);
+    expect(json(response).message).toBe('This account has been disabled. Please contact support.');
+    const wrong = await post('/api/auth/signin', { email: customer.email, password: 'Wrong-Password-1' });
+    expect(json(wrong).message).toBe('Invalid email or password');
+    // Its existing session ended too.
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(customer.token) })).statusCode).toBe(401);
+  });
+
+  it('lets only staff through the admin sign-in', async () => {
+    const customer = await post('/api/auth/admin/signin', { email: 'alex.morgan@example.com', password: 'Ledgerline-Demo-2026' });
+    expect(customer.statusCode).toBe(401);
+    const admin = await post('/api/auth/admin/signin', { email: 'admin@example.com', password: 'Ledgerline-Admin-2026' });
+    expect(admin.statusCode).toBe(200);
+    expect(json(admin).data.user.isAdmin).toBe(true);
+  });
+});
+
+describe('email verification', () => {
+  async function unverified() {
+    const body = validSignUp();
+    await post('/api/auth/signup', body);
+    const token = await signIn(ctx, body.email, body.password);
+    return { ...body, token };
+  }
+
+  it('needs a session', async () => {
+    const response = await post('/api/auth/verify-email', { otp: '123456' });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it.each([
+    [{}, 'OTP must be 6 characters long'],
+    [{ otp: '12345' }, 'OTP must be 6 characters long'],
+    [{ otp: '1234567' }, 'OTP must be 6 characters long'],
+    [{ otp: 123456 }, 'OTP must be 6 characters long'],
+    [{ otp: 'abcdef' }, 'OTP must be 6 digits'],
+  ])('refuses %j', async (body, message) => {
+    const user = await unverified();
+    const response = await post('/api/auth/verify-email', body, { authorization: `Bearer ${user.token}` });
+    expect(response.statusCode).toBe(400);
+    expect(json(response).message).toBe(message);
+  });
+
+  it('counts wrong codes and spends the code after 5', async () => {
+    const user = await unverified();
+    const right = lastCode(ctx.mailer, user.email);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const first = await post('/api/auth/verify-email', { otp: wrong }, { authorization: `Bearer ${user.token}` });
+    expect(json(first).message).toBe('Invalid verification code. 4 attempts left.');
+    for (let attempt = 2; attempt <= 5; attempt += 1) await post('/api/auth/verify-email', { otp: wrong }, { authorization: `Bearer ${user.token}` });
+    const afterwards = await post('/api/auth/verify-email', { otp: right }, { authorization: `Bearer ${user.token}` });
+    expect(afterwards.statusCode).toBe(400);
+    expect(json(afterwards).message).toMatch(/ask for a new one/);
+  });
+
+  it('refuses an expired code', async () => {
+    const user = await unverified();
+    await ctx.database.db.updateTable('one_time_codes').set({ expires_at: sql`now() - interval '1 second'` }).where('binding', '=', user.email).execute();
+    const response = await post('/api/auth/verify-email', { otp: lastCode(ctx.mailer, user.email) }, { authorization: `Bearer ${user.token}` });
+    expect(response.statusCode).toBe(400);
+    expect(json(response).message).toBe('This code has expired. Please ask for a new one.');
+  });
+
+  it('confirms the email with the right code and returns the user', async () => {
+    const user = await unverified();
+    const before = await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(user.token) });
+    expect(before.statusCode).toBe(403);
+    const response = await post('/api/auth/verify-email', { otp: lastCode(ctx.mailer, user.email) }, { authorization: `Bearer ${user.token}` });
+    expect(response.statusCode).toBe(200);
+    expect(json(response).data).toMatchObject({ email: user.email, isEmailConfirmed: true });
+  });
+
+  it("does not accept another user's code", async () => {
+    const first = await unverified();
+    const second = await unverified();
+    const response = await post('/api/auth/verify-email', { otp: lastCode(ctx.mailer, first.email) }, { authorization: `Bearer ${second.token}` });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('resends at most once a minute', async () => {
+    const user = await unverified();
+    const tooSoon = await post('/api/auth/resend-otp', {}, { authorization: `Bearer ${user.token}` });
+    expect(tooSoon.statusCode).toBe(429);
+    expect(json(tooSoon).message).toBe('Please wait a minute before asking for another code.');
+    await ctx.database.db.updateTable('one_time_codes').set({ created_at: sql`now() - interval '61 seconds'` } as never).where('binding', '=', user.email).execute();
+    const old = lastCode(ctx.mailer, user.email);
+    const later = await post('/api/auth/resend-otp', {}, { authorization: `Bearer ${user.token}` });
+    expect(later.statusCode).toBe(200);
+    expect(json(later).message).toBe('Email sent successfully');
+    const fresh = lastCode(ctx.mailer, user.email);
+    if (fresh !== old) {
+      // The old code no longer works once a new one is sent.
+      const response = await post('/api/auth/verify-email', { otp: old }, { authorization: `Bearer ${user.token}` });
+      expect(response.statusCode).toBe(400);
+    }
+    expect((await post('/api/auth/verify-email', { otp: fresh }, { authorization: `Bearer ${user.token}` })).statusCode).toBe(200);
+  });
+});
+
+describe('sessions, sign-out, password change and reset', () => {
+  it('GET /api/auth/user and /api/user/me answer 401 without or with a bad session', async () => {
+    for (const url of ['/api/auth/user', '/api/user/me']) {
+      expect((await ctx.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+      const bad = await ctx.app.inject({ method: 'GET', url, headers: bearer('made-up-token') });
+      expect(bad.statusCode).toBe(401);
+      expect(json(bad).message).toBe('Please sign in');
+    }
+  });
+
+  it('ends a session after 15 idle minutes and after 12 hours in all', async () => {
+    const idle = await createCustomer(ctx);
+    await ctx.database.db.updateTable('sessions').set({ last_seen_at: sql`now() - interval '16 minutes'` }).where('user_id', '=', idle.userId).execute();
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(idle.token) })).statusCode).toBe(401);
+    const old = await createCustomer(ctx);
+    await ctx.database.db.updateTable('sessions').set({ expires_at: sql`now() - interval '1 second'` }).where('user_id', '=', old.userId).execute();
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(old.token) })).statusCode).toBe(401);
+  });
+
+  it('signs out: the token stops working', async () => {
+    const customer = await createCustomer(ctx);
+    const response = await post('/api/auth/signout', {}, bearer(customer.token));
+    expect(response.statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(customer.token) })).statusCode).toBe(401);
+  });
+
+  it('changes the password with the old one and ends the other sessions', async () => {
+    const customer = await createCustomer(ctx);
+    const other = await signIn(ctx, customer.email, customer.password);
+    const wrongOld = await post('/api/auth/change-password', { oldPassword: 'Not-It-At-All-1', newPassword: 'Quiet-River-2026' }, bearer(customer.token));
+    expect(wrongOld.statusCode).toBe(400);
+    expect(json(wrongOld).message).toBe('Your current password is not correct.');
+    const short = await post('/api/auth/change-password', { oldPassword: customer.password, newPassword: 'short' }, bearer(customer.token));
+    expect(json(short).message).toBe('Password must be at least 8 characters');
+    const missing = await post('/api/auth/change-password', { newPassword: 'Quiet-River-2026' }, bearer(customer.token));
+    expect(json(missing).message).toBe('Current password is required');
+    const ok = await post('/api/auth/change-password', { oldPassword: customer.password, newPassword: 'Quiet-River-2026' }, bearer(customer.token));
+    expect(ok.statusCode).toBe(200);
+    expect(json(ok).message).toBe('Password updated successfully');
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(customer.token) })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(other) })).statusCode).toBe(401);
+    await expect(signIn(ctx, customer.email, 'Quiet-River-2026')).resolves.toBeTruthy();
+  });
+
+  it('resets a password with a single-use emailed link valid 30 minutes, ending every session', async () => {
+    const customer = await createCustomer(ctx);
+    const neutral = await post('/api/auth/forgot-password', { email: 'nobody-at-all@example.com' });
+    const real = await post('/api/auth/forgot-password', { email: customer.email });
+    expect(real.statusCode).toBe(200);
+    expect(json(real).message).toBe(json(neutral).message);
+    expect(json(await post('/api/auth/forgot-password', { email: 'nope' })).message).toBe('Please enter a valid email address');
+    const mail = ctx.mailer.outbox().find((entry) => entry.to === customer.email && /reset/i.test(entry.subject));
+    const token = mail?.text.match(/token=([A-Za-z0-9_-]+)/)?.[1];
+    expect(token).toBeTruthy();
+
+    const weak = await post('/api/auth/reset-password', { token, password: 'password1' });
+    expect(json(weak).message).toBe('This password is too common. Please choose a less predictable one.');
+    const bad = await post('/api/auth/reset-password', { token: 'x'.repeat(43), password: 'Bright-Meadow-88' });
+    expect(bad.statusCode).toBe(400);
+    expect(json(bad).message).toBe('The reset link is invalid or has expired. Please ask for a new one.');
+    const ok = await post('/api/auth/reset-password', { token, password: 'Bright-Meadow-88' });
+    expect(ok.statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(customer.token) })).statusCode).toBe(401);
+    const reuse = await post('/api/auth/reset-password', { token, password: 'Another-Meadow-99' });
+    expect(reuse.statusCode).toBe(400);
+    await expect(signIn(ctx, customer.email, 'Bright-Meadow-88')).resolves.toBeTruthy();
+  });
+
+  it('refuses an expired reset link', async () => {
+    const customer = await createCustomer(ctx);
+    await post('/api/auth/forgot-password', { email: customer.email });
+    const token = ctx.mailer.outbox().find((entry) => entry.to === customer.email && /reset/i.test(entry.subject))?.text.match(/token=([A-Za-z0-9_-]+)/)?.[1];
+    await ctx.database.db.updateTable('password_resets').set({ expires_at: sql`now() - interval '1 second'` }).execute();
+    const response = await post('/api/auth/reset-password', { token, password: 'Bright-Meadow-88' });
+    expect(response.statusCode).toBe(400);
+  });
+});
+
+describe('API conventions', () => {
+  it('answers unknown API paths with a JSON 404', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(response.statusCode).toBe(404);
+    expect(json(response).message).toBe('Not found');
+  });
+
+  it('sends security headers and no-store on API answers', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers 403 to a customer on an admin call and 401 without a session', async () => {
+    const customer = await signIn(ctx, 'alex.morgan@example.com', 'Ledgerline-Demo-2026');
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/user/admin' })).statusCode).toBe(401);
+    const forbidden = await ctx.app.inject({ method: 'GET', url: '/api/user/admin', headers: bearer(customer) });
+    expect(forbidden.statusCode).toBe(403);
+    expect(json(forbidden).message).toBe('Only bank staff can do this.');
+  });
+});
