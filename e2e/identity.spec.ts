@@ -76,6 +76,33 @@ test.describe('identity journeys', () => {
     await checkA11y();
   });
 
+  test('forgot password: the emailed link sets a new password that then signs in', async ({ page, checkA11y }) => {
+    const email = uniqueEmail('reset');
+    const signUp = await page.request.post('/api/auth/signup', {
+      data: { firstName: 'Sam', lastName: 'Reset', email, address: '1 Road', dateOfBirth: '1980-01-01', sex: 'Male', countryCode: '1', phone: '+1 202 555 0199', occupation: 'public', annualIncomeRange: '$700.00 - $1,000.00', accountType: 'Savings', password: 'First-Harbor-11', confirmPassword: 'First-Harbor-11' },
+    });
+    expect(signUp.status()).toBe(201);
+    await page.goto('/signin');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
+    await checkA11y();
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('status')).toContainText('If an account exists for this email');
+    const mailbox = (await (await page.request.get('/dev/mailbox?format=json')).json()) as { data: Array<{ to: string; text: string }> };
+    const link = mailbox.data.find((mail) => mail.to === email && mail.text.includes('token='))?.text.match(/https?:\/\/\S+/)?.[0];
+    expect(link).toBeTruthy();
+    await page.goto(new URL(link!).pathname + new URL(link!).search);
+    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    await checkA11y();
+    await page.getByLabel('New password', { exact: true }).fill('Second-Harbor-22');
+    await page.getByLabel('Confirm new password', { exact: true }).fill('Second-Harbor-22');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page).toHaveURL(/\/signin$/);
+    await signInAs(page, { email, password: 'Second-Harbor-22' });
+    await expect(page).toHaveURL(/\/email-verification$/);
+  });
+
   test('signed-out visits to the account area go to /signin', async ({ page }) => {
     await page.goto('/account/home');
     await expect(page).toHaveURL(/\/signin$/);
