@@ -1,5 +1,17 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { PageTitle } from '../../components/ui/card';
+import { ProfileDetails } from '../../features/profile/components/profile-details';
+import { useCurrentUser } from '../../lib/query';
 
-export default function Page() {
-  return <ComingSoon title="Account information" />;
+export function meta() {
+  return [{ title: 'Account information' }];
+}
+
+export default function AccountInfoPage() {
+  const user = useCurrentUser();
+  return (
+    <div>
+      <PageTitle subtitle="Your details and account number as the bank holds them.">Account information</PageTitle>
+      <ProfileDetails user={user} />
+    </div>
+  );
 }

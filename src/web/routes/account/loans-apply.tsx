@@ -1,5 +1,17 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { Card, PageTitle } from '../../components/ui/card';
+import { LoanApplyForm } from '../../features/loans/components/loan-apply-form';
 
-export default function Page() {
-  return <ComingSoon title="Apply for a loan" />;
+export function meta() {
+  return [{ title: 'Apply for a loan' }];
+}
+
+export default function LoanApplyPage() {
+  return (
+    <div className="max-w-3xl">
+      <PageTitle subtitle="Loans repayable over one to five years.">Apply for a loan</PageTitle>
+      <Card>
+        <LoanApplyForm />
+      </Card>
+    </div>
+  );
 }

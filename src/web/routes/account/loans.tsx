@@ -1,5 +1,15 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { PageTitle } from '../../components/ui/card';
+import { LoanList } from '../../features/loans/components/loan-list';
 
-export default function Page() {
-  return <ComingSoon title="Loans" />;
+export function meta() {
+  return [{ title: 'Loans' }];
+}
+
+export default function LoansPage() {
+  return (
+    <div>
+      <PageTitle subtitle="Your loan applications and loans.">Loans</PageTitle>
+      <LoanList />
+    </div>
+  );
 }

@@ -1,5 +1,17 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { PageTitle } from '../../components/ui/card';
+import { ProfileDetails } from '../../features/profile/components/profile-details';
+import { useCurrentUser } from '../../lib/query';
 
-export default function Page() {
-  return <ComingSoon title="Profile" />;
+export function meta() {
+  return [{ title: 'Profile' }];
+}
+
+export default function ProfilePage() {
+  const user = useCurrentUser();
+  return (
+    <div>
+      <PageTitle>Profile</PageTitle>
+      <ProfileDetails user={user} />
+    </div>
+  );
 }

@@ -1,5 +1,38 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { BadgeCheck, ChevronRight, KeyRound, Landmark, UserPen, Users, Wallet } from 'lucide-react';
+import { Link } from 'react-router';
+import { PageTitle } from '../../components/ui/card';
 
-export default function Page() {
-  return <ComingSoon title="Settings" />;
+export function meta() {
+  return [{ title: 'Settings' }];
+}
+
+const items = [
+  { to: '/account/update-account', label: 'Edit Profile', text: 'Email, phone, address and profile picture', icon: UserPen },
+  { to: '/account/update-password', label: 'Update Password', text: 'Change the password you sign in with', icon: KeyRound },
+  { to: '/account/kyc-verification', label: 'Identity verification', text: 'Send your documents to verify your account', icon: BadgeCheck },
+  { to: '/account/beneficiaries', label: 'Beneficiaries', text: 'Payees you saved after a transfer', icon: Users },
+  { to: '/account/deposit', label: 'Deposit', text: 'Ways to add money to your account', icon: Wallet },
+  { to: '/account/info', label: 'Account information', text: 'Your details and account number', icon: Landmark },
+];
+
+export default function SettingsPage() {
+  return (
+    <div>
+      <PageTitle>Settings</PageTitle>
+      <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white">
+        {items.map(({ to, label, text, icon: Icon }) => (
+          <li key={to}>
+            <Link to={to} className="flex items-center gap-4 px-5 py-4 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-600">
+              <Icon aria-hidden="true" className="h-6 w-6 text-brand-700" />
+              <span className="flex-1">
+                <span className="block font-semibold text-slate-900">{label}</span>
+                <span className="block text-sm text-slate-700">{text}</span>
+              </span>
+              <ChevronRight aria-hidden="true" className="h-5 w-5 text-slate-500" />
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
 }

@@ -1,5 +1,23 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { Card, PageTitle } from '../../components/ui/card';
+import { ProfileEditForm } from '../../features/profile/components/profile-edit-form';
+import { ProfilePictureForm } from '../../features/profile/components/profile-picture-form';
+import { useCurrentUser } from '../../lib/query';
 
-export default function Page() {
-  return <ComingSoon title="Edit Profile" />;
+export function meta() {
+  return [{ title: 'Edit Profile' }];
+}
+
+export default function UpdateAccountPage() {
+  const user = useCurrentUser();
+  return (
+    <div className="space-y-6">
+      <PageTitle>Edit Profile</PageTitle>
+      <Card>
+        <ProfilePictureForm user={user} />
+      </Card>
+      <Card title="Your details">
+        <ProfileEditForm key={user._id} user={user} />
+      </Card>
+    </div>
+  );
 }

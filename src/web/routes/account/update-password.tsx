@@ -1,5 +1,17 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { Card, PageTitle } from '../../components/ui/card';
+import { PasswordForm } from '../../features/profile/components/password-form';
 
-export default function Page() {
-  return <ComingSoon title="Update Password" />;
+export function meta() {
+  return [{ title: 'Update Password' }];
+}
+
+export default function UpdatePasswordPage() {
+  return (
+    <div>
+      <PageTitle>Update Password</PageTitle>
+      <Card>
+        <PasswordForm />
+      </Card>
+    </div>
+  );
 }

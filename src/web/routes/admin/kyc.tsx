@@ -1,5 +1,84 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { KYC_DOCUMENT_TYPES } from '../../../shared/contracts/kyc';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card, PageTitle } from '../../components/ui/card';
+import { StatusTabs } from '../../features/kyc/components/status-tabs';
+import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
+import { kycQueueQuery } from '../../features/kyc/api';
+import { errorMessage } from '../../lib/api';
 
-export default function Page() {
-  return <ComingSoon title="Identity reviews" />;
+export function meta() {
+  return [{ title: 'Identity reviews' }];
+}
+
+const STATUSES = [
+  { value: 'pending', label: 'Waiting for review' },
+  { value: 'verified', label: 'Approved' },
+  { value: 'failed', label: 'Rejected' },
+  { value: 'all', label: 'All' },
+];
+
+export default function AdminKycPage() {
+  const [status, setStatus] = useState('pending');
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<string | null>(null);
+  const { data, isPending, error } = useQuery(kycQueueQuery(status, page));
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  return (
+    <div className="space-y-6">
+      <PageTitle subtitle="Customers' identity documents: approve, or reject with a reason the customer receives.">Identity reviews</PageTitle>
+      <StatusTabs label="Submission status" options={STATUSES} value={status} onChange={(value) => { setStatus(value); setPage(1); setOpen(null); }} />
+      {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
+      {isPending ? <p role="status">Loading...</p> : null}
+      {data && data.items.length === 0 ? <p className="text-slate-700">No submissions here.</p> : null}
+      <ul className="space-y-4">
+        {data?.items.map((item) => (
+          <li key={item.id}>
+            <Card>
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                <div>
+                  <p className="font-semibold text-slate-900">
+                    {item.customer.firstName} {item.customer.lastName}
+                  </p>
+                  <p className="text-sm text-slate-700">
+                    {item.customer.email} · {KYC_DOCUMENT_TYPES.find((type) => type.value === item.documentType)?.label} · submitted {new Date(item.createdAt).toLocaleString('en-US')}
+                  </p>
+                </div>
+                <div className="flex gap-3">
+                  <Link to={`/admin/users/${item.userId}`} className="self-center text-sm font-semibold text-brand-800 hover:underline">
+                    Customer page
+                  </Link>
+                  <Button variant="secondary" aria-expanded={open === item.id} onClick={() => setOpen(open === item.id ? null : item.id)}>
+                    {open === item.id ? 'Close' : 'Review'}
+                    <span className="sr-only"> documents of {item.customer.firstName} {item.customer.lastName}</span>
+                  </Button>
+                </div>
+              </div>
+              {open === item.id ? (
+                <div className="mt-4 border-t border-slate-200 pt-4">
+                  <KycReviewPanel userId={item.userId} />
+                </div>
+              ) : null}
+            </Card>
+          </li>
+        ))}
+      </ul>
+      {pages > 1 ? (
+        <nav aria-label="Pages" className="flex items-center gap-3">
+          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <span className="text-sm text-slate-800">
+            Page {page} of {pages}
+          </span>
+          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            Next
+          </Button>
+        </nav>
+      ) : null}
+    </div>
+  );
 }

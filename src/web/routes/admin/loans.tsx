@@ -1,5 +1,140 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import type { LoanDto } from '../../../shared/contracts/loans';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card, PageTitle } from '../../components/ui/card';
+import { TextAreaField } from '../../components/ui/form';
+import { StatusTabs } from '../../features/kyc/components/status-tabs';
+import { approveLoan, loanQueueQuery, rejectLoan } from '../../features/loans/api';
+import { LoanStatusBadge, loanLabel, money } from '../../features/loans/components/loan-format';
+import { errorMessage, newIdempotencyKey } from '../../lib/api';
 
-export default function Page() {
-  return <ComingSoon title="Loan applications" />;
+export function meta() {
+  return [{ title: 'Loan applications' }];
+}
+
+const STATUSES = [
+  { value: 'pending', label: 'Waiting for a decision' },
+  { value: 'approved', label: 'Approved' },
+  { value: 'rejected', label: 'Rejected' },
+  { value: 'withdrawn', label: 'Withdrawn' },
+  { value: 'all', label: 'All' },
+];
+
+function LoanRow({ loan }: { loan: LoanDto }) {
+  const queryClient = useQueryClient();
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState('');
+  // One key per loan shown: a retry after a lost answer replays instead of paying twice.
+  const approvalKey = useRef(newIdempotencyKey());
+  const done = async (message: string) => {
+    toast.success(message);
+    setError('');
+    await queryClient.invalidateQueries({ queryKey: ['admin', 'loans'] });
+  };
+  const approve = useMutation({ mutationFn: () => approveLoan(loan._id, approvalKey.current), onSuccess: done, onError: (caught) => setError(errorMessage(caught)) });
+  const reject = useMutation({ mutationFn: () => rejectLoan(loan._id, reason.trim()), onSuccess: done, onError: (caught) => setError(errorMessage(caught)) });
+  const name = loan.customer ? `${loan.customer.firstName} ${loan.customer.lastName}` : 'Customer';
+
+  function onReject(event: FormEvent) {
+    event.preventDefault();
+    if (reason.trim().length < 3) {
+      setError('A reason is required');
+      return;
+    }
+    reject.mutate();
+  }
+
+  return (
+    <li>
+      <Card>
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div>
+            <h2 className="text-lg font-semibold text-slate-900">
+              {loanLabel(loan.loanType)}: {money(loan.loanAmount)} over {loan.loanDuration} months
+            </h2>
+            <p className="text-sm text-slate-700">
+              {loan.customer ? (
+                <Link to={`/admin/users/${loan.customer.id}`} className="font-medium text-brand-800 hover:underline">
+                  {name}
+                </Link>
+              ) : null}{' '}
+              · {loan.customer?.email} · identity {loan.customer?.verificationStatus} · applied {new Date(loan.createdAt).toLocaleString('en-US')}
+            </p>
+            <p className="mt-1 text-sm text-slate-800">
+              {money(loan.monthlyPayment)} a month at {loan.interestRate.toFixed(2)}%. Purpose: {loan.loanPurpose}
+            </p>
+            {loan.decisionReason ? <p className="mt-1 text-sm text-slate-800">Reason: {loan.decisionReason}</p> : null}
+          </div>
+          <LoanStatusBadge status={loan.status} />
+        </div>
+        {error ? <Alert tone="error" className="mt-3">{error}</Alert> : null}
+        {loan.status === 'pending' ? (
+          rejecting ? (
+            <form onSubmit={onReject} noValidate className="mt-4 space-y-3">
+              <TextAreaField label={`Reason for rejecting ${name}'s application`} value={reason} onChange={(event) => setReason(event.target.value)} rows={3} maxLength={500} required hint="The customer receives this reason by email." />
+              <div className="flex gap-3">
+                <Button type="submit" variant="danger" disabled={reject.isPending}>
+                  Confirm rejection
+                </Button>
+                <Button variant="secondary" onClick={() => setRejecting(false)}>
+                  Cancel
+                </Button>
+              </div>
+            </form>
+          ) : (
+            <div className="mt-4 flex flex-wrap gap-3">
+              <Button
+                disabled={approve.isPending}
+                onClick={() => {
+                  if (window.confirm(`Approve and pay ${money(loan.loanAmount)} into ${name}'s checking account?`)) approve.mutate();
+                }}
+              >
+                Approve and disburse<span className="sr-only"> {name}&apos;s loan</span>
+              </Button>
+              <Button variant="danger" onClick={() => setRejecting(true)}>
+                Reject<span className="sr-only"> {name}&apos;s loan</span>
+              </Button>
+            </div>
+          )
+        ) : null}
+      </Card>
+    </li>
+  );
+}
+
+export default function AdminLoansPage() {
+  const [status, setStatus] = useState('pending');
+  const [page, setPage] = useState(1);
+  const { data, isPending, error } = useQuery(loanQueueQuery(status, page));
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  return (
+    <div className="space-y-6">
+      <PageTitle subtitle="Approval pays the loan into the customer's checking account as a ledger entry from Loans receivable.">Loan applications</PageTitle>
+      <StatusTabs label="Application status" options={STATUSES} value={status} onChange={(value) => { setStatus(value); setPage(1); }} />
+      {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
+      {isPending ? <p role="status">Loading...</p> : null}
+      {data && data.items.length === 0 ? <p className="text-slate-700">No applications here.</p> : null}
+      <ul className="space-y-4">
+        {data?.items.map((loan) => <LoanRow key={loan._id} loan={loan} />)}
+      </ul>
+      {pages > 1 ? (
+        <nav aria-label="Pages" className="flex items-center gap-3">
+          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <span className="text-sm text-slate-800">
+            Page {page} of {pages}
+          </span>
+          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            Next
+          </Button>
+        </nav>
+      ) : null}
+    </div>
+  );
 }

@@ -1,4 +1,146 @@
-// Placeholder: the KYC feature (issue 5) fills this with the documents and approve/reject.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { KYC_DOCUMENT_TYPES, type KycFileDto, type KycSubmissionDto } from '../../../../shared/contracts/kyc';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { TextAreaField } from '../../../components/ui/form';
+import { errorMessage } from '../../../lib/api';
+import { decideKyc, kycUserQuery } from '../api';
+
+const typeLabel = (value: string) => KYC_DOCUMENT_TYPES.find((type) => type.value === value)?.label ?? value;
+const STATUS_TEXT: Record<string, string> = { awaiting: 'Not submitted', pending: 'Under review', verified: 'Verified', failed: 'Failed' };
+
+function DocumentView({ label, file }: { label: string; file: KycFileDto }) {
+  return (
+    <figure className="rounded-lg border border-slate-200 p-3">
+      <figcaption className="mb-2 text-sm font-semibold text-slate-800">{label}</figcaption>
+      {file.mediaType.startsWith('image/') ? (
+        <a href={file.url} target="_blank" rel="noreferrer" className="block focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+          <img src={file.url} alt={label} className="max-h-[12rem] rounded border border-slate-100" />
+          <span className="sr-only"> (opens in a new tab)</span>
+        </a>
+      ) : (
+        <a href={file.url} className="font-medium text-brand-800 underline">
+          Download {label.toLowerCase()} (PDF)
+        </a>
+      )}
+    </figure>
+  );
+}
+
+function Decision({ submission, userId }: { submission: KycSubmissionDto; userId: string }) {
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState('');
+  const [rejecting, setRejecting] = useState(false);
+  const [error, setError] = useState('');
+  const mutation = useMutation({
+    mutationFn: (input: { decision: 'approve' | 'reject'; reason?: string }) => decideKyc(submission.id, input.decision, input.reason),
+    onSuccess: async (message) => {
+      toast.success(message);
+      setError('');
+      await queryClient.invalidateQueries({ queryKey: ['admin'] });
+      await queryClient.invalidateQueries({ queryKey: ['admin', 'kyc', 'user', userId] });
+    },
+    onError: (caught) => setError(errorMessage(caught)),
+  });
+
+  function reject(event: FormEvent) {
+    event.preventDefault();
+    if (reason.trim().length < 3) {
+      setError('A reason is required');
+      return;
+    }
+    mutation.mutate({ decision: 'reject', reason: reason.trim() });
+  }
+
+  return (
+    <div className="space-y-3">
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {!rejecting ? (
+        <div className="flex flex-wrap gap-3">
+          <Button onClick={() => mutation.mutate({ decision: 'approve' })} disabled={mutation.isPending}>
+            Approve
+          </Button>
+          <Button variant="danger" onClick={() => setRejecting(true)} disabled={mutation.isPending}>
+            Reject
+          </Button>
+        </div>
+      ) : (
+        <form onSubmit={reject} noValidate className="space-y-3">
+          <TextAreaField label="Reason for rejection" value={reason} onChange={(event) => setReason(event.target.value)} rows={3} maxLength={500} required hint="The customer receives this reason by email." />
+          <div className="flex flex-wrap gap-3">
+            <Button type="submit" variant="danger" disabled={mutation.isPending}>
+              Confirm rejection
+            </Button>
+            <Button variant="secondary" onClick={() => setRejecting(false)}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
+
+/** A customer's verification documents with approve / reject-with-reason (rendered on /admin/users/{id} too). */
 export function KycReviewPanel({ userId }: { userId: string }) {
-  return <p className="text-slate-700" data-user-id={userId}>Verification documents are not available yet.</p>;
+  const { data, isPending, error } = useQuery(kycUserQuery(userId));
+  if (isPending) return <p role="status" className="text-slate-700">Loading verification documents...</p>;
+  if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
+  const [latest, ...earlier] = data.submissions;
+  return (
+    <section aria-label="Verification documents" className="space-y-4">
+      <p className="text-sm text-slate-800">
+        Verification status: <strong>{STATUS_TEXT[data.verificationStatus] ?? data.verificationStatus}</strong>
+      </p>
+      {!latest ? (
+        <p className="text-slate-700">This customer has not submitted verification documents.</p>
+      ) : (
+        <>
+          <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
+            <div>
+              <dt className="text-slate-700">Document type</dt>
+              <dd className="font-medium text-slate-900">{typeLabel(latest.documentType)}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-700">Date of birth given</dt>
+              <dd className="font-medium text-slate-900">{latest.dateOfBirth}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-700">Submitted</dt>
+              <dd className="font-medium text-slate-900">{new Date(latest.createdAt).toLocaleString('en-US')}</dd>
+            </div>
+          </dl>
+          <div className="grid gap-4 md:grid-cols-3">
+            <DocumentView label="Passport image" file={latest.passportImage} />
+            <DocumentView label={`${typeLabel(latest.documentType)} document`} file={latest.document} />
+            <DocumentView label="Proof of address" file={latest.proofOfAddress} />
+          </div>
+          {latest.status === 'pending' ? (
+            <Decision submission={latest} userId={userId} />
+          ) : (
+            <p className="text-sm text-slate-800">
+              This submission was {latest.status === 'verified' ? 'approved' : 'rejected'}
+              {latest.reviewedAt ? ` on ${new Date(latest.reviewedAt).toLocaleString('en-US')}` : ''}
+              {latest.reason ? `: ${latest.reason}` : '.'}
+            </p>
+          )}
+        </>
+      )}
+      {earlier.length > 0 ? (
+        <details className="text-sm text-slate-800">
+          <summary className="cursor-pointer font-medium">Earlier submissions ({earlier.length})</summary>
+          <ul className="mt-2 list-disc pl-5">
+            {earlier.map((submission) => (
+              <li key={submission.id}>
+                {new Date(submission.createdAt).toLocaleDateString('en-US')}: {typeLabel(submission.documentType)}, {STATUS_TEXT[submission.status] ?? submission.status}
+                {submission.reason ? ` (${submission.reason})` : ''}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </section>
+  );
 }

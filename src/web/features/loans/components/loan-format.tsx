@@ -1,0 +1,18 @@
+import { LOAN_PRODUCTS, type LoanDto } from '../../../../shared/contracts/loans';
+import { formatDollars } from '../../../../shared/money';
+
+export const loanLabel = (type: LoanDto['loanType']) => LOAN_PRODUCTS[type].label;
+
+export const STATUS_STYLES: Record<LoanDto['status'], { label: string; className: string }> = {
+  pending: { label: 'Processing', className: 'bg-amber-100 text-amber-900' },
+  approved: { label: 'Approved', className: 'bg-green-100 text-green-900' },
+  rejected: { label: 'Declined', className: 'bg-red-100 text-red-900' },
+  withdrawn: { label: 'Withdrawn', className: 'bg-slate-200 text-slate-800' },
+};
+
+export function LoanStatusBadge({ status }: { status: LoanDto['status'] }) {
+  const style = STATUS_STYLES[status];
+  return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${style.className}`}>{style.label}</span>;
+}
+
+export const money = formatDollars;

@@ -1,0 +1,97 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import type { LoanDto } from '../../../../shared/contracts/loans';
+import { Alert } from '../../../components/ui/alert';
+import { Button, buttonClass } from '../../../components/ui/button';
+import { errorMessage } from '../../../lib/api';
+import { myLoansQuery, withdrawLoan } from '../api';
+import { LoanStatusBadge, loanLabel, money } from './loan-format';
+import { RepaymentSchedule } from './repayment-schedule';
+
+function LoanCard({ loan }: { loan: LoanDto }) {
+  const queryClient = useQueryClient();
+  const withdraw = useMutation({
+    mutationFn: () => withdrawLoan(loan._id),
+    onSuccess: async (message) => {
+      toast.success(message);
+      await queryClient.invalidateQueries({ queryKey: ['loans'] });
+    },
+    onError: (error) => toast.error(errorMessage(error)),
+  });
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h3 className="text-lg font-semibold text-slate-900">
+            {loanLabel(loan.loanType)}: {money(loan.loanAmount)}
+          </h3>
+          <p className="text-sm text-slate-700">
+            {loan.loanDuration} months at {loan.interestRate.toFixed(2)}% · {money(loan.monthlyPayment)} a month · applied {new Date(loan.createdAt).toLocaleDateString('en-US')}
+          </p>
+          <p className="mt-1 text-sm text-slate-800">Purpose: {loan.loanPurpose}</p>
+          {loan.status === 'rejected' && loan.decisionReason ? <p className="mt-1 text-sm text-slate-800">Reason: {loan.decisionReason}</p> : null}
+          {loan.status === 'approved' && loan.disbursedAt ? (
+            <p className="mt-1 text-sm text-slate-800">
+              Paid into your checking account on {new Date(loan.disbursedAt).toLocaleDateString('en-US')}. Total to repay: {money(loan.totalRepayment)}.
+            </p>
+          ) : null}
+        </div>
+        <div className="flex items-center gap-3">
+          <LoanStatusBadge status={loan.status} />
+          {loan.status === 'pending' ? (
+            <Button
+              variant="secondary"
+              disabled={withdraw.isPending}
+              onClick={() => {
+                if (window.confirm('Withdraw this loan application?')) withdraw.mutate();
+              }}
+            >
+              Withdraw<span className="sr-only"> the {loanLabel(loan.loanType).toLowerCase()} application</span>
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      {loan.schedule ? (
+        <details className="mt-4">
+          <summary className="cursor-pointer font-medium text-brand-800">Repayment schedule ({loan.schedule.length} payments)</summary>
+          <div className="mt-3">
+            <RepaymentSchedule loan={loan} />
+          </div>
+        </details>
+      ) : null}
+    </li>
+  );
+}
+
+/** 'Processing Loans' when any exist, else the 'Apply for a loan' link (spec section 2). */
+export function LoanList() {
+  const { data, isPending, error } = useQuery(myLoansQuery);
+  if (isPending) return <p role="status">Loading...</p>;
+  if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
+  if (data.length === 0) {
+    return (
+      <div className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
+        <p className="text-slate-700">You have no loans yet.</p>
+        <Link to="/account/loans/apply" className={buttonClass('primary', 'mt-4')}>
+          Apply for a loan
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-xl font-semibold text-slate-900">Processing Loans</h2>
+        <Link to="/account/loans/apply" className={buttonClass('secondary')}>
+          Apply for another loan
+        </Link>
+      </div>
+      <ul className="space-y-4">
+        {data.map((loan) => (
+          <LoanCard key={loan._id} loan={loan} />
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import type { LoanDto } from '../../../../shared/contracts/loans';
+import { money } from './loan-format';
+
+export function RepaymentSchedule({ loan }: { loan: LoanDto }) {
+  if (!loan.schedule) return null;
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full text-sm">
+        <caption className="sr-only">Repayment schedule</caption>
+        <thead>
+          <tr className="border-b border-slate-200 text-left text-slate-800">
+            <th scope="col" className="py-2 pr-4">#</th>
+            <th scope="col" className="py-2 pr-4">Due date</th>
+            <th scope="col" className="py-2 pr-4 text-right">Payment</th>
+            <th scope="col" className="py-2 pr-4 text-right">Principal</th>
+            <th scope="col" className="py-2 pr-4 text-right">Interest</th>
+            <th scope="col" className="py-2 text-right">Balance after</th>
+          </tr>
+        </thead>
+        <tbody>
+          {loan.schedule.map((row) => (
+            <tr key={row.number} className="border-b border-slate-100">
+              <td className="py-1.5 pr-4">{row.number}</td>
+              <td className="py-1.5 pr-4">{new Date(`${row.dueDate}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' })}</td>
+              <td className="py-1.5 pr-4 text-right">{money(row.payment)}</td>
+              <td className="py-1.5 pr-4 text-right">{money(row.principal)}</td>
+              <td className="py-1.5 pr-4 text-right">{money(row.interest)}</td>
+              <td className="py-1.5 text-right">{money(row.balance)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

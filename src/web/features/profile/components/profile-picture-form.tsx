@@ -1,0 +1,61 @@
+import { useRef, useState, type ChangeEvent } from 'react';
+import { toast } from 'sonner';
+import type { UserDto } from '../../../../shared/contracts/user';
+import { UPLOAD_BYTES_MAX } from '../../../../shared/limits';
+import { Avatar } from '../../../components/layout/avatar';
+import { Alert } from '../../../components/ui/alert';
+import { errorMessage } from '../../../lib/api';
+import { uploadProfilePicture } from '../api';
+
+/** Choosing a file uploads it; the server checks it is an image by its bytes and re-encodes it. */
+export function ProfilePictureForm({ user }: { user: UserDto }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  async function onChange(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    setError('');
+    if (!file) return;
+    if (file.size > UPLOAD_BYTES_MAX) {
+      setError('Each file must be at most 5 MB.');
+      event.target.value = '';
+      return;
+    }
+    setBusy(true);
+    try {
+      await uploadProfilePicture(file);
+      toast.success('Profile picture updated');
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = '';
+    }
+  }
+
+  return (
+    <div className="flex flex-wrap items-center gap-4">
+      <Avatar firstName={user.firstName} lastName={user.lastName} url={user.profilePicture?.url} size={72} />
+      <div className="space-y-2">
+        <label htmlFor="profile-picture" className="block text-sm font-medium text-slate-800">
+          Profile picture
+        </label>
+        <input
+          ref={input}
+          id="profile-picture"
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          onChange={onChange}
+          disabled={busy}
+          aria-describedby="profile-picture-hint"
+          className="block text-sm text-slate-800 file:mr-3 file:rounded-md file:border-0 file:bg-brand-700 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-brand-800"
+        />
+        <p id="profile-picture-hint" className="text-sm text-slate-700">
+          {busy ? 'Uploading...' : 'JPEG, PNG or WebP, at most 5 MB.'}
+        </p>
+        {error ? <Alert tone="error">{error}</Alert> : null}
+      </div>
+    </div>
+  );
+}
