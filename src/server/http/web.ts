@@ -70,8 +70,10 @@ export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_
     const page = pages.get(pathname);
     if (page) return sendHtml(reply, page);
     if (pathname.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
-    // Signed-in areas and unknown paths: the client router shows the page or 'Not Found'.
-    if (hasFallback) return sendHtml(reply, FALLBACK);
+    // Signed-in areas are client-rendered from the fallback page; any other path is unknown: the
+    // same page shows 'Not Found', with a 404 status for crawlers and link checkers.
+    const clientRendered = /^\/(account|admin)(\/|$)/.test(pathname);
+    if (hasFallback) return sendHtml(reply, FALLBACK, clientRendered ? 200 : 404);
     return reply.status(404).type('text/plain').send('Not found');
   });
 }

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { WEB_BUILD_DIR } from '../../src/server/http/web';
+import { createTestApp, type TestContext } from '../support/app';
+
+// Needs `npm run build` first (npm test builds before it runs the tests).
+const built = fs.existsSync(`${WEB_BUILD_DIR}/index.html`);
+
+describe.skipIf(!built)('serving the built web app', () => {
+  let ctx: TestContext;
+  let web: Awaited<ReturnType<typeof buildApp>>;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    web = await buildApp({ config: ctx.config, db: ctx.database.db, mailer: ctx.mailer, serveWeb: true, logger: false });
+  });
+  afterAll(async () => {
+    await web?.close();
+    await ctx?.close();
+  });
+
+  it('sends prerendered public pages with a CSP that allows only their own inline scripts', async () => {
+    const response = await web.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    const csp = String(response.headers['content-security-policy']);
+    const scriptSrc = csp.split(';').find((part) => part.trim().startsWith('script-src')) ?? '';
+    expect(scriptSrc).toContain("'self'");
+    expect(scriptSrc).toMatch(/'sha256-[A-Za-z0-9+/=]+'/);
+    expect(scriptSrc).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    // Every inline script of the page is covered by a hash.
+    const inline = [...response.body.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)];
+    expect(inline.length).toBeGreaterThan(0);
+    const { createHash } = await import('node:crypto');
+    for (const match of inline) {
+      const hash = createHash('sha256').update(match[1] ?? '', 'utf8').digest('base64');
+      expect(scriptSrc).toContain(`'sha256-${hash}'`);
+    }
+  });
+
+  it('serves the same page for /about and /about-us, and the demo notice', async () => {
+    for (const url of ['/about-us', '/about', '/signin', '/login']) {
+      const response = await web.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body).toContain('Demo bank: no real money');
+    }
+  });
+
+  it('answers signed-in areas with the client app and unknown paths with 404', async () => {
+    expect((await web.inject({ method: 'GET', url: '/account/home' })).statusCode).toBe(200);
+    expect((await web.inject({ method: 'GET', url: '/admin/users/123' })).statusCode).toBe(200);
+    const unknown = await web.inject({ method: 'GET', url: '/no-such-page' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-type']).toContain('text/html');
+    const api = await web.inject({ method: 'GET', url: '/api/no-such-call' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ message: 'Not found' });
+  });
+
+  it('caches hashed assets for a year and HTML never without revalidation', async () => {
+    const home = await web.inject({ method: 'GET', url: '/' });
+    expect(home.headers['cache-control']).toBe('no-cache');
+    const asset = home.body.match(/\/assets\/[^"']+\.js/)?.[0];
+    expect(asset).toBeTruthy();
+    const response = await web.inject({ method: 'GET', url: asset! });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toContain('immutable');
+  });
+});
