@@ -1,5 +1,15 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { PageTitle } from '../../components/ui/card';
+import { BeneficiaryList } from '../../features/beneficiaries/components/beneficiary-list';
 
-export default function Page() {
-  return <ComingSoon title="Beneficiaries" />;
+export function meta() {
+  return [{ title: 'Beneficiaries' }];
+}
+
+export default function BeneficiariesPage() {
+  return (
+    <div>
+      <PageTitle subtitle="Payees you saved after a transfer. Use one to fill the transfer form.">Beneficiaries</PageTitle>
+      <BeneficiaryList />
+    </div>
+  );
 }

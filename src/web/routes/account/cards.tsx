@@ -1,5 +1,15 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { PageTitle } from '../../components/ui/card';
+import { CardRequests } from '../../features/cards/components/card-requests';
 
-export default function Page() {
-  return <ComingSoon title="Cards" />;
+export function meta() {
+  return [{ title: 'Cards' }];
+}
+
+export default function CardsPage() {
+  return (
+    <div>
+      <PageTitle subtitle="Request a debit or credit card; we review every request and tell you its status.">Cards</PageTitle>
+      <CardRequests />
+    </div>
+  );
 }

@@ -1,5 +1,22 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { Link } from 'react-router';
+import { PageTitle } from '../../components/ui/card';
+import { CryptoDeposit } from '../../features/deposits/components/crypto-deposit';
 
-export default function Page() {
-  return <ComingSoon title="Crypto Deposit" />;
+export function meta() {
+  return [{ title: 'Crypto Deposit' }];
+}
+
+export default function CryptoDepositPage() {
+  return (
+    <div>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link to="/account/deposit" className="font-medium text-brand-800 hover:underline">
+          Deposit
+        </Link>{' '}
+        / Crypto
+      </nav>
+      <PageTitle subtitle="Choose a currency to see its deposit address.">Crypto Deposit</PageTitle>
+      <CryptoDeposit />
+    </div>
+  );
 }

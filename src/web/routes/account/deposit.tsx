@@ -1,5 +1,15 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { PageTitle } from '../../components/ui/card';
+import { DepositMethods } from '../../features/deposits/components/deposit-methods';
 
-export default function Page() {
-  return <ComingSoon title="Choose Deposit Method" />;
+export function meta() {
+  return [{ title: 'Deposit' }];
+}
+
+export default function DepositPage() {
+  return (
+    <div>
+      <PageTitle>Choose Deposit Method</PageTitle>
+      <DepositMethods />
+    </div>
+  );
 }
