@@ -64,29 +64,36 @@ export async function listUsers(db: DB, query: ListQuery): Promise<AdminUserList
   const where = query.search ? searchCondition(query.search) : sql<SqlBool>`true`;
   const offset = (query.page - 1) * query.pageSize;
 
-  const [rows, counted] = await Promise.all([
-    sql<{
-      id: string;
-      first_name: string;
-      last_name: string;
-      email: string;
-      number: string | null;
-      is_admin: boolean;
-      is_blocked: boolean;
-      is_account_disabled: boolean;
-      verification_status: AdminUserRow['verificationStatus'];
-      closed_at: Date | null;
-      created_at: Date;
-    }>`
-      select u.id, u.first_name, u.last_name, u.email, a.number, u.is_admin, u.is_blocked, u.is_account_disabled,
-             u.verification_status, u.closed_at, u.created_at
-      from users u
-      left join ledger_accounts a on a.owner_id = u.id and a.kind = 'checking'
-      where ${where}
-      order by ${SORT_COLUMNS[query.sort]} ${direction}, u.id ${direction}
-      limit ${query.pageSize} offset ${offset}`.execute(db),
-    sql<{ total: number }>`select count(*)::int as total from users u where ${where}`.execute(db),
-  ]);
+  const sortKey = sql`${SORT_COLUMNS[query.sort]} ${direction}, u.id ${direction}`;
+  // One round trip. Without a search the total is the users counter (kept exact by triggers, see
+  // the admin-counters migration); with one, the matches are found once (trigram or prefix index)
+  // and both counted and paged. The page's 20 rows are then joined to their account numbers.
+  const source = query.search
+    ? sql`with matches as materialized (select * from users u where ${where}),
+          page as (select * from matches u order by ${sortKey} limit ${query.pageSize} offset ${offset})
+          select t.total, u.*, a.number from (select count(*)::int as total from matches) t`
+    : sql`with page as (select * from users u order by ${sortKey} limit ${query.pageSize} offset ${offset})
+          select t.total, u.*, a.number from (select value::int as total from admin_counters where name = 'users') t`;
+  const result = await sql<{
+    total: number;
+    id: string | null;
+    first_name: string;
+    last_name: string;
+    email: string;
+    number: string | null;
+    is_admin: boolean;
+    is_blocked: boolean;
+    is_account_disabled: boolean;
+    verification_status: AdminUserRow['verificationStatus'];
+    closed_at: Date | null;
+    created_at: Date;
+  }>`
+    ${source}
+    left join page u on true
+    left join ledger_accounts a on a.owner_id = u.id and a.kind = 'checking'
+    order by ${sortKey}`.execute(db);
+  const rows = { rows: result.rows.filter((row): row is typeof row & { id: string } => row.id !== null) };
+  const total = result.rows[0]?.total ?? 0;
 
   return {
     items: rows.rows.map((row) => ({
@@ -104,7 +111,7 @@ export async function listUsers(db: DB, query: ListQuery): Promise<AdminUserList
     })),
     page: query.page,
     pageSize: query.pageSize,
-    total: counted.rows[0]?.total ?? 0,
+    total,
   };
 }
 
