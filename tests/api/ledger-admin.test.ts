@@ -117,7 +117,7 @@ describe('staff entries', () => {
     const complete = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction/complete', headers: bearer(customer.token) })).data.items;
     expect(complete.map((item: { entryId: string }) => item.entryId)).not.toContain(posted.entryId);
     expect((await balances(customer.token)).checking).toBe(0);
-    const twice = await call('DELETE', `/api/transaction/admin/${posted.entryId}`, { reason: 'again' });
+    const twice = await ctx.app.inject({ method: 'DELETE', url: `/api/transaction/admin/${posted.entryId}?reason=again`, headers: { ...bearer(admin), 'idempotency-key': key() } });
     expect(twice.statusCode).toBe(409);
     const ofReversal = await call('DELETE', `/api/transaction/admin/${reversal._id}`, { reason: 'undo the undo' });
     expect(ofReversal.statusCode).toBe(400);

@@ -24,8 +24,8 @@ function keyOf(request: FastifyRequest): string {
 }
 
 function hashOf(request: FastifyRequest): string {
-  const path = request.url.split('?')[0] ?? '';
-  return sha256(`${request.method} ${path} ${canonicalJson(request.body ?? null)}`);
+  // The whole URL (query included) and the body: a retry must be the very same request.
+  return sha256(`${request.method} ${request.url} ${canonicalJson(request.body ?? null)}`);
 }
 
 async function replay(db: DB, userId: string, key: string, requestHash: string): Promise<IdempotentAnswer | null> {

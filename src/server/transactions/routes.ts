@@ -66,7 +66,10 @@ export async function transactionRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete('/transaction/admin/:id', { preHandler: requireAdmin }, async (request, reply) => {
     const { id } = parseInput(ZIdParam, request.params);
-    const { reason } = parseInput(ZAdminReversalRequest, request.body);
+    // The reason comes in the body, or as ?reason= for clients that send no DELETE body.
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const { reason } = parseInput(ZAdminReversalRequest, { reason: body.reason ?? query.reason });
     await findEntry(app.db, id);
     const staff = currentUser(request);
     return idempotent(app.db, request, reply, staff.id, (save) => adminReverse(app, request, id, reason, save));

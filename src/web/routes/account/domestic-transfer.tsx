@@ -1,5 +1,18 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { Card, PageTitle } from '../../components/ui/card';
+import { WireForm } from '../../features/transfers/components/wire-form';
+import { BANK_NAME } from '../../lib/settings';
+
+export function meta() {
+  return [{ title: `Wire Transfer | ${BANK_NAME}` }];
+}
 
 export default function Page() {
-  return <ComingSoon title="Wire Transfer" />;
+  return (
+    <div className="max-w-2xl">
+      <PageTitle subtitle="Send money by wire to a bank at home or abroad.">Wire Transfer</PageTitle>
+      <Card>
+        <WireForm />
+      </Card>
+    </div>
+  );
 }

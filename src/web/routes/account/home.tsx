@@ -1,5 +1,144 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { ArrowLeftRight, Banknote, CreditCard, Globe2, HandCoins, History, KeyRound, LifeBuoy, PiggyBank, Send, Settings, Wallet } from 'lucide-react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { Alert } from '../../components/ui/alert';
+import { ButtonLink, Button } from '../../components/ui/button';
+import { Card, PageTitle } from '../../components/ui/card';
+import { transactionsQuery } from '../../features/ledger/api';
+import { TransactionList } from '../../features/ledger/components/transaction-list';
+import { formatUsd } from '../../features/ledger/format';
+import { BANK_NAME } from '../../lib/settings';
+import { currentUserQuery, queryClient, useCurrentUser } from '../../lib/query';
+import { paths } from '../../paths';
 
-export default function Page() {
-  return <ComingSoon title="Dashboard" />;
+export function meta() {
+  return [{ title: `Dashboard | ${BANK_NAME}` }];
+}
+
+const tiles = [
+  { to: paths.account.transfer, label: 'Send Money', hint: 'To another account', icon: Send },
+  { to: paths.account.internalTransfer, label: 'Inter Account', hint: 'Savings ↔ checking', icon: ArrowLeftRight },
+  { to: paths.account.domesticTransfer, label: 'Wire Transfer', hint: 'To a bank abroad', icon: Globe2 },
+  { to: paths.account.deposit, label: 'Deposit', hint: 'Add money', icon: Banknote },
+];
+
+const quickLinks = [
+  { to: paths.account.loans, label: 'Loans', icon: HandCoins },
+  { to: paths.account.settings, label: 'Settings', icon: Settings },
+  { to: paths.account.transactions, label: 'History', icon: History },
+  { to: paths.account.support, label: 'Support', icon: LifeBuoy },
+  { to: paths.account.updatePassword, label: 'Password', icon: KeyRound },
+  { to: paths.account.cards, label: 'Cards', icon: CreditCard },
+];
+
+export default function DashboardPage() {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const recent = useQuery(transactionsQuery({ pageSize: 5 }));
+
+  // The spec: the dashboard reloads the current user on open; if that fails, go (back) to /account/home.
+  useEffect(() => {
+    queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => navigate(paths.account.home, { replace: true }));
+  }, [navigate]);
+
+  const number = user.account.number;
+  const copyNumber = async () => {
+    try {
+      await navigator.clipboard.writeText(number);
+      toast.success('Account number copied to clipboard');
+    } catch {
+      toast.error('Could not copy the account number');
+    }
+  };
+
+  return (
+    <div className="space-y-6">
+      <PageTitle subtitle={`Welcome back, ${user.firstName}.`}>Dashboard</PageTitle>
+
+      {user.verificationStatus === 'awaiting' ? (
+        <Alert tone="warning" className="flex flex-wrap items-center justify-between gap-3">
+          <span>Your identity is not verified yet. Verify your account to use every service.</span>
+          <ButtonLink to={paths.account.kyc} variant="primary">
+            Verify Account
+          </ButtonLink>
+        </Alert>
+      ) : null}
+
+      <section aria-label="Balances" className="grid gap-4 md:grid-cols-2">
+        <div className="rounded-xl bg-brand-800 p-5 text-white shadow-sm">
+          <p className="flex items-center gap-2 text-sm font-medium text-white">
+            <PiggyBank aria-hidden="true" className="h-4 w-4" /> Savings balance
+          </p>
+          <p className="mt-2 text-3xl font-bold tabular-nums" data-testid="savings-balance">
+            {formatUsd(user.account.savings)}
+          </p>
+        </div>
+        <div className="rounded-xl bg-slate-900 p-5 text-white shadow-sm">
+          <p className="flex items-center gap-2 text-sm font-medium text-white">
+            <Wallet aria-hidden="true" className="h-4 w-4" /> Checking balance
+          </p>
+          <p className="mt-2 text-3xl font-bold tabular-nums" data-testid="checking-balance">
+            {formatUsd(user.account.checking)}
+          </p>
+        </div>
+      </section>
+
+      <Card>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div>
+            <p className="text-sm text-slate-700">Account number</p>
+            <p className="font-mono text-lg font-semibold tracking-wider text-slate-900" data-testid="account-number">
+              {number || '—'}
+            </p>
+          </div>
+          <Button variant="secondary" onClick={copyNumber} disabled={!number}>
+            Copy account number
+          </Button>
+        </div>
+      </Card>
+
+      <nav aria-label="Actions" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        {tiles.map((tile) => (
+          <Link
+            key={tile.to}
+            to={tile.to}
+            className="flex flex-col items-start gap-2 rounded-xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+          >
+            <tile.icon aria-hidden="true" className="h-6 w-6 text-brand-700" />
+            <span className="font-semibold text-slate-900">{tile.label}</span>
+            <span className="text-sm text-slate-700">{tile.hint}</span>
+          </Link>
+        ))}
+      </nav>
+
+      <Card title="Quick links">
+        <ul className="grid grid-cols-3 gap-3 sm:grid-cols-6">
+          {quickLinks.map((link) => (
+            <li key={link.label}>
+              <Link
+                to={link.to}
+                className="flex flex-col items-center gap-1 rounded-lg p-2 text-sm font-medium text-slate-800 hover:bg-brand-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+              >
+                <link.icon aria-hidden="true" className="h-5 w-5 text-brand-700" />
+                {link.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </Card>
+
+      <Card
+        title="Transaction history"
+        actions={
+          <Link to={paths.account.transactions} className="text-sm font-semibold text-brand-800 hover:underline">
+            See All
+          </Link>
+        }
+      >
+        {recent.isPending ? <p className="text-slate-700">Loading…</p> : recent.isError ? <Alert tone="error">{recent.error.message}</Alert> : <TransactionList items={recent.data.items} />}
+      </Card>
+    </div>
+  );
 }

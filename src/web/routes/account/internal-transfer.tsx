@@ -1,5 +1,18 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { Card, PageTitle } from '../../components/ui/card';
+import { InternalTransferForm } from '../../features/transfers/components/internal-transfer-form';
+import { BANK_NAME } from '../../lib/settings';
+
+export function meta() {
+  return [{ title: `Internal Transfer | ${BANK_NAME}` }];
+}
 
 export default function Page() {
-  return <ComingSoon title="Internal Transfer" />;
+  return (
+    <div className="max-w-2xl">
+      <PageTitle subtitle="Move money between your savings and checking accounts.">Internal Transfer</PageTitle>
+      <Card>
+        <InternalTransferForm />
+      </Card>
+    </div>
+  );
 }

@@ -1,5 +1,38 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { ArrowLeftRight, Globe2, Send } from 'lucide-react';
+import { Link } from 'react-router';
+import { PageTitle } from '../../components/ui/card';
+import { BANK_NAME } from '../../lib/settings';
+import { paths } from '../../paths';
 
-export default function Page() {
-  return <ComingSoon title="Transfers" />;
+export function meta() {
+  return [{ title: `Transfers | ${BANK_NAME}` }];
+}
+
+const options = [
+  { to: paths.account.domesticTransfer, title: 'Domestic Transfer', subtitle: 'Wire transfer', text: 'Send money to a bank account at home or abroad by wire.', icon: Globe2 },
+  { to: paths.account.internalTransfer, title: 'Internal Transfer', subtitle: 'Inter Account', text: 'Move money between your savings and checking accounts.', icon: ArrowLeftRight },
+  { to: paths.account.transfer, title: 'Money Transfer', subtitle: 'Account to account', text: 'Pay another customer or an account at another US bank.', icon: Send },
+];
+
+export default function TransfersPage() {
+  return (
+    <div>
+      <PageTitle subtitle="Choose how you want to move money.">Transfers</PageTitle>
+      <ul className="grid gap-4 md:grid-cols-3">
+        {options.map((option) => (
+          <li key={option.to}>
+            <Link
+              to={option.to}
+              className="flex h-full flex-col gap-2 rounded-xl border border-slate-200 bg-white p-5 shadow-sm hover:border-brand-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+            >
+              <option.icon aria-hidden="true" className="h-6 w-6 text-brand-700" />
+              <span className="text-lg font-semibold text-slate-900">{option.title}</span>
+              <span className="text-sm font-medium text-brand-800">{option.subtitle}</span>
+              <span className="text-sm text-slate-700">{option.text}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
 }
