@@ -4,7 +4,6 @@ import { Logo } from './logo';
 import { footerLinks } from './nav-links';
 
 export function SiteFooter() {
-  const year = new Date().getFullYear();
   return (
     <footer className="bg-brand-900 text-slate-100">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 md:grid-cols-3">
@@ -39,7 +38,7 @@ export function SiteFooter() {
             <strong className="text-slate-100">Lending disclosure:</strong> All loans are subject to credit approval. Rates, terms and conditions vary and are subject to change.
           </p>
           <p>
-            © {year} {BANK_NAME}. Open-source software.
+            © {BANK_NAME}. Open-source software. Deposit, lending and investment figures on this site are examples an operator sets; the terms you receive when opening a product apply.
           </p>
         </div>
       </div>
