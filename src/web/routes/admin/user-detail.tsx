@@ -1,5 +1,97 @@
-import { ComingSoon } from '../../components/ui/placeholder';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { Alert } from '../../components/ui/alert';
+import { ButtonLink } from '../../components/ui/button';
+import { Card, PageTitle } from '../../components/ui/card';
+import { adminUserQuery } from '../../features/admin/api';
+import { DeleteUser } from '../../features/admin/components/delete-user';
+import { AccountInfo, BasicInfo } from '../../features/admin/components/user-info';
+import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
+import { adminUserTransactionsQuery } from '../../features/ledger/api';
+import { TransactionList } from '../../features/ledger/components/transaction-list';
+import { errorMessage } from '../../lib/api';
 
-export default function Page() {
-  return <ComingSoon title="User" />;
+export function meta() {
+  return [{ title: 'User' }];
+}
+
+function RecentActivity({ userId }: { userId: string }) {
+  const { data, isPending, error } = useQuery(adminUserTransactionsQuery(userId, { pageSize: 5 }));
+  if (isPending) return <p role="status">Loading activity...</p>;
+  if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
+  return (
+    <div className="space-y-3">
+      <TransactionList items={data.items} emptyText="No transactions yet." />
+      {data.total > data.items.length ? <p className="text-sm text-slate-700">Showing the newest {data.items.length} of {data.total}.</p> : null}
+    </div>
+  );
+}
+
+export default function AdminUserDetailPage() {
+  const { id = '' } = useParams();
+  const { data: user, isPending, error } = useQuery(adminUserQuery(id));
+  const name = user ? `${user.firstName} ${user.lastName}` : 'User';
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-700">
+        <ol className="flex flex-wrap gap-1">
+          <li>
+            <Link to="/admin/dashboard" className="hover:underline">Home</Link> /
+          </li>
+          <li>
+            <Link to="/admin/users" className="hover:underline">Users</Link> /
+          </li>
+          <li aria-current="page">{name}</li>
+        </ol>
+      </nav>
+      <PageTitle subtitle={user?.closedAt ? 'This account is closed.' : undefined}>{name}</PageTitle>
+      {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
+      {isPending ? <p role="status">Loading...</p> : null}
+      {user ? (
+        <>
+          {!user.closedAt ? (
+            <div className="flex flex-wrap gap-3">
+              <ButtonLink to={`/admin/users/edit/${user._id}`}>Edit user</ButtonLink>
+              {!user.isAdmin ? (
+                <>
+                  <ButtonLink variant="secondary" to={`/admin/users/account/${user._id}`}>
+                    Edit account info
+                  </ButtonLink>
+                  <ButtonLink variant="secondary" to={`/admin/transactions/${user._id}`}>
+                    Transactions
+                  </ButtonLink>
+                </>
+              ) : null}
+              <ButtonLink variant="ghost" to={`/admin/audit?customer=${user._id}`}>
+                Audit log
+              </ButtonLink>
+            </div>
+          ) : (
+            <ButtonLink variant="secondary" to={`/admin/transactions/${user._id}`}>
+              Transactions
+            </ButtonLink>
+          )}
+          <div className="grid gap-6 lg:grid-cols-2">
+            <Card title="Basic info">
+              <BasicInfo user={user} />
+            </Card>
+            <Card title="Account info">
+              <AccountInfo user={user} />
+            </Card>
+          </div>
+          {!user.isAdmin ? (
+            <Card title="Verification documents">
+              <KycReviewPanel userId={user._id} />
+            </Card>
+          ) : null}
+          {!user.isAdmin ? (
+            <Card title="Recent activity" actions={<Link to={`/admin/transactions/${user._id}`} className="text-sm font-semibold text-brand-800 hover:underline">All transactions</Link>}>
+              <RecentActivity userId={user._id} />
+            </Card>
+          ) : null}
+          <DeleteUser user={user} />
+        </>
+      ) : null}
+    </div>
+  );
 }

@@ -1,0 +1,56 @@
+import { Link } from 'react-router';
+import type { AdminDashboard } from '../../../../shared/contracts/admin';
+import { formatCents } from '../../../../shared/money';
+
+interface Figure {
+  label: string;
+  value: string;
+  detail?: string;
+  to: string;
+  linkText: string;
+}
+
+const number = new Intl.NumberFormat('en-US');
+
+/** The back office's morning numbers, each leading to the list that explains it. */
+export function DashboardFigures({ data }: { data: AdminDashboard }) {
+  const figures: Figure[] = [
+    { label: 'Customers', value: number.format(data.customers), to: '/admin/users', linkText: 'All customers' },
+    { label: 'Deposits held', value: formatCents(data.depositsHeldCents), detail: 'Savings and checking, from the ledger', to: '/admin/users', linkText: 'Customers and their accounts' },
+    {
+      label: "Today's transfers",
+      value: number.format(data.transfersToday.count),
+      detail: `${formatCents(data.transfersToday.volumeCents)} moved (UTC day)`,
+      to: '/admin/users',
+      linkText: "Customers' transactions",
+    },
+    { label: 'Pending KYC reviews', value: number.format(data.pendingKycReviews), to: '/admin/kyc', linkText: 'Identity reviews' },
+    {
+      label: 'Pending loan applications',
+      value: data.pendingLoanApplications === null ? 'n/a' : number.format(data.pendingLoanApplications),
+      to: '/admin/loans',
+      linkText: 'Loan applications',
+    },
+    {
+      label: 'New contact messages',
+      value: data.newContactMessages === null ? 'n/a' : number.format(data.newContactMessages),
+      to: '/admin/contacts',
+      linkText: 'Contact messages',
+    },
+  ];
+  return (
+    <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+      {figures.map((figure) => (
+        <li key={figure.label} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <p className="text-sm font-medium text-slate-700">{figure.label}</p>
+          <p className="mt-1 text-3xl font-bold text-slate-900">{figure.value}</p>
+          {figure.detail ? <p className="mt-1 text-sm text-slate-700">{figure.detail}</p> : null}
+          <Link to={figure.to} className="mt-3 inline-block text-sm font-semibold text-brand-800 hover:underline">
+            {figure.linkText}
+            <span className="sr-only"> ({figure.label.toLowerCase()})</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,21 @@
+import { Button } from '../../../components/ui/button';
+
+/** Previous / next with the position in words; the page count comes from the server's total. */
+export function Pager({ page, pageSize, total, label, onPage }: { page: number; pageSize: number; total: number; label: string; onPage: (page: number) => void }) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return (
+    <nav aria-label={`${label} pages`} className="flex flex-wrap items-center justify-between gap-3">
+      <p className="text-sm text-slate-700" aria-live="polite">
+        Page {Math.min(page, pages)} of {pages.toLocaleString('en-US')} ({total.toLocaleString('en-US')} {total === 1 ? 'result' : 'results'})
+      </p>
+      <div className="flex gap-2">
+        <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          Previous
+        </Button>
+        <Button variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+          Next
+        </Button>
+      </div>
+    </nav>
+  );
+}

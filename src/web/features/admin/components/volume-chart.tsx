@@ -1,0 +1,97 @@
+import { useId } from 'react';
+import type { DashboardDay } from '../../../../shared/contracts/admin';
+import { formatCents } from '../../../../shared/money';
+
+const WIDTH = 720;
+const HEIGHT = 220;
+const PAD = { top: 12, right: 12, bottom: 28, left: 64 };
+
+const dayLabel = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const formatDay = (date: string) => dayLabel.format(new Date(`${date}T00:00:00Z`));
+const compact = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 });
+
+/**
+ * The last 30 days' transfer volume as an inline SVG bar chart. Screen readers get a title and a
+ * summary; everyone can open the same numbers as a table.
+ */
+export function VolumeChart({ days }: { days: DashboardDay[] }) {
+  const titleId = useId();
+  const descId = useId();
+  const max = Math.max(1, ...days.map((day) => day.volumeCents));
+  const total = days.reduce((sum, day) => sum + day.volumeCents, 0);
+  const count = days.reduce((sum, day) => sum + day.count, 0);
+  const busiest = days.reduce<DashboardDay | null>((best, day) => (!best || day.volumeCents > best.volumeCents ? day : best), null);
+  const innerWidth = WIDTH - PAD.left - PAD.right;
+  const innerHeight = HEIGHT - PAD.top - PAD.bottom;
+  const slot = innerWidth / Math.max(1, days.length);
+  const first = days[0];
+  const last = days[days.length - 1];
+  const summary =
+    first && last
+      ? `${count} transfers worth ${formatCents(total)} from ${formatDay(first.date)} to ${formatDay(last.date)}.` +
+        (busiest && busiest.volumeCents > 0 ? ` Busiest day ${formatDay(busiest.date)} with ${formatCents(busiest.volumeCents)}.` : '')
+      : 'No data.';
+
+  return (
+    <figure>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${titleId} ${descId}`} className="h-auto w-full">
+        <title id={titleId}>Transfer volume, last 30 days</title>
+        <desc id={descId}>{summary}</desc>
+        {[0, 0.5, 1].map((fraction) => {
+          const y = PAD.top + innerHeight * (1 - fraction);
+          return (
+            <g key={fraction} aria-hidden="true">
+              <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y} y2={y} stroke="#cbd5e1" strokeWidth={1} />
+              <text x={PAD.left - 8} y={y + 4} textAnchor="end" fontSize={11} fill="#334155">
+                {compact.format((max * fraction) / 100)}
+              </text>
+            </g>
+          );
+        })}
+        <g aria-hidden="true">
+          {days.map((day, index) => {
+            const height = (day.volumeCents / max) * innerHeight;
+            const x = PAD.left + index * slot + slot * 0.15;
+            return (
+              <rect key={day.date} x={x} y={PAD.top + innerHeight - height} width={slot * 0.7} height={Math.max(height, day.volumeCents > 0 ? 1 : 0)} rx={2} fill="#1d4ed8">
+                <title>{`${formatDay(day.date)}: ${formatCents(day.volumeCents)} in ${day.count} transfers`}</title>
+              </rect>
+            );
+          })}
+          {days.map((day, index) =>
+            index % 7 === 0 || index === days.length - 1 ? (
+              <text key={day.date} x={PAD.left + index * slot + slot / 2} y={HEIGHT - 8} textAnchor="middle" fontSize={11} fill="#334155">
+                {formatDay(day.date)}
+              </text>
+            ) : null,
+          )}
+        </g>
+      </svg>
+      <figcaption className="mt-2 text-sm text-slate-700">{summary}</figcaption>
+      <details className="mt-3">
+        <summary className="cursor-pointer text-sm font-semibold text-brand-800">Show the numbers</summary>
+        <div className="mt-2 max-h-72 overflow-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Transfers per day, last 30 days</caption>
+            <thead>
+              <tr className="border-b border-slate-200">
+                <th scope="col" className="py-1 pr-4 font-semibold">Date</th>
+                <th scope="col" className="py-1 pr-4 text-right font-semibold">Transfers</th>
+                <th scope="col" className="py-1 text-right font-semibold">Volume</th>
+              </tr>
+            </thead>
+            <tbody>
+              {days.map((day) => (
+                <tr key={day.date} className="border-b border-slate-100">
+                  <th scope="row" className="py-1 pr-4 font-normal">{formatDay(day.date)}</th>
+                  <td className="py-1 pr-4 text-right">{day.count}</td>
+                  <td className="py-1 text-right">{formatCents(day.volumeCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}
