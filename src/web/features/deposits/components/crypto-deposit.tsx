@@ -112,7 +112,7 @@ export function CryptoDeposit() {
             <QrCode value={option.address} label={`QR code of the ${option.symbol} deposit address`} />
             <ul className="max-w-md list-disc space-y-1 pl-5 text-sm text-slate-800">
               <li>Send only {option.symbol} to this address. Other assets sent here will be lost.</li>
-              <li>Make sure you use the {option.network} network.</li>
+              <li>Make sure you use this network: {option.network}.</li>
               <li>Deposits are credited after network confirmations, which may take some time.</li>
             </ul>
           </div>

@@ -15,7 +15,7 @@ export function DepositMethods() {
         const Icon = ICONS[method.id] ?? Banknote;
         return (
           <li key={method.id}>
-            <button type="button" className={tile} onClick={() => toast.info(depositUnavailableMessage(method.label))}>
+            <button type="button" className={tile} onClick={() => toast(depositUnavailableMessage(method.label))}>
               <Icon aria-hidden="true" className="h-8 w-8 text-brand-700" />
               {method.label}
             </button>

@@ -1,0 +1,273 @@
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import sharp from 'sharp';
+import { ADMIN, expect, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+
+// Customer services journeys (issue 5): KYC to staff approval, a loan to its disbursed balance,
+// profile edit, crypto deposit copy, and the other customer-service pages, with axe on each.
+
+const PASSWORD = 'Quiet-Harbor-7719';
+
+async function jpeg(color: { r: number; g: number; b: number }): Promise<Buffer> {
+  return sharp({ create: { width: 320, height: 200, channels: 3, background: color } }).jpeg().toBuffer();
+}
+
+/** Signs a new customer up and verifies the email through the API, in the page's cookie jar. */
+async function newCustomer(page: Page, firstName: string): Promise<{ email: string; id: string }> {
+  const email = uniqueEmail(firstName.toLowerCase());
+  const signUp = await page.request.post('/api/auth/signup', {
+    data: {
+      firstName,
+      lastName: 'Tester',
+      email,
+      address: '9 Birch Lane, Springfield',
+      dateOfBirth: '1989-06-01',
+      sex: 'Prefer not to say',
+      countryCode: '1',
+      phone: '+1 202 555 0147',
+      occupation: 'private',
+      annualIncomeRange: '$30,000.00 - $70,000.00',
+      accountType: 'Checking',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(201);
+  expect((await page.request.post('/api/auth/signin', { data: { email, password: PASSWORD } })).status()).toBe(200);
+  const verified = await page.request.post('/api/auth/verify-email', { data: { otp: await mailedCode(page, email) } });
+  expect(verified.status()).toBe(200);
+  const user = (await verified.json()) as { data: { _id: string } };
+  return { email, id: user.data._id };
+}
+
+async function adminPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInAs(page, ADMIN, '/admin/login');
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  return page;
+}
+
+async function submitKycByApi(request: APIRequestContext): Promise<void> {
+  const image = await jpeg({ r: 30, g: 90, b: 160 });
+  const response = await request.post('/api/user/verification', {
+    multipart: {
+      passportImageFile: { name: 'passport.jpg', mimeType: 'image/jpeg', buffer: image },
+      documentType: 'passport',
+      documentFile: { name: 'document.jpg', mimeType: 'image/jpeg', buffer: image },
+      proofOfAddressFile: { name: 'bill.jpg', mimeType: 'image/jpeg', buffer: image },
+      dateOfBirth: '1989-06-01',
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+test.describe('customer services', () => {
+  test('KYC: the customer submits documents, staff approve, the customer is verified', async ({ page, browser, checkA11y }) => {
+    const customer = await newCustomer(page, 'Kira');
+    await page.goto('/account/kyc-verification');
+    await expect(page.getByRole('heading', { name: 'Complete Your Account Setup' })).toBeVisible();
+    await checkA11y();
+
+    await page.getByRole('button', { name: 'Submit KYC' }).click();
+    const required = page.getByRole('alert').filter({ hasText: 'All fields are required.' });
+    await expect(required).toBeVisible();
+    await expect(required).toHaveClass(/border-rose-500/);
+
+    await page.getByLabel('Passport image').setInputFiles({ name: 'passport.jpg', mimeType: 'image/jpeg', buffer: await jpeg({ r: 200, g: 40, b: 40 }) });
+    const preview = page.getByRole('img', { name: 'Preview of the passport image' });
+    await expect(preview).toBeVisible();
+    expect(await preview.evaluate((element) => getComputedStyle(element).maxHeight)).toBe('192px');
+    await page.getByLabel('Document type').selectOption('national_id');
+    await page.getByLabel('Document file').setInputFiles({ name: 'id.jpg', mimeType: 'image/jpeg', buffer: await jpeg({ r: 40, g: 160, b: 40 }) });
+    await page.getByLabel('Proof of address').setInputFiles({ name: 'bill.jpg', mimeType: 'image/jpeg', buffer: await jpeg({ r: 40, g: 40, b: 160 }) });
+    await page.getByLabel('Date of birth').fill('1989-06-01');
+    await checkA11y();
+    await page.getByRole('button', { name: 'Submit KYC' }).click();
+    await expect(page).toHaveURL(/\/account\/home$/);
+    await page.goto('/account/info');
+    await expect(page.getByText('Under review')).toBeVisible();
+    await checkA11y();
+
+    const admin = await adminPage(browser);
+    await admin.goto('/admin/kyc');
+    await expect(admin.getByRole('heading', { name: 'Identity reviews' })).toBeVisible();
+    const card = admin.getByRole('listitem').filter({ hasText: customer.email });
+    await card.getByRole('button', { name: /Review/ }).click();
+    await expect(card.getByRole('img', { name: 'Passport image' })).toBeVisible();
+    await checkA11y(admin);
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await expect(admin.getByText('Verification approved. The customer has been emailed.')).toBeVisible();
+    await admin.context().close();
+
+    await page.reload();
+    await expect(page.getByText('Verified', { exact: true })).toBeVisible();
+    await page.goto('/account/kyc-verification');
+    await expect(page.getByText('Your identity is verified.')).toBeVisible();
+  });
+
+  test('a loan application is approved by staff and the money lands in checking', async ({ page, browser, checkA11y }) => {
+    await newCustomer(page, 'Lena');
+    await submitKycByApi(page.request);
+    const admin = await adminPage(browser);
+    await admin.goto('/admin/kyc');
+    const review = admin.getByRole('listitem').filter({ hasText: 'Lena Tester' }).first();
+    await review.getByRole('button', { name: /Review/ }).click();
+    await review.getByRole('button', { name: 'Approve' }).click();
+    await expect(admin.getByText('Verification approved. The customer has been emailed.')).toBeVisible();
+
+    await page.goto('/account/loans');
+    await checkA11y();
+    await page.getByRole('link', { name: 'Apply for a loan' }).click();
+    await expect(page).toHaveURL(/\/account\/loans\/apply$/);
+    await page.getByLabel('Loan type').selectOption('personal');
+    await page.getByLabel('Loan amount (USD)').fill('12000');
+    await page.getByLabel('Loan duration (months)').fill('24');
+    // $12,000 at 9.99% over 24 months: 553.6837... a month by the amortization formula, rounded up to the cent.
+    await expect(page.getByText('$553.69', { exact: true })).toBeVisible();
+    await page.getByLabel('Loan purpose').fill('Consolidate two card balances');
+    await checkA11y();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByText('Loan application submitted successfully, check your email for updates.')).toBeVisible();
+
+    await page.goto('/account/loans');
+    await expect(page.getByRole('heading', { name: 'Processing Loans' })).toBeVisible();
+    await expect(page.getByText('Processing', { exact: true })).toBeVisible();
+
+    await admin.goto('/admin/loans');
+    await checkA11y(admin);
+    admin.once('dialog', (dialog) => void dialog.accept());
+    await admin.getByRole('button', { name: "Approve and disburse Lena Tester's loan" }).click();
+    await expect(admin.getByText("Loan approved: $12,000.00 paid into the customer's checking account.")).toBeVisible();
+    await admin.context().close();
+
+    await page.goto('/account/home');
+    await expect(page.getByTestId('checking-balance')).toHaveText('$12,000.00');
+    await page.goto('/account/loans');
+    await expect(page.getByText('Approved', { exact: true })).toBeVisible();
+    await page.getByText(/Repayment schedule \(24 payments\)/).click();
+    await expect(page.getByRole('table', { name: 'Repayment schedule' })).toBeVisible();
+    await checkA11y();
+    await page.goto('/account/loans/documents');
+    await expect(page.getByRole('heading', { name: /Personal loan: \$12,000\.00/ })).toBeVisible();
+    await checkA11y();
+  });
+
+  test('profile edit: phone, state and picture, and an email change confirmed by code', async ({ page, checkA11y }) => {
+    const customer = await newCustomer(page, 'Pavel');
+    await page.goto('/account/settings');
+    await checkA11y();
+    await page.getByRole('link', { name: /Edit Profile/ }).click();
+    await expect(page.getByRole('heading', { name: 'Edit Profile' })).toBeVisible();
+    await expect(page.getByLabel('First name')).toHaveAttribute('readonly', '');
+    await checkA11y();
+
+    await page.getByLabel('State').fill('Nevada');
+    await page.getByLabel('Phone number').fill('12');
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    await expect(page.getByRole('alert')).toContainText('valid phone number');
+    await page.getByLabel('Phone number').fill('+1 415 555 0199');
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    const saved = page.getByRole('status').filter({ hasText: 'Profile updated successfully' });
+    await expect(saved).toBeVisible();
+    await expect(saved).toHaveClass(/bg-green-50/);
+
+    await page.getByLabel('Profile picture').setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: await jpeg({ r: 120, g: 60, b: 200 }) });
+    await expect(page.getByRole('link', { name: 'Account information' }).locator('img')).toBeVisible();
+
+    const newEmail = uniqueEmail('pavel.new');
+    await page.getByLabel('Email').fill(newEmail);
+    await page.getByLabel('Current password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    await expect(page.getByRole('status').filter({ hasText: `We sent a 6-digit code to ${newEmail}` })).toBeVisible();
+    await page.getByLabel('Code sent to your new email').fill(await mailedCode(page, newEmail));
+    await page.getByRole('button', { name: 'Confirm new email' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Your email address has been changed.' })).toBeVisible();
+
+    await page.goto('/account/profile');
+    await expect(page.getByText(newEmail).first()).toBeVisible();
+    await expect(page.getByText('+1 415 555 0199')).toBeVisible();
+    await expect(page.getByText(customer.email)).toHaveCount(0);
+    await checkA11y();
+
+    await page.goto('/account/update-password');
+    await page.getByLabel('Current password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('New password', { exact: true }).fill('Another-Harbor-8820');
+    await page.getByLabel('Confirm new password', { exact: true }).fill('Different-Harbor-8820');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Passwords do not match');
+    await checkA11y();
+  });
+
+  test('deposit: unavailable methods say so; crypto shows the address, copies it and draws its QR code', async ({ page, context, checkA11y }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await newCustomer(page, 'Dora');
+    await page.goto('/account/deposit');
+    await expect(page.getByRole('heading', { name: 'Choose Deposit Method' })).toBeVisible();
+    await checkA11y();
+    await page.getByRole('button', { name: 'PayPal' }).click();
+    await expect(page.getByText('PayPal deposit is not available at the moment.')).toBeVisible();
+    await page.getByRole('button', { name: 'Bank Transfer' }).click();
+    await expect(page.getByText('Bank Transfer deposit is not available at the moment.')).toBeVisible();
+    await page.getByRole('link', { name: 'Crypto Deposit' }).click();
+    await expect(page).toHaveURL(/\/account\/deposit\/crypto$/);
+
+    await expect(page.getByRole('button', { name: /Bitcoin/ })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByText('Bitcoin Network', { exact: true })).toBeVisible();
+    const address = (await page.getByTestId('deposit-address').textContent())?.trim() ?? '';
+    expect(address).toMatch(/^bc1/);
+    await expect(page.getByRole('img', { name: 'QR code of the BTC deposit address' })).toBeVisible();
+    await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
+    await checkA11y();
+
+    await page.getByRole('button', { name: 'Copy the BTC address' }).click();
+    await expect(page.getByRole('button', { name: 'Copied!' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
+    await expect(page.getByRole('button', { name: 'Copy the BTC address' })).toBeVisible({ timeout: 3000 });
+
+    await page.getByRole('button', { name: /USDT TRC20/ }).click();
+    await expect(page.getByText('Tron (TRC20)', { exact: true })).toBeVisible();
+    await expect(page.getByText('Send only USDT TRC20 to this address.', { exact: false })).toBeVisible();
+    await expect(page.getByTestId('deposit-address')).toHaveText(/^T/);
+  });
+
+  test('cards, beneficiaries, support: each page works and passes axe; staff see the card request', async ({ page, browser, checkA11y }) => {
+    const customer = await newCustomer(page, 'Cora');
+    await page.goto('/account/cards');
+    await checkA11y();
+    await page.getByRole('button', { name: 'Request Card' }).click();
+    await expect(page.getByText('Card request sent we will get back to you')).toBeVisible();
+    await expect(page.getByText('Pending review')).toBeVisible();
+
+    await page.goto('/account/beneficiaries');
+    await expect(page.getByText('You have no beneficiaries yet.')).toBeVisible();
+    await checkA11y();
+    await page.getByText('Add a beneficiary').click();
+    await page.getByLabel('Name', { exact: true }).fill('Chris Park');
+    await page.getByLabel('Account number').fill('123456789');
+    await page.getByLabel('Routing number').fill('021000021');
+    await page.getByLabel('Bank name').fill('Chase');
+    await page.getByRole('button', { name: 'Save beneficiary' }).click();
+    const use = page.getByRole('link', { name: 'Use Chris Park for a transfer' });
+    await expect(use).toHaveAttribute('href', '/account/transfer?accountNumber=123456789&routingNumber=021000021&bankName=Chase&to=Chris+Park');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove Chris Park' }).click();
+    await expect(page.getByText('You have no beneficiaries yet.')).toBeVisible();
+
+    await page.goto('/account/support');
+    await expect(page.getByText('24/7 live chat')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to the contact page' })).toHaveAttribute('href', '/contact');
+    await checkA11y();
+    await page.goto('/account-verification');
+    await checkA11y();
+
+    const admin = await adminPage(browser);
+    await admin.goto('/admin/cards');
+    await expect(admin.getByRole('cell', { name: new RegExp(customer.email) })).toBeVisible();
+    await checkA11y(admin);
+    await admin.getByRole('button', { name: "Approve Cora Tester's debit card request" }).click();
+    await expect(admin.getByText('Card request approved')).toBeVisible();
+    await admin.context().close();
+    await page.goto('/account/cards');
+    await expect(page.getByText('Approved', { exact: true })).toBeVisible();
+  });
+});
