@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { ADMIN, expect, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
 
 // Customer services journeys (issue 5): KYC to staff approval, a loan to its disbursed balance,
 // profile edit, crypto deposit copy, and the other customer-service pages, with axe on each.
@@ -200,7 +200,9 @@ test.describe('customer services', () => {
 
   test('deposit: unavailable methods say so; crypto shows the address, copies it and draws its QR code', async ({ page, context, checkA11y }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await newCustomer(page, 'Dora');
+    // Read-only journey: a demo customer, so the suite signs up fewer customers (sign-up is rate limited).
+    await signInAs(page, DEMO_CUSTOMER_2);
+    await expect(page).toHaveURL(/\/account\/home$/);
     await page.goto('/account/deposit');
     await expect(page.getByRole('heading', { name: 'Choose Deposit Method' })).toBeVisible();
     await checkA11y();
