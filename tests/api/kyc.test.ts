@@ -48,6 +48,8 @@ describe('POST /api/user/verification', () => {
     const ownProof = await ctx.app.inject({ method: 'GET', url: proofUrl, headers: bearer(customer.token) });
     expect(ownProof.headers['content-type']).toBe('image/png');
     expect((await ctx.app.inject({ method: 'GET', url: documentUrl, headers: bearer(admin) })).statusCode).toBe(200);
+    const views = await ctx.database.db.selectFrom('audit_log').select(['action', 'actor_email']).where('target_user_id', '=', customer.userId).where('action', '=', 'kyc.view_document').execute();
+    expect(views).toEqual([{ action: 'kyc.view_document', actor_email: 'admin@example.com' }]);
 
     // Another customer's document id: as if it did not exist.
     const other = await createCustomer(ctx);

@@ -126,6 +126,10 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
       .where('purpose', 'in', ['kyc_passport', 'kyc_document', 'kyc_proof_of_address'])
       .executeTakeFirst();
     if (!file || (file.owner_id !== viewer.id && !viewer.is_admin)) throw notFound();
+    // Identity documents are the most sensitive data the bank keeps: every staff read is recorded.
+    if (viewer.id !== file.owner_id) {
+      await audit(app.db, request, { action: 'kyc.view_document', targetUserId: file.owner_id, targetType: 'stored_file', targetId: file.id });
+    }
     return sendStoredFile(app, reply, file.id, file.purpose.replace('kyc_', 'kyc-'));
   });
 
