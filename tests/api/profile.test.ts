@@ -165,6 +165,21 @@ describe('profile picture', () => {
     expect(asJson.statusCode).toBe(415);
   });
 
+  it('answers a malformed multipart body with a 4xx, never a 500', async () => {
+    const customer = await createCustomer(ctx);
+    const truncated = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/user/profile-picture',
+      headers: { ...bearer(customer.token), 'content-type': 'multipart/form-data; boundary=abc' },
+      payload: '--abc\r\nContent-Disposition: form-data; name="profilePicture"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot finished',
+    });
+    expect(truncated.statusCode).toBeGreaterThanOrEqual(400);
+    expect(truncated.statusCode).toBeLessThan(500);
+    const noBoundary = await ctx.app.inject({ method: 'PATCH', url: '/api/user/profile-picture', headers: { ...bearer(customer.token), 'content-type': 'multipart/form-data' }, payload: 'x' });
+    expect(noBoundary.statusCode).toBeGreaterThanOrEqual(400);
+    expect(noBoundary.statusCode).toBeLessThan(500);
+  });
+
   it('replaces the previous picture', async () => {
     const customer = await createCustomer(ctx);
     const first = json(await upload(customer.token, { profilePicture: file('a.png', 'image/png', await png()) })).data.profilePicture.url;
