@@ -70,7 +70,7 @@ export function VolumeChart({ days }: { days: DashboardDay[] }) {
       <figcaption className="mt-2 text-sm text-slate-700">{summary}</figcaption>
       <details className="mt-3">
         <summary className="cursor-pointer text-sm font-semibold text-brand-800">Show the numbers</summary>
-        <div className="mt-2 max-h-72 overflow-auto">
+        <div className="mt-2 max-h-72 overflow-auto focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600" tabIndex={0} role="region" aria-label="Transfers per day">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Transfers per day, last 30 days</caption>
             <thead>

@@ -1,0 +1,186 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { ADMIN, expect, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+
+/** Sonner's rich-colour toasts fail axe's contrast check (root Toaster): let them go first. */
+async function noToasts(page: Page) {
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
+}
+
+interface Customer {
+  id: string;
+  email: string;
+  token: string;
+  accountNumber: string;
+}
+
+/** A fresh customer of this test only (signed up and verified through the API and the dev outbox). */
+async function newCustomer(request: APIRequestContext, page: Page): Promise<Customer> {
+  const email = uniqueEmail('admin-e2e');
+  const password = 'Violet-Harbor-42';
+  const signUp = await request.post('/api/auth/signup', {
+    data: {
+      firstName: 'Morgan',
+      lastName: 'Blockley',
+      email,
+      address: '9 Audit Lane, Springfield',
+      dateOfBirth: '1985-03-02',
+      sex: 'Other',
+      countryCode: '1',
+      phone: '+1 202 555 0123',
+      occupation: 'private',
+      annualIncomeRange: '$30,000.00 - $70,000.00',
+      accountType: 'Checking',
+      password,
+      confirmPassword: password,
+    },
+  });
+  expect(signUp.status()).toBe(201);
+  const signIn = await request.post('/api/auth/signin', { data: { email, password } });
+  expect(signIn.status()).toBe(200);
+  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
+  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
+  expect(verify.status()).toBe(200);
+  const user = ((await verify.json()) as { data: { _id: string; account: { number: string } } }).data;
+  return { id: user._id, email, token, accountNumber: user.account.number };
+}
+
+/** The first step of a payment to another customer: it asks for a transfer code, or is refused. */
+function startTransfer(request: APIRequestContext, customer: Customer) {
+  return request.post('/api/transaction/transfer', {
+    headers: { authorization: `Bearer ${customer.token}`, 'idempotency-key': crypto.randomUUID() },
+    data: { amount: 10, accountType: 'checking', accountNumber: '1234567897', routingNumber: '021000021', bankName: 'Other Bank', to: 'Pat Payee' },
+  });
+}
+
+test.describe('admin back office', () => {
+  test('finds a customer by account number, blocks them, edits their details and sees it all in the audit log', async ({ page, request, checkA11y }) => {
+    const customer = await newCustomer(request, page);
+
+    await signInAs(page, ADMIN, '/admin/login');
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expect(page.getByText('Customers', { exact: true })).toBeVisible();
+    await expect(page.getByRole('img', { name: /Transfer volume, last 30 days/ })).toBeVisible();
+    await page.getByText('Show the numbers').click();
+    await expect(page.getByRole('table', { name: 'Transfers per day, last 30 days' })).toBeVisible();
+    await noToasts(page);
+    await checkA11y();
+    await page.goto('/admin');
+    await expect(page.getByRole('heading', { name: 'Back office overview' })).toBeVisible();
+
+    // Money for the customer, booked by staff through the ledger (so a payment could go out).
+    const credit = await page.request.post(`/api/transaction/admin/${customer.id}`, {
+      headers: { 'idempotency-key': crypto.randomUUID() },
+      data: { amount: 250, transactionType: 'credit', date: new Date().toISOString().slice(0, 10), description: 'Welcome credit', reason: 'Admin e2e journey' },
+    });
+    expect(credit.status(), await credit.text()).toBe(201);
+    const before = await startTransfer(request, customer);
+    expect(before.status(), await before.text()).toBe(200);
+
+    // Find them by account number.
+    await page.getByRole('navigation', { name: 'Back office' }).first().getByRole('link', { name: 'Users' }).click();
+    await expect(page).toHaveURL(/\/admin\/users$/);
+    await expect(page.getByRole('table', { name: /Users, page 1/ })).toBeVisible();
+    await checkA11y();
+    await page.getByLabel('Search users').fill(customer.accountNumber);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(new RegExp(`search=${customer.accountNumber}`));
+    const rows = page.getByRole('table', { name: /Users/ }).getByRole('row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(1)).toContainText(customer.email);
+    await page.getByRole('link', { name: 'View Morgan Blockley' }).click();
+
+    await expect(page).toHaveURL(new RegExp(`/admin/users/${customer.id}$`));
+    await expect(page.getByRole('heading', { name: 'Morgan Blockley', level: 1 })).toBeVisible();
+    await expect(page.getByText('Account number', { exact: true }).locator('xpath=following-sibling::dd')).toHaveText(customer.accountNumber);
+    await expect(page.getByText('Checking', { exact: true }).locator('xpath=following-sibling::dd')).toHaveText('$250.00');
+    await expect(page.getByText('Welcome credit')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Verification documents' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Edit account info' })).toHaveAttribute('href', `/admin/users/account/${customer.id}`);
+    await expect(page.getByRole('link', { name: 'Transactions', exact: true })).toHaveAttribute('href', `/admin/transactions/${customer.id}`);
+    await checkA11y();
+
+    // Block.
+    await page.getByRole('link', { name: 'Edit user' }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/users/edit/${customer.id}$`));
+    await checkA11y();
+    // Sign-up asks for no state; the back office requires every field, as the spec says.
+    await page.getByLabel('Blocked').selectOption('true');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'All fields are required' })).toBeVisible();
+    await page.getByLabel('State').fill('Ohio');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('User updated successfully')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/admin/users/${customer.id}$`));
+    await expect(page.getByText('Blocked', { exact: true }).locator('xpath=following-sibling::dd')).toHaveText('Yes');
+
+    // The customer's outgoing transfer is refused at once.
+    const refused = await startTransfer(request, customer);
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toBe('Your account is blocked from sending money. Please contact support.');
+
+    // Edit details; then a failing update shows its message on the form.
+    await page.getByRole('link', { name: 'Edit user' }).click();
+    await page.getByLabel('Phone').fill('+1 202 555 0999');
+    await page.getByLabel('State').fill('Vermont');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/users/${customer.id}$`));
+    await expect(page.getByText('+1 202 555 0999')).toBeVisible();
+    await expect(page.getByText('Vermont')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Edit user' }).click();
+    await page.getByLabel('First name').fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'All fields are required' })).toBeVisible();
+    await page.getByLabel('First name').fill('Morgan');
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'This email address is already used by another account.' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/admin/users/edit/${customer.id}$`));
+    await noToasts(page);
+    await checkA11y();
+
+    // Delete needs two confirmations; with money on the account it fails and stays on the page.
+    await page.goto(`/admin/users/${customer.id}`);
+    await page.getByRole('button', { name: 'Delete user' }).click();
+    await expect(page.getByRole('alertdialog', { name: 'Delete Morgan Blockley?' })).toBeVisible();
+    await page.getByRole('button', { name: 'Yes, continue' }).click();
+    await expect(page.getByRole('alertdialog', { name: 'Are you absolutely sure?' })).toBeVisible();
+    await page.getByRole('button', { name: 'Close account' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Balances must be zero before this account can be closed (checking $250.00)' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/admin/users/${customer.id}$`));
+
+    // Every action is in the audit log.
+    await page.getByRole('navigation', { name: 'Back office' }).first().getByRole('link', { name: 'Audit log' }).click();
+    await expect(page).toHaveURL(/\/admin\/audit$/);
+    await page.getByLabel('Customer').fill(customer.accountNumber);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const log = page.getByRole('table', { name: 'Audit log, newest first' });
+    await expect(log.getByText('user.block')).toBeVisible();
+    await expect(log.getByText('user.update')).toHaveCount(2);
+    const newest = log.getByRole('row').nth(1);
+    await expect(newest).toContainText('user.update');
+    await expect(newest).toContainText('Vermont');
+    await expect(newest).toContainText('+1 202 555 0999');
+    await expect(newest).toContainText(ADMIN.email);
+    await expect(log.getByRole('row').nth(2)).toContainText('user.block');
+    await page.getByLabel('Action').selectOption('user.block');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(log.getByRole('row')).toHaveCount(2);
+    await expect(log.getByRole('row').nth(1)).toContainText('Morgan Blockley');
+    await noToasts(page);
+    await checkA11y();
+  });
+
+  test("an admin's own Disabled select is locked with the note", async ({ page, checkA11y }) => {
+    await signInAs(page, ADMIN, '/admin/login');
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    const me = (await (await page.request.get('/api/user/me')).json()) as { data: { _id: string } };
+    await page.goto(`/admin/users/edit/${me.data._id}`);
+    await expect(page.getByLabel('Disabled')).toBeDisabled();
+    await expect(page.getByText('You cannot disable an admin account')).toBeVisible();
+    await checkA11y();
+    await page.goto(`/admin/users/${me.data._id}`);
+    await expect(page.getByRole('button', { name: 'Delete user' })).toHaveCount(0);
+    await checkA11y();
+  });
+});
