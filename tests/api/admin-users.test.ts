@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext } from '../support/app';
+import { file, jpegWithMetadata, multipart, pdf, png } from '../support/multipart';
 
 let ctx: TestContext;
 let admin: string;
@@ -326,10 +329,46 @@ describe('DELETE /api/user/admin/:id', () => {
     expect(json(twice).message).toBe('This account is already closed.');
   });
 
+  it('erases identity documents (rows and files) when closing, and keeps the entries', async () => {
+    const documented = await createCustomer(ctx);
+    const body = multipart({
+      passportImageFile: file('passport.jpg', 'image/jpeg', await jpegWithMetadata()),
+      documentType: 'passport',
+      documentFile: file('id.pdf', 'application/pdf', pdf()),
+      proofOfAddressFile: file('bill.png', 'image/png', await png()),
+      dateOfBirth: '1990-05-17',
+    });
+    const submitted = await ctx.app.inject({ method: 'POST', url: '/api/user/verification', headers: { ...bearer(documented.token), ...body.headers }, payload: body.payload });
+    expect(submitted.statusCode).toBe(201);
+    const stored = await ctx.database.db.selectFrom('stored_files').select('storage_name').where('owner_id', '=', documented.userId).execute();
+    expect(stored).toHaveLength(3);
+    const paths = stored.map((row) => path.join(ctx.config.dataDir, 'uploads', row.storage_name));
+    expect(paths.every((file) => fs.existsSync(file))).toBe(true);
+    await moveMoney(documented.userId, 'checking', 500);
+    await moveMoney(documented.userId, 'checking', -500);
+
+    const closed = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${documented.userId}`, headers: bearer(admin) });
+    expect(json(closed).data.outcome).toBe('closed');
+    expect(await ctx.database.db.selectFrom('stored_files').select('id').where('owner_id', '=', documented.userId).execute()).toHaveLength(0);
+    expect(await ctx.database.db.selectFrom('kyc_submissions').select('id').where('user_id', '=', documented.userId).execute()).toHaveLength(0);
+    expect(paths.some((file) => fs.existsSync(file))).toBe(false);
+    const accounts = await ctx.database.db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', documented.userId).execute();
+    expect(await ctx.database.db.selectFrom('postings').select('id').where('account_id', 'in', accounts.map((row) => row.id)).execute()).toHaveLength(2);
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
   it('never deletes an admin or the signed-in staff member', async () => {
     const self = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${adminId}`, headers: bearer(admin) });
     expect(self.statusCode).toBe(409);
     expect(json(self).message).toBe('You cannot delete your own account.');
+    const colleague = await ctx.database.db
+      .insertInto('users')
+      .values({ email: 'colleague@example.com', password_hash: '!', first_name: 'Col', last_name: 'League', phone: '', address: '', state: '', is_admin: true, is_email_confirmed: true })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const other = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${colleague.id}`, headers: bearer(admin) });
+    expect(other.statusCode).toBe(409);
+    expect(json(other).message).toBe('You cannot delete an admin account.');
     const bad = await ctx.app.inject({ method: 'DELETE', url: '/api/user/admin/xyz', headers: bearer(admin) });
     expect(bad.statusCode).toBe(400);
   });

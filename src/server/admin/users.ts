@@ -14,6 +14,7 @@ import { audit } from '../audit/audit';
 import { endUserSessions } from '../auth/sessions';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
+import { discardFiles } from '../files/storage';
 import { AppError, badRequest, conflict, notFound } from '../http/errors';
 import { plainMail } from '../mail/templates';
 import { toUserDto } from '../users/presenter';
@@ -279,6 +280,17 @@ export async function updateUser(app: FastifyInstance, request: FastifyRequest, 
 }
 
 /**
+ * Identity documents and the profile picture are personal data: their rows go in the closing (or
+ * deleting) transaction, their files from disk once it has committed.
+ */
+async function erasePersonalFiles(trx: DB, userId: string): Promise<string[]> {
+  const files = await trx.selectFrom('stored_files').select('storage_name').where('owner_id', '=', userId).execute();
+  await trx.deleteFrom('kyc_submissions').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('stored_files').where('owner_id', '=', userId).execute();
+  return files.map((file) => file.storage_name);
+}
+
+/**
  * DELETE /user/admin/:id (DESIGN.md rule 6). A customer without ledger history is deleted; one with
  * history is closed: balances must be zero, sign-in stops, personal data is anonymized, entries stay.
  */
@@ -309,11 +321,12 @@ export async function deleteOrCloseUser(app: FastifyInstance, request: FastifyRe
       // delete is refused by their foreign keys and the customer is closed instead.
       await sql`savepoint admin_delete`.execute(trx);
       try {
+        const files = await erasePersonalFiles(trx, id);
         await trx.deleteFrom('ledger_accounts').where('owner_id', '=', id).execute();
         await trx.deleteFrom('users').where('id', '=', id).execute();
         await sql`release savepoint admin_delete`.execute(trx);
         await audit(trx, request, { action: 'user.delete', targetUserId: id, targetType: 'user', targetId: id, before: { accountNumber: number, createdAt: user.created_at }, after: null });
-        return { kind: 'deleted' as const, user };
+        return { kind: 'deleted' as const, user, files };
       } catch (error) {
         // 23503 foreign_key_violation (NO ACTION), 23001 restrict_violation (ON DELETE RESTRICT).
         const code = (error as { code?: string }).code;
@@ -354,6 +367,7 @@ export async function deleteOrCloseUser(app: FastifyInstance, request: FastifyRe
     await trx.deleteFrom('one_time_codes').where('user_id', '=', id).execute();
     await trx.deleteFrom('password_resets').where('user_id', '=', id).execute();
     await trx.deleteFrom('login_throttle').where('email', '=', user.email).execute();
+    const files = await erasePersonalFiles(trx, id);
     await runUserClosedHooks(trx, id);
     // No personal data in the record: it would outlive the anonymization it documents.
     await audit(trx, request, {
@@ -364,10 +378,11 @@ export async function deleteOrCloseUser(app: FastifyInstance, request: FastifyRe
       before: { closedAt: null, accountNumber: number, ledgerHistory: history },
       after: { closedAt: new Date().toISOString(), anonymized: true },
     });
-    return { kind: 'closed' as const, user };
+    return { kind: 'closed' as const, user, files };
   });
 
   const { user } = outcome;
+  await discardFiles(app, outcome.files);
   if (outcome.kind === 'deleted') {
     await sendQuietly(app, user.email, 'your account was deleted', `Hello ${user.first_name},\n\nYour account was deleted at the bank's back office. No data about it is kept.`);
     return { outcome: 'deleted', message: 'The customer had no ledger history and was deleted.' };
