@@ -10,9 +10,14 @@ export function SiteFooter() {
         <div>
           <Logo light />
           <p className="mt-4 text-sm text-slate-300">Personal, business and online banking, with every cent accounted for.</p>
-          <Link to="/signin" className="mt-4 inline-block font-semibold text-white underline underline-offset-4">
-            Online Banking Login
-          </Link>
+          <p className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
+            <Link to="/signin" className="font-semibold text-white underline underline-offset-4">
+              Online Banking Login
+            </Link>
+            <Link to="/about" className="text-slate-200 underline underline-offset-4 hover:text-white">
+              Who we are
+            </Link>
+          </p>
         </div>
         <nav aria-label="Footer" className="md:col-span-2">
           <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3">

@@ -17,7 +17,8 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const [stopped, setStopped] = useState(false);
-  const [reducedMotion, setReducedMotion] = useState(false);
+  // null until hydrated: the prerendered HTML cannot know the visitor's motion preference.
+  const [reducedMotion, setReducedMotion] = useState<boolean | null>(null);
   const count = slides.length;
 
   useEffect(() => {
@@ -28,7 +29,7 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
     return () => query.removeEventListener('change', update);
   }, []);
 
-  const autoplay = count > 1 && !hovered && !focused && !stopped && !reducedMotion;
+  const autoplay = count > 1 && !hovered && !focused && !stopped && reducedMotion === false;
   useEffect(() => {
     if (!autoplay) return;
     // Keyed on the index, so a manual change restarts the 7 s wait.
@@ -54,7 +55,7 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
       aria-roledescription="carousel"
       aria-label="Highlights"
       data-testid="hero-slider"
-      data-autoplay={autoplay ? 'on' : 'off'}
+      data-autoplay={reducedMotion === null ? undefined : autoplay ? 'on' : 'off'}
       className="relative overflow-hidden bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white"
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
