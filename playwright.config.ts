@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 // Browser tests drive Debian's Chromium (never a downloaded browser) against the real app
-// (built web + API + embedded PostgreSQL) started fresh for the run.
+// (built web + API + embedded PostgreSQL) started fresh for the run. The journeys sign up many
+// customers from one address within a minute, so rate limits are off here; the API tests cover them.
 const port = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = `/tmp/ledgerline-e2e-${port}`;
 
@@ -30,6 +31,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', NODE_ENV: 'test', RATE_LIMITS: 'false' },
   },
 });

@@ -53,6 +53,7 @@ export const ZEnvironment = z.object({
     .max(128, 'ADMIN_PASSWORD must be at most 128 characters')
     .optional(),
   DEMO_MODE: booleanFlag('DEMO_MODE', true),
+  RATE_LIMITS: booleanFlag('RATE_LIMITS', true),
   CRYPTO_DEPOSITS_FILE: z.string().trim().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -112,6 +113,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     demoMode: env.DEMO_MODE,
     cryptoDepositsFile: env.CRYPTO_DEPOSITS_FILE,
     logLevel: env.LOG_LEVEL,
-    rateLimits: true,
+    rateLimits: env.RATE_LIMITS,
   };
 }

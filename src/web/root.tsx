@@ -48,7 +48,7 @@ export default function App() {
     <QueryClientProvider client={queryClient}>
       <ScrollToTop />
       <Outlet />
-      <Toaster position="top-center" duration={4000} richColors closeButton />
+      <Toaster position="top-center" duration={4000} closeButton />
     </QueryClientProvider>
   );
 }
