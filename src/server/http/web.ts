@@ -47,9 +47,15 @@ export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_
     wildcard: false,
     index: false,
     serve: true,
+    // `npm run build` writes .br and .gz copies (scripts/precompress.ts); sent when accepted.
+    preCompressed: true,
     setHeaders(response, filePath) {
       const reply = response as unknown as FastifyReply;
-      const relative = path.relative(buildDir, filePath).split(path.sep).join('/');
+      const relative = path
+        .relative(buildDir, filePath)
+        .split(path.sep)
+        .join('/')
+        .replace(/\.(br|gz)$/, '');
       if (relative.startsWith('assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
       if (relative.endsWith('.html')) {
         reply.header('Content-Security-Policy', htmlContentSecurityPolicy(hashes[relative] ?? []));
