@@ -15,6 +15,13 @@ export interface IdempotentAnswer {
 /** Stores the answer in the caller's transaction, next to what the request posted. */
 export type SaveAnswer = (trx: DB, answer: IdempotentAnswer, entryId?: string | null) => Promise<void>;
 
+/** Who asked, with which key and request: for writers that store the answer themselves. */
+export interface IdempotencyTicket {
+  userId: string;
+  key: string;
+  requestHash: string;
+}
+
 function keyOf(request: FastifyRequest): string {
   const raw = request.headers[IDEMPOTENCY_HEADER];
   const key = Array.isArray(raw) ? raw[0] : raw;
@@ -56,7 +63,7 @@ export async function idempotent(
   request: FastifyRequest,
   reply: FastifyReply,
   userId: string,
-  run: (save: SaveAnswer) => Promise<IdempotentAnswer>,
+  run: (save: SaveAnswer, ticket: IdempotencyTicket) => Promise<IdempotentAnswer>,
 ): Promise<FastifyReply> {
   const key = keyOf(request);
   const requestHash = hashOf(request);
@@ -69,7 +76,7 @@ export async function idempotent(
       .execute();
   };
   try {
-    const answer = await run(save);
+    const answer = await run(save, { userId, key, requestHash });
     return reply.status(answer.status).send(answer.body);
   } catch (error) {
     // The same key arrived twice at once: the first one won; answer as it did.

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB } from '../db/database';
 import type { EntryKind } from '../db/schema';
@@ -26,6 +27,8 @@ export interface EntryInput {
 }
 
 export interface PostedPosting {
+  /** The posting's id (a customer's history line id). */
+  id: string;
   accountId: string;
   amountCents: number;
   balanceAfterCents: number;
@@ -84,51 +87,96 @@ function checkEntry(entry: EntryInput): number {
  * per transaction: a batch of many entries takes each lock once.
  */
 export async function postEntries(trx: DB, entries: EntryInput[]): Promise<PostedEntry[]> {
+  const posted = await postBatch(trx, entries, { skipUnaffordable: false });
+  return posted.map((entry) => {
+    assert(entry, 'every entry posted');
+    return entry;
+  });
+}
+
+/**
+ * As postEntries, but an entry that would overdraw an account is left out (null in its place)
+ * instead of failing the batch: the group-commit writer answers it 'Insufficient funds' alone.
+ */
+export async function postEntriesLenient(
+  trx: DB,
+  entries: EntryInput[],
+  extraRows?: (posted: Array<PostedEntry | null>) => IdempotencyRow[],
+): Promise<Array<PostedEntry | null>> {
+  return postBatch(trx, entries, { skipUnaffordable: true, extraRows });
+}
+
+/** An idempotency record written in the same statement as the entries it answers for. */
+export interface IdempotencyRow {
+  userId: string;
+  key: string;
+  requestHash: string;
+  status: number;
+  response: unknown;
+  entryId: string | null;
+}
+
+interface BatchOptions {
+  skipUnaffordable: boolean;
+  /** Rows to store with the entries, built once the entries (and their posting ids) are known. */
+  extraRows?: (posted: Array<PostedEntry | null>) => IdempotencyRow[];
+}
+
+async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions): Promise<Array<PostedEntry | null>> {
+  const skipUnaffordable = options.skipUnaffordable;
   assert(trx.isTransaction, 'postEntries runs inside a transaction');
   assert(entries.length > 0 && entries.length <= ENTRIES_PER_CALL_MAX, 'a batch holds 1 to 1000 entries');
   const movedCents = entries.map(checkEntry);
 
   const accountIds = [...new Set(entries.flatMap((entry) => entry.postings.map((posting) => posting.accountId)))].sort();
-  const rows = await trx
-    .selectFrom('ledger_accounts')
-    .select(['id', 'balance', 'allow_negative'])
-    .where('id', 'in', accountIds)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  // One round trip takes every lock: the accounts in id order, then the chain head. Every writer
+  // takes them in this order, so no two transactions can wait on each other in a cycle.
+  const locked = await sql<{ id: string | null; balance: number | null; allow_negative: boolean | null; seq: number | null; hash: string | null }>`
+    select id, balance, allow_negative, null::bigint as seq, null::text as hash
+      from (select id, balance, allow_negative from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update) as accounts
+    union all
+    select null, null, null, seq, hash from (select seq, hash from ledger_chain_head where id = 1 for update) as head`.execute(trx);
+  const rows = locked.rows.filter((row) => row.id !== null).map((row) => ({ id: row.id ?? '', balance: Number(row.balance), allow_negative: row.allow_negative === true }));
+  const headRow = locked.rows.find((row) => row.id === null);
   assert(rows.length === accountIds.length, 'every posted account exists');
+  assert(headRow && headRow.hash !== null, 'the chain head exists');
   const accounts = new Map(rows.map((row) => [row.id, { balance: row.balance, allowNegative: row.allow_negative }]));
 
-  const balancesAfter: number[][] = [];
-  entries.forEach((entry, entryIndex) => {
-    balancesAfter.push(
-      entry.postings.map((posting) => {
-        const account = accounts.get(posting.accountId);
-        assert(account, 'account locked');
-        const next = account.balance + posting.amountCents;
-        assert(Number.isSafeInteger(next), 'balance stays a safe integer');
-        if (next < 0 && !account.allowNegative) throw new InsufficientFundsError(entryIndex, posting.accountId);
-        account.balance = next;
-        return next;
-      }),
-    );
+  // Apply the entries in order, in memory; an entry that would overdraw is refused whole.
+  const balancesAfter: Array<number[] | null> = entries.map((entry, entryIndex) => {
+    for (const posting of entry.postings) {
+      const account = accounts.get(posting.accountId);
+      assert(account, 'account locked');
+      const next = account.balance + posting.amountCents;
+      assert(Number.isSafeInteger(next), 'balance stays a safe integer');
+      if (next < 0 && !account.allowNegative) {
+        if (skipUnaffordable) return null;
+        throw new InsufficientFundsError(entryIndex, posting.accountId);
+      }
+    }
+    return entry.postings.map((posting) => {
+      const account = accounts.get(posting.accountId);
+      assert(account, 'account locked');
+      account.balance += posting.amountCents;
+      return account.balance;
+    });
   });
+  if (balancesAfter.every((balances) => balances === null)) return entries.map(() => null);
 
-  // The chain head is locked last, after the accounts, by every writer: no lock cycle is possible.
-  const head = await sql<{ seq: string | number; hash: string }>`select seq, hash from ledger_chain_head where id = 1 for update`.execute(trx);
-  const headRow = head.rows[0];
-  assert(headRow, 'the chain head exists');
   let seq = Number(headRow.seq);
-  let prevHash = headRow.hash;
+  let prevHash: string = headRow.hash;
   const bookedAt = new Date();
   const today = bookedAt.toISOString().slice(0, 10);
 
-  const posted: PostedEntry[] = entries.map((entry, entryIndex) => {
+  const results: Array<PostedEntry | null> = entries.map((entry, entryIndex) => {
+    const balances = balancesAfter[entryIndex];
+    if (!balances) return null;
     seq += 1;
     const postings = entry.postings.map((posting, postingIndex) => ({
+      id: '',
       accountId: posting.accountId,
       amountCents: posting.amountCents,
-      balanceAfterCents: balancesAfter[entryIndex]?.[postingIndex] ?? Number.NaN,
+      balanceAfterCents: balances[postingIndex] ?? Number.NaN,
       memo: posting.memo ?? null,
       counterparty: posting.counterparty ?? null,
     }));
@@ -150,47 +198,45 @@ export async function postEntries(trx: DB, entries: EntryInput[]): Promise<Poste
     prevHash = hash;
     return result;
   });
+  const posted = results.filter((entry): entry is PostedEntry => entry !== null);
+  for (const entry of posted) for (const posting of entry.postings) posting.id = randomUUID();
+  const extraRows = options.extraRows?.(results) ?? [];
 
-  await trx
-    .insertInto('journal_entries')
-    .values(
-      posted.map((entry) => ({
-        id: entry.id,
-        seq: entry.seq,
-        kind: entry.kind,
-        description: entry.description,
-        value_date: entry.valueDate,
-        booked_at: entry.bookedAt,
-        author_id: entry.authorId,
-        amount: entry.amountCents,
-        reversal_of: entry.reversalOf,
-        details: entry.details === null ? null : JSON.stringify(entry.details),
-        prev_hash: entry.prevHash,
-        hash: entry.hash,
-      })),
-    )
-    .execute();
-  await trx
-    .insertInto('postings')
-    .values(
-      posted.flatMap((entry) =>
-        entry.postings.map((posting) => ({
-          entry_id: entry.id,
-          entry_seq: entry.seq,
-          account_id: posting.accountId,
-          amount: posting.amountCents,
-          balance_after: posting.balanceAfterCents,
-          memo: posting.memo,
-          counterparty: posting.counterparty,
-        })),
-      ),
-    )
-    .execute();
-  const finalBalances = accountIds.map((id) => sql`(${id}::uuid, ${accounts.get(id)?.balance ?? 0}::bigint)`);
-  await sql`update ledger_accounts as account set balance = moved.balance
-    from (values ${sql.join(finalBalances)}) as moved(id, balance) where account.id = moved.id`.execute(trx);
-  await sql`update ledger_chain_head set seq = ${seq}, hash = ${prevHash} where id = 1`.execute(trx);
-  return posted;
+  // One statement writes the entries, their postings, the new balances, the chain head and the
+  // callers' idempotency records: one round trip while the chain head is held.
+  const entryRows = posted.map(
+    (entry) =>
+      sql`(${entry.id}::uuid, ${entry.seq}::bigint, ${entry.kind}, ${entry.description}, ${entry.valueDate}::date, ${entry.bookedAt.toISOString()}::timestamptz, ${entry.authorId}::uuid, ${entry.amountCents}::bigint, ${entry.reversalOf}::uuid, ${entry.details === null ? null : JSON.stringify(entry.details)}::jsonb, ${entry.prevHash}, ${entry.hash})`,
+  );
+  const postingRows = posted.flatMap((entry) =>
+    entry.postings.map(
+      (posting) =>
+        sql`(${posting.id}::uuid, ${entry.id}::uuid, ${entry.seq}::bigint, ${posting.accountId}::uuid, ${posting.amountCents}::bigint, ${posting.balanceAfterCents}::bigint, ${posting.memo}::text, ${posting.counterparty}::text)`,
+    ),
+  );
+  const balanceRows = accountIds.map((id) => sql`(${id}::uuid, ${accounts.get(id)?.balance ?? 0}::bigint)`);
+  const keyRows = extraRows.map(
+    (row) => sql`(${row.userId}::uuid, ${row.key}, ${row.requestHash}, ${row.status}::integer, ${JSON.stringify(row.response)}::jsonb, ${row.entryId}::uuid)`,
+  );
+  await sql`
+    with new_entries as (
+      insert into journal_entries (id, seq, kind, description, value_date, booked_at, author_id, amount, reversal_of, details, prev_hash, hash)
+      values ${sql.join(entryRows)}
+    ), new_postings as (
+      insert into postings (id, entry_id, entry_seq, account_id, amount, balance_after, memo, counterparty)
+      values ${sql.join(postingRows)}
+    ), moved as (
+      update ledger_accounts as account set balance = moved.balance
+      from (values ${sql.join(balanceRows)}) as moved(id, balance) where account.id = moved.id
+    )${
+      keyRows.length > 0
+        ? sql`, new_keys as (
+      insert into idempotency_keys (user_id, key, request_hash, status_code, response, entry_id) values ${sql.join(keyRows)}
+    )`
+        : sql``
+    }
+    update ledger_chain_head set seq = ${seq}, hash = ${prevHash} where id = 1`.execute(trx);
+  return results;
 }
 
 /** Bank accounts by kind (cash, operations adjustments, external clearing...). */

@@ -25,18 +25,18 @@ export async function transactionRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/transaction/internal-transfer', { preHandler: requireCustomer }, async (request, reply) => {
     const user = currentUser(request);
-    return idempotent(app.db, request, reply, user.id, (save) => internalTransfer(app, user, request.body, save));
+    return idempotent(app.db, request, reply, user.id, (_save, ticket) => internalTransfer(app, user, request.body, ticket));
   });
 
   // The first call emails a code (rate-limited); the call with the code posts.
   app.post('/transaction/transfer', { preHandler: requireCustomer, ...perMinute(30) }, async (request, reply) => {
     const user = currentUser(request);
-    return idempotent(app.db, request, reply, user.id, (save) => transfer(app, user, request.body, save));
+    return idempotent(app.db, request, reply, user.id, (save, ticket) => transfer(app, user, request.body, save, ticket));
   });
 
   app.post('/transaction/wire-transfer', { preHandler: requireCustomer, ...perMinute(30) }, async (request, reply) => {
     const user = currentUser(request);
-    return idempotent(app.db, request, reply, user.id, (save) => wireTransfer(app, user, request.body, save));
+    return idempotent(app.db, request, reply, user.id, (save, ticket) => wireTransfer(app, user, request.body, save, ticket));
   });
 
   // ---------------------------------------------------------------- staff

@@ -11,7 +11,8 @@ import type { DB } from '../db/database';
 import type { User } from '../db/schema';
 import { AppError, assert, badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { isValidAccountNumber } from '../ledger/accounts';
-import type { IdempotentAnswer, SaveAnswer } from '../ledger/idempotency';
+import type { IdempotencyTicket, IdempotentAnswer, SaveAnswer } from '../ledger/idempotency';
+import { ledgerWriter } from '../ledger/writer';
 import { bankAccountId, postEntries, type PostedEntry } from '../ledger/posting';
 import { plainMail } from '../mail/templates';
 import { entryLines } from './queries';
@@ -45,7 +46,7 @@ function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountK
   const posting = entry.postings.find((line) => line.accountId === accountId);
   assert(posting, 'the entry has a line on the account');
   return {
-    _id: '',
+    _id: posting.id,
     entryId: entry.id,
     description: posting.memo ?? entry.description,
     date: entry.valueDate,
@@ -78,40 +79,41 @@ async function postAndAnswer(
   });
 }
 
-async function postingId(trx: DB, entryId: string, accountId: string): Promise<string> {
-  const row = await trx.selectFrom('postings').select('id').where('entry_id', '=', entryId).where('account_id', '=', accountId).executeTakeFirstOrThrow();
-  return row.id;
+/** Customer account ids never change (accounts are never removed), so they are cached. */
+const accountIdCache = new Map<string, { savings: string; checking: string }>();
+const ACCOUNT_ID_CACHE_MAX = 50_000;
+
+async function ownAccountIds(db: DB, userId: string): Promise<{ savings: string; checking: string }> {
+  const cached = accountIdCache.get(userId);
+  if (cached) return cached;
+  const own = await ownAccounts(db, userId);
+  const ids = { savings: own.savings.id, checking: own.checking.id };
+  if (accountIdCache.size >= ACCOUNT_ID_CACHE_MAX) accountIdCache.clear();
+  accountIdCache.set(userId, ids);
+  return ids;
 }
 
 // ---------------------------------------------------------------- customer: between own accounts
 
-export async function internalTransfer(app: FastifyInstance, user: User, body: unknown, save: SaveAnswer): Promise<IdempotentAnswer> {
+export async function internalTransfer(app: FastifyInstance, user: User, body: unknown, ticket: IdempotencyTicket): Promise<IdempotentAnswer> {
   const input = ZInternalTransferRequest.parse(body);
-  const own = await ownAccounts(app.db, user.id);
-  const from = own[input.from];
-  const to = own[input.to];
-  if (from.balance < input.amount) throw new AppError('insufficient_funds', 'Insufficient funds');
-  const label = (kind: CustomerAccountKind) => (kind === 'savings' ? 'savings' : 'checking');
-  return postAndAnswer(
-    app.db,
-    save,
-    {
+  const ids = await ownAccountIds(app.db, user.id);
+  const from = ids[input.from];
+  const to = ids[input.to];
+  // The balance check happens where it counts: under the account locks, in the writer's batch.
+  return ledgerWriter(app.db).submit({
+    entry: {
       kind: 'internal',
-      description: `Transfer from ${label(input.from)} to ${label(input.to)}`,
+      description: `Transfer from ${input.from} to ${input.to}`,
       authorId: user.id,
       postings: [
-        { accountId: from.id, amountCents: -input.amount },
-        { accountId: to.id, amountCents: input.amount },
+        { accountId: from, amountCents: -input.amount },
+        { accountId: to, amountCents: input.amount },
       ],
     },
-    async (posted, trx) => ({
-      status: 201,
-      body: {
-        data: { ...lineOf(posted, from.id, input.from), _id: await postingId(trx, posted.id, from.id) },
-        message: 'Transfer Successful',
-      },
-    }),
-  );
+    answer: (posted) => ({ status: 201, body: { data: lineOf(posted, from, input.from), message: 'Transfer Successful' } }),
+    idempotency: ticket,
+  });
 }
 
 // ---------------------------------------------------------------- customer: to another account (code step)
@@ -176,7 +178,7 @@ const CODE_MESSAGES = {
   exhausted: 'Too many wrong IMS codes. Please request a new code.',
 };
 
-export async function transfer(app: FastifyInstance, user: User, body: unknown, save: SaveAnswer): Promise<IdempotentAnswer> {
+export async function transfer(app: FastifyInstance, user: User, body: unknown, save: SaveAnswer, ticket: IdempotencyTicket): Promise<IdempotentAnswer> {
   assertCanSend(user);
   const input = ZTransferRequest.parse(body);
   const own = await ownAccounts(app.db, user.id);
@@ -212,10 +214,9 @@ export async function transfer(app: FastifyInstance, user: User, body: unknown, 
   const senderName = fullName(user);
   const description = input.description ?? `Transfer to ${input.to}`;
   const creditAccountId = payee ? payee.id : await bankAccountId(app.db, 'external_clearing');
-  return postAndAnswer(
-    app.db,
-    save,
-    {
+  return ledgerWriter(app.db).submit({
+    idempotency: ticket,
+    entry: {
       kind: 'transfer',
       description,
       authorId: user.id,
@@ -229,14 +230,11 @@ export async function transfer(app: FastifyInstance, user: User, body: unknown, 
           : { accountId: creditAccountId, amountCents: input.amount, memo: `Outgoing to ${input.to}`, counterparty: senderName },
       ],
     },
-    async (posted, trx) => ({
-      status: 201,
-      body: { data: { ...lineOf(posted, source.id, input.accountType), _id: await postingId(trx, posted.id, source.id) }, message: 'Transfer Successful' },
-    }),
-  );
+    answer: (posted) => ({ status: 201, body: { data: lineOf(posted, source.id, input.accountType), message: 'Transfer Successful' } }),
+  });
 }
 
-export async function wireTransfer(app: FastifyInstance, user: User, body: unknown, save: SaveAnswer): Promise<IdempotentAnswer> {
+export async function wireTransfer(app: FastifyInstance, user: User, body: unknown, save: SaveAnswer, ticket: IdempotencyTicket): Promise<IdempotentAnswer> {
   assertCanSend(user);
   const input = ZWireTransferRequest.parse(body);
   const own = await ownAccounts(app.db, user.id);
@@ -268,10 +266,9 @@ export async function wireTransfer(app: FastifyInstance, user: User, body: unkno
   await consumeCode(app.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
   const description = input.description ?? `Wire to ${input.beneficiaryName}`;
   const clearing = await bankAccountId(app.db, 'external_clearing');
-  return postAndAnswer(
-    app.db,
-    save,
-    {
+  return ledgerWriter(app.db).submit({
+    idempotency: ticket,
+    entry: {
       kind: 'wire',
       description,
       authorId: user.id,
@@ -281,11 +278,8 @@ export async function wireTransfer(app: FastifyInstance, user: User, body: unkno
         { accountId: clearing, amountCents: input.amount, memo: `Outgoing wire to ${input.beneficiaryName}`, counterparty: fullName(user) },
       ],
     },
-    async (posted, trx) => ({
-      status: 201,
-      body: { data: { ...lineOf(posted, source.id, input.account), _id: await postingId(trx, posted.id, source.id) }, message: 'Transfer Successful' },
-    }),
-  );
+    answer: (posted) => ({ status: 201, body: { data: lineOf(posted, source.id, input.account), message: 'Transfer Successful' } }),
+  });
 }
 
 // ---------------------------------------------------------------- staff
@@ -320,7 +314,7 @@ export async function adminPostTransaction(app: FastifyInstance, request: Fastif
       ],
     },
     async (posted, trx) => {
-      const line = { ...lineOf(posted, account.id, input.account), _id: await postingId(trx, posted.id, account.id) };
+      const line = lineOf(posted, account.id, input.account);
       await audit(trx, request, {
         action: 'transaction.create',
         targetUserId: customer.id,

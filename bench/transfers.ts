@@ -1,0 +1,205 @@
+// `npm run bench:transfers`: internal transfers per second through the HTTP API with signed-in
+// customers at 8 and 32 concurrent clients (p50/p99 latency), and pgbench's TPC-B-like rate on the
+// same PostgreSQL with the same client counts, printed as a table with the ratio. Loopback only,
+// bounded in time (BENCH_SECONDS per run, default 10), durable PostgreSQL settings (fsync on).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { hashPassword } from '../src/server/auth/crypto';
+import { createSession } from '../src/server/auth/sessions';
+import { createDatabase } from '../src/server/db/database';
+import { freePort, startEmbeddedPostgres } from '../src/server/db/embedded';
+import { openCustomerAccounts } from '../src/server/ledger/accounts';
+import { bankAccountId, postEntries } from '../src/server/ledger/posting';
+import { describeVerifyResult, verifyLedger } from '../src/server/ledger/verify';
+
+const run = promisify(execFile);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CLIENT_COUNTS = (process.env.BENCH_CLIENTS ?? '8,32').split(',').map(Number);
+const PORT = Number(process.env.E2E_PORT ?? process.env.BENCH_PORT ?? 3101);
+const PGBENCH_SCALE = Number(process.env.PGBENCH_SCALE ?? 32);
+
+function pgbenchBinary(): string | null {
+  for (const candidate of ['/usr/bin/pgbench', ...fs.readdirSync('/usr/lib/postgresql').map((version) => `/usr/lib/postgresql/${version}/bin/pgbench`)]) {
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function waitForHealth(url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the server did not start');
+}
+
+interface ApiResult {
+  clients: number;
+  ok: number;
+  failed: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+}
+
+async function apiRun(baseUrl: string, tokens: string[], clients: number): Promise<ApiResult> {
+  const latencies: number[] = [];
+  let ok = 0;
+  let failed = 0;
+  const started = performance.now();
+  const until = started + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      const token = tokens[client] ?? '';
+      for (let index = 0; performance.now() < until; index += 1) {
+        const body = index % 2 === 0 ? '{"from":"savings","to":"checking","amount":1}' : '{"from":"checking","to":"savings","amount":1}';
+        const begin = performance.now();
+        const response = await fetch(`${baseUrl}/api/transaction/internal-transfer`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': `bench-${clients}-${client}-${index}-${started}` },
+          body,
+        });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - begin);
+        if (response.status === 201) ok += 1;
+        else failed += 1;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { clients, ok, failed, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function pgbenchRun(binary: string, url: string, clients: number): Promise<number> {
+  const { stdout } = await run(binary, ['-c', String(clients), '-j', '2', '-T', String(SECONDS), '-n', url], { maxBuffer: 10 * 1024 * 1024 });
+  const match = /tps = ([0-9.]+) \(without initial connection time\)/.exec(stdout) ?? /tps = ([0-9.]+)/.exec(stdout);
+  if (!match) throw new Error(`could not read pgbench output:\n${stdout}`);
+  return Number(match[1]);
+}
+
+async function main(): Promise<void> {
+  const pgbench = pgbenchBinary();
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-bench-'));
+  // Durable settings, as a bank runs: fsync and synchronous_commit stay on.
+  const postgres = await startEmbeddedPostgres(path.join(directory, 'pg'), { flags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB'] });
+  let server: ChildProcess | undefined;
+  try {
+    await postgres.createDatabase('bench_app');
+    await postgres.createDatabase('bench_pgbench');
+    const appUrl = postgres.url('bench_app');
+    const baseUrl = `http://127.0.0.1:${PORT}`;
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    server = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/server.ts'], {
+      env: { ...process.env, DATABASE_URL: appUrl, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: path.join(directory, 'data'), LOG_LEVEL: 'warn', NODE_ENV: 'production', DEMO_MODE: 'false', ADMIN_PASSWORD: 'bench-admin-password-1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await waitForHealth(baseUrl);
+
+    // Signed-in customers: real users, accounts, opening balances posted from cash, and sessions.
+    const clientsMax = Math.max(...CLIENT_COUNTS);
+    const database = createDatabase(appUrl, { max: 4 });
+    const passwordHash = await hashPassword('Bench-Customer-2026');
+    const tokens: string[] = [];
+    for (let index = 0; index < clientsMax; index += 1) {
+      const user = await database.db
+        .insertInto('users')
+        .values({ email: `bench.${index}@example.com`, password_hash: passwordHash, first_name: 'Bench', last_name: `Customer ${index}`, is_email_confirmed: true, verification_status: 'verified' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await openCustomerAccounts(database.db, user.id);
+      const accounts = await database.db.selectFrom('ledger_accounts').select(['id', 'kind']).where('owner_id', '=', user.id).execute();
+      const cash = await bankAccountId(database.db, 'bank_cash');
+      await database.db.transaction().execute((trx) =>
+        postEntries(
+          trx,
+          accounts.map((account) => ({ kind: 'opening' as const, description: 'Opening balance', authorId: null, postings: [{ accountId: cash, amountCents: -10_000_000 }, { accountId: account.id, amountCents: 10_000_000 }] })),
+        ),
+      );
+      tokens.push(await createSession(database.db, user.id, { userAgent: 'bench' }));
+    }
+
+    if (pgbench) {
+      process.stderr.write(`pgbench -i -s ${PGBENCH_SCALE}...\n`);
+      await run(pgbench, ['-i', '-q', '-s', String(PGBENCH_SCALE), postgres.url('bench_pgbench')], { maxBuffer: 10 * 1024 * 1024 });
+    }
+
+    if (process.env.BENCH_DIAG) {
+      for (const [label, url, init] of [
+        ['health', `${baseUrl}/api/health`, {}],
+        ['me', `${baseUrl}/api/user/me`, { headers: { authorization: `Bearer ${tokens[0]}` } }],
+      ] as const) {
+        const times: number[] = [];
+        for (let index = 0; index < 200; index += 1) {
+          const begin = performance.now();
+          await (await fetch(url, init)).arrayBuffer();
+          times.push(performance.now() - begin);
+        }
+        times.sort((a, b) => a - b);
+        process.stderr.write(`diag ${label}: p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms\n`);
+      }
+    }
+
+    const rows: Array<{ clients: number; api: ApiResult; pgbenchTps: number | null }> = [];
+    for (const clients of CLIENT_COUNTS) {
+      process.stderr.write(`API run, ${clients} clients, ${SECONDS} s...\n`);
+      await apiRun(baseUrl, tokens, clients).catch(() => undefined); // short warm-up is the first run's start
+      const api = await apiRun(baseUrl, tokens, clients);
+      let pgbenchTps: number | null = null;
+      if (pgbench) {
+        process.stderr.write(`pgbench run, ${clients} clients, ${SECONDS} s...\n`);
+        pgbenchTps = await pgbenchRun(pgbench, postgres.url('bench_pgbench'), clients);
+      }
+      rows.push({ clients, api, pgbenchTps });
+    }
+
+    const verified = await verifyLedger(database.db);
+    await database.close();
+
+    const pad = (value: string, width: number) => value.padStart(width);
+    console.log('');
+    console.log(`Internal transfers through the HTTP API vs pgbench TPC-B-like (scale ${PGBENCH_SCALE}), ${SECONDS} s per run, same PostgreSQL, fsync on`);
+    console.log(['clients', 'API transfers/s', 'p50 ms', 'p99 ms', 'errors', 'pgbench tps', 'ratio'].map((title, index) => pad(title, [7, 16, 8, 8, 7, 12, 7][index] ?? 8)).join('  '));
+    for (const row of rows) {
+      const tps = row.api.ok / row.api.seconds;
+      console.log(
+        [
+          pad(String(row.clients), 7),
+          pad(tps.toFixed(0), 16),
+          pad(row.api.p50.toFixed(1), 8),
+          pad(row.api.p99.toFixed(1), 8),
+          pad(String(row.api.failed), 7),
+          pad(row.pgbenchTps === null ? 'n/a' : row.pgbenchTps.toFixed(0), 12),
+          pad(row.pgbenchTps ? (tps / row.pgbenchTps).toFixed(2) : 'n/a', 7),
+        ].join('  '),
+      );
+    }
+    if (!pgbench) console.log('pgbench not found: apt-get install -y postgresql-client-15 (or postgresql-contrib)');
+    console.log(`Ledger after the runs: ${describeVerifyResult(verified)}`);
+    if (!verified.ok) process.exitCode = 1;
+  } finally {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server?.once('exit', resolve));
+      server.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (server.exitCode === null) server.kill('SIGKILL');
+    }
+    await postgres.stop();
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
