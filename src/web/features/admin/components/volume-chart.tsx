@@ -59,7 +59,7 @@ export function VolumeChart({ days }: { days: DashboardDay[] }) {
             );
           })}
           {days.map((day, index) =>
-            index % 7 === 0 || index === days.length - 1 ? (
+            (days.length - 1 - index) % 7 === 0 ? (
               <text key={day.date} x={PAD.left + index * slot + slot / 2} y={HEIGHT - 8} textAnchor="middle" fontSize={11} fill="#334155">
                 {formatDay(day.date)}
               </text>
