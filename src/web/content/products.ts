@@ -110,7 +110,7 @@ export const productPages: ProductPage[] = [
     cta: 'Apply for a loan',
     intro: [
       'A personal loan gives you a fixed amount with a fixed monthly payment, so you know exactly when it will be paid off. Use it to consolidate debts, cover a large purchase or an unexpected bill.',
-      `Apply online in minutes from your account. We aim to give you a decision within ${l.personalDecisionDays} business days, and there is no fee for applying.`,
+      `Apply online in minutes from your account for a term of ${l.termYearsMin} to ${l.termYearsMax} years. We aim to give you a decision within ${l.personalDecisionDays} business days, and there is no fee for applying. Mortgages are arranged with a specialist, not online.`,
     ],
     offersTitle: 'Our personal loans',
     offers: [
@@ -133,6 +133,7 @@ export const productPages: ProductPage[] = [
     intro: [
       'Get pre-approved before you visit the dealer and shop like a cash buyer. Our auto loans cover new and used cars from dealers or private sellers.',
       `Shorter terms cost less interest overall; longer terms, up to ${l.autoTermMonthsMax} months, lower the monthly payment. We show you both before you decide.`,
+      `Internet banking takes applications for terms of ${l.termYearsMin} to ${l.termYearsMax} years; for a longer term, up to ${l.autoTermMonthsMax} months, send us a message and a lender will call you.`,
     ],
     offersTitle: 'Auto loan at a glance',
     offers: [
