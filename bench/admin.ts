@@ -3,7 +3,7 @@
  *
  * Starts its own embedded PostgreSQL in a temporary directory, seeds a fresh database with
  * generate_series (100,000 customers, their accounts, an opening deposit each and 30 days of
- * transfers), starts the real app on loopback and measures, at 16 concurrent clients with
+ * transfers), starts the real app in its own process on loopback and measures, at 16 concurrent clients with
  * autocannon: the users list, a search, and the dashboard. Prints p50/p99 and whether p99 stays
  * under the 50 ms target. Bounded: seeding takes 20-40 s, each run a 2 s warm-up plus BENCH_SECONDS (default 10).
  *
@@ -11,17 +11,16 @@
  * throwaway database would fail `ledger verify`. Postings still sum to zero per entry and the
  * stored balances equal their postings, which is all the read paths measured here rely on.
  */
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { createDatabase } from '../src/server/db/database';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { migrateToLatest } from '../src/server/db/migrate';
-import { createMailer } from '../src/server/mail/mailer';
 import { DEMO_ADMIN_PASSWORD, seed } from '../src/server/seed';
 import '../src/server/domains';
 
@@ -124,15 +123,24 @@ async function main(): Promise<void> {
     const counts = await sql<{ users: number; entries: number }>`select (select count(*)::int from users) as users, (select count(*)::int from journal_entries) as entries`.execute(db);
     log(`Seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s: ${counts.rows[0]?.users} users, ${counts.rows[0]?.entries} journal entries.`);
 
-    const mailer = createMailer({ from: config.mailFrom });
-    const app = await buildApp({ config, db, mailer, logger: false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    // The app runs in its own process, as in production: the load generator here must not share
+    // its event loop.
+    const child = fork(path.resolve('bench/admin-server.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, BENCH_DATABASE_URL: server.url('bench_admin'), BENCH_DATA_DIR: path.join(directory, 'data') },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once('message', (message) => resolve((message as { port: number }).port));
+      child.once('exit', (code) => reject(new Error(`the app exited with code ${code}`)));
+    });
     closeApp = async () => {
-      await app.close();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send('stop');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
       await database.close();
     };
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
     const base = `http://127.0.0.1:${port}`;
 
     const signIn = await fetch(`${base}/api/auth/signin`, {
