@@ -126,7 +126,8 @@ async function main(): Promise<void> {
     // The app runs in its own process, as in production: the load generator here must not share
     // its event loop.
     const child = fork(path.resolve('bench/admin-server.ts'), [], {
-      execArgv: ['--import', 'tsx'],
+      // BENCH_PROFILE=<directory> writes a V8 CPU profile of the app there.
+      execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
       env: { ...process.env, BENCH_DATABASE_URL: server.url('bench_admin'), BENCH_DATA_DIR: path.join(directory, 'data') },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
