@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { hashPassword } from '../src/server/auth/crypto';
 import { createSession } from '../src/server/auth/sessions';
 import { createDatabase } from '../src/server/db/database';
@@ -163,6 +164,12 @@ async function main(): Promise<void> {
       rows.push({ clients, api, pgbenchTps });
     }
 
+    const commits = await database.db
+      .selectFrom('journal_entries')
+      .select([sql<string>`count(*)`.as('entries'), sql<string>`count(distinct booked_at)`.as('commits')])
+      .where('kind', '=', 'internal')
+      .executeTakeFirstOrThrow()
+      .catch(() => null);
     const verified = await verifyLedger(database.db);
     await database.close();
 
@@ -185,6 +192,7 @@ async function main(): Promise<void> {
       );
     }
     if (!pgbench) console.log('pgbench not found: apt-get install -y postgresql-client-15 (or postgresql-contrib)');
+    if (commits) console.log(`Group commit: ${commits.entries} transfer entries in ${commits.commits} batches (${(Number(commits.entries) / Math.max(1, Number(commits.commits))).toFixed(1)} per commit)`);
     console.log(`Ledger after the runs: ${describeVerifyResult(verified)}`);
     if (!verified.ok) process.exitCode = 1;
   } finally {

@@ -102,8 +102,9 @@ export async function postEntriesLenient(
   trx: DB,
   entries: EntryInput[],
   extraRows?: (posted: Array<PostedEntry | null>) => IdempotencyRow[],
+  pipeline?: Pipeline,
 ): Promise<Array<PostedEntry | null>> {
-  return postBatch(trx, entries, { skipUnaffordable: true, extraRows });
+  return postBatch(trx, entries, { skipUnaffordable: true, extraRows, pipeline });
 }
 
 /** An idempotency record written in the same statement as the entries it answers for. */
@@ -116,8 +117,27 @@ export interface IdempotencyRow {
   entryId: string | null;
 }
 
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+/**
+ * Pipelined posting (the group-commit writer): the batch chains onto a head known in memory
+ * instead of locking the head row first; its write then moves the head only if the head is
+ * still exactly that one (it waits there for the batch before it to commit). Accounts are still
+ * locked in id order first, and the head after them, so the lock order is the same for everyone.
+ */
+export interface Pipeline {
+  /** The head this batch chains onto (called synchronously right before hashing). */
+  head(): ChainHead;
+  /** Registers this batch's place in the write order and its new head (null: posted nothing). */
+  claim(next: ChainHead | null): { ready: Promise<void>; done: () => void };
+}
+
 interface BatchOptions {
   skipUnaffordable: boolean;
+  pipeline?: Pipeline;
   /** Rows to store with the entries, built once the entries (and their posting ids) are known. */
   extraRows?: (posted: Array<PostedEntry | null>) => IdempotencyRow[];
 }
@@ -131,15 +151,21 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
   const accountIds = [...new Set(entries.flatMap((entry) => entry.postings.map((posting) => posting.accountId)))].sort();
   // One round trip takes every lock: the accounts in id order, then the chain head. Every writer
   // takes them in this order, so no two transactions can wait on each other in a cycle.
-  const locked = await sql<{ id: string | null; balance: number | null; allow_negative: boolean | null; seq: number | null; hash: string | null }>`
+  // (Pipelined batches take the head later, in their write; still after the accounts.)
+  const locked = options.pipeline
+    ? await sql<{ id: string | null; balance: number | null; allow_negative: boolean | null; seq: number | null; hash: string | null }>`
+    select id, balance, allow_negative, null::bigint as seq, null::text as hash
+      from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update`.execute(trx)
+    : await sql<{ id: string | null; balance: number | null; allow_negative: boolean | null; seq: number | null; hash: string | null }>`
     select id, balance, allow_negative, null::bigint as seq, null::text as hash
       from (select id, balance, allow_negative from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update) as accounts
     union all
     select null, null, null, seq, hash from (select seq, hash from ledger_chain_head where id = 1 for update) as head`.execute(trx);
   const rows = locked.rows.filter((row) => row.id !== null).map((row) => ({ id: row.id ?? '', balance: Number(row.balance), allow_negative: row.allow_negative === true }));
-  const headRow = locked.rows.find((row) => row.id === null);
+  const lockedHead = locked.rows.find((row) => row.id === null);
   assert(rows.length === accountIds.length, 'every posted account exists');
-  assert(headRow && headRow.hash !== null, 'the chain head exists');
+  const headRow: ChainHead | null = options.pipeline ? null : lockedHead && lockedHead.hash !== null ? { seq: Number(lockedHead.seq), hash: lockedHead.hash } : null;
+  assert(options.pipeline || headRow, 'the chain head exists');
   const accounts = new Map(rows.map((row) => [row.id, { balance: row.balance, allowNegative: row.allow_negative }]));
 
   // Apply the entries in order, in memory; an entry that would overdraw is refused whole.
@@ -161,10 +187,15 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
       return account.balance;
     });
   });
-  if (balancesAfter.every((balances) => balances === null)) return entries.map(() => null);
+  if (balancesAfter.every((balances) => balances === null)) {
+    options.pipeline?.claim(null).done();
+    return entries.map(() => null);
+  }
 
-  let seq = Number(headRow.seq);
-  let prevHash: string = headRow.hash;
+  // From here to claim() nothing awaits: taking the head and chaining onto it is one step.
+  const start = options.pipeline ? options.pipeline.head() : (headRow as ChainHead);
+  let seq = start.seq;
+  let prevHash: string = start.hash;
   const bookedAt = new Date();
   const today = bookedAt.toISOString().slice(0, 10);
 
@@ -198,6 +229,7 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     prevHash = hash;
     return result;
   });
+  const turn = options.pipeline?.claim({ seq, hash: prevHash });
   const posted = results.filter((entry): entry is PostedEntry => entry !== null);
   for (const entry of posted) for (const posting of entry.postings) posting.id = randomUUID();
   const extraRows = options.extraRows?.(results) ?? [];
@@ -218,7 +250,12 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
   const keyRows = extraRows.map(
     (row) => sql`(${row.userId}::uuid, ${row.key}, ${row.requestHash}, ${row.status}::integer, ${JSON.stringify(row.response)}::jsonb, ${row.entryId}::uuid)`,
   );
-  await sql`
+  // Wait for the batch chained before this one to have written (it then holds the head row).
+  if (turn) await turn.ready;
+  try {
+    // The head moves only from exactly the head this batch chained onto; otherwise nothing is
+    // written (the division by zero aborts the statement) and the writer retries the slow way.
+    await sql`
     with new_entries as (
       insert into journal_entries (id, seq, kind, description, value_date, booked_at, author_id, amount, reversal_of, details, prev_hash, hash)
       values ${sql.join(entryRows)}
@@ -234,8 +271,22 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
       insert into idempotency_keys (user_id, key, request_hash, status_code, response, entry_id) values ${sql.join(keyRows)}
     )`
         : sql``
-    }
-    update ledger_chain_head set seq = ${seq}, hash = ${prevHash} where id = 1`.execute(trx);
+    }, new_head as (
+      -- The condition sits in SET, not WHERE: WHERE would be judged on this statement's snapshot
+      -- (the head before the previous batch committed); SET sees the row as locked, after it.
+      update ledger_chain_head
+      set seq = case when seq = ${start.seq} and hash = ${start.hash} then ${seq} else seq end,
+          hash = case when seq = ${start.seq} and hash = ${start.hash} then ${prevHash} else hash end
+      where id = 1
+      returning seq = ${seq} and hash = ${prevHash} as moved
+    )
+    select 1 / (select count(*)::integer from new_head where moved) as chained`.execute(trx);
+  } catch (error) {
+    if (process.env.LEDGER_WRITER_DEBUG) console.error('write failed; chained onto', start, 'claimed', { seq, hash: prevHash });
+    throw error;
+  } finally {
+    turn?.done();
+  }
   return results;
 }
 

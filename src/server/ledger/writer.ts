@@ -1,7 +1,8 @@
 import type { DB } from '../db/database';
 import { assert } from '../http/errors';
 import type { IdempotentAnswer } from './idempotency';
-import { InsufficientFundsError, postEntriesLenient, type EntryInput, type PostedEntry } from './posting';
+import { sql } from 'kysely';
+import { InsufficientFundsError, postEntriesLenient, type ChainHead, type EntryInput, type Pipeline, type PostedEntry } from './posting';
 
 /** What a request wants posted, and how to answer once it is. */
 export interface PostJob {
@@ -20,10 +21,11 @@ interface Pending {
 
 export const BATCH_ENTRIES_MAX = 256;
 /**
- * Two batches in flight: while one holds the chain head and commits, the next one starts its
- * transaction and takes its account locks. More would only queue on the chain head.
+ * Batches in flight at once: while one commits, the next ones begin, lock their accounts, hash
+ * onto the head in memory and write; each waits only for the commit of the one before it.
  */
-export const WRITER_CONCURRENCY = 2;
+export const WRITER_CONCURRENCY = Number(process.env.LEDGER_WRITER_CONCURRENCY ?? 4);
+const PIPELINED = process.env.LEDGER_WRITER_PIPELINE !== '0';
 
 /**
  * Group commit for customer payments (TigerBeetle's lesson): requests queue here, and one
@@ -35,6 +37,38 @@ export const WRITER_CONCURRENCY = 2;
 export class LedgerWriter {
   private queue: Pending[] = [];
   private running = 0;
+  /** The head as this writer's last batch left it (null: unknown, read it from the database). */
+  private head: ChainHead | null = null;
+  private headLoading: Promise<void> | null = null;
+  private writeTail: Promise<void> = Promise.resolve();
+
+  private readonly pipeline: Pipeline = {
+    head: () => {
+      assert(this.head, 'chain head loaded');
+      return this.head;
+    },
+    claim: (next) => {
+      const ready = this.writeTail;
+      let done: () => void = () => {};
+      this.writeTail = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      if (next) this.head = next;
+      return { ready, done };
+    },
+  };
+
+  private async loadHead(): Promise<void> {
+    this.headLoading ??= (async () => {
+      const row = await sql<{ seq: number; hash: string }>`select seq, hash from ledger_chain_head where id = 1`.execute(this.db);
+      const head = row.rows[0];
+      assert(head, 'the chain head exists');
+      this.head ??= { seq: Number(head.seq), hash: head.hash };
+    })().finally(() => {
+      this.headLoading = null;
+    });
+    await this.headLoading;
+  }
 
   constructor(private readonly db: DB) {}
 
@@ -51,11 +85,16 @@ export class LedgerWriter {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, BATCH_ENTRIES_MAX);
         try {
-          await this.post(batch);
-        } catch {
+          if (!this.head) await this.loadHead();
+          await this.post(batch, PIPELINED);
+        } catch (error) {
+          if (process.env.LEDGER_WRITER_DEBUG) console.error('batch failed', error);
+          // The head moved under us (another writer posted) or one entry broke the batch: forget
+          // the head, and post each entry alone the plain way (head locked), so errors stay isolated.
+          this.head = null;
           for (const item of batch) {
             try {
-              await this.post([item]);
+              await this.post([item], false);
             } catch (error) {
               item.reject(error);
             }
@@ -68,7 +107,7 @@ export class LedgerWriter {
   }
 
   /** Posts a batch in one transaction; settles every item only after the commit. */
-  private async post(batch: Pending[]): Promise<void> {
+  private async post(batch: Pending[], pipelined: boolean): Promise<void> {
     const outcomes = await this.db.transaction().execute(async (trx) => {
       let answers: Array<{ answer: IdempotentAnswer; entry: PostedEntry } | null> = [];
       await postEntriesLenient(
@@ -86,6 +125,7 @@ export class LedgerWriter {
             return [{ ...idempotency, status: outcome.answer.status, response: outcome.answer.body, entryId: outcome.entry.id }];
           });
         },
+        pipelined ? this.pipeline : undefined,
       );
       return batch.map((_, index) => answers[index] ?? null);
     });
