@@ -86,7 +86,7 @@ export const productPages: ProductPage[] = [
     eyebrow: 'Wealth and investing',
     summary: 'Managed portfolios, retirement planning and automated investing, explained in plain words.',
     art: 'growth',
-    cta: 'Talk to us about investing',
+    cta: 'Start investing',
     intro: [
       'Investing can help money grow faster than inflation over the long run, but its value goes down as well as up. We start with your goals, your time horizon and how much risk you can live with, and only then suggest a portfolio.',
       'Every portfolio we offer is diversified across many holdings, and we show you its fees in dollars before you commit.',
@@ -211,7 +211,7 @@ export const productPages: ProductPage[] = [
     eyebrow: 'Wealth and investing',
     summary: `Professionally managed trading accounts: PAMM from ${inv.pammMin}, MAM from ${inv.mamMin}. High risk.`,
     art: 'growth',
-    cta: 'Ask about managed accounts',
+    cta: 'Open a managed account',
     intro: [
       'In a PAMM (percentage allocation management module) account, your money joins a pool traded by a professional manager, and gains and losses are shared in proportion to what each investor put in. In a MAM (multi-account manager) account, the manager trades across separate accounts, one of which is yours.',
       'These accounts usually trade currencies and other leveraged instruments. Leverage multiplies losses as well as gains, and a bad month can remove a large part of an account.',
@@ -232,7 +232,7 @@ export const productPages: ProductPage[] = [
     eyebrow: 'Wealth and investing',
     summary: 'Funds that invest in licensed cannabis businesses and the property they operate from. Speculative.',
     art: 'leaf',
-    cta: 'Ask about cannabis funds',
+    cta: 'Sign in to invest',
     intro: [
       'Legal cannabis markets have grown quickly in states that allow it. Our funds invest in licensed growers, processors and the real estate they lease, for investors who understand that this is an early, volatile and heavily regulated sector.',
       'Cannabis remains illegal under federal law in the United States. Changes to laws, banking rules or licences can sharply reduce the value of these investments.',
@@ -327,7 +327,7 @@ export const productPages: ProductPage[] = [
     eyebrow: 'Business',
     summary: 'Finance to buy, build or refinance offices, shops, warehouses and rental property.',
     art: 'city',
-    cta: 'Talk to a lender',
+    cta: 'Apply for financing',
     intro: [
       'Whether you own the building your business runs from or let property to others, our commercial real estate lenders structure finance around the property’s income and your plans.',
       `Terms follow the property and its use; mortgage-style terms of ${l.mortgageTermsYears.join(', ')} years are available on income-producing property. Decisions take ${l.businessDecisionDays} business days after a valuation.`,
