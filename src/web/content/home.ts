@@ -29,7 +29,7 @@ export const slides: Slide[] = [
     text: 'Diversified portfolios you can start small with, and fees shown in dollars before you commit.',
     button: 'Create Account',
     art: 'growth',
-    sideCard: { kicker: 'STARTING AT', figure: s.openingMinimum, button: 'INTERNET BANKING', savings: s.yearlyExample, savingsLabel: 'saved in fees with Free Checking' },
+    sideCard: { kicker: 'STARTING AT', figure: s.openingMinimum, button: 'INTERNET BANKING', savings: s.yearlyExample, savingsLabel: 'kept with Free Checking, compared with an account charging $12 a month' },
   },
   {
     title: 'Secure Digital Banking',

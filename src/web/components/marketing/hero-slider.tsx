@@ -81,7 +81,7 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
               className={`[grid-area:1/1] transition-opacity ease-in-out ${active ? 'z-10 opacity-100' : 'z-0 opacity-0'}`}
               style={{ transitionDuration: `${SLIDE_FADE_MS}ms`, minHeight: heroHeightPx }}
             >
-              <div className="mx-auto grid h-full max-w-7xl items-center gap-8 px-4 pb-24 pt-14 md:grid-cols-[3fr_2fr]" style={{ minHeight: heroHeightPx }}>
+              <div className="mx-auto grid h-full max-w-7xl items-center gap-8 px-4 pb-24 pt-10 md:grid-cols-[3fr_2fr] md:pt-14" style={{ minHeight: heroHeightPx }}>
                 <div>
                   <h2 className="text-4xl font-extrabold leading-tight sm:text-5xl">{slide.title}</h2>
                   <p className="mt-5 max-w-xl text-lg text-slate-100">{slide.text}</p>
@@ -90,14 +90,14 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
                   </Link>
                 </div>
                 {slide.sideCard ? (
-                  <div className="rounded-2xl bg-white p-6 text-slate-900 shadow-xl md:max-w-xs">
+                  <div className="grid grid-cols-2 items-center gap-x-4 rounded-2xl bg-white p-5 text-slate-900 shadow-xl md:block md:max-w-xs md:p-6">
                     <p className="text-sm font-bold tracking-widest text-brand-700">{slide.sideCard.kicker}</p>
-                    <p className="text-5xl font-extrabold">{slide.sideCard.figure}</p>
-                    <Link to="/signin" className="mt-4 inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-4 py-3 text-sm font-bold tracking-wide text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2">
+                    <p className="text-4xl font-extrabold md:text-5xl">{slide.sideCard.figure}</p>
+                    <Link to="/signin" className="col-start-2 row-span-2 row-start-1 inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-3 py-3 md:mt-4 md:px-4 text-sm font-bold tracking-wide text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2">
                       {slide.sideCard.button}
                     </Link>
-                    <p className="mt-5 border-t border-slate-200 pt-4">
-                      <span className="block text-3xl font-extrabold text-brand-800">{slide.sideCard.savings}</span>
+                    <p className="col-span-2 mt-4 border-t border-slate-200 pt-3 md:mt-5 md:pt-4">
+                      <span className="block text-2xl font-extrabold text-brand-800 md:text-3xl">{slide.sideCard.savings}</span>
                       <span className="text-sm text-slate-700">{slide.sideCard.savingsLabel}</span>
                     </p>
                   </div>
