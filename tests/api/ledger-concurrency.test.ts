@@ -16,12 +16,12 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
-async function fund(userId: string, dollars: number) {
+async function fund(userId: string, dollars: number, account: 'savings' | 'checking' = 'checking') {
   const response = await ctx.app.inject({
     method: 'POST',
     url: `/api/transaction/admin/${userId}`,
     headers: { ...bearer(admin), 'idempotency-key': key() },
-    payload: { amount: dollars, transactionType: 'credit', date: '2026-11-01', description: 'Funding', reason: 'test setup' },
+    payload: { amount: dollars, transactionType: 'credit', date: '2026-11-01', description: 'Funding', reason: 'test setup', account },
   });
   expect(response.statusCode).toBe(201);
 }
@@ -85,6 +85,40 @@ describe('concurrency on PostgreSQL', () => {
     };
     expect((await total(left.token)) + (await total(right.token))).toBe(200_000);
     expect(await total(left.token)).toBe(100_000);
+  });
+
+  it('group-committed payments and staff entries posted at the same time keep one valid chain', async () => {
+    const customers = await Promise.all(Array.from({ length: 5 }, () => createCustomer(ctx)));
+    for (const customer of customers) {
+      await fund(customer.userId, 100);
+      await fund(customer.userId, 50, 'savings');
+    }
+    const moves = customers.flatMap((customer) =>
+      Array.from({ length: 20 }, (_, index) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/transaction/internal-transfer',
+          headers: { ...bearer(customer.token), 'idempotency-key': key() },
+          payload: index % 2 ? { from: 'savings', to: 'checking', amount: 1 } : { from: 'checking', to: 'savings', amount: 2 },
+        }),
+      ),
+    );
+    const staff = customers.map((customer) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/transaction/admin/${customer.userId}`,
+        headers: { ...bearer(admin), 'idempotency-key': key() },
+        payload: { amount: 7, transactionType: 'credit', date: '2026-11-03', description: 'Bonus', reason: 'concurrency test', account: 'savings' },
+      }),
+    );
+    const answers = await Promise.all([...moves, ...staff]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(answers.length).fill(201));
+    for (const customer of customers) {
+      const account = json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(customer.token) })).data.account;
+      // 10 x (checking -2, savings +2) and 10 x (savings -1, checking +1), plus the staff credit of 7.
+      expect(account).toMatchObject({ checking: 100 - 20 + 10, savings: 50 + 20 - 10 + 7 });
+    }
+    expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 
   it('the ledger verifies after the load, and `npm run ledger:verify` says OK', async () => {
