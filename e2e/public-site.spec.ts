@@ -113,6 +113,18 @@ test.describe('navigation', () => {
       await page.keyboard.press('Escape');
       await expect(button).toHaveAttribute('aria-expanded', 'false');
     }
+    // Escape from a link inside a menu closes it and returns focus to its button; Tab out closes it.
+    const resources = main.getByRole('button', { name: 'Resources' });
+    await resources.click();
+    await main.getByRole('link', { name: 'Digital Assets' }).focus();
+    await page.keyboard.press('Escape');
+    await expect(resources).toHaveAttribute('aria-expanded', 'false');
+    await expect(resources).toBeFocused();
+    const personal = main.getByRole('button', { name: 'Personal' });
+    await personal.click();
+    await main.getByRole('link', { name: 'Home Equity Line' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(personal).toHaveAttribute('aria-expanded', 'false');
     await main.getByRole('button', { name: 'Business' }).click();
     await main.getByRole('link', { name: 'Business Checking' }).click();
     await expect(page).toHaveURL(/\/business-checking$/);

@@ -1,5 +1,5 @@
 import { ChevronDown, Menu, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, NavLink as RouterNavLink, useLocation } from 'react-router';
 import { buttonClass } from '../ui/button';
 import { Logo } from './logo';
@@ -7,9 +7,23 @@ import { menus } from './nav-links';
 
 function Dropdown({ label, links, open, onToggle, onClose }: { label: string; links: { label: string; to: string }[]; open: boolean; onToggle: () => void; onClose: () => void }) {
   const id = `menu-${label.toLowerCase()}`;
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  // Escape from inside the list closes it and puts focus back on its button (not on a hidden link).
+  const escape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    onClose();
+    buttonRef.current?.focus();
+  };
   return (
-    <li className="relative">
+    <li
+      className="relative"
+      onBlur={(event) => {
+        // Tabbing out of an open menu closes it.
+        if (open && !event.currentTarget.contains(event.relatedTarget as Node | null)) onClose();
+      }}
+    >
       <button
+        ref={buttonRef}
         type="button"
         className="flex items-center gap-1 rounded px-3 py-2 font-medium text-slate-800 hover:text-brand-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
         aria-expanded={open}
@@ -23,7 +37,7 @@ function Dropdown({ label, links, open, onToggle, onClose }: { label: string; li
       <ul id={id} hidden={!open} className="absolute left-0 top-full z-50 mt-1 w-64 rounded-lg border border-slate-200 bg-white py-2 shadow-lg">
         {links.map((link) => (
           <li key={link.to}>
-            <Link to={link.to} className="block px-4 py-2 text-slate-800 hover:bg-brand-50 focus:bg-brand-50 focus:outline-none" onClick={onClose} onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+            <Link to={link.to} className="block px-4 py-2 text-slate-800 hover:bg-brand-50 focus:bg-brand-50 focus:outline-none" onClick={onClose} onKeyDown={escape}>
               {link.label}
             </Link>
           </li>
