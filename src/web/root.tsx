@@ -1,10 +1,7 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useLocation, useRouteError } from 'react-router';
-import { Toaster } from 'sonner';
 import './app.css';
 import { DemoBanner } from './components/layout/demo-banner';
-import { queryClient } from './lib/query';
 import { BANK_NAME } from './lib/settings';
 
 export function meta() {
@@ -45,11 +42,10 @@ function ScrollToTop() {
 
 export default function App() {
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       <ScrollToTop />
       <Outlet />
-      <Toaster position="top-center" duration={4000} closeButton />
-    </QueryClientProvider>
+    </>
   );
 }
 

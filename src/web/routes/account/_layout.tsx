@@ -1,6 +1,7 @@
 import { ArrowLeftRight, CreditCard, HandCoins, History, House, KeyRound, LifeBuoy, UserRound } from 'lucide-react';
 import { Link, Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
+import { SignedInProviders } from '../../components/layout/signed-in-providers';
 import { Avatar } from '../../components/layout/avatar';
 import { loadSignedInUser } from '../../features/auth/guards';
 import { useCurrentUser } from '../../lib/query';
@@ -29,6 +30,14 @@ function greeting(): string {
 }
 
 export default function AccountLayout() {
+  return (
+    <SignedInProviders>
+      <AccountLayoutFrame />
+    </SignedInProviders>
+  );
+}
+
+function AccountLayoutFrame() {
   const user = useCurrentUser();
   return (
     <AppShell

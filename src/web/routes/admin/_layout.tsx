@@ -1,6 +1,7 @@
 import { BadgeCheck, ClipboardList, CreditCard, HandCoins, LayoutDashboard, Mail, PlusCircle, Users } from 'lucide-react';
 import { Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
+import { SignedInProviders } from '../../components/layout/signed-in-providers';
 import { loadSignedInUser } from '../../features/auth/guards';
 import { useCurrentUser } from '../../lib/query';
 
@@ -22,6 +23,14 @@ export async function clientLoader() {
 }
 
 export default function AdminLayout() {
+  return (
+    <SignedInProviders>
+      <AdminLayoutFrame />
+    </SignedInProviders>
+  );
+}
+
+function AdminLayoutFrame() {
   const user = useCurrentUser();
   return (
     <AppShell
