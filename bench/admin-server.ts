@@ -23,6 +23,11 @@ async function main(): Promise<void> {
   const address = app.server.address();
   process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
   process.on('message', async (message) => {
+    if (message === 'cpu') {
+      const usage = process.cpuUsage();
+      process.send?.({ cpuMicros: usage.user + usage.system });
+      return;
+    }
     if (message === 'stop') {
       await app.close();
       await database.close();

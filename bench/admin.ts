@@ -135,6 +135,17 @@ async function main(): Promise<void> {
       child.once('message', (message) => resolve((message as { port: number }).port));
       child.once('exit', (code) => reject(new Error(`the app exited with code ${code}`)));
     });
+    const appCpuMicros = () =>
+      new Promise<number>((resolve) => {
+        const listener = (message: unknown) => {
+          if (typeof message === 'object' && message !== null && 'cpuMicros' in message) {
+            child.off('message', listener);
+            resolve((message as { cpuMicros: number }).cpuMicros);
+          }
+        };
+        child.on('message', listener);
+        child.send('cpu');
+      });
     closeApp = async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.send('stop');
@@ -161,7 +172,7 @@ async function main(): Promise<void> {
     ];
     // Server-side time per request (pg_stat_statements), to tell database work from the rest.
     await sql`create extension if not exists pg_stat_statements`.execute(db);
-    const results: Array<{ name: string; requests: number; p50: number; p99: number; errors: number; databaseMs: number }> = [];
+    const results: Array<{ name: string; requests: number; p50: number; p99: number; errors: number; databaseMs: number; appCpuMs: number }> = [];
     for (const scenario of scenarios) {
       const check = await fetch(`${base}${scenario.path}`, { headers: { authorization: `Bearer ${token}` } });
       if (check.status !== 200) throw new Error(`${scenario.path} answered ${check.status}: ${await check.text()}`);
@@ -170,6 +181,7 @@ async function main(): Promise<void> {
       // Warm-up (not measured): JIT, plan caches and the pool's connections.
       await autocannon({ url: `${base}${scenario.path}`, connections: CONNECTIONS, duration: 2, headers: { authorization: `Bearer ${token}` } });
       await sql`select pg_stat_statements_reset()`.execute(db);
+      const cpuBefore = await appCpuMicros();
       const result = await autocannon({
         url: `${base}${scenario.path}`,
         connections: CONNECTIONS,
@@ -178,18 +190,20 @@ async function main(): Promise<void> {
       });
       const statements = await sql<{ total_ms: number }>`select coalesce(sum(total_exec_time), 0)::float8 as total_ms from pg_stat_statements where query not like '%pg_stat_statements%'`.execute(db);
       const databaseMs = (statements.rows[0]?.total_ms ?? 0) / Math.max(1, result.requests.total);
-      results.push({ name: scenario.name, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, databaseMs });
+      const appCpuMs = ((await appCpuMicros()) - cpuBefore) / 1000 / Math.max(1, result.requests.total);
+      results.push({ name: scenario.name, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, databaseMs, appCpuMs });
     }
 
     log('');
     log(`Admin back office, ${CUSTOMERS.toLocaleString('en-US')} customers, ${CONNECTIONS} concurrent clients (target p99 < ${P99_TARGET_MS} ms)`);
-    log(`${'scenario'.padEnd(42)} ${'requests'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'db ms/req'.padStart(10)} ${'errors'.padStart(7)}  result`);
+    log(`${'scenario'.padEnd(42)} ${'requests'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'db ms/req'.padStart(10)} ${'app cpu ms/req'.padStart(15)} ${'errors'.padStart(7)}  result`);
     let failed = false;
     for (const row of results) {
       const ok = row.p99 < P99_TARGET_MS && row.errors === 0;
       failed ||= !ok;
-      log(`${row.name.padEnd(42)} ${String(row.requests).padStart(9)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${row.databaseMs.toFixed(2).padStart(10)} ${String(row.errors).padStart(7)}  ${ok ? 'ok' : 'OVER TARGET'}`);
+      log(`${row.name.padEnd(42)} ${String(row.requests).padStart(9)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${row.databaseMs.toFixed(2).padStart(10)} ${row.appCpuMs.toFixed(2).padStart(15)} ${String(row.errors).padStart(7)}  ${ok ? 'ok' : 'OVER TARGET'}`);
     }
+    log('db ms/req: executor time in PostgreSQL per request (pg_stat_statements); app cpu ms/req: CPU the app process used per request.');
     const load = os.loadavg().map((value) => value.toFixed(1)).join(' ');
     log(`\nTotal time ${((performance.now() - started) / 1000).toFixed(0)} s. Machine: ${os.cpus().length} cores, load average ${load} (other work on the machine inflates the tail).`);
     process.exitCode = failed ? 1 : 0;
