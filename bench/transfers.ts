@@ -4,6 +4,7 @@
 // bounded in time (BENCH_SECONDS per run, default 10), durable PostgreSQL settings (fsync on).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -53,7 +54,27 @@ interface ApiResult {
   p99: number;
 }
 
+/** A lean HTTP/1.1 client with kept-alive connections (one per client), so the load generator costs little CPU. */
+function poster(baseUrl: string, clients: number) {
+  const url = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  return (path: string, headers: Record<string, string>, body: string) =>
+    new Promise<number>((resolve, reject) => {
+      const request = http.request(
+        { host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+}
+
 async function apiRun(baseUrl: string, tokens: string[], clients: number): Promise<ApiResult> {
+  const post = poster(baseUrl, clients);
   const latencies: number[] = [];
   let ok = 0;
   let failed = 0;
@@ -65,14 +86,9 @@ async function apiRun(baseUrl: string, tokens: string[], clients: number): Promi
       for (let index = 0; performance.now() < until; index += 1) {
         const body = index % 2 === 0 ? '{"from":"savings","to":"checking","amount":1}' : '{"from":"checking","to":"savings","amount":1}';
         const begin = performance.now();
-        const response = await fetch(`${baseUrl}/api/transaction/internal-transfer`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': `bench-${clients}-${client}-${index}-${started}` },
-          body,
-        });
-        await response.arrayBuffer();
+        const status = await post('/api/transaction/internal-transfer', { authorization: `Bearer ${token}`, 'idempotency-key': `bench-${clients}-${client}-${index}-${started}` }, body);
         latencies.push(performance.now() - begin);
-        if (response.status === 201) ok += 1;
+        if (status === 201) ok += 1;
         else failed += 1;
       }
     }),

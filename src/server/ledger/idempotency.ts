@@ -57,6 +57,10 @@ const isKeyClash = (error: unknown) =>
  * gets the first answer and posts nothing; the same key with another body is a 409. Only
  * successful answers are kept (they are saved in the transaction that posts), so a refused
  * request may be retried after the customer fixes the cause.
+ *
+ * `lookupFirst: false` skips the read before running, for calls whose only effect is the posting
+ * that stores the key: a retry then collides with the stored key (the posting rolls back) or is
+ * refused, and either way the stored answer is looked up and returned instead.
  */
 export async function idempotent(
   db: DB,
@@ -64,11 +68,14 @@ export async function idempotent(
   reply: FastifyReply,
   userId: string,
   run: (save: SaveAnswer, ticket: IdempotencyTicket) => Promise<IdempotentAnswer>,
+  options: { lookupFirst?: boolean } = {},
 ): Promise<FastifyReply> {
   const key = keyOf(request);
   const requestHash = hashOf(request);
-  const earlier = await replay(db, userId, key, requestHash);
-  if (earlier) return reply.status(earlier.status).header('idempotent-replay', 'true').send(earlier.body);
+  if (options.lookupFirst !== false) {
+    const earlier = await replay(db, userId, key, requestHash);
+    if (earlier) return reply.status(earlier.status).header('idempotent-replay', 'true').send(earlier.body);
+  }
   const save: SaveAnswer = async (trx, answer, entryId = null) => {
     await trx
       .insertInto('idempotency_keys')
@@ -79,8 +86,9 @@ export async function idempotent(
     const answer = await run(save, { userId, key, requestHash });
     return reply.status(answer.status).send(answer.body);
   } catch (error) {
-    // The same key arrived twice at once: the first one won; answer as it did.
-    if (isKeyClash(error)) {
+    // The same key arrived twice at once (the first one won), or a retry was refused because the
+    // first attempt already took effect: answer as the first attempt did.
+    if (isKeyClash(error) || options.lookupFirst === false) {
       const winner = await replay(db, userId, key, requestHash);
       if (winner) return reply.status(winner.status).header('idempotent-replay', 'true').send(winner.body);
     }

@@ -24,7 +24,7 @@ export const BATCH_ENTRIES_MAX = 256;
  * Batches in flight at once: while one commits, the next ones begin, lock their accounts, hash
  * onto the head in memory and write; each waits only for the commit of the one before it.
  */
-export const WRITER_CONCURRENCY = Number(process.env.LEDGER_WRITER_CONCURRENCY ?? 4);
+export const WRITER_CONCURRENCY = Number(process.env.LEDGER_WRITER_CONCURRENCY ?? 2);
 const PIPELINED = process.env.LEDGER_WRITER_PIPELINE !== '0';
 
 /**

@@ -25,7 +25,8 @@ export async function transactionRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/transaction/internal-transfer', { preHandler: requireCustomer }, async (request, reply) => {
     const user = currentUser(request);
-    return idempotent(app.db, request, reply, user.id, (_save, ticket) => internalTransfer(app, user, request.body, ticket));
+    // Its only effect is the posting that stores the key, so the key is checked there (see idempotent()).
+    return idempotent(app.db, request, reply, user.id, (_save, ticket) => internalTransfer(app, user, request.body, ticket), { lookupFirst: false });
   });
 
   // The first call emails a code (rate-limited); the call with the code posts.
