@@ -140,4 +140,74 @@ test.describe('money journeys', () => {
     await checkA11y(page);
     await customerContext.close();
   });
+
+  test('wire transfer abroad with the code step', async ({ page, checkA11y }) => {
+    await signInAs(page, DEMO_CUSTOMER);
+    await expect(page).toHaveURL(/\/account\/home$/);
+    await page.goto('/account/domestic_transfer');
+    await expect(page.getByRole('heading', { name: 'Wire Transfer' })).toBeVisible();
+    await checkA11y();
+    await page.getByLabel('From account').selectOption('savings');
+    await page.getByLabel('Amount (USD)').fill('300');
+    await page.getByLabel('Beneficiary name').fill('Hans Muster');
+    await page.getByLabel('Beneficiary account (IBAN or account number)').fill('DE89370400440532013000');
+    await page.getByLabel('Bank name').fill('Commerzbank');
+    await page.getByLabel('Country').selectOption('DE');
+    await page.getByLabel('SWIFT/BIC code').fill('COBADEFF');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please fill all fields');
+    await page.getByLabel('Account type').selectOption('CURRENT');
+    await page.getByLabel('SWIFT/BIC code').fill('CHASUS33');
+    const after = await lastMailId(page);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('alert')).toContainText('another country');
+    await page.getByLabel('SWIFT/BIC code').fill('COBADEFF');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Transfer summary' })).toBeVisible();
+    await checkA11y();
+    await page.getByLabel('IMS code').fill(await mailedCode(page, DEMO_CUSTOMER.email, after));
+    await page.getByRole('button', { name: 'Confirm Transfer' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Transfer Successful' })).toBeVisible();
+    await page.getByRole('link', { name: 'View transactions' }).click();
+    await expect(page.getByTestId('transaction-line').first()).toContainText('Wire to Hans Muster');
+  });
+
+  test('staff correct a balance with a reason, then reverse the correction; the balance is back', async ({ browser, checkA11y, request }) => {
+    const jamie = await accountOf(request, DEMO_CUSTOMER_2);
+    const me = await request.get('/api/user/me', { headers: { authorization: `Bearer ${jamie.token}` } });
+    const userId = ((await me.json()) as { data: { _id: string } }).data._id;
+    const adminContext = await browser.newContext();
+    const adminPage = await adminContext.newPage();
+    await signInAs(adminPage, ADMIN, '/admin/login');
+    await expect(adminPage).toHaveURL(/\/admin\/dashboard$/);
+    await adminPage.goto(`/admin/users/account/${userId}`);
+    await expect(adminPage.getByRole('heading', { name: 'Edit Account Info' })).toBeVisible();
+    await expect(adminPage.getByLabel('Account number')).toHaveValue(jamie.user.account.number);
+    await checkA11y(adminPage);
+    await adminPage.getByLabel('Savings (USD)').fill(String(jamie.user.account.savings + 100));
+    await adminPage.getByRole('button', { name: 'Save' }).click();
+    await expect(adminPage.getByRole('alert')).toContainText('reason is required');
+    await adminPage.getByLabel('Reason').fill('Interest correction, ticket 77');
+    await adminPage.getByRole('button', { name: 'Save' }).click();
+    await expect(adminPage.getByText('Account balance successfully')).toBeVisible();
+    await expect(adminPage).toHaveURL(new RegExp(`/admin/users/${userId}$`));
+
+    await adminPage.goto(`/admin/transactions/${userId}`);
+    const row = adminPage.getByTestId('admin-transaction-row').first();
+    await expect(row).toContainText('Balance correction');
+    await noToasts(adminPage);
+    await checkA11y(adminPage);
+    await row.getByRole('button', { name: /^Delete/ }).click();
+    await expect(adminPage.getByText('Do you really want to delete this transaction?')).toBeVisible();
+    await adminPage.getByRole('textbox', { name: 'Reason' }).fill('Posted twice by mistake');
+    await adminPage.getByRole('button', { name: 'Yes, reverse it' }).click();
+    await expect(adminPage.getByTestId('admin-transaction-row').first()).toContainText('Reversal: Balance correction');
+    await expect(adminPage.getByTestId('admin-transaction-row').nth(1)).toContainText('Reversed');
+    await noToasts(adminPage);
+    await checkA11y(adminPage);
+    await adminContext.close();
+
+    const after = (await accountOf(request, DEMO_CUSTOMER_2)).user.account;
+    expect(after.savings).toBeCloseTo(jamie.user.account.savings, 2);
+  });
 });
