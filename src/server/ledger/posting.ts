@@ -230,29 +230,30 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     return result;
   });
   const turn = options.pipeline?.claim({ seq, hash: prevHash });
-  const posted = results.filter((entry): entry is PostedEntry => entry !== null);
-  for (const entry of posted) for (const posting of entry.postings) posting.id = randomUUID();
-  const extraRows = options.extraRows?.(results) ?? [];
-
-  // One statement writes the entries, their postings, the new balances, the chain head and the
-  // callers' idempotency records: one round trip while the chain head is held.
-  const entryRows = posted.map(
-    (entry) =>
-      sql`(${entry.id}::uuid, ${entry.seq}::bigint, ${entry.kind}, ${entry.description}, ${entry.valueDate}::date, ${entry.bookedAt.toISOString()}::timestamptz, ${entry.authorId}::uuid, ${entry.amountCents}::bigint, ${entry.reversalOf}::uuid, ${entry.details === null ? null : JSON.stringify(entry.details)}::jsonb, ${entry.prevHash}, ${entry.hash})`,
-  );
-  const postingRows = posted.flatMap((entry) =>
-    entry.postings.map(
-      (posting) =>
-        sql`(${posting.id}::uuid, ${entry.id}::uuid, ${entry.seq}::bigint, ${posting.accountId}::uuid, ${posting.amountCents}::bigint, ${posting.balanceAfterCents}::bigint, ${posting.memo}::text, ${posting.counterparty}::text)`,
-    ),
-  );
-  const balanceRows = accountIds.map((id) => sql`(${id}::uuid, ${accounts.get(id)?.balance ?? 0}::bigint)`);
-  const keyRows = extraRows.map(
-    (row) => sql`(${row.userId}::uuid, ${row.key}, ${row.requestHash}, ${row.status}::integer, ${JSON.stringify(row.response)}::jsonb, ${row.entryId}::uuid)`,
-  );
-  // Wait for the batch chained before this one to have written (it then holds the head row).
-  if (turn) await turn.ready;
+  // From the claim on, the turn is always released (finally), or every later batch would wait forever.
   try {
+    const posted = results.filter((entry): entry is PostedEntry => entry !== null);
+    for (const entry of posted) for (const posting of entry.postings) posting.id = randomUUID();
+    const extraRows = options.extraRows?.(results) ?? [];
+
+    // One statement writes the entries, their postings, the new balances, the chain head and the
+    // callers' idempotency records: one round trip while the chain head is held.
+    const entryRows = posted.map(
+      (entry) =>
+        sql`(${entry.id}::uuid, ${entry.seq}::bigint, ${entry.kind}, ${entry.description}, ${entry.valueDate}::date, ${entry.bookedAt.toISOString()}::timestamptz, ${entry.authorId}::uuid, ${entry.amountCents}::bigint, ${entry.reversalOf}::uuid, ${entry.details === null ? null : JSON.stringify(entry.details)}::jsonb, ${entry.prevHash}, ${entry.hash})`,
+    );
+    const postingRows = posted.flatMap((entry) =>
+      entry.postings.map(
+        (posting) =>
+          sql`(${posting.id}::uuid, ${entry.id}::uuid, ${entry.seq}::bigint, ${posting.accountId}::uuid, ${posting.amountCents}::bigint, ${posting.balanceAfterCents}::bigint, ${posting.memo}::text, ${posting.counterparty}::text)`,
+      ),
+    );
+    const balanceRows = accountIds.map((id) => sql`(${id}::uuid, ${accounts.get(id)?.balance ?? 0}::bigint)`);
+    const keyRows = extraRows.map(
+      (row) => sql`(${row.userId}::uuid, ${row.key}, ${row.requestHash}, ${row.status}::integer, ${JSON.stringify(row.response)}::jsonb, ${row.entryId}::uuid)`,
+    );
+    // Wait for the batch chained before this one to have written (it then holds the head row).
+    if (turn) await turn.ready;
     // The head moves only from exactly the head this batch chained onto; otherwise nothing is
     // written (the division by zero aborts the statement) and the writer retries the slow way.
     await sql`
