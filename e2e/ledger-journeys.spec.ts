@@ -87,13 +87,19 @@ test.describe('money journeys', () => {
     await expect(page.getByText('Please enter IMS code')).toBeVisible();
     await page.getByLabel('IMS code').fill(await mailedCode(page, DEMO_CUSTOMER.email, after));
     await page.getByRole('button', { name: 'Confirm Transfer' }).click();
+    await expect(page).toHaveURL(/\/account\/transactions$/);
     await expect(page.getByRole('status').filter({ hasText: 'Transfer Successful' })).toBeVisible();
     await noToasts(page);
     await checkA11y();
 
     const payeeAfter = (await accountOf(request, DEMO_CUSTOMER_2)).user.account;
     expect(payeeAfter.checking).toBeCloseTo(payee.checking + 40, 2);
-    await page.getByRole('link', { name: 'View transactions' }).click();
+    // The payee of a completed transfer can be saved, and then appears among the beneficiaries.
+    await page.getByRole('button', { name: 'Save Jamie Lee as payee' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /^(Beneficiary saved|This beneficiary is already saved)$/ })).toBeVisible();
+    await page.goto('/account/beneficiaries');
+    await expect(page.getByText('Jamie Lee').first()).toBeVisible();
+    await page.goto('/account/transactions');
     await expect(page.getByTestId('transaction-line').first()).toContainText('Concert tickets');
     await expect(page.getByTestId('transaction-line').first()).toContainText(`−${money(40)}`);
     await page.getByRole('link', { name: 'Dashboard' }).click();
@@ -167,8 +173,8 @@ test.describe('money journeys', () => {
     await checkA11y();
     await page.getByLabel('IMS code').fill(await mailedCode(page, DEMO_CUSTOMER.email, after));
     await page.getByRole('button', { name: 'Confirm Transfer' }).click();
+    await expect(page).toHaveURL(/\/account\/transactions$/);
     await expect(page.getByRole('status').filter({ hasText: 'Transfer Successful' })).toBeVisible();
-    await page.getByRole('link', { name: 'View transactions' }).click();
     await expect(page.getByTestId('transaction-line').first()).toContainText('Wire to Hans Muster');
   });
 

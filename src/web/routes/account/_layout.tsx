@@ -45,7 +45,7 @@ function AccountLayoutFrame() {
       navLabel="Account"
       homePath="/account/home"
       header={
-        <div className="flex flex-1 items-center justify-end gap-3">
+        <div className="flex min-w-0 flex-1 items-center justify-end gap-3">
           <p className="truncate text-sm text-slate-700">
             {greeting()}, <span className="font-semibold text-slate-900">{user.firstName}</span>
           </p>

@@ -6,6 +6,7 @@ import { Card, PageTitle } from '../../components/ui/card';
 import { SelectField, TextField } from '../../components/ui/form';
 import { transactionsQuery, type TransactionFilter } from '../../features/ledger/api';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
+import { TransferResult } from '../../features/transfers/components/transfer-result';
 import { BANK_NAME } from '../../lib/settings';
 
 export function meta() {
@@ -23,6 +24,7 @@ export default function TransactionsPage() {
   return (
     <div className="space-y-6">
       <PageTitle subtitle="Every movement on your savings and checking accounts, newest first.">Transactions</PageTitle>
+      <TransferResult />
       <Card>
         <form className="grid gap-4 sm:grid-cols-4" aria-label="Filter transactions" onSubmit={(event) => event.preventDefault()}>
           <SelectField label="Account" value={filter.account} onChange={(event) => set({ account: event.target.value as TransactionFilter['account'] })}>

@@ -38,9 +38,9 @@ function AdminLayoutFrame() {
       navLabel="Back office"
       homePath="/admin/dashboard"
       header={
-        <div className="flex flex-1 items-center justify-between gap-3">
+        <div className="flex min-w-0 flex-1 items-center justify-between gap-3">
           <p className="text-lg font-semibold text-slate-900">Dashboard</p>
-          <p className="truncate text-sm text-slate-700">
+          <p className="hidden min-w-0 truncate text-sm text-slate-700 sm:block">
             Signed in as <span className="font-semibold text-slate-900">{user.email}</span>
           </p>
         </div>

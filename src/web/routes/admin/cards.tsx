@@ -90,7 +90,7 @@ export default function AdminCardsPage() {
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No card requests here.</p> : null}
       {data && data.items.length > 0 ? (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white p-4">
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white p-4">
           <table className="min-w-full text-left text-sm">
             <caption className="sr-only">Card requests</caption>
             <thead>

@@ -23,7 +23,7 @@ function Change({ value }: { value: unknown }) {
 /** Who did what, when, to whom, with the values before and after. */
 export function AuditTable({ items }: { items: AuditEntryDto[] }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Audit log, newest first</caption>
         <thead className="border-b border-slate-200 bg-slate-50">

@@ -24,7 +24,7 @@ function SortButton({ field, label, sort, order, onSort }: { field: UserSortFiel
 export function UsersTable({ data, sort, order, onSort }: { data: AdminUserList; sort: UserSortField; order: 'asc' | 'desc'; onSort: (field: UserSortField) => void }) {
   const first = (data.page - 1) * data.pageSize;
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Users, page {data.page}</caption>
         <thead className="border-b border-slate-200 bg-slate-50">

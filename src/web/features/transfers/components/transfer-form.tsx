@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import type { TransactionDto, TransferCodeSent, TransferRequest } from '../../../../shared/contracts/transactions';
+import type { TransferCodeSent, TransferRequest } from '../../../../shared/contracts/transactions';
 import { Alert } from '../../../components/ui/alert';
-import { Button, ButtonLink } from '../../../components/ui/button';
+import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { errorMessage } from '../../../lib/api';
 import { useCurrentUser } from '../../../lib/query';
@@ -11,8 +11,9 @@ import { BANK_NAME } from '../../../lib/settings';
 import { paths } from '../../../paths';
 import { useIdempotencyKey } from '../../ledger/idempotency';
 import { formatUsd } from '../../ledger/format';
-import { savePayee, sendTransfer } from '../api';
+import { sendTransfer } from '../api';
 import { CodeStep } from './code-step';
+import { transferResultState } from './transfer-result';
 
 interface Values {
   accountType: 'savings' | 'checking' | '';
@@ -24,7 +25,7 @@ interface Values {
   description: string;
 }
 
-/** Money transfer in the spec's steps: form -> summary with the IMS code -> done. */
+/** Money transfer in the spec's steps: form -> summary with the IMS code -> 'Transfer Successful' on /account/transactions. */
 export function TransferForm() {
   const user = useCurrentUser();
   const [params] = useSearchParams();
@@ -37,12 +38,11 @@ export function TransferForm() {
     bankName: params.get('bankName') ?? '',
     description: '',
   });
-  const [step, setStep] = useState<'form' | 'code' | 'done'>('form');
+  const navigate = useNavigate();
+  const [step, setStep] = useState<'form' | 'code'>('form');
   const [code, setCode] = useState<TransferCodeSent | null>(null);
-  const [done, setDone] = useState<TransactionDto | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [payee, setPayee] = useState<{ hidden: boolean; message: string | null; saving: boolean }>({ hidden: false, message: null, saving: false });
   const idempotency = useIdempotencyKey();
 
   const set = (name: keyof Values) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value }));
@@ -80,9 +80,16 @@ export function TransferForm() {
         setStep('code');
         if (paymentPin === undefined && step === 'code') toast.success('We emailed you a new IMS code');
       } else {
-        setDone(answer.line);
-        setStep('done');
         toast.success('Transfer Successful');
+        const line = answer.line;
+        navigate(paths.account.transactions, {
+          state: transferResultState(`${formatUsd(line.amount)} left your ${line.account} account for ${values.to.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`, {
+            name: values.to.trim(),
+            accountNumber: values.accountNumber.trim(),
+            routingNumber: values.routingNumber.trim(),
+            bankName: values.bankName.trim(),
+          }),
+        });
       }
     } catch (failure) {
       idempotency.settle(failure);
@@ -101,32 +108,6 @@ export function TransferForm() {
     }
     void call();
   };
-
-  const saveAsPayee = async () => {
-    setPayee((current) => ({ ...current, saving: true }));
-    const result = await savePayee({ name: values.to.trim(), accountNumber: values.accountNumber.trim(), routingNumber: values.routingNumber.trim(), bankName: values.bankName.trim() });
-    setPayee({ hidden: result.notAvailable, message: result.notAvailable ? null : result.message, saving: false });
-  };
-
-  if (step === 'done' && done) {
-    return (
-      <div className="space-y-4">
-        <Alert tone="success">Transfer Successful</Alert>
-        <p className="text-slate-800">
-          {formatUsd(done.amount)} left your {done.account} account for {values.to}. Your {done.account} balance is now {formatUsd(done.balanceAfter)}.
-        </p>
-        {payee.message ? <Alert tone="info">{payee.message}</Alert> : null}
-        <div className="flex flex-wrap gap-3">
-          <ButtonLink to={paths.account.transactions}>View transactions</ButtonLink>
-          {!payee.hidden && !payee.message ? (
-            <Button variant="secondary" onClick={saveAsPayee} disabled={payee.saving}>
-              {payee.saving ? 'Saving...' : 'Save as payee'}
-            </Button>
-          ) : null}
-        </div>
-      </div>
-    );
-  }
 
   if (step === 'code' && code) {
     return (

@@ -1,9 +1,10 @@
 import { useMemo, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import type { TransactionDto, TransferCodeSent, WireTransferRequest } from '../../../../shared/contracts/transactions';
+import type { TransferCodeSent, WireTransferRequest } from '../../../../shared/contracts/transactions';
 import { WIRE_ACCOUNT_TYPES, wireCountries } from '../../../../shared/wire';
 import { Alert } from '../../../components/ui/alert';
-import { Button, ButtonLink } from '../../../components/ui/button';
+import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { errorMessage } from '../../../lib/api';
 import { useCurrentUser } from '../../../lib/query';
@@ -12,6 +13,7 @@ import { formatUsd } from '../../ledger/format';
 import { useIdempotencyKey } from '../../ledger/idempotency';
 import { sendWire } from '../api';
 import { CodeStep } from './code-step';
+import { transferResultState } from './transfer-result';
 
 interface Values {
   account: 'savings' | 'checking';
@@ -29,9 +31,9 @@ export function WireForm() {
   const user = useCurrentUser();
   const countries = useMemo(() => wireCountries(), []);
   const [values, setValues] = useState<Values>({ account: 'checking', amount: '', beneficiaryName: '', beneficiaryAccount: '', bankName: '', country: '', swiftCode: '', accountType: '', description: '' });
-  const [step, setStep] = useState<'form' | 'code' | 'done'>('form');
+  const navigate = useNavigate();
+  const [step, setStep] = useState<'form' | 'code'>('form');
   const [code, setCode] = useState<TransferCodeSent | null>(null);
-  const [done, setDone] = useState<TransactionDto | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const idempotency = useIdempotencyKey();
@@ -71,9 +73,11 @@ export function WireForm() {
         setCode(answer.code);
         setStep('code');
       } else {
-        setDone(answer.line);
-        setStep('done');
         toast.success('Transfer Successful');
+        const line = answer.line;
+        navigate(paths.account.transactions, {
+          state: transferResultState(`${formatUsd(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`, null),
+        });
       }
     } catch (failure) {
       idempotency.settle(failure);
@@ -82,18 +86,6 @@ export function WireForm() {
       setBusy(false);
     }
   };
-
-  if (step === 'done' && done) {
-    return (
-      <div className="space-y-4">
-        <Alert tone="success">Transfer Successful</Alert>
-        <p className="text-slate-800">
-          {formatUsd(done.amount)} is on its way to {values.beneficiaryName}. Your {done.account} balance is now {formatUsd(done.balanceAfter)}.
-        </p>
-        <ButtonLink to={paths.account.transactions}>View transactions</ButtonLink>
-      </div>
-    );
-  }
 
   if (step === 'code' && code) {
     const country = countries.find((option) => option.code === values.country)?.name ?? values.country;

@@ -1,0 +1,77 @@
+import type { Page } from '@playwright/test';
+import { ADMIN, DEMO_CUSTOMER_2, expect, test } from './support/fixtures';
+
+// Every signed-in page at a phone's and a laptop's width: it renders its own heading, nothing
+// scrolls sideways, axe finds nothing, and no console error or failed request happens.
+const accountPaths = [
+  '/account/home',
+  '/account/transactions',
+  '/account/transfers',
+  '/account/transfer',
+  '/account/internal_transfer',
+  '/account/domestic_transfer',
+  '/account/loans',
+  '/account/loans/apply',
+  '/account/loans/documents',
+  '/account/cards',
+  '/account/support',
+  '/account/info',
+  '/account/profile',
+  '/account/settings',
+  '/account/update-account',
+  '/account/update-password',
+  '/account/beneficiaries',
+  '/account/kyc-verification',
+  '/account/deposit',
+  '/account/deposit/crypto',
+];
+
+const adminPaths = (userId: string) => [
+  '/admin/dashboard',
+  '/admin/users',
+  `/admin/users/${userId}`,
+  `/admin/users/edit/${userId}`,
+  `/admin/users/account/${userId}`,
+  `/admin/transactions/${userId}`,
+  '/admin/transactions/add-transactions',
+  '/admin/contacts',
+  '/admin/audit',
+  '/admin/kyc',
+  '/admin/loans',
+  '/admin/cards',
+];
+
+async function signInByApi(page: Page, user: { email: string; password: string }, admin = false) {
+  const response = await page.request.post(admin ? '/api/auth/admin/signin' : '/api/auth/signin', { data: user });
+  expect(response.status()).toBe(200);
+  return (await response.json()).data.user as { _id: string };
+}
+
+async function checkPage(page: Page, path: string, checkA11y: (page?: Page) => Promise<void>) {
+  await page.goto(path);
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Loading\.\.\.$/ })).toHaveCount(0);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${path} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+  await checkA11y();
+}
+
+for (const width of [375, 1280]) {
+  test(`customer pages at ${width} px`, async ({ page, checkA11y }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width, height: 900 });
+    await signInByApi(page, DEMO_CUSTOMER_2);
+    for (const path of accountPaths) await checkPage(page, path, checkA11y);
+  });
+
+  test(`back-office pages at ${width} px`, async ({ page, checkA11y }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width, height: 900 });
+    await signInByApi(page, ADMIN, true);
+    const lookup = await page.request.get(`/api/user/admin/email/${encodeURIComponent(DEMO_CUSTOMER_2.email)}`);
+    expect(lookup.status()).toBe(200);
+    const customerId = (await lookup.json()).data._id as string;
+    for (const path of adminPaths(customerId)) await checkPage(page, path, checkA11y);
+  });
+}
