@@ -24,7 +24,8 @@ const PORT = Number(process.env.E2E_PORT ?? process.env.BENCH_PORT ?? 3101);
 const PGBENCH_SCALE = Number(process.env.PGBENCH_SCALE ?? 32);
 
 function pgbenchBinary(): string | null {
-  for (const candidate of ['/usr/bin/pgbench', ...fs.readdirSync('/usr/lib/postgresql').map((version) => `/usr/lib/postgresql/${version}/bin/pgbench`)]) {
+  const installed = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql') : [];
+  for (const candidate of ['/usr/bin/pgbench', ...installed.map((version) => `/usr/lib/postgresql/${version}/bin/pgbench`)]) {
     if (fs.existsSync(candidate)) return candidate;
   }
   return null;

@@ -1,0 +1,55 @@
+import type { Locator, Page } from '@playwright/test';
+import { DEMO_CUSTOMER_2, expect, test } from './support/fixtures';
+
+// A customer who uses only the keyboard: every step is reached with Tab and used with Enter,
+// Space or typing, and the focused element is always visible.
+async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
+  for (let presses = 0; presses < limit; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) {
+      await expect(target).toBeVisible();
+      return;
+    }
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`could not reach ${target} with Tab`);
+}
+
+test('sign in, open the menu and move money between own accounts with the keyboard only', async ({ page }) => {
+  await page.goto('/');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await tabTo(page, page.getByRole('link', { name: 'Login Account' }).first());
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/signin$/);
+
+  await tabTo(page, page.getByLabel('Email'));
+  await page.keyboard.type(DEMO_CUSTOMER_2.email);
+  await tabTo(page, page.getByLabel('Password', { exact: true }));
+  await page.keyboard.type(DEMO_CUSTOMER_2.password);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account\/home$/);
+
+  await tabTo(page, page.getByRole('link', { name: /Inter Account/ }).first());
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account\/internal_transfer$/);
+  const amount = page.getByLabel(/Amount/);
+  await tabTo(page, amount);
+  await page.keyboard.type('1.25');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account\/transactions$/);
+  await expect(page.getByTestId('transaction-line').first()).toContainText('1.25');
+});
+
+test('the header menus open with Enter and close with Escape', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/');
+  const personal = page.getByRole('button', { name: 'Personal' });
+  await tabTo(page, personal);
+  await page.keyboard.press('Enter');
+  await expect(personal).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Personal Checking' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(personal).toHaveAttribute('aria-expanded', 'false');
+  await expect(personal).toBeFocused();
+});
