@@ -34,10 +34,16 @@ export function centsToDollars(cents: number): number {
   return cents / 100;
 }
 
-/** A positive amount in dollars (as the API carries it) parsed to cents. */
-export const ZAmountCents = z
-  .union([z.number(), z.string()], { message: 'Amount must be greater than 0' })
-  .transform((value, ctx) => {
+/**
+ * A positive amount in dollars (as the API carries it, number or string) parsed to integer cents.
+ * `missingMessage` is what an absent amount gets (the spec's 'Please fill all fields' on transfers).
+ */
+export const amountCents = (missingMessage: string) =>
+  z.unknown().transform((value, ctx) => {
+    if (value === undefined || value === null || value === '') {
+      ctx.addIssue({ code: 'custom', message: missingMessage });
+      return z.NEVER;
+    }
     const cents = dollarsToCents(value);
     if (cents === null) {
       ctx.addIssue({ code: 'custom', message: 'Amount must be a number with at most 2 decimal places' });

@@ -24,7 +24,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

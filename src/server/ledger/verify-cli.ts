@@ -2,17 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config';
 import { createDatabase, type DatabaseHandle } from '../db/database';
+import { isAlive } from '../db/embedded';
 import { openRuntime } from '../runtime';
 import { describeVerifyResult, verifyLedger } from './verify';
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * When the embedded PostgreSQL in DATA_DIR is already running (the server is up), connect to it

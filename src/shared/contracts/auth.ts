@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countryOptions } from '../countries';
+import { dateOfBirth } from '../dates';
 import {
   ADDRESS_LENGTH_MAX,
   NAME_LENGTH_MAX,
@@ -19,22 +20,7 @@ export const ZNewPassword = z
   .min(PASSWORD_LENGTH_MIN, PASSWORD_RULE_MESSAGE)
   .max(PASSWORD_LENGTH_MAX, `Password must be at most ${PASSWORD_LENGTH_MAX} characters`);
 
-const ZDateOfBirth = z
-  .string({ message: 'Date of birth is required' })
-  .trim()
-  .min(1, 'Date of birth is required')
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Date of birth must be a date (YYYY-MM-DD)')
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-  }, 'Date of birth must be a real date')
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    const now = new Date();
-    const adult = new Date(Date.UTC(now.getUTCFullYear() - 18, now.getUTCMonth(), now.getUTCDate()));
-    const oldest = new Date(Date.UTC(now.getUTCFullYear() - 120, 0, 1));
-    return date <= adult && date >= oldest;
-  }, 'You must be at least 18 years old to open an account');
+const ZDateOfBirth = dateOfBirth({ required: 'Date of birth is required', underage: 'You must be at least 18 years old to open an account' });
 
 export const ZSignUpRequest = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateOfBirth } from '../dates';
 import { TEXT_LENGTH_MAX } from '../limits';
 
 export const KYC_DOCUMENT_TYPES = [
@@ -19,21 +20,7 @@ export const KYC_TEXT_FIELDS = ['documentType', 'dateOfBirth'] as const;
 
 export const ZKycTextFields = z.object({
   documentType: z.enum(KYC_DOCUMENT_TYPE_VALUES, { message: 'Please choose a document type: Passport, National ID or Driver\'s License' }),
-  dateOfBirth: z
-    .string({ message: KYC_REQUIRED_MESSAGE })
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Date of birth must be a date (YYYY-MM-DD)')
-    .refine((value) => {
-      const date = new Date(`${value}T00:00:00Z`);
-      return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-    }, 'Date of birth must be a real date')
-    .refine((value) => {
-      const date = new Date(`${value}T00:00:00Z`);
-      const now = new Date();
-      const adult = new Date(Date.UTC(now.getUTCFullYear() - 18, now.getUTCMonth(), now.getUTCDate()));
-      const oldest = new Date(Date.UTC(now.getUTCFullYear() - 120, 0, 1));
-      return date <= adult && date >= oldest;
-    }, 'You must be at least 18 years old'),
+  dateOfBirth: dateOfBirth({ required: KYC_REQUIRED_MESSAGE, underage: 'You must be at least 18 years old' }),
 });
 
 export const ZKycRejectRequest = z.object({

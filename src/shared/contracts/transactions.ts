@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TEXT_LENGTH_MAX } from '../limits';
-import { AMOUNT_CENTS_MAX, dollarsToCents, formatCents } from '../money';
+import { isRealDate } from '../dates';
+import { AMOUNT_CENTS_MAX, amountCents, dollarsToCents } from '../money';
 import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
 
 export const ENTRY_KINDS = ['opening', 'transfer', 'wire', 'internal', 'adjustment', 'reversal', 'loan'] as const;
@@ -48,7 +49,7 @@ export interface TransactionPage<T = TransactionDto> {
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates look like YYYY-MM-DD')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'Not a real date');
+  .refine(isRealDate, 'Not a real date');
 
 export const ZTransactionListQuery = z.object({
   page: z.coerce.number().int().min(1, 'page must be at least 1').max(100_000).default(1),
@@ -63,26 +64,7 @@ export type TransactionListQuery = z.infer<typeof ZTransactionListQuery>;
 const FILL_ALL = 'Please fill all fields';
 
 /** Amount in dollars; missing is 'Please fill all fields', zero or less is 'Amount must be greater than 0'. */
-export const ZTransferAmount = z.unknown().transform((value, ctx) => {
-  if (value === undefined || value === null || value === '') {
-    ctx.addIssue({ code: 'custom', message: FILL_ALL });
-    return z.NEVER;
-  }
-  const cents = dollarsToCents(value);
-  if (cents === null) {
-    ctx.addIssue({ code: 'custom', message: 'Amount must be a number with at most 2 decimal places' });
-    return z.NEVER;
-  }
-  if (cents <= 0) {
-    ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
-    return z.NEVER;
-  }
-  if (cents > AMOUNT_CENTS_MAX) {
-    ctx.addIssue({ code: 'custom', message: `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}` });
-    return z.NEVER;
-  }
-  return cents;
-});
+export const ZTransferAmount = amountCents(FILL_ALL);
 
 const filled = (label: string, max: number) =>
   z
