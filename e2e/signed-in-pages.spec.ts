@@ -65,8 +65,15 @@ for (const width of [375, 1280]) {
     for (const path of accountPaths) await checkPage(page, path, checkA11y);
   });
 
-  test(`back-office pages at ${width} px`, async ({ page, checkA11y }) => {
+  test(`back-office pages at ${width} px`, async ({ page, checkA11y, request }) => {
     test.setTimeout(180_000);
+    // Give the customer history of their own so the back office's tables have rows to lay out.
+    expect((await request.post('/api/auth/signin', { data: DEMO_CUSTOMER_2 })).status()).toBe(200);
+    const moved = await request.post('/api/transaction/internal-transfer', {
+      data: { from: 'checking', to: 'savings', amount: 1 },
+      headers: { 'Idempotency-Key': `layout-${width}-${Date.now()}` },
+    });
+    expect(moved.status()).toBe(201);
     await page.setViewportSize({ width, height: 900 });
     await signInByApi(page, ADMIN, true);
     const lookup = await page.request.get(`/api/user/admin/email/${encodeURIComponent(DEMO_CUSTOMER_2.email)}`);

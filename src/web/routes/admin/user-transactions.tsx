@@ -111,7 +111,7 @@ export default function UserTransactionsPage() {
         ) : list.data.items.length === 0 ? (
           <p className="text-slate-700">No transactions yet.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Transactions</caption>
               <thead className="border-b border-slate-300 text-slate-800">

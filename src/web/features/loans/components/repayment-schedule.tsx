@@ -4,7 +4,7 @@ import { money } from './loan-format';
 export function RepaymentSchedule({ loan }: { loan: LoanDto }) {
   if (!loan.schedule) return null;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="min-w-full text-sm">
         <caption className="sr-only">Repayment schedule</caption>
         <thead>
