@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
+import { Pager } from '../../components/ui/pager';
 import { SelectField, TextField } from '../../components/ui/form';
 import { transactionsQuery, type TransactionFilter } from '../../features/ledger/api';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
@@ -19,7 +19,6 @@ export default function TransactionsPage() {
   const [filter, setFilter] = useState<TransactionFilter>({ page: 1, pageSize: PAGE_SIZE, account: '', type: '', from: '', to: '' });
   const list = useQuery({ ...transactionsQuery(filter), placeholderData: keepPreviousData });
   const set = (change: Partial<TransactionFilter>) => setFilter((current) => ({ ...current, ...change, page: change.page ?? 1 }));
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / PAGE_SIZE)) : 1;
 
   return (
     <div className="space-y-6">
@@ -49,17 +48,9 @@ export default function TransactionsPage() {
         ) : (
           <>
             <TransactionList items={list.data.items} emptyText="No transactions match." />
-            <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-3">
-              <Button variant="secondary" disabled={(filter.page ?? 1) <= 1} onClick={() => set({ page: (filter.page ?? 1) - 1 })}>
-                Previous
-              </Button>
-              <p className="text-sm text-slate-700">
-                Page {filter.page} of {pages} · {list.data.total} transactions
-              </p>
-              <Button variant="secondary" disabled={(filter.page ?? 1) >= pages} onClick={() => set({ page: (filter.page ?? 1) + 1 })}>
-                Next
-              </Button>
-            </nav>
+            <div className="mt-4">
+              <Pager page={filter.page ?? 1} pageSize={PAGE_SIZE} total={list.data.total} label="Transactions" onPage={(page) => set({ page })} />
+            </div>
           </>
         )}
       </Card>

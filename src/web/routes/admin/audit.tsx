@@ -7,7 +7,7 @@ import { PageTitle } from '../../components/ui/card';
 import { SelectField, TextField } from '../../components/ui/form';
 import { auditFiltersQuery, auditQuery, type AuditParams } from '../../features/admin/api';
 import { AuditTable } from '../../features/admin/components/audit-table';
-import { Pager } from '../../features/admin/components/pager';
+import { Pager } from '../../components/ui/pager';
 import { errorMessage } from '../../lib/api';
 
 export function meta() {

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { CARD_STATUS_LABELS, CARD_STATUS_NEXT, type CardRequestDto, type CardRequestStatus } from '../../../shared/contracts/cards';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
+import { Pager } from '../../components/ui/pager';
 import { PageTitle } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form';
 import { cardQueueQuery, setCardStatus } from '../../features/cards/api';
@@ -110,19 +111,7 @@ export default function AdminCardsPage() {
           </table>
         </div>
       ) : null}
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="flex items-center gap-3">
-          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <span className="text-sm text-slate-800">
-            Page {page} of {pages}
-          </span>
-          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </nav>
-      ) : null}
+      {data && pages > 1 ? <Pager page={page} pageSize={data.pageSize} total={data.total} label="Card requests" onPage={setPage} /> : null}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { CONTACT_DELETE_FAILED_MESSAGE, CONTACT_DELETED_MESSAGE, type ContactDto } from '../../../shared/contracts/contact-messages';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
+import { Pager } from '../../components/ui/pager';
 import { PageTitle } from '../../components/ui/card';
 import { contactsQuery, deleteContact, markContactRead } from '../../features/contact/api';
 import { errorMessage } from '../../lib/api';
@@ -87,19 +88,7 @@ export default function AdminContactsPage() {
           ))}
         </ul>
       ) : null}
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="mt-6 flex items-center gap-3">
-          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((value) => value - 1)}>
-            Previous
-          </Button>
-          <span className="text-sm text-slate-700">
-            Page {page} of {pages}
-          </span>
-          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage((value) => value + 1)}>
-            Next
-          </Button>
-        </nav>
-      ) : null}
+      {data && pages > 1 ? <Pager page={page} pageSize={data.pageSize} total={data.total} label="Contact messages" onPage={setPage} /> : null}
     </div>
   );
 }

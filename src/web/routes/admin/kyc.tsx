@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { KYC_DOCUMENT_TYPES } from '../../../shared/contracts/kyc';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
+import { Pager } from '../../components/ui/pager';
 import { Card, PageTitle } from '../../components/ui/card';
 import { StatusTabs } from '../../features/kyc/components/status-tabs';
 import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
@@ -66,19 +67,7 @@ export default function AdminKycPage() {
           </li>
         ))}
       </ul>
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="flex items-center gap-3">
-          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <span className="text-sm text-slate-800">
-            Page {page} of {pages}
-          </span>
-          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </nav>
-      ) : null}
+      {data && pages > 1 ? <Pager page={page} pageSize={data.pageSize} total={data.total} label="Identity reviews" onPage={setPage} /> : null}
     </div>
   );
 }

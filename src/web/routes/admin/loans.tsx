@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import type { LoanDto } from '../../../shared/contracts/loans';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
+import { Pager } from '../../components/ui/pager';
 import { Card, PageTitle } from '../../components/ui/card';
 import { TextAreaField } from '../../components/ui/form';
 import { StatusTabs } from '../../features/kyc/components/status-tabs';
@@ -122,19 +123,7 @@ export default function AdminLoansPage() {
       <ul className="space-y-4">
         {data?.items.map((loan) => <LoanRow key={loan._id} loan={loan} />)}
       </ul>
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="flex items-center gap-3">
-          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <span className="text-sm text-slate-800">
-            Page {page} of {pages}
-          </span>
-          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </nav>
-      ) : null}
+      {data && pages > 1 ? <Pager page={page} pageSize={data.pageSize} total={data.total} label="Loan applications" onPage={setPage} /> : null}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../components/ui/alert';
 import { Button, ButtonLink } from '../../components/ui/button';
+import { Pager } from '../../components/ui/pager';
 import { Card, PageTitle } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form';
 import { adminUserTransactionsQuery, reverseTransaction, staffUserQuery, updateTransactionDescription } from '../../features/ledger/api';
@@ -75,7 +76,6 @@ export default function UserTransactionsPage() {
   };
 
   const name = user.data ? `${user.data.firstName} ${user.data.lastName}` : '';
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / PAGE_SIZE)) : 1;
   return (
     <div className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-700">
@@ -167,11 +167,9 @@ export default function UserTransactionsPage() {
                 ))}
               </tbody>
             </table>
-            <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-3">
-              <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</Button>
-              <p className="text-sm text-slate-700">Page {page} of {pages}</p>
-              <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>Next</Button>
-            </nav>
+            <div className="mt-4">
+              <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} label="Transactions" onPage={setPage} />
+            </div>
           </div>
         )}
       </Card>

@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button';
 import { PageTitle } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form';
 import { adminUsersQuery } from '../../features/admin/api';
-import { Pager } from '../../features/admin/components/pager';
+import { Pager } from '../../components/ui/pager';
 import { UsersTable } from '../../features/admin/components/users-table';
 import { errorMessage } from '../../lib/api';
 
