@@ -68,48 +68,54 @@ export function toTransactionDto(row: Row): TransactionDto {
   };
 }
 
+/** The columns every transaction line needs (postings p, accounts a, entries e, reversals r). */
+const POSTING_COLUMNS = [
+  'p.id',
+  'p.entry_id',
+  'p.amount',
+  'p.balance_after',
+  'p.memo',
+  'p.counterparty',
+  'a.kind as account',
+  'a.number',
+  'a.owner_id',
+  'e.kind',
+  'e.description',
+  'e.value_date',
+  'e.booked_at',
+  'e.reversal_of',
+  'r.id as reversed_by',
+] as const;
+
+/** The newest staff description note of the entry, if any. */
+const latestNote = () => sql<string | null>`(select n.description from entry_notes n where n.entry_id = e.id order by n.id desc limit 1)`.as('note');
+
 function selectRows(db: DB, filter: ListFilter) {
   return baseQuery(db, filter)
     .innerJoin('users as u', 'u.id', 'a.owner_id')
-    .select([
-      'p.id',
-      'p.entry_id',
-      'p.amount',
-      'p.balance_after',
-      'p.memo',
-      'p.counterparty',
-      'a.kind as account',
-      'a.number',
-      'a.owner_id',
-      'e.kind',
-      'e.description',
-      'e.value_date',
-      'e.booked_at',
-      'e.reversal_of',
-      'r.id as reversed_by',
-      'u.first_name',
-      'u.last_name',
-      sql<string | null>`(select n.description from entry_notes n where n.entry_id = e.id order by n.id desc limit 1)`.as('note'),
-    ])
+    .select([...POSTING_COLUMNS, 'u.first_name', 'u.last_name', latestNote()])
     .orderBy('p.entry_seq', 'desc')
     .orderBy('a.kind')
     .limit(filter.pageSize)
     .offset((filter.page - 1) * filter.pageSize);
 }
 
-export async function listTransactions(db: DB, filter: ListFilter): Promise<TransactionPage> {
+/** One page of rows and the total that matches the filter. */
+async function pageOf(db: DB, filter: ListFilter) {
   const [rows, count] = await Promise.all([
     selectRows(db, filter).execute(),
     baseQuery(db, filter).select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirst(),
   ]);
-  return { items: rows.map((row) => toTransactionDto(row as Row)), page: filter.page, pageSize: filter.pageSize, total: Number(count?.total ?? 0) };
+  return { rows, total: Number(count?.total ?? 0) };
+}
+
+export async function listTransactions(db: DB, filter: ListFilter): Promise<TransactionPage> {
+  const { rows, total } = await pageOf(db, filter);
+  return { items: rows.map((row) => toTransactionDto(row as Row)), page: filter.page, pageSize: filter.pageSize, total };
 }
 
 export async function listAdminTransactions(db: DB, filter: ListFilter): Promise<TransactionPage<AdminTransactionDto>> {
-  const [rows, count] = await Promise.all([
-    selectRows(db, filter).execute(),
-    baseQuery(db, filter).select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirst(),
-  ]);
+  const { rows, total } = await pageOf(db, filter);
   return {
     items: rows.map((row) => ({
       ...toTransactionDto(row as Row),
@@ -119,7 +125,7 @@ export async function listAdminTransactions(db: DB, filter: ListFilter): Promise
     })),
     page: filter.page,
     pageSize: filter.pageSize,
-    total: Number(count?.total ?? 0),
+    total,
   };
 }
 
@@ -130,24 +136,7 @@ export async function entryLines(db: DB, entryId: string, userId: string | null)
     .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
     .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
     .leftJoin('journal_entries as r', 'r.reversal_of', 'e.id')
-    .select([
-      'p.id',
-      'p.entry_id',
-      'p.amount',
-      'p.balance_after',
-      'p.memo',
-      'p.counterparty',
-      'a.kind as account',
-      'a.number',
-      'a.owner_id',
-      'e.kind',
-      'e.description',
-      'e.value_date',
-      'e.booked_at',
-      'e.reversal_of',
-      'r.id as reversed_by',
-      sql<string | null>`(select n.description from entry_notes n where n.entry_id = e.id order by n.id desc limit 1)`.as('note'),
-    ])
+    .select([...POSTING_COLUMNS, latestNote()])
     .where('p.entry_id', '=', entryId)
     .where('a.owner_id', 'is not', null);
   if (userId) query = query.where('a.owner_id', '=', userId);
