@@ -1,15 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
-import type { TransferCodeSent, TransferRequest } from '../../../../shared/contracts/transactions';
+import type { TransferRequest } from '../../../../shared/contracts/transactions';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
-import { errorMessage } from '../../../lib/api';
 import { useCurrentUser } from '../../../lib/query';
 import { BANK_NAME } from '../../../lib/settings';
 import { paths } from '../../../paths';
-import { useIdempotencyKey } from '../../ledger/idempotency';
+import { useCodedTransfer } from '../use-coded-transfer';
 import { formatUsd } from '../../ledger/format';
 import { sendTransfer } from '../api';
 import { CodeStep } from './code-step';
@@ -39,11 +37,16 @@ export function TransferForm() {
     description: '',
   });
   const navigate = useNavigate();
-  const [step, setStep] = useState<'form' | 'code'>('form');
-  const [code, setCode] = useState<TransferCodeSent | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const idempotency = useIdempotencyKey();
+  const { step, setStep, code, error, setError, busy, submit } = useCodedTransfer(sendTransfer, (line) =>
+    navigate(paths.account.transactions, {
+      state: transferResultState(`${formatUsd(line.amount)} left your ${line.account} account for ${values.to.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`, {
+        name: values.to.trim(),
+        accountNumber: values.accountNumber.trim(),
+        routingNumber: values.routingNumber.trim(),
+        bankName: values.bankName.trim(),
+      }),
+    }),
+  );
 
   const set = (name: keyof Values) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value }));
 
@@ -68,36 +71,7 @@ export function TransferForm() {
     return null;
   };
 
-  const call = async (paymentPin?: string) => {
-    const request = body(paymentPin);
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await sendTransfer(request, idempotency.keyFor(request));
-      idempotency.settle();
-      if (answer.kind === 'code') {
-        setCode(answer.code);
-        setStep('code');
-        if (paymentPin === undefined && step === 'code') toast.success('We emailed you a new IMS code');
-      } else {
-        toast.success('Transfer Successful');
-        const line = answer.line;
-        navigate(paths.account.transactions, {
-          state: transferResultState(`${formatUsd(line.amount)} left your ${line.account} account for ${values.to.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`, {
-            name: values.to.trim(),
-            accountNumber: values.accountNumber.trim(),
-            routingNumber: values.routingNumber.trim(),
-            bankName: values.bankName.trim(),
-          }),
-        });
-      }
-    } catch (failure) {
-      idempotency.settle(failure);
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const call = (paymentPin?: string) => submit(body(paymentPin), { resent: paymentPin === undefined && step === 'code' });
 
   const submitForm = (event: FormEvent) => {
     event.preventDefault();

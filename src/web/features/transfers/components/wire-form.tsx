@@ -1,16 +1,14 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
-import type { TransferCodeSent, WireTransferRequest } from '../../../../shared/contracts/transactions';
+import type { WireTransferRequest } from '../../../../shared/contracts/transactions';
 import { WIRE_ACCOUNT_TYPES, wireCountries } from '../../../../shared/wire';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
-import { errorMessage } from '../../../lib/api';
 import { useCurrentUser } from '../../../lib/query';
 import { paths } from '../../../paths';
 import { formatUsd } from '../../ledger/format';
-import { useIdempotencyKey } from '../../ledger/idempotency';
+import { useCodedTransfer } from '../use-coded-transfer';
 import { sendWire } from '../api';
 import { CodeStep } from './code-step';
 import { transferResultState } from './transfer-result';
@@ -32,11 +30,11 @@ export function WireForm() {
   const countries = useMemo(() => wireCountries(), []);
   const [values, setValues] = useState<Values>({ account: 'checking', amount: '', beneficiaryName: '', beneficiaryAccount: '', bankName: '', country: '', swiftCode: '', accountType: '', description: '' });
   const navigate = useNavigate();
-  const [step, setStep] = useState<'form' | 'code'>('form');
-  const [code, setCode] = useState<TransferCodeSent | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const idempotency = useIdempotencyKey();
+  const { step, setStep, code, error, setError, busy, submit } = useCodedTransfer(sendWire, (line) =>
+    navigate(paths.account.transactions, {
+      state: transferResultState(`${formatUsd(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`, null),
+    }),
+  );
   const set = (name: keyof Values) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value }));
 
   const body = (paymentPin?: string): WireTransferRequest => ({
@@ -62,30 +60,7 @@ export function WireForm() {
     return null;
   };
 
-  const call = async (paymentPin?: string) => {
-    const request = body(paymentPin);
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await sendWire(request, idempotency.keyFor(request));
-      idempotency.settle();
-      if (answer.kind === 'code') {
-        setCode(answer.code);
-        setStep('code');
-      } else {
-        toast.success('Transfer Successful');
-        const line = answer.line;
-        navigate(paths.account.transactions, {
-          state: transferResultState(`${formatUsd(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`, null),
-        });
-      }
-    } catch (failure) {
-      idempotency.settle(failure);
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const call = (paymentPin?: string) => submit(body(paymentPin));
 
   if (step === 'code' && code) {
     const country = countries.find((option) => option.code === values.country)?.name ?? values.country;
