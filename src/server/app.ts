@@ -31,6 +31,8 @@ export interface AppDependencies {
   /** Serve the built web app (off for API tests). */
   serveWeb?: boolean;
   logger?: FastifyServerOptions['logger'];
+  /** Send the app's own log (with its serializers) to this stream: tests read what gets logged. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The request log never carries a query string (reset links carry tokens), a body or a cookie. */
@@ -43,7 +45,12 @@ const logSerializers = {
 export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
   const { config } = dependencies;
   const app = Fastify({
-    logger: dependencies.logger ?? { level: config.logLevel, serializers: logSerializers, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: dependencies.logger ?? {
+      level: dependencies.logStream ? 'trace' : config.logLevel,
+      serializers: logSerializers,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      ...(dependencies.logStream ? { stream: dependencies.logStream } : {}),
+    },
     bodyLimit: REQUEST_BODY_BYTES_MAX,
     trustProxy: config.isProduction,
   });
