@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { ADMIN, DEMO_CUSTOMER_2, expect, test } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER_2, expect, test, uniqueEmail } from './support/fixtures';
 
 // Every signed-in page at a phone's and a laptop's width: it renders its own heading, nothing
 // scrolls sideways, axe finds nothing, and no console error or failed request happens.
@@ -67,18 +67,21 @@ for (const width of [375, 1280]) {
 
   test(`back-office pages at ${width} px`, async ({ page, checkA11y, request }) => {
     test.setTimeout(180_000);
-    // Give the customer history of their own so the back office's tables have rows to lay out.
-    expect((await request.post('/api/auth/signin', { data: DEMO_CUSTOMER_2 })).status()).toBe(200);
-    const moved = await request.post('/api/transaction/internal-transfer', {
-      data: { from: 'checking', to: 'savings', amount: 1 },
+    await page.setViewportSize({ width, height: 900 });
+    // A customer of this test's own, with history, so the back office's tables have rows to lay
+    // out (and no other journey's "newest row" changes under it).
+    const email = uniqueEmail('layout');
+    const signUp = await request.post('/api/auth/signup', {
+      data: { firstName: 'Layout', lastName: 'Check', email, address: '1 Grid Street', dateOfBirth: '1985-06-01', sex: 'Other', countryCode: '1', phone: '+1 202 555 0111', occupation: 'private', annualIncomeRange: '$700.00 - $1,000.00', accountType: 'Checking', password: 'Layout-Check-2026', confirmPassword: 'Layout-Check-2026' },
+    });
+    expect(signUp.status()).toBe(201);
+    const customerId = (await signUp.json()).data._id as string;
+    await signInByApi(page, ADMIN, true);
+    const credit = await page.request.post(`/api/transaction/admin/${customerId}`, {
+      data: { amount: 5, transactionType: 'credit', date: new Date().toISOString().slice(0, 10), description: 'Layout check credit', reason: 'Test data for the layout check', account: 'checking' },
       headers: { 'Idempotency-Key': `layout-${width}-${Date.now()}` },
     });
-    expect(moved.status()).toBe(201);
-    await page.setViewportSize({ width, height: 900 });
-    await signInByApi(page, ADMIN, true);
-    const lookup = await page.request.get(`/api/user/admin/email/${encodeURIComponent(DEMO_CUSTOMER_2.email)}`);
-    expect(lookup.status()).toBe(200);
-    const customerId = (await lookup.json()).data._id as string;
+    expect(credit.status()).toBe(201);
     for (const path of adminPaths(customerId)) await checkPage(page, path, checkA11y);
   });
 }

@@ -1,5 +1,6 @@
+import { ReasonForm } from '../../components/ui/reason-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import type { LoanDto } from '../../../shared/contracts/loans';
@@ -7,7 +8,6 @@ import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Pager } from '../../components/ui/pager';
 import { Card, PageTitle } from '../../components/ui/card';
-import { TextAreaField } from '../../components/ui/form';
 import { StatusTabs } from '../../features/kyc/components/status-tabs';
 import { approveLoan, loanQueueQuery, rejectLoan } from '../../features/loans/api';
 import { LoanStatusBadge, loanLabel, money } from '../../features/loans/components/loan-format';
@@ -28,7 +28,6 @@ const STATUSES = [
 function LoanRow({ loan }: { loan: LoanDto }) {
   const queryClient = useQueryClient();
   const [rejecting, setRejecting] = useState(false);
-  const [reason, setReason] = useState('');
   const [error, setError] = useState('');
   // One key per loan shown: a retry after a lost answer replays instead of paying twice.
   const approvalKey = useRef(newIdempotencyKey());
@@ -38,17 +37,8 @@ function LoanRow({ loan }: { loan: LoanDto }) {
     await queryClient.invalidateQueries({ queryKey: ['admin', 'loans'] });
   };
   const approve = useMutation({ mutationFn: () => approveLoan(loan._id, approvalKey.current), onSuccess: done, onError: (caught) => setError(errorMessage(caught)) });
-  const reject = useMutation({ mutationFn: () => rejectLoan(loan._id, reason.trim()), onSuccess: done, onError: (caught) => setError(errorMessage(caught)) });
+  const reject = useMutation({ mutationFn: (reason: string) => rejectLoan(loan._id, reason), onSuccess: done, onError: (caught) => setError(errorMessage(caught)) });
   const name = loan.customer ? `${loan.customer.firstName} ${loan.customer.lastName}` : 'Customer';
-
-  function onReject(event: FormEvent) {
-    event.preventDefault();
-    if (reason.trim().length < 3) {
-      setError('A reason is required');
-      return;
-    }
-    reject.mutate();
-  }
 
   return (
     <li>
@@ -76,17 +66,7 @@ function LoanRow({ loan }: { loan: LoanDto }) {
         {error ? <Alert tone="error" className="mt-3">{error}</Alert> : null}
         {loan.status === 'pending' ? (
           rejecting ? (
-            <form onSubmit={onReject} noValidate className="mt-4 space-y-3">
-              <TextAreaField label={`Reason for rejecting ${name}'s application`} value={reason} onChange={(event) => setReason(event.target.value)} rows={3} maxLength={500} required hint="The customer receives this reason by email." />
-              <div className="flex gap-3">
-                <Button type="submit" variant="danger" disabled={reject.isPending}>
-                  Confirm rejection
-                </Button>
-                <Button variant="secondary" onClick={() => setRejecting(false)}>
-                  Cancel
-                </Button>
-              </div>
-            </form>
+            <ReasonForm className="mt-4 space-y-3" label={`Reason for rejecting ${name}'s application`} busy={reject.isPending} onConfirm={(reason) => reject.mutate(reason)} onCancel={() => setRejecting(false)} onInvalid={setError} />
           ) : (
             <div className="mt-4 flex flex-wrap gap-3">
               <Button

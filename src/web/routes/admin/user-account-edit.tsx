@@ -1,6 +1,7 @@
+import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -56,10 +57,7 @@ export default function UserAccountEditPage() {
   const name = user.data ? `${user.data.firstName} ${user.data.lastName}` : 'Customer';
   return (
     <div className="max-w-2xl space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-700">
-        <Link to={paths.admin.dashboard} className="hover:underline">Home</Link> / <Link to={paths.admin.users} className="hover:underline">Users</Link> /{' '}
-        <Link to={paths.admin.user(id)} className="hover:underline">{name}</Link> / Edit Account Info
-      </nav>
+      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Users', to: paths.admin.users }, { label: name, to: paths.admin.user(id) }, { label: 'Edit Account Info' }]} />
       <PageTitle subtitle="New balances are posted as correction entries against Operations adjustments for the differences; nothing is overwritten.">Edit Account Info</PageTitle>
       <Card>
         {user.isPending ? (

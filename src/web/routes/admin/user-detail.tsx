@@ -1,3 +1,5 @@
+import { Breadcrumb } from '../../components/ui/breadcrumb';
+import { paths } from '../../paths';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { Alert } from '../../components/ui/alert';
@@ -33,17 +35,7 @@ export default function AdminUserDetailPage() {
   const name = user ? `${user.firstName} ${user.lastName}` : 'User';
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-700">
-        <ol className="flex flex-wrap gap-1">
-          <li>
-            <Link to="/admin/dashboard" className="hover:underline">Home</Link> /
-          </li>
-          <li>
-            <Link to="/admin/users" className="hover:underline">Users</Link> /
-          </li>
-          <li aria-current="page">{name}</li>
-        </ol>
-      </nav>
+      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Users', to: paths.admin.users }, { label: name }]} />
       <PageTitle subtitle={user?.closedAt ? 'This account is closed.' : undefined}>{name}</PageTitle>
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}

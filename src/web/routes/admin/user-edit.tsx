@@ -1,5 +1,7 @@
+import { Breadcrumb } from '../../components/ui/breadcrumb';
+import { paths } from '../../paths';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { Card, PageTitle } from '../../components/ui/card';
 import { adminUserQuery } from '../../features/admin/api';
@@ -16,20 +18,7 @@ export default function AdminUserEditPage() {
   const name = user ? `${user.firstName} ${user.lastName}` : 'User';
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-700">
-        <ol className="flex flex-wrap gap-1">
-          <li>
-            <Link to="/admin/dashboard" className="hover:underline">Home</Link> /
-          </li>
-          <li>
-            <Link to="/admin/users" className="hover:underline">Users</Link> /
-          </li>
-          <li>
-            <Link to={`/admin/users/${id}`} className="hover:underline">{name}</Link> /
-          </li>
-          <li aria-current="page">Edit User</li>
-        </ol>
-      </nav>
+      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Users', to: paths.admin.users }, { label: name, to: paths.admin.user(id) }, { label: 'Edit User' }]} />
       <PageTitle>Edit user</PageTitle>
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}

@@ -1,6 +1,7 @@
+import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../components/ui/alert';
 import { Button, ButtonLink } from '../../components/ui/button';
@@ -78,10 +79,7 @@ export default function UserTransactionsPage() {
   const name = user.data ? `${user.data.firstName} ${user.data.lastName}` : '';
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-700">
-        <Link to={paths.admin.dashboard} className="hover:underline">Home</Link> / <Link to={paths.admin.users} className="hover:underline">Users</Link> /{' '}
-        <Link to={paths.admin.user(id)} className="hover:underline">{name || 'Customer'}</Link> / Transactions
-      </nav>
+      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Users', to: paths.admin.users }, { label: name || 'Customer', to: paths.admin.user(id) }, { label: 'Transactions' }]} />
       <PageTitle subtitle={user.data ? `Account ${user.data.account.number} · Savings ${formatUsd(user.data.account.savings)} · Checking ${formatUsd(user.data.account.checking)}` : undefined}>
         Transactions{name ? ` of ${name}` : ''}
       </PageTitle>

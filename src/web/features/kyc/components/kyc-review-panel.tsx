@@ -1,10 +1,10 @@
+import { ReasonForm } from '../../../components/ui/reason-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { KYC_DOCUMENT_TYPES, type KycFileDto, type KycSubmissionDto } from '../../../../shared/contracts/kyc';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { TextAreaField } from '../../../components/ui/form';
 import { errorMessage } from '../../../lib/api';
 import { decideKyc, kycUserQuery } from '../api';
 
@@ -31,7 +31,6 @@ function DocumentView({ label, file }: { label: string; file: KycFileDto }) {
 
 function Decision({ submission, userId }: { submission: KycSubmissionDto; userId: string }) {
   const queryClient = useQueryClient();
-  const [reason, setReason] = useState('');
   const [rejecting, setRejecting] = useState(false);
   const [error, setError] = useState('');
   const mutation = useMutation({
@@ -44,15 +43,6 @@ function Decision({ submission, userId }: { submission: KycSubmissionDto; userId
     },
     onError: (caught) => setError(errorMessage(caught)),
   });
-
-  function reject(event: FormEvent) {
-    event.preventDefault();
-    if (reason.trim().length < 3) {
-      setError('A reason is required');
-      return;
-    }
-    mutation.mutate({ decision: 'reject', reason: reason.trim() });
-  }
 
   return (
     <div className="space-y-3">
@@ -67,17 +57,7 @@ function Decision({ submission, userId }: { submission: KycSubmissionDto; userId
           </Button>
         </div>
       ) : (
-        <form onSubmit={reject} noValidate className="space-y-3">
-          <TextAreaField label="Reason for rejection" value={reason} onChange={(event) => setReason(event.target.value)} rows={3} maxLength={500} required hint="The customer receives this reason by email." />
-          <div className="flex flex-wrap gap-3">
-            <Button type="submit" variant="danger" disabled={mutation.isPending}>
-              Confirm rejection
-            </Button>
-            <Button variant="secondary" onClick={() => setRejecting(false)}>
-              Cancel
-            </Button>
-          </div>
-        </form>
+        <ReasonForm label="Reason for rejection" busy={mutation.isPending} onConfirm={(reason) => mutation.mutate({ decision: 'reject', reason })} onCancel={() => setRejecting(false)} onInvalid={setError} />
       )}
     </div>
   );

@@ -35,7 +35,7 @@ export function ProfileDetails({ user }: { user: UserDto }) {
         <p className="mt-3 text-lg font-semibold text-slate-900">
           {user.firstName} {user.lastName}
         </p>
-        <p className="text-sm text-slate-700">{user.email}</p>
+        <p className="text-sm text-slate-700 [overflow-wrap:anywhere]">{user.email}</p>
         <p className="mt-3">
           <VerificationBadge status={user.verificationStatus} />
         </p>
