@@ -46,6 +46,25 @@ async function waitForHealth(url: string): Promise<void> {
   throw new Error('the server did not start');
 }
 
+/** CPU seconds used so far (user + system), by who: this server, this load generator, PostgreSQL, anything else. */
+function cpuSeconds(serverPid: number | undefined): Record<'server' | 'client' | 'postgres' | 'other', number> {
+  const totals = { server: 0, client: 0, postgres: 0, other: 0 };
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // exited
+    }
+    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    const who = Number(pid) === serverPid ? 'server' : Number(pid) === process.pid ? 'client' : command === 'postgres' ? 'postgres' : 'other';
+    totals[who] += seconds;
+  }
+  return totals;
+}
+
 interface ApiResult {
   clients: number;
   ok: number;
@@ -53,6 +72,8 @@ interface ApiResult {
   seconds: number;
   p50: number;
   p99: number;
+  /** CPU milliseconds per completed transfer, by who. */
+  cpuMs: Record<'server' | 'client' | 'postgres' | 'other', number>;
 }
 
 /** A lean HTTP/1.1 client with kept-alive connections (one per client), so the load generator costs little CPU. */
@@ -74,8 +95,9 @@ function poster(baseUrl: string, clients: number) {
     });
 }
 
-async function apiRun(baseUrl: string, tokens: string[], clients: number): Promise<ApiResult> {
+async function apiRun(baseUrl: string, tokens: string[], clients: number, serverPid: number | undefined): Promise<ApiResult> {
   const post = poster(baseUrl, clients);
+  const cpuBefore = cpuSeconds(serverPid);
   const latencies: number[] = [];
   let ok = 0;
   let failed = 0;
@@ -95,8 +117,18 @@ async function apiRun(baseUrl: string, tokens: string[], clients: number): Promi
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = cpuSeconds(serverPid);
+  const perTransfer = (who: keyof typeof cpuAfter) => ((cpuAfter[who] - cpuBefore[who]) * 1000) / Math.max(1, ok);
   latencies.sort((a, b) => a - b);
-  return { clients, ok, failed, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    clients,
+    ok,
+    failed,
+    seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuMs: { server: perTransfer('server'), client: perTransfer('client'), postgres: perTransfer('postgres'), other: perTransfer('other') },
+  };
 }
 
 async function pgbenchRun(binary: string, url: string, clients: number): Promise<number> {
@@ -110,7 +142,9 @@ async function main(): Promise<void> {
   const pgbench = pgbenchBinary();
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-bench-'));
   // Durable settings, as a bank runs: fsync and synchronous_commit stay on.
-  const postgres = await startEmbeddedPostgres(path.join(directory, 'pg'), { flags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB'] });
+  // BENCH_STATEMENTS=1 also prints where PostgreSQL spent its time (pg_stat_statements, planning included).
+  const statements = process.env.BENCH_STATEMENTS ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [];
+  const postgres = await startEmbeddedPostgres(path.join(directory, 'pg'), { flags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', ...statements] });
   let server: ChildProcess | undefined;
   try {
     await postgres.createDatabase('bench_app');
@@ -168,11 +202,21 @@ async function main(): Promise<void> {
       }
     }
 
+    if (statements.length > 0) await sql`create extension if not exists pg_stat_statements`.execute(database.db);
     const rows: Array<{ clients: number; api: ApiResult; pgbenchTps: number | null }> = [];
     for (const clients of CLIENT_COUNTS) {
       process.stderr.write(`API run, ${clients} clients, ${SECONDS} s...\n`);
-      await apiRun(baseUrl, tokens, clients).catch(() => undefined); // short warm-up is the first run's start
-      const api = await apiRun(baseUrl, tokens, clients);
+      await apiRun(baseUrl, tokens, clients, server.pid).catch(() => undefined); // short warm-up is the first run's start
+      if (statements.length > 0) await sql`select pg_stat_statements_reset()`.execute(database.db);
+      const api = await apiRun(baseUrl, tokens, clients, server.pid);
+      if (statements.length > 0) {
+        const top = await sql<{ calls: number; plan_ms: number; exec_ms: number; query: string }>`
+          select calls, round(total_plan_time::numeric, 1)::float8 as plan_ms, round(total_exec_time::numeric, 1)::float8 as exec_ms, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) as query
+          from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench_app')
+          order by total_plan_time + total_exec_time desc limit 12`.execute(database.db);
+        process.stderr.write(`PostgreSQL time by statement, ${clients} clients (${api.ok} transfers):\n`);
+        for (const row of top.rows) process.stderr.write(`${String(row.calls).padStart(7)} calls ${String(row.plan_ms).padStart(8)} ms plan ${String(row.exec_ms).padStart(8)} ms exec  ${row.query}\n`);
+      }
       let pgbenchTps: number | null = null;
       if (pgbench) {
         process.stderr.write(`pgbench run, ${clients} clients, ${SECONDS} s...\n`);
@@ -207,6 +251,13 @@ async function main(): Promise<void> {
           pad(row.pgbenchTps ? (tps / row.pgbenchTps).toFixed(2) : 'n/a', 7),
         ].join('  '),
       );
+    }
+    console.log('');
+    console.log(`CPU per transfer (ms; ${os.cpus().length} cores shared by all of them)`);
+    console.log(['clients', 'server', 'postgres', 'load gen', 'other'].map((title) => pad(title, 9)).join('  '));
+    for (const row of rows) {
+      const cpu = row.api.cpuMs;
+      console.log([String(row.clients), cpu.server.toFixed(3), cpu.postgres.toFixed(3), cpu.client.toFixed(3), cpu.other.toFixed(3)].map((value) => pad(value, 9)).join('  '));
     }
     if (!pgbench) console.log('pgbench not found: apt-get install -y postgresql-client-15 (or postgresql-contrib)');
     if (commits) console.log(`Group commit: ${commits.entries} transfer entries in ${commits.commits} batches (${(Number(commits.entries) / Math.max(1, Number(commits.commits))).toFixed(1)} per commit)`);
