@@ -65,6 +65,43 @@ describe('ledger writer', () => {
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 
+  // The writer posts from its book of balances without a locking read; a staff entry that moves a
+  // balance behind its back must never let it post from the old balance.
+  const balanceOf = async (id: string) => (await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', id).executeTakeFirstOrThrow()).balance;
+  const staffEntry = (accountId: string, cents: number) =>
+    bankAccountId(ctx.database.db, 'bank_operations').then((operations) =>
+      ctx.database.db.transaction().execute((trx) =>
+        postEntries(trx, [{ kind: 'adjustment', description: 'Staff', authorId: null, postings: [{ accountId: operations, amountCents: -cents }, { accountId, amountCents: cents }] }]),
+      ),
+    );
+
+  it('moves a balance from what it is, not from what its book says, after a staff debit', async () => {
+    const writer = ledgerWriter(ctx.database.db);
+    await writer.submit({ entry: move(0, 1), answer: () => ({ status: 201, body: {} }), idempotency: null }); // the book now knows both accounts
+    const checking = await balanceOf(accounts[0]!.checking);
+    await staffEntry(accounts[0]!.checking, -(checking - 1_000)); // 1,000 cents left; the book still says `checking`
+    await expect(writer.submit({ entry: move(0, 500), answer: () => ({ status: 201, body: {} }), idempotency: null })).resolves.toMatchObject({ status: 201 });
+    expect(await balanceOf(accounts[0]!.checking)).toBe(500);
+    await expect(writer.submit({ entry: move(0, 600), answer: () => ({ status: 201, body: {} }), idempotency: null })).rejects.toThrow('Insufficient funds');
+    expect(await balanceOf(accounts[0]!.checking)).toBe(500);
+    // The book is right again: the next payments take the one-statement way.
+    const fromBookBefore = writer.stats.fromBook;
+    await writer.submit({ entry: move(0, 499), answer: () => ({ status: 201, body: {} }), idempotency: null });
+    expect(writer.stats.fromBook).toBe(fromBookBefore + 1);
+    expect(await balanceOf(accounts[0]!.checking)).toBe(1);
+    expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
+  });
+
+  it('posts a payment its book would refuse once a staff credit has brought the money', async () => {
+    const writer = ledgerWriter(ctx.database.db);
+    await writer.submit({ entry: move(0, 1), answer: () => ({ status: 201, body: {} }), idempotency: null });
+    const checking = await balanceOf(accounts[0]!.checking);
+    await staffEntry(accounts[0]!.checking, 5_000);
+    await expect(writer.submit({ entry: move(0, checking + 5_000), answer: () => ({ status: 201, body: {} }), idempotency: null })).resolves.toMatchObject({ status: 201 });
+    expect(await balanceOf(accounts[0]!.checking)).toBe(0);
+    expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
+  });
+
   it('interleaves with entries posted the plain way (the chain head moves under it)', async () => {
     const writer = ledgerWriter(ctx.database.db);
     const operations = await bankAccountId(ctx.database.db, 'bank_operations');
@@ -78,5 +115,34 @@ describe('ledger writer', () => {
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
     const savings = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accounts[2]!.savings).executeTakeFirstOrThrow();
     expect(savings.balance).toBe(4 * 100 + 10 * 50 + 40 * 10);
+  });
+});
+
+describe('ledger writer, with a balance changed behind the ledger', () => {
+  // Every legitimate balance change is an entry and moves the chain head, which the writer also
+  // checks; this one bypasses the ledger (as a bug or a hand edit would), so only the writer's
+  // balance check can see it. A database of its own, since verify must then report it.
+  it('never writes a balance from its book when the balance changed without an entry', async () => {
+    const own = await createTestApp({ seedDemo: true });
+    try {
+      const customer = await createCustomer(own);
+      const rows = await own.database.db.selectFrom('ledger_accounts').select(['id', 'kind']).where('owner_id', '=', customer.userId).execute();
+      const checking = rows.find((row) => row.kind === 'checking')!.id;
+      const savings = rows.find((row) => row.kind === 'savings')!.id;
+      const cash = await bankAccountId(own.database.db, 'bank_cash');
+      await own.database.db.transaction().execute((trx) => postEntries(trx, [{ kind: 'opening', description: 'Opening', authorId: null, postings: [{ accountId: cash, amountCents: -1_000 }, { accountId: checking, amountCents: 1_000 }] }]));
+      const writer = ledgerWriter(own.database.db);
+      const pay = (cents: number) => writer.submit({ entry: { kind: 'internal', description: 'Move', authorId: null, postings: [{ accountId: checking, amountCents: -cents }, { accountId: savings, amountCents: cents }] }, answer: () => ({ status: 201, body: {} }), idempotency: null });
+      await pay(1); // the writer's book: checking 999
+      await own.database.db.updateTable('ledger_accounts').set({ balance: 1_006 }).where('id', '=', checking).execute();
+      const fromBook = writer.stats.fromBook;
+      await pay(2);
+      expect(writer.stats.fromBook).toBe(fromBook); // the one-statement write was refused...
+      const balance = await own.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', checking).executeTakeFirstOrThrow();
+      expect(balance.balance).toBe(1_004); // ...and the retry moved the balance as it is, not as the book had it (997)
+      expect(await verifyLedger(own.database.db)).toMatchObject({ ok: false }); // the hand edit itself shows
+    } finally {
+      await own.close();
+    }
   });
 });

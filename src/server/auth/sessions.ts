@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../shared/limits';
-import type { DB } from '../db/database';
+import { type DB, prepared } from '../db/database';
 import type { User } from '../db/schema';
 import { AppError, forbidden, unauthorized } from '../http/errors';
 import { newToken, sha256 } from './crypto';
@@ -63,13 +63,14 @@ export function registerSessionHook(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const token = tokenFrom(request);
     if (!token || token.length > 200) return;
-    const row = await app.db
+    // Every signed-in request runs this: a prepared statement, so it is planned once per connection.
+    const lookup = app.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .selectAll('users')
       .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.ended_at'])
-      .where('sessions.token_hash', '=', sha256(token))
-      .executeTakeFirst();
+      .where('sessions.token_hash', '=', sha256(token));
+    const [row] = (await app.db.executeQuery(prepared(lookup.compile()))).rows;
     if (!row || row.ended_at) return;
     const now = Date.now();
     const lastSeen = new Date(row.last_seen_at).getTime();

@@ -1,4 +1,5 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import { type CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -20,6 +21,42 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** SQL texts that run as named prepared statements, by text: the name for each. */
+const preparedNames = new Map<string, string>();
+const PREPARED_MAX = 64;
+
+/**
+ * Marks a query of constant text (its values are parameters) to run as a named prepared statement:
+ * each connection parses and plans it once instead of on every call. For the hottest queries
+ * (the session lookup, the ledger writer's statements); a text built from data would fill
+ * every connection with statements, so the registry is bounded and refuses to grow past it.
+ */
+export function prepared<Q extends CompiledQuery>(query: Q): Q {
+  if (!preparedNames.has(query.sql)) {
+    if (preparedNames.size >= PREPARED_MAX) throw new Error('Too many prepared statements: only constant query texts may be prepared.');
+    preparedNames.set(query.sql, `ll_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`);
+  }
+  return query;
+}
+
+/** The pool as Kysely sees it: queries whose text was marked prepared() go out with their name. */
+function preparingPool(pool: pg.Pool): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      const query = (textOrCursor: unknown, parameters?: ReadonlyArray<unknown>): unknown => {
+        if (typeof textOrCursor === 'string') {
+          const name = preparedNames.get(textOrCursor);
+          return client.query(name ? { name, text: textOrCursor, values: [...(parameters ?? [])] } : { text: textOrCursor, values: [...(parameters ?? [])] });
+        }
+        return client.query(textOrCursor as pg.Submittable);
+      };
+      return { query, release: () => client.release() } as PostgresPoolClient;
+    },
+    end: () => pool.end(),
+  };
+}
+
 export function createDatabase(connectionString: string, options: { max?: number } = {}): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString,
@@ -29,7 +66,7 @@ export function createDatabase(connectionString: string, options: { max?: number
     idle_in_transaction_session_timeout: 30_000,
     connectionTimeoutMillis: 10_000,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return {
     db,
     pool,

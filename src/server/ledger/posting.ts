@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { DB } from '../db/database';
+import { type DB, prepared } from '../db/database';
 import type { EntryKind } from '../db/schema';
 import { AppError, assert } from '../http/errors';
 import { entryHash } from './chain';
@@ -98,13 +98,8 @@ export async function postEntries(trx: DB, entries: EntryInput[]): Promise<Poste
  * As postEntries, but an entry that would overdraw an account is left out (null in its place)
  * instead of failing the batch: the group-commit writer answers it 'Insufficient funds' alone.
  */
-export async function postEntriesLenient(
-  trx: DB,
-  entries: EntryInput[],
-  extraRows?: (posted: Array<PostedEntry | null>) => IdempotencyRow[],
-  pipeline?: Pipeline,
-): Promise<Array<PostedEntry | null>> {
-  return postBatch(trx, entries, { skipUnaffordable: true, extraRows, pipeline });
+export async function postEntriesLenient(trx: DB, entries: EntryInput[], options: Omit<BatchOptions, 'skipUnaffordable'> = {}): Promise<Array<PostedEntry | null>> {
+  return postBatch(trx, entries, { ...options, skipUnaffordable: true });
 }
 
 /** An idempotency record written in the same statement as the entries it answers for. */
@@ -122,51 +117,87 @@ export interface ChainHead {
   hash: string;
 }
 
-/**
- * Pipelined posting (the group-commit writer): the batch chains onto a head known in memory
- * instead of locking the head row first; its write then moves the head only if the head is
- * still exactly that one (it waits there for the batch before it to commit). Accounts are still
- * locked in id order first, and the head after them, so the lock order is the same for everyone.
- */
-export interface Pipeline {
-  /** The head this batch chains onto (called synchronously right before hashing). */
-  head(): ChainHead;
-  /** Registers this batch's place in the write order and its new head (null: posted nothing). */
-  claim(next: ChainHead | null): { ready: Promise<void>; done: () => void };
+interface LockedRow {
+  id: string | null;
+  balance: number | null;
+  allow_negative: boolean | null;
+  seq: number | null;
+  hash: string | null;
 }
 
-interface BatchOptions {
+export interface BatchOptions {
   skipUnaffordable: boolean;
-  pipeline?: Pipeline;
+  /**
+   * Chain onto this head (the group-commit writer's, known in memory) instead of locking the
+   * head row up front: the write then moves the head only from exactly this one, or fails whole.
+   */
+  head?: ChainHead;
   /** Rows to store with the entries, built once the entries (and their posting ids) are known. */
   extraRows?: (posted: Array<PostedEntry | null>) => IdempotencyRow[];
+  /**
+   * The caller's book of balances (the group-commit writer's), given the batch's new balances as
+   * soon as they are computed. Outside a transaction, with every touched account in it, the batch
+   * is computed from the book instead of a locking read, and written in one autocommit statement
+   * that locks the accounts in id order and posts only if each balance is still exactly the
+   * book's; otherwise it fails whole and the caller retries with locks.
+   */
+  book?: Map<string, BookedAccount>;
+}
+
+export interface BookedAccount {
+  balance: number;
+  allowNegative: boolean;
+}
+
+/** A batch computed from the book refused every entry: only a locking read may say 'Insufficient funds'. */
+export class UnconfirmedRefusalError extends Error {
+  constructor() {
+    super('refusals from the book are confirmed under locks');
+  }
 }
 
 async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions): Promise<Array<PostedEntry | null>> {
   const skipUnaffordable = options.skipUnaffordable;
-  assert(trx.isTransaction, 'postEntries runs inside a transaction');
+  const fromBook = !trx.isTransaction;
+  assert(!fromBook || (options.book && options.head), 'only the writer posts from its book, outside a transaction');
   assert(entries.length > 0 && entries.length <= ENTRIES_PER_CALL_MAX, 'a batch holds 1 to 1000 entries');
   const movedCents = entries.map(checkEntry);
 
   const accountIds = [...new Set(entries.flatMap((entry) => entry.postings.map((posting) => posting.accountId)))].sort();
   // One round trip takes every lock: the accounts in id order, then the chain head. Every writer
   // takes them in this order, so no two transactions can wait on each other in a cycle.
-  // (Pipelined batches take the head later, in their write; still after the accounts.)
-  const locked = options.pipeline
-    ? await sql<{ id: string | null; balance: number | null; allow_negative: boolean | null; seq: number | null; hash: string | null }>`
+  // (A batch given the head takes the head row later, in its write; still after the accounts.)
+  const lockQuery = options.head
+    ? sql<LockedRow>`
     select id, balance, allow_negative, null::bigint as seq, null::text as hash
-      from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update`.execute(trx)
-    : await sql<{ id: string | null; balance: number | null; allow_negative: boolean | null; seq: number | null; hash: string | null }>`
+      from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update`
+    : sql<LockedRow>`
     select id, balance, allow_negative, null::bigint as seq, null::text as hash
       from (select id, balance, allow_negative from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update) as accounts
     union all
-    select null, null, null, seq, hash from (select seq, hash from ledger_chain_head where id = 1 for update) as head`.execute(trx);
-  const rows = locked.rows.filter((row) => row.id !== null).map((row) => ({ id: row.id ?? '', balance: Number(row.balance), allow_negative: row.allow_negative === true }));
-  const lockedHead = locked.rows.find((row) => row.id === null);
-  assert(rows.length === accountIds.length, 'every posted account exists');
-  const headRow: ChainHead | null = options.pipeline ? null : lockedHead && lockedHead.hash !== null ? { seq: Number(lockedHead.seq), hash: lockedHead.hash } : null;
-  assert(options.pipeline || headRow, 'the chain head exists');
-  const accounts = new Map(rows.map((row) => [row.id, { balance: row.balance, allowNegative: row.allow_negative }]));
+    select null, null, null, seq, hash from (select seq, hash from ledger_chain_head where id = 1 for update) as head`;
+  const book = options.book;
+  let accounts: Map<string, BookedAccount>;
+  let headRow: ChainHead | null = null;
+  if (fromBook && book) {
+    accounts = new Map(
+      accountIds.map((id) => {
+        const known = book.get(id);
+        assert(known, 'every account of a batch posted from the book is in it');
+        return [id, { ...known }];
+      }),
+    );
+  } else {
+    const locked = await trx.executeQuery(prepared(lockQuery.compile(trx)));
+    const rows = locked.rows.filter((row) => row.id !== null).map((row) => ({ id: row.id ?? '', balance: Number(row.balance), allow_negative: row.allow_negative === true }));
+    const lockedHead = locked.rows.find((row) => row.id === null);
+    assert(rows.length === accountIds.length, 'every posted account exists');
+    headRow = lockedHead && lockedHead.hash !== null ? { seq: Number(lockedHead.seq), hash: lockedHead.hash } : null;
+    assert(options.head || headRow, 'the chain head exists');
+    accounts = new Map(rows.map((row) => [row.id, { balance: row.balance, allowNegative: row.allow_negative }]));
+  }
+  // What the write checks each balance against, under its lock.
+  const balancesBefore = accountIds.map((id) => accounts.get(id)?.balance ?? 0);
 
   // Apply the entries in order, in memory; an entry that would overdraw is refused whole.
   const balancesAfter: Array<number[] | null> = entries.map((entry, entryIndex) => {
@@ -187,13 +218,11 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
       return account.balance;
     });
   });
-  if (balancesAfter.every((balances) => balances === null)) {
-    options.pipeline?.claim(null).done();
-    return entries.map(() => null);
-  }
+  if (fromBook && balancesAfter.every((balances) => balances === null)) throw new UnconfirmedRefusalError();
+  if (book) for (const id of accountIds) book.set(id, { ...(accounts.get(id) as BookedAccount) });
+  if (balancesAfter.every((balances) => balances === null)) return entries.map(() => null);
 
-  // From here to claim() nothing awaits: taking the head and chaining onto it is one step.
-  const start = options.pipeline ? options.pipeline.head() : (headRow as ChainHead);
+  const start = options.head ?? (headRow as ChainHead);
   let seq = start.seq;
   let prevHash: string = start.hash;
   const bookedAt = new Date();
@@ -229,65 +258,53 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     prevHash = hash;
     return result;
   });
-  const turn = options.pipeline?.claim({ seq, hash: prevHash });
-  // From the claim on, the turn is always released (finally), or every later batch would wait forever.
-  try {
-    const posted = results.filter((entry): entry is PostedEntry => entry !== null);
-    for (const entry of posted) for (const posting of entry.postings) posting.id = randomUUID();
-    const extraRows = options.extraRows?.(results) ?? [];
+  const posted = results.filter((entry): entry is PostedEntry => entry !== null);
+  for (const entry of posted) for (const posting of entry.postings) posting.id = randomUUID();
+  const extraRows = options.extraRows?.(results) ?? [];
 
-    // One statement writes the entries, their postings, the new balances, the chain head and the
-    // callers' idempotency records: one round trip while the chain head is held.
-    const entryRows = posted.map(
-      (entry) =>
-        sql`(${entry.id}::uuid, ${entry.seq}::bigint, ${entry.kind}, ${entry.description}, ${entry.valueDate}::date, ${entry.bookedAt.toISOString()}::timestamptz, ${entry.authorId}::uuid, ${entry.amountCents}::bigint, ${entry.reversalOf}::uuid, ${entry.details === null ? null : JSON.stringify(entry.details)}::jsonb, ${entry.prevHash}, ${entry.hash})`,
-    );
-    const postingRows = posted.flatMap((entry) =>
-      entry.postings.map(
-        (posting) =>
-          sql`(${posting.id}::uuid, ${entry.id}::uuid, ${entry.seq}::bigint, ${posting.accountId}::uuid, ${posting.amountCents}::bigint, ${posting.balanceAfterCents}::bigint, ${posting.memo}::text, ${posting.counterparty}::text)`,
-      ),
-    );
-    const balanceRows = accountIds.map((id) => sql`(${id}::uuid, ${accounts.get(id)?.balance ?? 0}::bigint)`);
-    const keyRows = extraRows.map(
-      (row) => sql`(${row.userId}::uuid, ${row.key}, ${row.requestHash}, ${row.status}::integer, ${JSON.stringify(row.response)}::jsonb, ${row.entryId}::uuid)`,
-    );
-    // Wait for the batch chained before this one to have written (it then holds the head row).
-    if (turn) await turn.ready;
-    // The head moves only from exactly the head this batch chained onto; otherwise nothing is
-    // written (the division by zero aborts the statement) and the writer retries the slow way.
-    await sql`
-    with new_entries as (
-      insert into journal_entries (id, seq, kind, description, value_date, booked_at, author_id, amount, reversal_of, details, prev_hash, hash)
-      values ${sql.join(entryRows)}
-    ), new_postings as (
-      insert into postings (id, entry_id, entry_seq, account_id, amount, balance_after, memo, counterparty)
-      values ${sql.join(postingRows)}
-    ), moved as (
-      update ledger_accounts as account set balance = moved.balance
-      from (values ${sql.join(balanceRows)}) as moved(id, balance) where account.id = moved.id
-    )${
-      keyRows.length > 0
-        ? sql`, new_keys as (
-      insert into idempotency_keys (user_id, key, request_hash, status_code, response, entry_id) values ${sql.join(keyRows)}
-    )`
-        : sql``
-    }, new_head as (
-      -- The condition sits in SET, not WHERE: WHERE would be judged on this statement's snapshot
-      -- (the head before the previous batch committed); SET sees the row as locked, after it.
-      update ledger_chain_head
-      set seq = case when seq = ${start.seq} and hash = ${start.hash} then ${seq} else seq end,
-          hash = case when seq = ${start.seq} and hash = ${start.hash} then ${prevHash} else hash end
-      where id = 1
-      returning seq = ${seq} and hash = ${prevHash} as moved
-    )
-    select 1 / (select count(*)::integer from new_head where moved) as chained`.execute(trx);
-  } catch (error) {
-    if (process.env.LEDGER_WRITER_DEBUG) console.error('write failed; chained onto', start, 'claimed', { seq, hash: prevHash });
-    throw error;
-  } finally {
-    turn?.done();
-  }
+  // One statement writes the entries, their postings, the new balances, the chain head and the
+  // callers' idempotency records: one round trip while the chain head is held. Its text is the
+  // same for any batch (the rows travel as arrays), so it is prepared: planned once per connection.
+  const postingsOf = posted.flatMap((entry) => entry.postings.map((posting) => ({ entry, posting })));
+  const writeQuery = sql`
+  with locked as materialized (
+    select id from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update
+  ), moved as (
+    -- Each balance moves only from exactly the balance the batch was computed from (re-checked
+    -- on the newest row version, under the lock): a stale book posts nothing.
+    update ledger_accounts as account set balance = target.after
+    from unnest(${accountIds}::uuid[], ${balancesBefore}::bigint[], ${accountIds.map((id) => accounts.get(id)?.balance ?? 0)}::bigint[]) as target(id, before, after)
+    where account.id = target.id and account.balance = target.before and (select count(*) from locked) = ${accountIds.length}::integer
+    returning account.id
+  ), new_entries as (
+    insert into journal_entries (id, seq, kind, description, value_date, booked_at, author_id, amount, reversal_of, details, prev_hash, hash)
+    select * from unnest(${posted.map((entry) => entry.id)}::uuid[], ${posted.map((entry) => entry.seq)}::bigint[], ${posted.map((entry) => entry.kind)}::text[],
+      ${posted.map((entry) => entry.description)}::text[], ${posted.map((entry) => entry.valueDate)}::date[], ${posted.map((entry) => entry.bookedAt.toISOString())}::timestamptz[],
+      ${posted.map((entry) => entry.authorId)}::uuid[], ${posted.map((entry) => entry.amountCents)}::bigint[], ${posted.map((entry) => entry.reversalOf)}::uuid[],
+      ${posted.map((entry) => (entry.details === null ? null : JSON.stringify(entry.details)))}::jsonb[], ${posted.map((entry) => entry.prevHash)}::text[], ${posted.map((entry) => entry.hash)}::text[])
+  ), new_postings as (
+    insert into postings (id, entry_id, entry_seq, account_id, amount, balance_after, memo, counterparty)
+    select * from unnest(${postingsOf.map((row) => row.posting.id)}::uuid[], ${postingsOf.map((row) => row.entry.id)}::uuid[], ${postingsOf.map((row) => row.entry.seq)}::bigint[],
+      ${postingsOf.map((row) => row.posting.accountId)}::uuid[], ${postingsOf.map((row) => row.posting.amountCents)}::bigint[], ${postingsOf.map((row) => row.posting.balanceAfterCents)}::bigint[],
+      ${postingsOf.map((row) => row.posting.memo)}::text[], ${postingsOf.map((row) => row.posting.counterparty)}::text[])
+  ), new_keys as (
+    insert into idempotency_keys (user_id, key, request_hash, status_code, response, entry_id)
+    select * from unnest(${extraRows.map((row) => row.userId)}::uuid[], ${extraRows.map((row) => row.key)}::text[], ${extraRows.map((row) => row.requestHash)}::text[],
+      ${extraRows.map((row) => row.status)}::integer[], ${extraRows.map((row) => JSON.stringify(row.response))}::jsonb[], ${extraRows.map((row) => row.entryId)}::uuid[])
+  ), new_head as (
+    -- The condition sits in SET, not WHERE: WHERE would be judged on this statement's snapshot
+    -- (the head before the previous batch committed); SET sees the row as locked, after it.
+    -- Reading moved here makes the accounts lock (in id order) before the head, as everywhere.
+    update ledger_chain_head
+    set seq = case when seq = ${start.seq}::bigint and hash = ${start.hash}::text then ${seq}::bigint else seq end,
+        hash = case when seq = ${start.seq}::bigint and hash = ${start.hash}::text then ${prevHash}::text else hash end
+    where id = 1 and (select count(*) from moved) = ${accountIds.length}::integer
+    returning seq = ${seq}::bigint and hash = ${prevHash}::text as chained_on
+  )
+  select 1 / (select count(*)::integer from new_head where chained_on) as chained`;
+  // The head moves only from exactly the head this batch chained onto; otherwise nothing is
+  // written (the division by zero aborts the statement) and the writer retries the slow way.
+  await trx.executeQuery(prepared(writeQuery.compile(trx)));
   return results;
 }
 
