@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { hashPassword } from '../src/server/auth/crypto';
 import { createSession } from '../src/server/auth/sessions';
 import { createDatabase } from '../src/server/db/database';
-import { freePort, startEmbeddedPostgres } from '../src/server/db/embedded';
+import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { openCustomerAccounts } from '../src/server/ledger/accounts';
 import { bankAccountId, postEntries } from '../src/server/ledger/posting';
 import { describeVerifyResult, verifyLedger } from '../src/server/ledger/verify';

@@ -59,9 +59,9 @@ export async function seed(db: DB, config: Config): Promise<DemoSignIn[]> {
 
   if (!config.demoMode) return signIns;
   for (const customer of DEMO_CUSTOMERS) {
-    let user = await db.selectFrom('users').select('id').where('email', '=', customer.email).executeTakeFirst();
-    if (!user) {
-      user = await db.transaction().execute(async (trx) => {
+    const existing = await db.selectFrom('users').select('id').where('email', '=', customer.email).executeTakeFirst();
+    if (!existing) {
+      await db.transaction().execute(async (trx) => {
         const created = await trx
           .insertInto('users')
           .values({
@@ -85,7 +85,6 @@ export async function seed(db: DB, config: Config): Promise<DemoSignIn[]> {
           .executeTakeFirstOrThrow();
         await openCustomerAccounts(trx, created.id);
         if (postOpeningBalances) await postOpeningBalances(trx, created.id, customer.openingCents);
-        return created;
       });
     }
     signIns.push({ role: 'customer', email: customer.email, password: DEMO_CUSTOMER_PASSWORD });

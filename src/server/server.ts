@@ -41,17 +41,19 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config);
   const db = runtime.database.db;
   const signIns = await seed(db, config);
-  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => app?.log.info(line) });
-  app = await buildApp({ config, db, mailer, serveWeb: true });
+  // The mailer logs through the app's logger, which exists only once the app is built.
+  const appRef: { current?: Awaited<ReturnType<typeof buildApp>> } = {};
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => appRef.current?.log.info(line) });
+  const app = await buildApp({ config, db, mailer, serveWeb: true });
+  appRef.current = app;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app?.log.info(`${signal}: shutting down`);
+    app.log.info(`${signal}: shutting down`);
     try {
-      await app?.close();
+      await app.close();
       await runtime.stop();
     } finally {
       process.exit(0);

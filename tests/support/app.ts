@@ -56,6 +56,7 @@ export async function createTestApp(options: { env?: Record<string, string>; see
   };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- API tests read loosely typed JSON bodies
 export const json = <T = any>(response: LightMyRequestResponse): T => response.json() as T;
 
 /** The newest code mailed to an address, from the test outbox. */

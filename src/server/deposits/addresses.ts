@@ -33,8 +33,8 @@ function bitcoinProblem(address: string): string | null {
   if (/^(bc1|BC1)/.test(address)) {
     if (address !== address.toLowerCase() && address !== address.toUpperCase()) return 'a bech32 address must not mix upper and lower case';
     const lower = address.toLowerCase();
-    let decoded: { prefix: string; words: number[] } | null = null;
-    let variant: 'bech32' | 'bech32m' | null = null;
+    let decoded: { prefix: string; words: number[] };
+    let variant: 'bech32' | 'bech32m';
     try {
       decoded = bech32.decode(lower, 90);
       variant = 'bech32';
