@@ -30,8 +30,160 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 16;
 const P99_TARGET_MS = 50;
 
-const FIRST_NAMES = ['James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara', 'Richard', 'Susan', 'Joseph', 'Jessica', 'Thomas', 'Sarah', 'Charles', 'Karen', 'Chris', 'Lisa', 'Daniel', 'Nancy', 'Matthew', 'Betty', 'Anthony', 'Sandra', 'Mark', 'Margaret', 'Donald', 'Ashley', 'Steven', 'Kimberly', 'Andrew', 'Emily', 'Paul', 'Donna', 'Joshua', 'Michelle', 'Kenneth', 'Carol', 'Kevin', 'Amanda', 'Brian', 'Melissa', 'George', 'Deborah', 'Timothy', 'Stephanie'];
-const LAST_NAMES = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris', 'Sanchez', 'Clark', 'Ramirez', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Torres', 'Nguyen', 'Hill', 'Flores', 'Green', 'Adams', 'Nelson', 'Baker', 'Hall', 'Rivera', 'Campbell', 'Mitchell', 'Carter', 'Roberts', 'Gomez', 'Phillips', 'Evans', 'Turner', 'Diaz', 'Parker', 'Cruz', 'Edwards', 'Collins', 'Reyes', 'Stewart', 'Morris', 'Morales', 'Murphy', 'Cook', 'Rogers', 'Gutierrez', 'Ortiz', 'Morgan', 'Cooper', 'Peterson', 'Bailey', 'Reed', 'Kelly', 'Howard', 'Ramos', 'Kim', 'Cox', 'Ward', 'Richardson', 'Watson', 'Brooks', 'Chavez', 'Wood', 'James', 'Bennett', 'Gray', 'Mendoza', 'Ruiz', 'Hughes', 'Price', 'Alvarez', 'Castillo', 'Sanders', 'Patel', 'Myers', 'Long', 'Ross', 'Foster', 'Zimmerman'];
+const FIRST_NAMES = [
+  'James',
+  'Mary',
+  'Robert',
+  'Patricia',
+  'John',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'David',
+  'Elizabeth',
+  'William',
+  'Barbara',
+  'Richard',
+  'Susan',
+  'Joseph',
+  'Jessica',
+  'Thomas',
+  'Sarah',
+  'Charles',
+  'Karen',
+  'Chris',
+  'Lisa',
+  'Daniel',
+  'Nancy',
+  'Matthew',
+  'Betty',
+  'Anthony',
+  'Sandra',
+  'Mark',
+  'Margaret',
+  'Donald',
+  'Ashley',
+  'Steven',
+  'Kimberly',
+  'Andrew',
+  'Emily',
+  'Paul',
+  'Donna',
+  'Joshua',
+  'Michelle',
+  'Kenneth',
+  'Carol',
+  'Kevin',
+  'Amanda',
+  'Brian',
+  'Melissa',
+  'George',
+  'Deborah',
+  'Timothy',
+  'Stephanie',
+];
+const LAST_NAMES = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Gonzalez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Perez',
+  'Thompson',
+  'White',
+  'Harris',
+  'Sanchez',
+  'Clark',
+  'Ramirez',
+  'Lewis',
+  'Robinson',
+  'Walker',
+  'Young',
+  'Allen',
+  'King',
+  'Wright',
+  'Scott',
+  'Torres',
+  'Nguyen',
+  'Hill',
+  'Flores',
+  'Green',
+  'Adams',
+  'Nelson',
+  'Baker',
+  'Hall',
+  'Rivera',
+  'Campbell',
+  'Mitchell',
+  'Carter',
+  'Roberts',
+  'Gomez',
+  'Phillips',
+  'Evans',
+  'Turner',
+  'Diaz',
+  'Parker',
+  'Cruz',
+  'Edwards',
+  'Collins',
+  'Reyes',
+  'Stewart',
+  'Morris',
+  'Morales',
+  'Murphy',
+  'Cook',
+  'Rogers',
+  'Gutierrez',
+  'Ortiz',
+  'Morgan',
+  'Cooper',
+  'Peterson',
+  'Bailey',
+  'Reed',
+  'Kelly',
+  'Howard',
+  'Ramos',
+  'Kim',
+  'Cox',
+  'Ward',
+  'Richardson',
+  'Watson',
+  'Brooks',
+  'Chavez',
+  'Wood',
+  'James',
+  'Bennett',
+  'Gray',
+  'Mendoza',
+  'Ruiz',
+  'Hughes',
+  'Price',
+  'Alvarez',
+  'Castillo',
+  'Sanders',
+  'Patel',
+  'Myers',
+  'Long',
+  'Ross',
+  'Foster',
+  'Zimmerman',
+];
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -74,7 +226,9 @@ async function main(): Promise<void> {
                i % 997 = 0,
                now() - make_interval(mins => i)
         from generate_series(1, ${CUSTOMERS}) as i,
-             lateral (select (${firstNames})[1 + i % ${FIRST_NAMES.length}] as f, (${lastNames})[1 + (i / ${FIRST_NAMES.length}) % ${LAST_NAMES.length}] as l) as names`.execute(conn);
+             lateral (select (${firstNames})[1 + i % ${FIRST_NAMES.length}] as f, (${lastNames})[1 + (i / ${FIRST_NAMES.length}) % ${LAST_NAMES.length}] as l) as names`.execute(
+        conn,
+      );
       await sql`
         insert into ledger_accounts (number, owner_id, kind, name)
         select (1000000000 + row_number() over (order by u.created_at))::text, u.id, k.kind, initcap(k.kind)
@@ -120,7 +274,10 @@ async function main(): Promise<void> {
       await sql`vacuum analyze`.execute(conn);
       await sql`reset statement_timeout`.execute(conn);
     });
-    const counts = await sql<{ users: number; entries: number }>`select (select count(*)::int from users) as users, (select count(*)::int from journal_entries) as entries`.execute(db);
+    const counts = await sql<{
+      users: number;
+      entries: number;
+    }>`select (select count(*)::int from users) as users, (select count(*)::int from journal_entries) as entries`.execute(db);
     log(`Seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s: ${counts.rows[0]?.users} users, ${counts.rows[0]?.entries} journal entries.`);
 
     // The app runs in its own process, as in production: the load generator here must not share
@@ -161,7 +318,14 @@ async function main(): Promise<void> {
       body: JSON.stringify({ email: config.adminEmail ?? 'admin@example.com', password: config.adminPassword ?? DEMO_ADMIN_PASSWORD }),
     });
     const token = ((await signIn.json()) as { data: { token: string } }).data.token;
-    const sample = await db.selectFrom('ledger_accounts').select('number').where('kind', '=', 'checking').where('owner_id', 'is not', null).orderBy('number', 'desc').limit(1).executeTakeFirstOrThrow();
+    const sample = await db
+      .selectFrom('ledger_accounts')
+      .select('number')
+      .where('kind', '=', 'checking')
+      .where('owner_id', 'is not', null)
+      .orderBy('number', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
 
     const scenarios = [
       { name: 'users list (page 1, newest first)', path: '/api/user/admin?page=1&pageSize=20' },
@@ -177,7 +341,9 @@ async function main(): Promise<void> {
       const check = await fetch(`${base}${scenario.path}`, { headers: { authorization: `Bearer ${token}` } });
       if (check.status !== 200) throw new Error(`${scenario.path} answered ${check.status}: ${await check.text()}`);
       const body = (await check.json()) as { data: { total?: number; customers?: number } };
-      log(`Running: ${scenario.name} (${body.data.total !== undefined ? `${body.data.total} matches` : `${body.data.customers} customers`}), ${CONNECTIONS} clients, ${SECONDS} s`);
+      log(
+        `Running: ${scenario.name} (${body.data.total !== undefined ? `${body.data.total} matches` : `${body.data.customers} customers`}), ${CONNECTIONS} clients, ${SECONDS} s`,
+      );
       // Warm-up (not measured): JIT, plan caches and the pool's connections.
       await autocannon({ url: `${base}${scenario.path}`, connections: CONNECTIONS, duration: 2, headers: { authorization: `Bearer ${token}` } });
       await sql`select pg_stat_statements_reset()`.execute(db);
@@ -188,24 +354,43 @@ async function main(): Promise<void> {
         duration: SECONDS,
         headers: { authorization: `Bearer ${token}` },
       });
-      const statements = await sql<{ total_ms: number }>`select coalesce(sum(total_exec_time), 0)::float8 as total_ms from pg_stat_statements where query not like '%pg_stat_statements%'`.execute(db);
+      const statements = await sql<{
+        total_ms: number;
+      }>`select coalesce(sum(total_exec_time), 0)::float8 as total_ms from pg_stat_statements where query not like '%pg_stat_statements%'`.execute(db);
       const databaseMs = (statements.rows[0]?.total_ms ?? 0) / Math.max(1, result.requests.total);
       const appCpuMs = ((await appCpuMicros()) - cpuBefore) / 1000 / Math.max(1, result.requests.total);
-      results.push({ name: scenario.name, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, databaseMs, appCpuMs });
+      results.push({
+        name: scenario.name,
+        requests: result.requests.total,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.non2xx,
+        databaseMs,
+        appCpuMs,
+      });
     }
 
     log('');
     log(`Admin back office, ${CUSTOMERS.toLocaleString('en-US')} customers, ${CONNECTIONS} concurrent clients (target p99 < ${P99_TARGET_MS} ms)`);
-    log(`${'scenario'.padEnd(42)} ${'requests'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'db ms/req'.padStart(10)} ${'app cpu ms/req'.padStart(15)} ${'errors'.padStart(7)}  result`);
+    log(
+      `${'scenario'.padEnd(42)} ${'requests'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'db ms/req'.padStart(10)} ${'app cpu ms/req'.padStart(15)} ${'errors'.padStart(7)}  result`,
+    );
     let failed = false;
     for (const row of results) {
       const ok = row.p99 < P99_TARGET_MS && row.errors === 0;
       failed ||= !ok;
-      log(`${row.name.padEnd(42)} ${String(row.requests).padStart(9)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${row.databaseMs.toFixed(2).padStart(10)} ${row.appCpuMs.toFixed(2).padStart(15)} ${String(row.errors).padStart(7)}  ${ok ? 'ok' : 'OVER TARGET'}`);
+      log(
+        `${row.name.padEnd(42)} ${String(row.requests).padStart(9)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${row.databaseMs.toFixed(2).padStart(10)} ${row.appCpuMs.toFixed(2).padStart(15)} ${String(row.errors).padStart(7)}  ${ok ? 'ok' : 'OVER TARGET'}`,
+      );
     }
     log('db ms/req: executor time in PostgreSQL per request (pg_stat_statements); app cpu ms/req: CPU the app process used per request.');
-    const load = os.loadavg().map((value) => value.toFixed(1)).join(' ');
-    log(`\nTotal time ${((performance.now() - started) / 1000).toFixed(0)} s. Machine: ${os.cpus().length} cores, load average ${load} (other work on the machine inflates the tail).`);
+    const load = os
+      .loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ');
+    log(
+      `\nTotal time ${((performance.now() - started) / 1000).toFixed(0)} s. Machine: ${os.cpus().length} cores, load average ${load} (other work on the machine inflates the tail).`,
+    );
     process.exitCode = failed ? 1 : 0;
   } finally {
     await closeApp?.();

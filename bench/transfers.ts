@@ -83,7 +83,14 @@ function poster(baseUrl: string, clients: number) {
   return (path: string, headers: Record<string, string>, body: string) =>
     new Promise<number>((resolve, reject) => {
       const request = http.request(
-        { host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path,
+          method: 'POST',
+          agent,
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (response) => {
           response.resume();
           response.on('end', () => resolve(response.statusCode ?? 0));
@@ -109,7 +116,11 @@ async function apiRun(baseUrl: string, tokens: string[], clients: number, server
       for (let index = 0; performance.now() < until; index += 1) {
         const body = index % 2 === 0 ? '{"from":"savings","to":"checking","amount":1}' : '{"from":"checking","to":"savings","amount":1}';
         const begin = performance.now();
-        const status = await post('/api/transaction/internal-transfer', { authorization: `Bearer ${token}`, 'idempotency-key': `bench-${clients}-${client}-${index}-${started}` }, body);
+        const status = await post(
+          '/api/transaction/internal-transfer',
+          { authorization: `Bearer ${token}`, 'idempotency-key': `bench-${clients}-${client}-${index}-${started}` },
+          body,
+        );
         latencies.push(performance.now() - begin);
         if (status === 201) ok += 1;
         else failed += 1;
@@ -143,8 +154,12 @@ async function main(): Promise<void> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-bench-'));
   // Durable settings, as a bank runs: fsync and synchronous_commit stay on.
   // BENCH_STATEMENTS=1 also prints where PostgreSQL spent its time (pg_stat_statements, planning included).
-  const statements = process.env.BENCH_STATEMENTS ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [];
-  const postgres = await startEmbeddedPostgres(path.join(directory, 'pg'), { flags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', ...statements] });
+  const statements = process.env.BENCH_STATEMENTS
+    ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on']
+    : [];
+  const postgres = await startEmbeddedPostgres(path.join(directory, 'pg'), {
+    flags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', ...statements],
+  });
   let server: ChildProcess | undefined;
   try {
     await postgres.createDatabase('bench_app');
@@ -153,7 +168,17 @@ async function main(): Promise<void> {
     const baseUrl = `http://127.0.0.1:${PORT}`;
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     server = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/server.ts'], {
-      env: { ...process.env, DATABASE_URL: appUrl, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: path.join(directory, 'data'), LOG_LEVEL: 'warn', NODE_ENV: 'production', DEMO_MODE: 'false', ADMIN_PASSWORD: 'bench-admin-password-1' },
+      env: {
+        ...process.env,
+        DATABASE_URL: appUrl,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(directory, 'data'),
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        DEMO_MODE: 'false',
+        ADMIN_PASSWORD: 'bench-admin-password-1',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await waitForHealth(baseUrl);
@@ -166,7 +191,14 @@ async function main(): Promise<void> {
     for (let index = 0; index < clientsMax; index += 1) {
       const user = await database.db
         .insertInto('users')
-        .values({ email: `bench.${index}@example.com`, password_hash: passwordHash, first_name: 'Bench', last_name: `Customer ${index}`, is_email_confirmed: true, verification_status: 'verified' })
+        .values({
+          email: `bench.${index}@example.com`,
+          password_hash: passwordHash,
+          first_name: 'Bench',
+          last_name: `Customer ${index}`,
+          is_email_confirmed: true,
+          verification_status: 'verified',
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await openCustomerAccounts(database.db, user.id);
@@ -175,7 +207,15 @@ async function main(): Promise<void> {
       await database.db.transaction().execute((trx) =>
         postEntries(
           trx,
-          accounts.map((account) => ({ kind: 'opening' as const, description: 'Opening balance', authorId: null, postings: [{ accountId: cash, amountCents: -10_000_000 }, { accountId: account.id, amountCents: 10_000_000 }] })),
+          accounts.map((account) => ({
+            kind: 'opening' as const,
+            description: 'Opening balance',
+            authorId: null,
+            postings: [
+              { accountId: cash, amountCents: -10_000_000 },
+              { accountId: account.id, amountCents: 10_000_000 },
+            ],
+          })),
         ),
       );
       tokens.push(await createSession(database.db, user.id, { userAgent: 'bench' }));
@@ -215,7 +255,10 @@ async function main(): Promise<void> {
           from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench_app')
           order by total_plan_time + total_exec_time desc limit 12`.execute(database.db);
         process.stderr.write(`PostgreSQL time by statement, ${clients} clients (${api.ok} transfers):\n`);
-        for (const row of top.rows) process.stderr.write(`${String(row.calls).padStart(7)} calls ${String(row.plan_ms).padStart(8)} ms plan ${String(row.exec_ms).padStart(8)} ms exec  ${row.query}\n`);
+        for (const row of top.rows)
+          process.stderr.write(
+            `${String(row.calls).padStart(7)} calls ${String(row.plan_ms).padStart(8)} ms plan ${String(row.exec_ms).padStart(8)} ms exec  ${row.query}\n`,
+          );
       }
       let pgbenchTps: number | null = null;
       if (pgbench) {
@@ -237,7 +280,11 @@ async function main(): Promise<void> {
     const pad = (value: string, width: number) => value.padStart(width);
     console.log('');
     console.log(`Internal transfers through the HTTP API vs pgbench TPC-B-like (scale ${PGBENCH_SCALE}), ${SECONDS} s per run, same PostgreSQL, fsync on`);
-    console.log(['clients', 'API transfers/s', 'p50 ms', 'p99 ms', 'errors', 'pgbench tps', 'ratio'].map((title, index) => pad(title, [7, 16, 8, 8, 7, 12, 7][index] ?? 8)).join('  '));
+    console.log(
+      ['clients', 'API transfers/s', 'p50 ms', 'p99 ms', 'errors', 'pgbench tps', 'ratio']
+        .map((title, index) => pad(title, [7, 16, 8, 8, 7, 12, 7][index] ?? 8))
+        .join('  '),
+    );
     for (const row of rows) {
       const tps = row.api.ok / row.api.seconds;
       console.log(
@@ -257,10 +304,17 @@ async function main(): Promise<void> {
     console.log(['clients', 'server', 'postgres', 'load gen', 'other'].map((title) => pad(title, 9)).join('  '));
     for (const row of rows) {
       const cpu = row.api.cpuMs;
-      console.log([String(row.clients), cpu.server.toFixed(3), cpu.postgres.toFixed(3), cpu.client.toFixed(3), cpu.other.toFixed(3)].map((value) => pad(value, 9)).join('  '));
+      console.log(
+        [String(row.clients), cpu.server.toFixed(3), cpu.postgres.toFixed(3), cpu.client.toFixed(3), cpu.other.toFixed(3)]
+          .map((value) => pad(value, 9))
+          .join('  '),
+      );
     }
     if (!pgbench) console.log('pgbench not found: apt-get install -y postgresql-client-15 (or postgresql-contrib)');
-    if (commits) console.log(`Group commit: ${commits.entries} transfer entries in ${commits.commits} batches (${(Number(commits.entries) / Math.max(1, Number(commits.commits))).toFixed(1)} per commit)`);
+    if (commits)
+      console.log(
+        `Group commit: ${commits.entries} transfer entries in ${commits.commits} batches (${(Number(commits.entries) / Math.max(1, Number(commits.commits))).toFixed(1)} per commit)`,
+      );
     console.log(`Ledger after the runs: ${describeVerifyResult(verified)}`);
     if (!verified.ok) process.exitCode = 1;
   } finally {

@@ -8,7 +8,9 @@ test('a visitor sends a message; staff read it in the back office and delete it'
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contact Us');
   // The honeypot is there for bots, invisible to people.
   const trap = page.locator('input[name="website"]');
-  expect(await trap.evaluate((input) => input.getBoundingClientRect().right <= 0 && input.closest('[aria-hidden="true"]') !== null && input.tabIndex === -1)).toBe(true);
+  expect(
+    await trap.evaluate((input) => input.getBoundingClientRect().right <= 0 && input.closest('[aria-hidden="true"]') !== null && input.tabIndex === -1),
+  ).toBe(true);
 
   // A bad email the browser lets through is refused by the server with the spec's message.
   await page.getByLabel('Name').fill('Robin Park');

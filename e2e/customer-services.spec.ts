@@ -8,7 +8,9 @@ import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail
 const PASSWORD = 'Quiet-Harbor-7719';
 
 async function jpeg(color: { r: number; g: number; b: number }): Promise<Buffer> {
-  return sharp({ create: { width: 320, height: 200, channels: 3, background: color } }).jpeg().toBuffer();
+  return sharp({ create: { width: 320, height: 200, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer();
 }
 
 /** Signs a new customer up and verifies the email through the API, in the page's cookie jar. */

@@ -51,7 +51,12 @@ test('three slides, advancing every 7 seconds and looping; buttons go to /signin
   await expect(activeSlide(page).getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/signin');
   // Hidden slides are inert: their buttons take no focus and are not announced.
   await expect(slider(page).locator('[data-active="false"]').first()).toHaveAttribute('aria-hidden', 'true');
-  expect(await slider(page).locator('[data-active="false"]').first().evaluate((element) => (element as HTMLElement).inert)).toBe(true);
+  expect(
+    await slider(page)
+      .locator('[data-active="false"]')
+      .first()
+      .evaluate((element) => (element as HTMLElement).inert),
+  ).toBe(true);
 });
 
 // axe waits on page timers, so it runs here, where time is not stopped.

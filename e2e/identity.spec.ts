@@ -79,7 +79,21 @@ test.describe('identity journeys', () => {
   test('forgot password: the emailed link sets a new password that then signs in', async ({ page, checkA11y }) => {
     const email = uniqueEmail('reset');
     const signUp = await page.request.post('/api/auth/signup', {
-      data: { firstName: 'Sam', lastName: 'Reset', email, address: '1 Road', dateOfBirth: '1980-01-01', sex: 'Male', countryCode: '1', phone: '+1 202 555 0199', occupation: 'public', annualIncomeRange: '$700.00 - $1,000.00', accountType: 'Savings', password: 'First-Harbor-11', confirmPassword: 'First-Harbor-11' },
+      data: {
+        firstName: 'Sam',
+        lastName: 'Reset',
+        email,
+        address: '1 Road',
+        dateOfBirth: '1980-01-01',
+        sex: 'Male',
+        countryCode: '1',
+        phone: '+1 202 555 0199',
+        occupation: 'public',
+        annualIncomeRange: '$700.00 - $1,000.00',
+        accountType: 'Savings',
+        password: 'First-Harbor-11',
+        confirmPassword: 'First-Harbor-11',
+      },
     });
     expect(signUp.status()).toBe(201);
     await page.goto('/signin');

@@ -28,7 +28,13 @@ const routes: Array<[string, string | RegExp]> = [
   ['/resources/cannabis-investments', 'Cannabis Investments'],
 ];
 
-const investmentPages = ['/resources/investment-solutions', '/resources/digital-assets', '/resources/retirement-spouse-program', '/resources/pamm-mam', '/resources/cannabis-investments'];
+const investmentPages = [
+  '/resources/investment-solutions',
+  '/resources/digital-assets',
+  '/resources/retirement-spouse-program',
+  '/resources/pamm-mam',
+  '/resources/cannabis-investments',
+];
 
 /** Fails the test on any request to another host (no web fonts, images or scripts from elsewhere). */
 function onlyOwnHost(page: Page, foreign: string[]) {
@@ -62,7 +68,8 @@ for (const width of [375, 1280]) {
         await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
         // Every marketing page has a call to action to /signin in its hero.
         expect(await page.locator('main a[href="/signin"]').count()).toBeGreaterThan(0);
-        if (investmentPages.includes(path)) await expect(page.getByRole('complementary', { name: 'Investment risk: please read' })).toContainText('may lose value');
+        if (investmentPages.includes(path))
+          await expect(page.getByRole('complementary', { name: 'Investment risk: please read' })).toContainText('may lose value');
         // No horizontal scrolling on a phone.
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
         await checkA11y();
@@ -80,13 +87,16 @@ test('every internal link on the public site leads to a real page', async ({ pag
     for (const link of await internalLinks(page)) targets.add(link);
   }
   // Links the spec names must be among them.
-  expect(['/signin', '/signup', '/contact', '/ways-to-bank', '/about-us', '/privacy-policy', '/terms-and-conditions'].filter((path) => !targets.has(path))).toEqual([]);
+  expect(
+    ['/signin', '/signup', '/contact', '/ways-to-bank', '/about-us', '/privacy-policy', '/terms-and-conditions'].filter((path) => !targets.has(path)),
+  ).toEqual([]);
   const broken: string[] = [];
   for (const target of [...targets].sort()) {
     const response = await page.goto(target);
     await page.waitForLoadState('networkidle');
     const headings = await page.getByRole('heading', { level: 1 }).allInnerTexts();
-    if (!response?.ok() || headings.length === 0 || headings.some((text) => text.trim() === 'Not Found')) broken.push(`${target} (${response?.status()}: ${headings.join(' | ')})`);
+    if (!response?.ok() || headings.length === 0 || headings.some((text) => text.trim() === 'Not Found'))
+      broken.push(`${target} (${response?.status()}: ${headings.join(' | ')})`);
   }
   expect(broken).toEqual([]);
   // Every public route is linked from somewhere on the site, plus sign-in and sign-up.
@@ -150,7 +160,8 @@ test.describe('navigation', () => {
   test('the footer carries the spec links and the disclaimers', async ({ page }) => {
     await page.goto('/');
     const footer = page.getByRole('contentinfo');
-    for (const name of ['Contact', 'Ways to Bank', 'Loans', 'Investment Solutions', 'Bank Accounts', 'About Us', 'Online Banking Login']) await expect(footer.getByRole('link', { name, exact: true })).toBeVisible();
+    for (const name of ['Contact', 'Ways to Bank', 'Loans', 'Investment Solutions', 'Bank Accounts', 'About Us', 'Online Banking Login'])
+      await expect(footer.getByRole('link', { name, exact: true })).toBeVisible();
     await expect(footer).toContainText('not FDIC insured');
     await expect(footer).toContainText('subject to credit approval');
     await expect(footer).toContainText('Rates (APY) are variable');

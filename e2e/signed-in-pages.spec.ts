@@ -72,13 +72,34 @@ for (const width of [375, 1280]) {
     // out (and no other journey's "newest row" changes under it).
     const email = uniqueEmail('layout');
     const signUp = await request.post('/api/auth/signup', {
-      data: { firstName: 'Layout', lastName: 'Check', email, address: '1 Grid Street', dateOfBirth: '1985-06-01', sex: 'Other', countryCode: '1', phone: '+1 202 555 0111', occupation: 'private', annualIncomeRange: '$700.00 - $1,000.00', accountType: 'Checking', password: 'Layout-Check-2026', confirmPassword: 'Layout-Check-2026' },
+      data: {
+        firstName: 'Layout',
+        lastName: 'Check',
+        email,
+        address: '1 Grid Street',
+        dateOfBirth: '1985-06-01',
+        sex: 'Other',
+        countryCode: '1',
+        phone: '+1 202 555 0111',
+        occupation: 'private',
+        annualIncomeRange: '$700.00 - $1,000.00',
+        accountType: 'Checking',
+        password: 'Layout-Check-2026',
+        confirmPassword: 'Layout-Check-2026',
+      },
     });
     expect(signUp.status()).toBe(201);
     const customerId = (await signUp.json()).data._id as string;
     await signInByApi(page, ADMIN, true);
     const credit = await page.request.post(`/api/transaction/admin/${customerId}`, {
-      data: { amount: 5, transactionType: 'credit', date: new Date().toISOString().slice(0, 10), description: 'Layout check credit', reason: 'Test data for the layout check', account: 'checking' },
+      data: {
+        amount: 5,
+        transactionType: 'credit',
+        date: new Date().toISOString().slice(0, 10),
+        description: 'Layout check credit',
+        reason: 'Test data for the layout check',
+        account: 'checking',
+      },
       headers: { 'Idempotency-Key': `layout-${width}-${Date.now()}` },
     });
     expect(credit.status()).toBe(201);

@@ -15,7 +15,8 @@ export const test = base.extend<{ consoleErrors: string[]; checkA11y: (page?: Pa
       const errors: string[] = [];
       page.on('console', (message) => {
         // A 401/4xx answer the page handles is not an error of the page.
-        if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) errors.push(`${page.url()}: ${message.text()}`);
+        if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text()))
+          errors.push(`${page.url()}: ${message.text()}`);
       });
       page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
       page.on('requestfailed', (request) => {
@@ -30,7 +31,9 @@ export const test = base.extend<{ consoleErrors: string[]; checkA11y: (page?: Pa
   checkA11y: async ({ page }, use) => {
     await use(async (target?: Page) => {
       const results = await new AxeBuilder({ page: target ?? page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      const summary = results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+      const summary = results.violations.map(
+        (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+      );
       expect(summary, `axe violations on ${(target ?? page).url()}`).toEqual([]);
     });
   },

@@ -19,13 +19,16 @@ const urlWithProtocol = (name: string, protocols: string[]) =>
   z
     .string()
     .trim()
-    .refine((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }, `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    );
 
 export const ZEnvironment = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -47,11 +50,7 @@ export const ZEnvironment = z.object({
     .optional(),
   BANK_NAME: z.string().trim().min(1).max(80, 'BANK_NAME must be at most 80 characters').default(DEFAULT_BANK_NAME),
   ADMIN_EMAIL: z.email('ADMIN_EMAIL must be an email address').optional(),
-  ADMIN_PASSWORD: z
-    .string()
-    .min(12, 'ADMIN_PASSWORD must be at least 12 characters')
-    .max(128, 'ADMIN_PASSWORD must be at most 128 characters')
-    .optional(),
+  ADMIN_PASSWORD: z.string().min(12, 'ADMIN_PASSWORD must be at least 12 characters').max(128, 'ADMIN_PASSWORD must be at most 128 characters').optional(),
   DEMO_MODE: booleanFlag('DEMO_MODE', true),
   RATE_LIMITS: booleanFlag('RATE_LIMITS', true),
   CRYPTO_DEPOSITS_FILE: z.string().trim().min(1).optional(),

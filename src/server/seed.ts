@@ -15,8 +15,24 @@ export const DEMO_ADMIN_PASSWORD = 'Ledgerline-Admin-2026';
 export const DEMO_CUSTOMER_PASSWORD = 'Ledgerline-Demo-2026';
 
 export const DEMO_CUSTOMERS = [
-  { email: 'alex.morgan@example.com', firstName: 'Alex', lastName: 'Morgan', phone: '+1 202 555 0143', address: '12 Harbor Street, Portland', state: 'Oregon', openingCents: { checking: 250_000, savings: 1_200_000 } },
-  { email: 'jamie.lee@example.com', firstName: 'Jamie', lastName: 'Lee', phone: '+1 415 555 0178', address: '88 Market Lane, San Francisco', state: 'California', openingCents: { checking: 80_000, savings: 300_000 } },
+  {
+    email: 'alex.morgan@example.com',
+    firstName: 'Alex',
+    lastName: 'Morgan',
+    phone: '+1 202 555 0143',
+    address: '12 Harbor Street, Portland',
+    state: 'Oregon',
+    openingCents: { checking: 250_000, savings: 1_200_000 },
+  },
+  {
+    email: 'jamie.lee@example.com',
+    firstName: 'Jamie',
+    lastName: 'Lee',
+    phone: '+1 415 555 0178',
+    address: '88 Market Lane, San Francisco',
+    state: 'California',
+    openingCents: { checking: 80_000, savings: 300_000 },
+  },
 ] as const;
 
 /** Hook for the ledger: credits a demo customer's opening balances through real entries. */

@@ -24,6 +24,15 @@ export const marketingPaths = [
   '/resources/cannabis-investments',
 ];
 
-export const standalonePaths = ['/signin', '/login', '/signup', '/register', '/forgot-password', '/email-verification', '/account-verification', '/admin/login'];
+export const standalonePaths = [
+  '/signin',
+  '/login',
+  '/signup',
+  '/register',
+  '/forgot-password',
+  '/email-verification',
+  '/account-verification',
+  '/admin/login',
+];
 
 export const publicPaths = [...marketingPaths, ...standalonePaths];

@@ -31,7 +31,12 @@ const update = (who: { email: string }, overrides: Record<string, unknown> = {})
 });
 
 async function accountId(userId: string, kind: 'checking' | 'savings'): Promise<string> {
-  const row = await ctx.database.db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).where('kind', '=', kind).executeTakeFirstOrThrow();
+  const row = await ctx.database.db
+    .selectFrom('ledger_accounts')
+    .select('id')
+    .where('owner_id', '=', userId)
+    .where('kind', '=', kind)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -68,7 +73,14 @@ describe('GET /api/admin/audit', () => {
     const times = items.map((item: { at: string }) => item.at);
     expect(times).toEqual([...times].sort().reverse());
     const block = items.find((item: { action: string }) => item.action === 'user.block');
-    expect(block).toMatchObject({ actorId: adminId, actorEmail: 'admin@example.com', targetUserId: alice.userId, targetName: 'Someone Else', before: { isBlocked: false }, after: { isBlocked: true } });
+    expect(block).toMatchObject({
+      actorId: adminId,
+      actorEmail: 'admin@example.com',
+      targetUserId: alice.userId,
+      targetName: 'Someone Else',
+      before: { isBlocked: false },
+      after: { isBlocked: true },
+    });
     expect(items[0].targetUserId).toBe(bob.userId);
   });
 
@@ -125,7 +137,15 @@ describe('DELETE closes instead when another module still holds the customer', (
     const borrower = await createCustomer(ctx);
     await ctx.database.db
       .insertInto('loans')
-      .values({ user_id: borrower.userId, loan_type: 'auto', amount_cents: 500_000, duration_months: 24, purpose: 'Car', annual_rate_bps: 700, monthly_payment_cents: 22_000 })
+      .values({
+        user_id: borrower.userId,
+        loan_type: 'auto',
+        amount_cents: 500_000,
+        duration_months: 24,
+        purpose: 'Car',
+        annual_rate_bps: 700,
+        monthly_payment_cents: 22_000,
+      })
       .execute();
     const response = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${borrower.userId}`, headers: bearer(admin) });
     expect(response.statusCode).toBe(200);
@@ -142,25 +162,71 @@ describe('GET /api/admin/dashboard', () => {
     await db.transaction().execute(async (trx) => {
       const cash = await bankAccountId(trx, 'bank_cash');
       await postEntries(trx, [
-        { kind: 'opening', description: 'Opening deposit', authorId: null, postings: [{ accountId: await accountId(alice.userId, 'checking'), amountCents: 100_000 }, { accountId: cash, amountCents: -100_000 }] },
-        { kind: 'transfer', description: 'Rent', authorId: alice.userId, postings: [{ accountId: await accountId(alice.userId, 'checking'), amountCents: -25_050 }, { accountId: await accountId(bob.userId, 'checking'), amountCents: 25_050 }] },
-        { kind: 'internal', description: 'To savings', authorId: bob.userId, postings: [{ accountId: await accountId(bob.userId, 'checking'), amountCents: -5_000 }, { accountId: await accountId(bob.userId, 'savings'), amountCents: 5_000 }] },
+        {
+          kind: 'opening',
+          description: 'Opening deposit',
+          authorId: null,
+          postings: [
+            { accountId: await accountId(alice.userId, 'checking'), amountCents: 100_000 },
+            { accountId: cash, amountCents: -100_000 },
+          ],
+        },
+        {
+          kind: 'transfer',
+          description: 'Rent',
+          authorId: alice.userId,
+          postings: [
+            { accountId: await accountId(alice.userId, 'checking'), amountCents: -25_050 },
+            { accountId: await accountId(bob.userId, 'checking'), amountCents: 25_050 },
+          ],
+        },
+        {
+          kind: 'internal',
+          description: 'To savings',
+          authorId: bob.userId,
+          postings: [
+            { accountId: await accountId(bob.userId, 'checking'), amountCents: -5_000 },
+            { accountId: await accountId(bob.userId, 'savings'), amountCents: 5_000 },
+          ],
+        },
       ]);
     });
-    await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${bob.userId}`, headers: bearer(admin), payload: update(bob, { verificationStatus: 'pending' }) });
+    await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/user/admin/${bob.userId}`,
+      headers: bearer(admin),
+      payload: update(bob, { verificationStatus: 'pending' }),
+    });
     await db
       .insertInto('loans')
-      .values({ user_id: bob.userId, loan_type: 'home', amount_cents: 9_000_000, duration_months: 60, purpose: 'House', annual_rate_bps: 500, monthly_payment_cents: 170_000 })
+      .values({
+        user_id: bob.userId,
+        loan_type: 'home',
+        amount_cents: 9_000_000,
+        duration_months: 60,
+        purpose: 'House',
+        annual_rate_bps: 500,
+        monthly_payment_cents: 170_000,
+      })
       .execute();
 
     const response = await ctx.app.inject({ method: 'GET', url: '/api/admin/dashboard', headers: bearer(admin) });
     expect(response.statusCode).toBe(200);
     const data = json(response).data;
 
-    const customers = await db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).where('is_admin', '=', false).where('closed_at', 'is', null).executeTakeFirstOrThrow();
+    const customers = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('is_admin', '=', false)
+      .where('closed_at', 'is', null)
+      .executeTakeFirstOrThrow();
     expect(data.customers).toBe(Number(customers.n));
     // What customers hold, summed the long way, equals the figure the dashboard derives from the bank's side.
-    const held = await db.selectFrom('ledger_accounts').select((eb) => eb.fn.sum<string>('balance').as('s')).where('owner_id', 'is not', null).executeTakeFirstOrThrow();
+    const held = await db
+      .selectFrom('ledger_accounts')
+      .select((eb) => eb.fn.sum<string>('balance').as('s'))
+      .where('owner_id', 'is not', null)
+      .executeTakeFirstOrThrow();
     expect(data.depositsHeldCents).toBe(Number(held.s));
     expect(data.depositsHeldCents).toBeGreaterThanOrEqual(100_000);
 
@@ -171,10 +237,18 @@ describe('GET /api/admin/dashboard', () => {
     expect(data.transfersToday.count).toBeGreaterThanOrEqual(2);
     expect(data.transfersToday.volumeCents).toBeGreaterThanOrEqual(30_050);
 
-    const pending = await db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).where('verification_status', '=', 'pending').executeTakeFirstOrThrow();
+    const pending = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('verification_status', '=', 'pending')
+      .executeTakeFirstOrThrow();
     expect(data.pendingKycReviews).toBe(Number(pending.n));
     expect(data.pendingKycReviews).toBeGreaterThanOrEqual(1);
-    const loans = await db.selectFrom('loans').select((eb) => eb.fn.countAll<string>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    const loans = await db
+      .selectFrom('loans')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
     expect(data.pendingLoanApplications).toBe(Number(loans.n));
     const contactTable = await sql<{ found: boolean }>`select to_regclass('public.contact_messages') is not null as found`.execute(db);
     if (contactTable.rows[0]!.found) {

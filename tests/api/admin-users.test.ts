@@ -86,7 +86,10 @@ describe('GET /api/user/admin', () => {
     const first = json(await ctx.app.inject({ method: 'GET', url: '/api/user/admin?pageSize=2', headers: bearer(admin) })).data;
     expect(first.page).toBe(1);
     expect(first.pageSize).toBe(2);
-    const count = await ctx.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await ctx.database.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(first.total).toBe(Number(count.n));
     expect(first.items).toHaveLength(2);
     expect(first.items[0]._id).toBe(customer.userId);
@@ -150,7 +153,11 @@ describe('GET /api/user/admin/:id and /email/:email', () => {
       closedAt: null,
       hasLedgerHistory: false,
     });
-    const byEmail = await ctx.app.inject({ method: 'GET', url: `/api/user/admin/email/${encodeURIComponent(customer.email.toUpperCase())}`, headers: bearer(admin) });
+    const byEmail = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/user/admin/email/${encodeURIComponent(customer.email.toUpperCase())}`,
+      headers: bearer(admin),
+    });
     expect(byEmail.statusCode).toBe(200);
     expect(json(byEmail).data._id).toBe(customer.userId);
   });
@@ -172,7 +179,14 @@ describe('GET /api/user/admin/:id and /email/:email', () => {
 
 describe('PUT /api/user/admin/:id', () => {
   it("says 'All fields are required' for a missing or empty field, and changes nothing", async () => {
-    for (const body of [{}, validUpdate({ firstName: '' }), validUpdate({ phone: '   ' }), validUpdate({ location: { address: 'x' } }), validUpdate({ location: undefined }), validUpdate({ isBlocked: undefined })]) {
+    for (const body of [
+      {},
+      validUpdate({ firstName: '' }),
+      validUpdate({ phone: '   ' }),
+      validUpdate({ location: { address: 'x' } }),
+      validUpdate({ location: undefined }),
+      validUpdate({ isBlocked: undefined }),
+    ]) {
       const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: body });
       expect(response.statusCode).toBe(400);
       expect(json(response).message).toBe('All fields are required');
@@ -197,7 +211,12 @@ describe('PUT /api/user/admin/:id', () => {
   });
 
   it('refuses an email that another account uses', async () => {
-    const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate({ email: 'alex.morgan@example.com' }) });
+    const response = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/user/admin/${customer.userId}`,
+      headers: bearer(admin),
+      payload: validUpdate({ email: 'alex.morgan@example.com' }),
+    });
     expect(response.statusCode).toBe(409);
     expect(json(response).message).toBe('This email address is already used by another account.');
   });
@@ -206,7 +225,12 @@ describe('PUT /api/user/admin/:id', () => {
     const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate() });
     expect(response.statusCode).toBe(200);
     expect(json(response).data).toMatchObject({ phone: '+1 202 555 0199', location: { address: '5 Elm Road', state: 'Ohio' }, verificationStatus: 'verified' });
-    const entry = await ctx.database.db.selectFrom('audit_log').selectAll().where('target_user_id', '=', customer.userId).where('action', '=', 'user.update').executeTakeFirstOrThrow();
+    const entry = await ctx.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('target_user_id', '=', customer.userId)
+      .where('action', '=', 'user.update')
+      .executeTakeFirstOrThrow();
     expect(entry.actor_id).toBe(adminId);
     expect(entry.before).toMatchObject({ phone: '+1 202 555 0101', verificationStatus: 'awaiting' });
     expect(entry.after).toMatchObject({ phone: '+1 202 555 0199', state: 'Ohio', verificationStatus: 'verified' });
@@ -215,14 +239,24 @@ describe('PUT /api/user/admin/:id', () => {
   });
 
   it('blocks at once: the flag shows, the audit says user.block, the session still works', async () => {
-    const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate({ isBlocked: true }) });
+    const response = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/user/admin/${customer.userId}`,
+      headers: bearer(admin),
+      payload: validUpdate({ isBlocked: true }),
+    });
     expect(response.statusCode).toBe(200);
     expect(json(response).data.isBlocked).toBe(true);
     const me = await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(customer.token) });
     expect(json(me).data.isBlocked).toBe(true);
     const actions = await ctx.database.db.selectFrom('audit_log').select('action').where('target_user_id', '=', customer.userId).execute();
     expect(actions.map((row) => row.action)).toContain('user.block');
-    const unblock = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate({ isBlocked: false }) });
+    const unblock = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/user/admin/${customer.userId}`,
+      headers: bearer(admin),
+      payload: validUpdate({ isBlocked: false }),
+    });
     expect(json(unblock).data.isBlocked).toBe(false);
   });
 
@@ -258,12 +292,22 @@ describe('PUT /api/user/admin/:id', () => {
     const row = await ctx.database.db.selectFrom('users').select(['is_account_disabled', 'phone']).where('id', '=', adminId).executeTakeFirstOrThrow();
     expect(row).toEqual({ is_account_disabled: false, phone: '' });
     await expect(sql`update users set is_account_disabled = true where id = ${adminId}`.execute(ctx.database.db)).rejects.toThrow(/users_admin_never_disabled/);
-    const fine = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${adminId}`, headers: bearer(admin), payload: { ...body, isAccountDisabled: false } });
+    const fine = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/user/admin/${adminId}`,
+      headers: bearer(admin),
+      payload: { ...body, isAccountDisabled: false },
+    });
     expect(fine.statusCode).toBe(200);
   });
 
   it('answers 404 for an unknown user and 400 for a bad id', async () => {
-    const unknown = await ctx.app.inject({ method: 'PUT', url: '/api/user/admin/00000000-0000-4000-8000-000000000000', headers: bearer(admin), payload: validUpdate() });
+    const unknown = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/user/admin/00000000-0000-4000-8000-000000000000',
+      headers: bearer(admin),
+      payload: validUpdate(),
+    });
     expect(unknown.statusCode).toBe(404);
     const bad = await ctx.app.inject({ method: 'PUT', url: '/api/user/admin/1', headers: bearer(admin), payload: validUpdate() });
     expect(bad.statusCode).toBe(400);
@@ -280,7 +324,12 @@ describe('DELETE /api/user/admin/:id', () => {
     expect(gone).toBeUndefined();
     const accounts = await ctx.database.db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', fresh.userId).execute();
     expect(accounts).toHaveLength(0);
-    const entry = await ctx.database.db.selectFrom('audit_log').selectAll().where('target_user_id', '=', fresh.userId).where('action', '=', 'user.delete').executeTakeFirst();
+    const entry = await ctx.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('target_user_id', '=', fresh.userId)
+      .where('action', '=', 'user.delete')
+      .executeTakeFirst();
     expect(entry?.actor_id).toBe(adminId);
     const again = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${fresh.userId}`, headers: bearer(admin) });
     expect(again.statusCode).toBe(404);
@@ -306,7 +355,16 @@ describe('DELETE /api/user/admin/:id', () => {
 
     const row = await ctx.database.db.selectFrom('users').selectAll().where('id', '=', saver.userId).executeTakeFirstOrThrow();
     expect(row.closed_at).not.toBeNull();
-    expect(row).toMatchObject({ first_name: 'Closed', last_name: 'customer', phone: '', address: '', state: '', date_of_birth: null, ssn_tin: null, is_account_disabled: true });
+    expect(row).toMatchObject({
+      first_name: 'Closed',
+      last_name: 'customer',
+      phone: '',
+      address: '',
+      state: '',
+      date_of_birth: null,
+      ssn_tin: null,
+      is_account_disabled: true,
+    });
     expect(row.email).not.toContain('saver');
     expect(JSON.stringify(row)).not.toContain('Sally');
     // The entries stay, and the ledger still verifies end to end.
@@ -319,10 +377,20 @@ describe('DELETE /api/user/admin/:id', () => {
     const me = await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(saver.token) });
     expect(me.statusCode).toBe(401);
     // The audit record holds no personal data.
-    const entry = await ctx.database.db.selectFrom('audit_log').selectAll().where('target_user_id', '=', saver.userId).where('action', '=', 'user.close').executeTakeFirstOrThrow();
+    const entry = await ctx.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('target_user_id', '=', saver.userId)
+      .where('action', '=', 'user.close')
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(entry)).not.toContain('Sally');
     // A closed account is not edited or closed again.
-    const edit = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin), payload: validUpdate({ email: 'sally@example.com' }) });
+    const edit = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/user/admin/${saver.userId}`,
+      headers: bearer(admin),
+      payload: validUpdate({ email: 'sally@example.com' }),
+    });
     expect(edit.statusCode).toBe(409);
     const twice = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin) });
     expect(twice.statusCode).toBe(409);
@@ -338,7 +406,12 @@ describe('DELETE /api/user/admin/:id', () => {
       proofOfAddressFile: file('bill.png', 'image/png', await png()),
       dateOfBirth: '1990-05-17',
     });
-    const submitted = await ctx.app.inject({ method: 'POST', url: '/api/user/verification', headers: { ...bearer(documented.token), ...body.headers }, payload: body.payload });
+    const submitted = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/verification',
+      headers: { ...bearer(documented.token), ...body.headers },
+      payload: body.payload,
+    });
     expect(submitted.statusCode).toBe(201);
     const stored = await ctx.database.db.selectFrom('stored_files').select('storage_name').where('owner_id', '=', documented.userId).execute();
     expect(stored).toHaveLength(3);
@@ -353,7 +426,17 @@ describe('DELETE /api/user/admin/:id', () => {
     expect(await ctx.database.db.selectFrom('kyc_submissions').select('id').where('user_id', '=', documented.userId).execute()).toHaveLength(0);
     expect(paths.some((file) => fs.existsSync(file))).toBe(false);
     const accounts = await ctx.database.db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', documented.userId).execute();
-    expect(await ctx.database.db.selectFrom('postings').select('id').where('account_id', 'in', accounts.map((row) => row.id)).execute()).toHaveLength(2);
+    expect(
+      await ctx.database.db
+        .selectFrom('postings')
+        .select('id')
+        .where(
+          'account_id',
+          'in',
+          accounts.map((row) => row.id),
+        )
+        .execute(),
+    ).toHaveLength(2);
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 
@@ -363,7 +446,17 @@ describe('DELETE /api/user/admin/:id', () => {
     expect(json(self).message).toBe('You cannot delete your own account.');
     const colleague = await ctx.database.db
       .insertInto('users')
-      .values({ email: 'colleague@example.com', password_hash: '!', first_name: 'Col', last_name: 'League', phone: '', address: '', state: '', is_admin: true, is_email_confirmed: true })
+      .values({
+        email: 'colleague@example.com',
+        password_hash: '!',
+        first_name: 'Col',
+        last_name: 'League',
+        phone: '',
+        address: '',
+        state: '',
+        is_admin: true,
+        is_email_confirmed: true,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const other = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${colleague.id}`, headers: bearer(admin) });

@@ -8,7 +8,8 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'POST', url, payload: payload as object, headers });
+const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'POST', url, payload: payload as object, headers });
 
 describe('POST /api/auth/signup', () => {
   it('creates an unconfirmed customer with accounts and emails a 6-digit code', async () => {
@@ -48,7 +49,11 @@ describe('POST /api/auth/signup', () => {
     const response = await post('/api/auth/signup', body);
     expect(response.statusCode).toBe(400);
     expect(json(response).message).toBe(message);
-    const count = await ctx.database.db.selectFrom('users').select(ctx.database.db.fn.countAll().as('n')).where('email', '=', String(body.email ?? '')).executeTakeFirst();
+    const count = await ctx.database.db
+      .selectFrom('users')
+      .select(ctx.database.db.fn.countAll().as('n'))
+      .where('email', '=', String(body.email ?? ''))
+      .executeTakeFirst();
     expect(Number(count?.n ?? 0)).toBe(0);
   });
 
@@ -71,7 +76,12 @@ describe('POST /api/auth/signup', () => {
   });
 
   it('answers malformed JSON with 400, not a crash', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/signup', payload: '{"firstName":', headers: { 'content-type': 'application/json' } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: '{"firstName":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.statusCode).toBe(400);
     expect(json(response).message).toBe('The request body is not valid JSON.');
   });
@@ -142,7 +152,11 @@ describe('POST /api/auth/signin', () => {
     expect(ctx.mailer.outbox().some((mail) => mail.to === stranger)).toBe(false);
 
     // After the window, the right password works and the counter starts again.
-    await ctx.database.db.updateTable('login_throttle').set({ locked_until: sql`now() - interval '1 second'` }).where('email', '=', customer.email).execute();
+    await ctx.database.db
+      .updateTable('login_throttle')
+      .set({ locked_until: sql`now() - interval '1 second'` })
+      .where('email', '=', customer.email)
+      .execute();
     expect((await post('/api/auth/signin', { email: customer.email, password: customer.password })).statusCode).toBe(200);
   });
 
@@ -207,7 +221,11 @@ describe('email verification', () => {
 
   it('refuses an expired code', async () => {
     const user = await unverified();
-    await ctx.database.db.updateTable('one_time_codes').set({ expires_at: sql`now() - interval '1 second'` }).where('binding', '=', user.email).execute();
+    await ctx.database.db
+      .updateTable('one_time_codes')
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where('binding', '=', user.email)
+      .execute();
     const response = await post('/api/auth/verify-email', { otp: lastCode(ctx.mailer, user.email) }, { authorization: `Bearer ${user.token}` });
     expect(response.statusCode).toBe(400);
     expect(json(response).message).toBe('This code has expired. Please ask for a new one.');
@@ -234,7 +252,11 @@ describe('email verification', () => {
     const tooSoon = await post('/api/auth/resend-otp', {}, { authorization: `Bearer ${user.token}` });
     expect(tooSoon.statusCode).toBe(429);
     expect(json(tooSoon).message).toBe('Please wait a minute before asking for another code.');
-    await ctx.database.db.updateTable('one_time_codes').set({ created_at: sql`now() - interval '61 seconds'` } as never).where('binding', '=', user.email).execute();
+    await ctx.database.db
+      .updateTable('one_time_codes')
+      .set({ created_at: sql`now() - interval '61 seconds'` } as never)
+      .where('binding', '=', user.email)
+      .execute();
     const old = lastCode(ctx.mailer, user.email);
     const later = await post('/api/auth/resend-otp', {}, { authorization: `Bearer ${user.token}` });
     expect(later.statusCode).toBe(200);
@@ -261,10 +283,18 @@ describe('sessions, sign-out, password change and reset', () => {
 
   it('ends a session after 15 idle minutes and after 12 hours in all', async () => {
     const idle = await createCustomer(ctx);
-    await ctx.database.db.updateTable('sessions').set({ last_seen_at: sql`now() - interval '16 minutes'` }).where('user_id', '=', idle.userId).execute();
+    await ctx.database.db
+      .updateTable('sessions')
+      .set({ last_seen_at: sql`now() - interval '16 minutes'` })
+      .where('user_id', '=', idle.userId)
+      .execute();
     expect((await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(idle.token) })).statusCode).toBe(401);
     const old = await createCustomer(ctx);
-    await ctx.database.db.updateTable('sessions').set({ expires_at: sql`now() - interval '1 second'` }).where('user_id', '=', old.userId).execute();
+    await ctx.database.db
+      .updateTable('sessions')
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where('user_id', '=', old.userId)
+      .execute();
     expect((await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(old.token) })).statusCode).toBe(401);
   });
 
@@ -320,8 +350,14 @@ describe('sessions, sign-out, password change and reset', () => {
   it('refuses an expired reset link', async () => {
     const customer = await createCustomer(ctx);
     await post('/api/auth/forgot-password', { email: customer.email });
-    const token = ctx.mailer.outbox().find((entry) => entry.to === customer.email && /reset/i.test(entry.subject))?.text.match(/token=([A-Za-z0-9_-]+)/)?.[1];
-    await ctx.database.db.updateTable('password_resets').set({ expires_at: sql`now() - interval '1 second'` }).execute();
+    const token = ctx.mailer
+      .outbox()
+      .find((entry) => entry.to === customer.email && /reset/i.test(entry.subject))
+      ?.text.match(/token=([A-Za-z0-9_-]+)/)?.[1];
+    await ctx.database.db
+      .updateTable('password_resets')
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .execute();
     const response = await post('/api/auth/reset-password', { token, password: 'Bright-Meadow-88' });
     expect(response.statusCode).toBe(400);
   });

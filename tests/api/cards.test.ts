@@ -9,8 +9,10 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
-const request = (token: string, payload: unknown = {}) => ctx.app.inject({ method: 'POST', url: '/api/cards/requests', headers: bearer(token), payload: payload as object });
-const staffSet = (id: string, payload: unknown, token = admin) => ctx.app.inject({ method: 'PATCH', url: `/api/admin/cards/requests/${id}`, headers: bearer(token), payload: payload as object });
+const request = (token: string, payload: unknown = {}) =>
+  ctx.app.inject({ method: 'POST', url: '/api/cards/requests', headers: bearer(token), payload: payload as object });
+const staffSet = (id: string, payload: unknown, token = admin) =>
+  ctx.app.inject({ method: 'PATCH', url: `/api/admin/cards/requests/${id}`, headers: bearer(token), payload: payload as object });
 
 describe('card requests', () => {
   it("records a request, answers 'Card request sent we will get back to you', and lists it", async () => {

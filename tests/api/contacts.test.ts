@@ -14,12 +14,26 @@ afterAll(async () => {
 });
 
 let ipCounter = 1;
-const valid = (overrides: Record<string, unknown> = {}) => ({ name: 'Robin Park', email: 'robin.park@example.com', subject: 'Opening a business account', message: 'Which documents do I need?', ...overrides });
+const valid = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Robin Park',
+  email: 'robin.park@example.com',
+  subject: 'Opening a business account',
+  message: 'Which documents do I need?',
+  ...overrides,
+});
 const send = (payload: unknown, target: TestContext = ctx, remoteAddress = `10.0.0.${ipCounter++}`) =>
   target.app.inject({ method: 'POST', url: '/api/contacts', payload: payload as object, remoteAddress });
 const list = (token: string | null, query = '') => ctx.app.inject({ method: 'GET', url: `/api/contacts${query}`, headers: token ? bearer(token) : {} });
 const remove = (token: string | null, id: string) => ctx.app.inject({ method: 'DELETE', url: `/api/contacts/${id}`, headers: token ? bearer(token) : {} });
-const countRows = async () => Number((await ctx.database.db.selectFrom('contact_messages').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+const countRows = async () =>
+  Number(
+    (
+      await ctx.database.db
+        .selectFrom('contact_messages')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('POST /api/contacts', () => {
   it('stores the message, answers the spec message and emails the bank', async () => {
@@ -81,7 +95,10 @@ describe('POST /api/contacts', () => {
     expect(sixth.statusCode).toBe(429);
     expect(json(sixth).message).toBe('Too many requests. Please wait a moment and try again.');
     expect((await send(valid(), limited, '192.0.2.11')).statusCode).toBe(201);
-    const stored = await limited.database.db.selectFrom('contact_messages').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const stored = await limited.database.db
+      .selectFrom('contact_messages')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(stored.n)).toBe(6);
   });
 });

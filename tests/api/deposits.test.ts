@@ -13,7 +13,14 @@ const writeOptions = (name: string, options: unknown) => {
   fs.writeFileSync(file, typeof options === 'string' ? options : JSON.stringify(options));
   return file;
 };
-const good = { name: 'Bitcoin', symbol: 'BTC', network: 'Bitcoin Network', chain: 'bitcoin', address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', iconUrl: '/crypto/btc.svg' };
+const good = {
+  name: 'Bitcoin',
+  symbol: 'BTC',
+  network: 'Bitcoin Network',
+  chain: 'bitcoin',
+  address: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+  iconUrl: '/crypto/btc.svg',
+};
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -26,7 +33,12 @@ afterAll(async () => {
 
 describe('address checks per network', () => {
   it('accepts valid Bitcoin (base58 and bech32/bech32m), Ethereum (EIP-55) and Tron addresses', () => {
-    for (const address of ['1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', 'bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297']) {
+    for (const address of [
+      '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+      '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy',
+      'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+      'bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297',
+    ]) {
       expect(addressProblem('bitcoin', address), address).toBeNull();
     }
     expect(addressProblem('ethereum', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBeNull();
@@ -61,9 +73,14 @@ describe('operator configuration', () => {
   });
 
   it('stops on a malformed address, naming the option and the problem', () => {
-    const file = writeOptions('bad.json', [good, { ...good, name: 'Ether', chain: 'ethereum', network: 'Ethereum (ERC20)', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD' }]);
+    const file = writeOptions('bad.json', [
+      good,
+      { ...good, name: 'Ether', chain: 'ethereum', network: 'Ethereum (ERC20)', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD' },
+    ]);
     expect(() => loadCryptoDeposits({ cryptoDepositsFile: file })).toThrow(CryptoDepositsConfigError);
-    expect(() => loadCryptoDeposits({ cryptoDepositsFile: file })).toThrow(/option 2 \(Ether, Ethereum \(ERC20\)\).*invalid ethereum address.*EIP-55 checksum is wrong/);
+    expect(() => loadCryptoDeposits({ cryptoDepositsFile: file })).toThrow(
+      /option 2 \(Ether, Ethereum \(ERC20\)\).*invalid ethereum address.*EIP-55 checksum is wrong/,
+    );
   });
 
   it('stops on unreadable, non-JSON or incomplete files', () => {
@@ -71,7 +88,9 @@ describe('operator configuration', () => {
     expect(() => loadCryptoDeposits({ cryptoDepositsFile: writeOptions('text.json', 'not json') })).toThrow(/not valid JSON/);
     expect(() => loadCryptoDeposits({ cryptoDepositsFile: writeOptions('chain.json', [{ ...good, chain: 'dogecoin' }]) })).toThrow(/chain must be one of/);
     expect(() => loadCryptoDeposits({ cryptoDepositsFile: writeOptions('empty.json', []) })).toThrow(/at least one option/);
-    expect(() => loadCryptoDeposits({ cryptoDepositsFile: writeOptions('icon.json', [{ ...good, iconUrl: 'https://evil.example/x.svg' }]) })).toThrow(/iconUrl/);
+    expect(() => loadCryptoDeposits({ cryptoDepositsFile: writeOptions('icon.json', [{ ...good, iconUrl: 'https://evil.example/x.svg' }]) })).toThrow(
+      /iconUrl/,
+    );
   });
 
   it('refuses to build the app with a bad address', async () => {
@@ -100,7 +119,13 @@ describe('GET /api/deposit/crypto', () => {
     const body = json(response);
     expect(body.demo).toBe(true);
     expect(body.data.map((option: { symbol: string }) => option.symbol)).toEqual(['BTC', 'ETH', 'USDT TRC20', 'USDT ERC20']);
-    expect(body.data[2]).toEqual({ name: 'USDT', symbol: 'USDT TRC20', network: 'Tron (TRC20)', address: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', iconUrl: '/crypto/usdt.svg' });
+    expect(body.data[2]).toEqual({
+      name: 'USDT',
+      symbol: 'USDT TRC20',
+      network: 'Tron (TRC20)',
+      address: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb',
+      iconUrl: '/crypto/usdt.svg',
+    });
     expect(body.data[1].address).toBe(body.data[3].address);
   });
 

@@ -48,7 +48,12 @@ describe('POST /api/user/verification', () => {
     const ownProof = await ctx.app.inject({ method: 'GET', url: proofUrl, headers: bearer(customer.token) });
     expect(ownProof.headers['content-type']).toBe('image/png');
     expect((await ctx.app.inject({ method: 'GET', url: documentUrl, headers: bearer(admin) })).statusCode).toBe(200);
-    const views = await ctx.database.db.selectFrom('audit_log').select(['action', 'actor_email']).where('target_user_id', '=', customer.userId).where('action', '=', 'kyc.view_document').execute();
+    const views = await ctx.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_email'])
+      .where('target_user_id', '=', customer.userId)
+      .where('action', '=', 'kyc.view_document')
+      .execute();
     expect(views).toEqual([{ action: 'kyc.view_document', actor_email: 'admin@example.com' }]);
 
     // Another customer's document id: as if it did not exist.
@@ -97,11 +102,17 @@ describe('POST /api/user/verification', () => {
     expect(textDocument.statusCode).toBe(415);
     expect(json(textDocument).message).toBe('The document file must be a JPEG, PNG or WebP image, or a PDF.');
 
-    const big = await submit(customer.token, await validParts({ proofOfAddressFile: file('bill.pdf', 'application/pdf', Buffer.concat([pdf(), Buffer.alloc(5 * 1024 * 1024)])) }));
+    const big = await submit(
+      customer.token,
+      await validParts({ proofOfAddressFile: file('bill.pdf', 'application/pdf', Buffer.concat([pdf(), Buffer.alloc(5 * 1024 * 1024)])) }),
+    );
     expect(big.statusCode).toBe(413);
     expect(json(big).message).toBe('Each file must be at most 5 MB.');
 
-    const scripted = await submit(customer.token, await validParts({ documentFile: file('id.pdf', 'application/pdf', pdf('/OpenAction << /S /JavaScript /JS (app.alert(1)) >>')) }));
+    const scripted = await submit(
+      customer.token,
+      await validParts({ documentFile: file('id.pdf', 'application/pdf', pdf('/OpenAction << /S /JavaScript /JS (app.alert(1)) >>')) }),
+    );
     expect(scripted.statusCode).toBe(415);
     expect(json(scripted).message).toMatch(/scripts/);
 
@@ -125,7 +136,12 @@ describe('POST /api/user/verification', () => {
   it('is for signed-in customers', async () => {
     const body = multipart(await validParts());
     expect((await ctx.app.inject({ method: 'POST', url: '/api/user/verification', headers: body.headers, payload: body.payload })).statusCode).toBe(401);
-    const asAdmin = await ctx.app.inject({ method: 'POST', url: '/api/user/verification', headers: { ...bearer(admin), ...body.headers }, payload: body.payload });
+    const asAdmin = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/verification',
+      headers: { ...bearer(admin), ...body.headers },
+      payload: body.payload,
+    });
     expect(asAdmin.statusCode).toBe(403);
   });
 });
@@ -163,7 +179,12 @@ describe('staff review', () => {
     expect(noReason.statusCode).toBe(400);
     expect(json(noReason).message).toBe('A reason is required');
 
-    const rejected = await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${id}/reject`, headers: bearer(admin), payload: { reason: 'The document photo is blurred.' } });
+    const rejected = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/kyc/${id}/reject`,
+      headers: bearer(admin),
+      payload: { reason: 'The document photo is blurred.' },
+    });
     expect(rejected.statusCode).toBe(200);
     expect((await me(customer.token)).verificationStatus).toBe('failed');
     expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && mail.text.includes('The document photo is blurred.'))).toBe(true);
@@ -179,8 +200,12 @@ describe('staff review', () => {
     const customer = await createCustomer(ctx);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/kyc', headers: bearer(customer.token) })).statusCode).toBe(403);
     const demo = await signIn(ctx, 'jamie.lee@example.com', 'Ledgerline-Demo-2026');
-    expect((await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${crypto.randomUUID()}/approve`, headers: bearer(demo), payload: {} })).statusCode).toBe(403);
-    expect((await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${crypto.randomUUID()}/approve`, headers: bearer(admin), payload: {} })).statusCode).toBe(404);
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${crypto.randomUUID()}/approve`, headers: bearer(demo), payload: {} })).statusCode,
+    ).toBe(403);
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${crypto.randomUUID()}/approve`, headers: bearer(admin), payload: {} })).statusCode,
+    ).toBe(404);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/kyc?status=bogus', headers: bearer(admin) })).statusCode).toBe(400);
   });
 });

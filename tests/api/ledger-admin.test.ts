@@ -27,9 +27,21 @@ describe('staff entries', () => {
     expect(json(response).message).toBe('Transaction added successfully');
     const lines = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).data.items;
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ kind: 'adjustment', description: 'Goodwill credit', date: '2026-10-15', amount: 250, transactionType: 'credit', account: 'checking' });
+    expect(lines[0]).toMatchObject({
+      kind: 'adjustment',
+      description: 'Goodwill credit',
+      date: '2026-10-15',
+      amount: 250,
+      transactionType: 'credit',
+      account: 'checking',
+    });
     expect(new Date(lines[0].bookedAt).getTime()).toBeGreaterThanOrEqual(started - 1000);
-    const auditRow = await ctx.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'transaction.create').where('target_user_id', '=', customer.userId).executeTakeFirstOrThrow();
+    const auditRow = await ctx.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'transaction.create')
+      .where('target_user_id', '=', customer.userId)
+      .executeTakeFirstOrThrow();
     expect(auditRow.reason).toBe('Complaint #42 resolved');
     expect(auditRow.actor_email).toBe('admin@example.com');
     expect(auditRow.before).toMatchObject({ balance: 0 });
@@ -93,9 +105,18 @@ describe('staff entries', () => {
     expect(updated.statusCode).toBe(200);
     const line = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).data.items[0];
     expect(line).toMatchObject({ description: 'Goodwill credit (corrected)', amount: 250 });
-    const entry = await ctx.database.db.selectFrom('journal_entries').select(['hash', 'description']).where('id', '=', posted.entryId).executeTakeFirstOrThrow();
+    const entry = await ctx.database.db
+      .selectFrom('journal_entries')
+      .select(['hash', 'description'])
+      .where('id', '=', posted.entryId)
+      .executeTakeFirstOrThrow();
     expect(entry).toEqual({ hash: hashBefore, description: 'Goodwill credit' });
-    const auditRow = await ctx.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'transaction.describe').where('target_id', '=', posted.entryId).executeTakeFirstOrThrow();
+    const auditRow = await ctx.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'transaction.describe')
+      .where('target_id', '=', posted.entryId)
+      .executeTakeFirstOrThrow();
     expect(auditRow.before).toEqual({ description: 'Goodwill credit' });
     expect((await call('PUT', `/api/transaction/admin/${posted._id}`, { description: '' })).statusCode).toBe(400);
     expect((await call('PUT', '/api/transaction/admin/00000000-0000-7000-8000-000000000000', { description: 'x' })).statusCode).toBe(404);
@@ -117,17 +138,33 @@ describe('staff entries', () => {
     const complete = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction/complete', headers: bearer(customer.token) })).data.items;
     expect(complete.map((item: { entryId: string }) => item.entryId)).not.toContain(posted.entryId);
     expect((await balances(customer.token)).checking).toBe(0);
-    const twice = await ctx.app.inject({ method: 'DELETE', url: `/api/transaction/admin/${posted.entryId}?reason=again`, headers: { ...bearer(admin), 'idempotency-key': key() } });
+    const twice = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/transaction/admin/${posted.entryId}?reason=again`,
+      headers: { ...bearer(admin), 'idempotency-key': key() },
+    });
     expect(twice.statusCode).toBe(409);
     const ofReversal = await call('DELETE', `/api/transaction/admin/${reversal._id}`, { reason: 'undo the undo' });
     expect(ofReversal.statusCode).toBe(400);
-    expect(await ctx.database.db.selectFrom('audit_log').select('id').where('action', '=', 'transaction.reverse').where('target_id', '=', posted.entryId).executeTakeFirst()).toBeTruthy();
+    expect(
+      await ctx.database.db
+        .selectFrom('audit_log')
+        .select('id')
+        .where('action', '=', 'transaction.reverse')
+        .where('target_id', '=', posted.entryId)
+        .executeTakeFirst(),
+    ).toBeTruthy();
   });
 
   it('refuses to reverse a credit the customer already spent', async () => {
     const customer = await createCustomer(ctx);
     const posted = json(await call('POST', `/api/transaction/admin/${customer.userId}`, valid)).data;
-    const move = await ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { ...bearer(customer.token), 'idempotency-key': key() }, payload: { from: 'checking', to: 'savings', amount: 200 } });
+    const move = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/transaction/internal-transfer',
+      headers: { ...bearer(customer.token), 'idempotency-key': key() },
+      payload: { from: 'checking', to: 'savings', amount: 200 },
+    });
     expect(move.statusCode).toBe(201);
     const reversed = await call('DELETE', `/api/transaction/admin/${posted._id}`, { reason: 'mistake' });
     expect(reversed.statusCode).toBe(400);
@@ -170,7 +207,13 @@ describe('staff entries', () => {
       expect(response.statusCode, JSON.stringify(change)).toBe(400);
       expect(json(response).message).toMatch(message);
     }
-    const auditRows = await ctx.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'account.update').where('target_user_id', '=', customer.userId).orderBy('id').execute();
+    const auditRows = await ctx.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'account.update')
+      .where('target_user_id', '=', customer.userId)
+      .orderBy('id')
+      .execute();
     expect(auditRows).toHaveLength(3);
     expect(auditRows[0]?.before).toMatchObject({ savings: 0, checking: 0 });
   });

@@ -28,7 +28,9 @@ async function fund(userId: string, dollars: number, account: 'savings' | 'check
 
 async function verifyCli(): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'src/server/ledger/verify-cli.ts'], { env: { ...process.env, DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' } });
+    const { stdout, stderr } = await run('npx', ['tsx', 'src/server/ledger/verify-cli.ts'], {
+      env: { ...process.env, DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' },
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -42,7 +44,12 @@ describe('concurrency on PostgreSQL', () => {
     await fund(customer.userId, 100);
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
-        ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { ...bearer(customer.token), 'idempotency-key': key() }, payload: { from: 'checking', to: 'savings', amount: 10 } }),
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/transaction/internal-transfer',
+          headers: { ...bearer(customer.token), 'idempotency-key': key() },
+          payload: { from: 'checking', to: 'savings', amount: 10 },
+        }),
       ),
     );
     const statuses = responses.map((response) => response.statusCode);
@@ -63,16 +70,31 @@ describe('concurrency on PostgreSQL', () => {
     const side = async (from: typeof left, to: typeof right) => {
       for (let round = 0; round < 8; round += 1) {
         const payload = { amount: 5, accountType: 'checking', accountNumber: to.accountNumber, to: 'Peer' };
-        const first = await ctx.app.inject({ method: 'POST', url: '/api/transaction/transfer', headers: { ...bearer(from.token), 'idempotency-key': key() }, payload });
+        const first = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/transaction/transfer',
+          headers: { ...bearer(from.token), 'idempotency-key': key() },
+          payload,
+        });
         expect(first.statusCode).toBe(200);
-        const done = await ctx.app.inject({ method: 'POST', url: '/api/transaction/transfer', headers: { ...bearer(from.token), 'idempotency-key': key() }, payload: { ...payload, paymentPin: lastCode(ctx.mailer, from.email) } });
+        const done = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/transaction/transfer',
+          headers: { ...bearer(from.token), 'idempotency-key': key() },
+          payload: { ...payload, paymentPin: lastCode(ctx.mailer, from.email) },
+        });
         expect(done.statusCode).toBe(201);
       }
     };
     const shuffle = async (who: typeof left) => {
       const moves = await Promise.all(
         Array.from({ length: 20 }, (_, index) =>
-          ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { ...bearer(who.token), 'idempotency-key': key() }, payload: index % 2 ? { from: 'checking', to: 'savings', amount: 1 } : { from: 'savings', to: 'checking', amount: 1 } }),
+          ctx.app.inject({
+            method: 'POST',
+            url: '/api/transaction/internal-transfer',
+            headers: { ...bearer(who.token), 'idempotency-key': key() },
+            payload: index % 2 ? { from: 'checking', to: 'savings', amount: 1 } : { from: 'savings', to: 'checking', amount: 1 },
+          }),
         ),
       );
       return moves.map((move) => move.statusCode);

@@ -31,11 +31,24 @@ describe('ledger basics', () => {
 
   it('moves money between own accounts, with the spec messages for bad input', async () => {
     const post = (payload: unknown, idempotencyKey: string | null = key()) =>
-      ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { ...bearer(alex), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) }, payload: payload as object });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/transaction/internal-transfer',
+        headers: { ...bearer(alex), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+        payload: payload as object,
+      });
     const ok = await post({ from: 'savings', to: 'checking', amount: 100.5 });
     expect(ok.statusCode).toBe(201);
     expect(json(ok).message).toBe('Transfer Successful');
-    expect(json(ok).data).toMatchObject({ amount: 100.5, transactionType: 'debit', account: 'savings', kind: 'internal', status: 'completed', reversalOf: null, reversedBy: null });
+    expect(json(ok).data).toMatchObject({
+      amount: 100.5,
+      transactionType: 'debit',
+      account: 'savings',
+      kind: 'internal',
+      status: 'completed',
+      reversalOf: null,
+      reversedBy: null,
+    });
     expect(json(ok).data._id).toMatch(/^[0-9a-f-]{36}$/);
     const me = json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(alex) })).data;
     expect(me.account).toMatchObject({ savings: 11899.5, checking: 2600.5 });
@@ -63,9 +76,19 @@ describe('ledger basics', () => {
     expect(json(noKey).message).toMatch(/Idempotency-Key/);
     const badKey = await post({ from: 'savings', to: 'checking', amount: 1 }, 'x');
     expect(badKey.statusCode).toBe(400);
-    const notJson = await ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { ...bearer(alex), 'idempotency-key': key(), 'content-type': 'application/json' }, payload: '{bad' });
+    const notJson = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/transaction/internal-transfer',
+      headers: { ...bearer(alex), 'idempotency-key': key(), 'content-type': 'application/json' },
+      payload: '{bad',
+    });
     expect(notJson.statusCode).toBe(400);
-    const anonymous = await ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { 'idempotency-key': key() }, payload: { from: 'savings', to: 'checking', amount: 1 } });
+    const anonymous = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/transaction/internal-transfer',
+      headers: { 'idempotency-key': key() },
+      payload: { from: 'savings', to: 'checking', amount: 1 },
+    });
     expect(anonymous.statusCode).toBe(401);
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
@@ -73,22 +96,38 @@ describe('ledger basics', () => {
   it('replays the first answer for the same key and body, and answers 409 for another body', async () => {
     const idempotencyKey = key();
     const send = (amount: number) =>
-      ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { ...bearer(alex), 'idempotency-key': idempotencyKey }, payload: { from: 'checking', to: 'savings', amount } });
-    const before = await ctx.database.db.selectFrom('journal_entries').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/transaction/internal-transfer',
+        headers: { ...bearer(alex), 'idempotency-key': idempotencyKey },
+        payload: { from: 'checking', to: 'savings', amount },
+      });
+    const before = await ctx.database.db
+      .selectFrom('journal_entries')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     const first = await send(7);
     const second = await send(7);
     expect(first.statusCode).toBe(201);
     expect(second.statusCode).toBe(201);
     expect(second.headers['idempotent-replay']).toBe('true');
     expect(json(second)).toEqual(json(first));
-    const after = await ctx.database.db.selectFrom('journal_entries').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const after = await ctx.database.db
+      .selectFrom('journal_entries')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n) - Number(before.n)).toBe(1);
     const other = await send(8);
     expect(other.statusCode).toBe(409);
     expect(json(other).code).toBe('idempotency_conflict');
     // Keys are per user: another customer may use the same key.
     const jamie = await signIn(ctx, 'jamie.lee@example.com', 'Ledgerline-Demo-2026');
-    const theirs = await ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { ...bearer(jamie), 'idempotency-key': idempotencyKey }, payload: { from: 'checking', to: 'savings', amount: 7 } });
+    const theirs = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/transaction/internal-transfer',
+      headers: { ...bearer(jamie), 'idempotency-key': idempotencyKey },
+      payload: { from: 'checking', to: 'savings', amount: 7 },
+    });
     expect(theirs.statusCode).toBe(201);
     expect(json(theirs).data.balanceAfter).toBe(793);
   });
@@ -97,7 +136,12 @@ describe('ledger basics', () => {
     const idempotencyKey = key();
     const responses = await Promise.all(
       Array.from({ length: 8 }, () =>
-        ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { ...bearer(alex), 'idempotency-key': idempotencyKey }, payload: { from: 'checking', to: 'savings', amount: 3 } }),
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/transaction/internal-transfer',
+          headers: { ...bearer(alex), 'idempotency-key': idempotencyKey },
+          payload: { from: 'checking', to: 'savings', amount: 3 },
+        }),
       ),
     );
     expect(responses.map((response) => response.statusCode)).toEqual(Array(8).fill(201));
@@ -115,7 +159,9 @@ describe('ledger basics', () => {
     expect(new Date(page.items[0].bookedAt).getTime()).toBeGreaterThanOrEqual(new Date(page.items[1].bookedAt).getTime());
     const credits = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction?type=credit&account=savings&pageSize=100', headers: bearer(alex) })).data;
     expect(credits.items.length).toBeGreaterThan(0);
-    expect(credits.items.every((item: { transactionType: string; account: string }) => item.transactionType === 'credit' && item.account === 'savings')).toBe(true);
+    expect(credits.items.every((item: { transactionType: string; account: string }) => item.transactionType === 'credit' && item.account === 'savings')).toBe(
+      true,
+    );
     const future = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction?from=2999-01-01', headers: bearer(alex) })).data;
     expect(future.total).toBe(0);
     for (const query of ['pageSize=1000', 'page=0', 'type=both', 'account=bank', 'from=2026-13-45', 'to=yesterday']) {
@@ -137,7 +183,9 @@ describe('ledger basics', () => {
       await expect(client.query('truncate postings cascade')).rejects.toThrow(/append-only/);
       const account = (await client.query("select id from ledger_accounts where kind = 'bank_cash'")).rows[0].id;
       const entry = (await client.query('select id, seq from journal_entries order by seq desc limit 1')).rows[0];
-      await expect(client.query('insert into postings (entry_id, entry_seq, account_id, amount, balance_after) values ($1, $2, $3, 5, 0)', [entry.id, entry.seq, account])).rejects.toThrow(/not balanced/);
+      await expect(
+        client.query('insert into postings (entry_id, entry_seq, account_id, amount, balance_after) values ($1, $2, $3, 5, 0)', [entry.id, entry.seq, account]),
+      ).rejects.toThrow(/not balanced/);
       await expect(client.query("update ledger_accounts set balance = -1 where kind = 'savings'")).rejects.toThrow(/no_overdraft/);
     } finally {
       await client.end();

@@ -19,7 +19,16 @@ let database: DatabaseHandle | undefined;
 
 function startServer(): ChildProcess {
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', DEMO_MODE: 'true' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+      DEMO_MODE: 'true',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   server.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
@@ -123,9 +132,16 @@ describe('crash during a burst of transfers', () => {
     }
     const unanswered = sent.filter((key) => !acknowledged.has(key));
     for (const key of unanswered) expect((await sendTransfer(token2, key)).status).toBe(201);
-    const internal = await db.selectFrom('journal_entries').select((eb) => eb.fn.countAll<string>().as('n')).where('kind', '=', 'internal').executeTakeFirstOrThrow();
+    const internal = await db
+      .selectFrom('journal_entries')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('kind', '=', 'internal')
+      .executeTakeFirstOrThrow();
     expect(Number(internal.n)).toBe(sent.length);
-    const keys = await db.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const keys = await db
+      .selectFrom('idempotency_keys')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(keys.n)).toBe(sent.length);
 
     const savings = await db

@@ -12,7 +12,8 @@ beforeAll(async () => {
 afterAll(async () => ctx?.close());
 
 const application = { loanAmount: 10000, loanType: 'personal', loanDuration: 36, loanPurpose: 'Kitchen renovation' };
-const apply = (token: string, body: unknown = application) => ctx.app.inject({ method: 'POST', url: '/api/loans', headers: bearer(token), payload: body as object });
+const apply = (token: string, body: unknown = application) =>
+  ctx.app.inject({ method: 'POST', url: '/api/loans', headers: bearer(token), payload: body as object });
 const approve = (id: string, key = randomUUID(), token = admin) =>
   ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: { ...bearer(token), 'idempotency-key': key }, payload: {} });
 const me = async (token: string) => json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data;
@@ -45,10 +46,23 @@ describe('customer loans', () => {
     expect(response.statusCode).toBe(201);
     expect(json(response).message).toBe('Loan application submitted successfully, check your email for updates.');
     const loan = json(response).data;
-    expect(loan).toMatchObject({ loanAmount: 10000, loanType: 'personal', loanDuration: 36, status: 'pending', interestRate: 9.99, monthlyPayment: 322.63, schedule: null });
+    expect(loan).toMatchObject({
+      loanAmount: 10000,
+      loanType: 'personal',
+      loanDuration: 36,
+      status: 'pending',
+      interestRate: 9.99,
+      monthlyPayment: 322.63,
+      schedule: null,
+    });
     expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /loan application/.test(mail.subject))).toBe(true);
 
-    const edited = await ctx.app.inject({ method: 'PUT', url: `/api/loans/${loan._id}`, headers: bearer(customer.token), payload: { ...application, loanAmount: '20000.50', loanDuration: 60 } });
+    const edited = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/loans/${loan._id}`,
+      headers: bearer(customer.token),
+      payload: { ...application, loanAmount: '20000.50', loanDuration: 60 },
+    });
     expect(edited.statusCode).toBe(200);
     expect(json(edited).data).toMatchObject({ loanAmount: 20000.5, loanDuration: 60, monthlyPayment: monthlyPaymentCents(2_000_050, 999, 60) / 100 });
 
@@ -56,7 +70,9 @@ describe('customer loans', () => {
     expect(withdrawn.statusCode).toBe(200);
     expect(json(withdrawn).data.status).toBe('withdrawn');
     expect((await ctx.app.inject({ method: 'DELETE', url: `/api/loans/${loan._id}`, headers: bearer(customer.token) })).statusCode).toBe(409);
-    expect((await ctx.app.inject({ method: 'PUT', url: `/api/loans/${loan._id}`, headers: bearer(customer.token), payload: application })).statusCode).toBe(409);
+    expect((await ctx.app.inject({ method: 'PUT', url: `/api/loans/${loan._id}`, headers: bearer(customer.token), payload: application })).statusCode).toBe(
+      409,
+    );
   });
 
   it('refuses amounts outside the product limits, durations outside 12-60 months and bad fields', async () => {
@@ -104,7 +120,12 @@ describe('staff decisions', () => {
     const queue = json(await ctx.app.inject({ method: 'GET', url: '/api/admin/loans?status=pending', headers: bearer(admin) })).data;
     expect(queue.items.find((item: { _id: string }) => item._id === id)?.customer.email).toBe(customer.email);
 
-    const receivable = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('kind', '=', 'loans_receivable').where('owner_id', 'is', null).executeTakeFirstOrThrow();
+    const receivable = await ctx.database.db
+      .selectFrom('ledger_accounts')
+      .select('balance')
+      .where('kind', '=', 'loans_receivable')
+      .where('owner_id', 'is', null)
+      .executeTakeFirstOrThrow();
     const key = randomUUID();
     const approved = await approve(id, key);
     expect(approved.statusCode).toBe(200);
@@ -116,7 +137,12 @@ describe('staff decisions', () => {
     expect((await approve(id)).statusCode).toBe(409);
 
     expect((await me(customer.token)).account.checking).toBe(before + 5000);
-    const receivableAfter = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('kind', '=', 'loans_receivable').where('owner_id', 'is', null).executeTakeFirstOrThrow();
+    const receivableAfter = await ctx.database.db
+      .selectFrom('ledger_accounts')
+      .select('balance')
+      .where('kind', '=', 'loans_receivable')
+      .where('owner_id', 'is', null)
+      .executeTakeFirstOrThrow();
     expect(receivableAfter.balance).toBe(receivable.balance - 500_000);
     const row = await ctx.database.db.selectFrom('loans').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const postings = await ctx.database.db.selectFrom('postings').select(['amount']).where('entry_id', '=', row.disbursement_entry_id!).execute();
@@ -151,12 +177,20 @@ describe('staff decisions', () => {
     const demo = await signIn(ctx, 'alex.morgan@example.com', 'Ledgerline-Demo-2026');
     expect((await approve(id, randomUUID(), demo)).statusCode).toBe(403);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/loans', headers: bearer(demo) })).statusCode).toBe(403);
-    const rejected = await ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${id}/reject`, headers: bearer(admin), payload: { reason: 'Income too low for this amount.' } });
+    const rejected = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/loans/${id}/reject`,
+      headers: bearer(admin),
+      payload: { reason: 'Income too low for this amount.' },
+    });
     expect(rejected.statusCode).toBe(200);
     expect(json(rejected).data).toMatchObject({ status: 'rejected', decisionReason: 'Income too low for this amount.' });
     expect((await approve(id)).statusCode).toBe(409);
     expect((await me(customer.token)).account.checking).toBe(0);
     expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && mail.text.includes('Income too low'))).toBe(true);
-    expect((await ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${randomUUID()}/reject`, headers: bearer(admin), payload: { reason: 'n/a reason' } })).statusCode).toBe(404);
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${randomUUID()}/reject`, headers: bearer(admin), payload: { reason: 'n/a reason' } }))
+        .statusCode,
+    ).toBe(404);
   });
 });

@@ -24,7 +24,11 @@ describe('mail over real SMTP', () => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
-          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') });
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
           callback();
         });
       },
@@ -74,7 +78,11 @@ describe('rate limits', () => {
   it('limits sign-in attempts from one address to 20 a minute', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 22; attempt += 1) {
-      const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: `rate${attempt}@example.com`, password: 'whatever-123' } });
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email: `rate${attempt}@example.com`, password: 'whatever-123' },
+      });
       statuses.push(response.statusCode);
     }
     expect(statuses.slice(0, 20).every((status) => status === 401)).toBe(true);

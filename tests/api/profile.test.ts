@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
-const patch = (token: string, payload: unknown) => ctx.app.inject({ method: 'PATCH', url: '/api/user/profile', headers: bearer(token), payload: payload as object });
+const patch = (token: string, payload: unknown) =>
+  ctx.app.inject({ method: 'PATCH', url: '/api/user/profile', headers: bearer(token), payload: payload as object });
 
 describe('PATCH /api/user/profile', () => {
   it('updates phone, address and state, normalizing the phone number', async () => {
@@ -150,7 +151,9 @@ describe('profile picture', () => {
   it('refuses an image with too many pixels', async () => {
     const customer = await createCustomer(ctx);
     // 8000 x 8000 = 64 megapixels of one colour: a tiny file that would decode to 256 MB.
-    const huge = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: '#fff' } }).png().toBuffer();
+    const huge = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const response = await upload(customer.token, { profilePicture: file('huge.png', 'image/png', huge) });
     expect(response.statusCode).toBe(400);
     expect(json(response).message).toMatch(/megapixels/);
@@ -161,7 +164,12 @@ describe('profile picture', () => {
     const none = await upload(customer.token, { other: 'x' });
     expect(none.statusCode).toBe(400);
     expect(json(none).message).toBe('Please choose a picture to upload.');
-    const asJson = await ctx.app.inject({ method: 'PATCH', url: '/api/user/profile-picture', headers: bearer(customer.token), payload: { profilePicture: 'x' } });
+    const asJson = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/user/profile-picture',
+      headers: bearer(customer.token),
+      payload: { profilePicture: 'x' },
+    });
     expect(asJson.statusCode).toBe(415);
   });
 
@@ -175,7 +183,12 @@ describe('profile picture', () => {
     });
     expect(truncated.statusCode).toBeGreaterThanOrEqual(400);
     expect(truncated.statusCode).toBeLessThan(500);
-    const noBoundary = await ctx.app.inject({ method: 'PATCH', url: '/api/user/profile-picture', headers: { ...bearer(customer.token), 'content-type': 'multipart/form-data' }, payload: 'x' });
+    const noBoundary = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/user/profile-picture',
+      headers: { ...bearer(customer.token), 'content-type': 'multipart/form-data' },
+      payload: 'x',
+    });
     expect(noBoundary.statusCode).toBeGreaterThanOrEqual(400);
     expect(noBoundary.statusCode).toBeLessThan(500);
   });

@@ -56,12 +56,24 @@ describe('start, restart', () => {
 
     const second = await start(port);
     expect(second.output()).toContain('Sign-ins:');
-    const signIn = await fetch(`${base}/api/auth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: body.email, password: body.password }) });
+    const signIn = await fetch(`${base}/api/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: body.email, password: body.password }),
+    });
     expect(signIn.status).toBe(200);
-    const demo = await fetch(`${base}/api/auth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alex.morgan@example.com', password: 'Ledgerline-Demo-2026' }) });
+    const demo = await fetch(`${base}/api/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'alex.morgan@example.com', password: 'Ledgerline-Demo-2026' }),
+    });
     expect(demo.status).toBe(200);
     // The demo customers are created once, not again on every start.
-    const users = await fetch(`${base}/api/auth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'Ledgerline-Admin-2026' }) });
+    const users = await fetch(`${base}/api/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: 'Ledgerline-Admin-2026' }),
+    });
     expect(users.status).toBe(200);
   }, 120_000);
 });

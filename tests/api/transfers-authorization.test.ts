@@ -38,7 +38,9 @@ describe('object-level authorization', () => {
     for (const url of ['/api/transaction', '/api/transaction/complete', `/api/transaction?pageSize=100&account=checking`]) {
       const response = await ctx.app.inject({ method: 'GET', url, headers: bearer(a.token) });
       expect(response.statusCode).toBe(200);
-      const ids = json(response).data.items.map((item: { _id: string; entryId: string }) => [item._id, item.entryId]).flat();
+      const ids = json(response)
+        .data.items.map((item: { _id: string; entryId: string }) => [item._id, item.entryId])
+        .flat();
       expect(ids).not.toContain(bPostingId);
       expect(ids).not.toContain(bEntryId);
       expect(json(response).data.total).toBe(1);
@@ -53,8 +55,16 @@ describe('object-level authorization', () => {
     const calls: Array<{ method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; payload?: Record<string, unknown> }> = [
       { method: 'GET', url: '/api/transaction/admin' },
       { method: 'GET', url: `/api/transaction/admin/${b.userId}` },
-      { method: 'POST', url: `/api/transaction/admin/${b.userId}`, payload: { amount: 5, transactionType: 'debit', date: '2026-11-02', description: 'x', reason: 'steal' } },
-      { method: 'POST', url: `/api/transaction/admin/${a.userId}`, payload: { amount: 5, transactionType: 'credit', date: '2026-11-02', description: 'x', reason: 'gift' } },
+      {
+        method: 'POST',
+        url: `/api/transaction/admin/${b.userId}`,
+        payload: { amount: 5, transactionType: 'debit', date: '2026-11-02', description: 'x', reason: 'steal' },
+      },
+      {
+        method: 'POST',
+        url: `/api/transaction/admin/${a.userId}`,
+        payload: { amount: 5, transactionType: 'credit', date: '2026-11-02', description: 'x', reason: 'gift' },
+      },
       { method: 'PUT', url: `/api/transaction/admin/${bPostingId}`, payload: { description: 'mine now' } },
       { method: 'PUT', url: `/api/transaction/admin/${bEntryId}`, payload: { description: 'mine now' } },
       { method: 'DELETE', url: `/api/transaction/admin/${bPostingId}`, payload: { reason: 'undo' } },
@@ -117,7 +127,12 @@ describe('object-level authorization', () => {
   it('keeps admins out of customer calls', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(admin) });
     expect(response.statusCode).toBe(403);
-    const move = await ctx.app.inject({ method: 'POST', url: '/api/transaction/internal-transfer', headers: { ...bearer(admin), 'idempotency-key': key() }, payload: { from: 'checking', to: 'savings', amount: 1 } });
+    const move = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/transaction/internal-transfer',
+      headers: { ...bearer(admin), 'idempotency-key': key() },
+      payload: { from: 'checking', to: 'savings', amount: 1 },
+    });
     expect(move.statusCode).toBe(403);
   });
 });

@@ -33,7 +33,14 @@ describe('transfer to another customer with the emailed IMS code', () => {
     const sender = await createCustomer(ctx);
     const payee = await createCustomer(ctx);
     await fund(sender.userId, 500, 'savings');
-    const base = { from: sender.accountNumber, amount: 120.25, accountType: 'savings', accountNumber: payee.accountNumber, to: 'Payee Person', description: 'Rent share' };
+    const base = {
+      from: sender.accountNumber,
+      amount: 120.25,
+      accountType: 'savings',
+      accountNumber: payee.accountNumber,
+      to: 'Payee Person',
+      description: 'Rent share',
+    };
 
     // Step 1: validation messages from the spec.
     const missing = await post(sender.token, '/api/transaction/transfer', { accountType: 'savings' });
@@ -76,7 +83,14 @@ describe('transfer to another customer with the emailed IMS code', () => {
     const done = await post(sender.token, '/api/transaction/transfer', { ...base, paymentPin: code });
     expect(done.statusCode).toBe(201);
     expect(json(done).message).toBe('Transfer Successful');
-    expect(json(done).data).toMatchObject({ amount: 120.25, transactionType: 'debit', account: 'savings', kind: 'transfer', counterparty: 'Payee Person', description: 'Rent share' });
+    expect(json(done).data).toMatchObject({
+      amount: 120.25,
+      transactionType: 'debit',
+      account: 'savings',
+      kind: 'transfer',
+      counterparty: 'Payee Person',
+      description: 'Rent share',
+    });
     expect((await balances(sender.token)).savings).toBe(379.75);
     expect((await balances(payee.token)).checking).toBe(120.25);
     const payeeLines = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(payee.token) })).data.items;
@@ -120,7 +134,9 @@ describe('transfer to another customer with the emailed IMS code', () => {
     const done = await post(sender.token, '/api/transaction/transfer', { ...full, paymentPin: lastCode(ctx.mailer, sender.email) });
     expect(done.statusCode).toBe(201);
     const entry = await ctx.database.db.selectFrom('journal_entries').selectAll().where('id', '=', json(done).data.entryId).executeTakeFirstOrThrow();
-    expect(entry.details).toMatchObject({ beneficiary: { name: 'Outside Payee', accountNumber: '987654321', routingNumber: '021000021', bankName: 'Other Bank' } });
+    expect(entry.details).toMatchObject({
+      beneficiary: { name: 'Outside Payee', accountNumber: '987654321', routingNumber: '021000021', bankName: 'Other Bank' },
+    });
     const clearing = await ctx.database.db
       .selectFrom('postings as p')
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
@@ -134,7 +150,17 @@ describe('transfer to another customer with the emailed IMS code', () => {
   it('wires abroad with SWIFT/BIC checks and the same code step', async () => {
     const sender = await createCustomer(ctx);
     await fund(sender.userId, 1000);
-    const base = { amount: 250, account: 'checking', beneficiaryName: 'Hans Muster', beneficiaryAccount: 'DE89370400440532013000', bankName: 'Commerzbank', country: 'DE', swiftCode: 'COBADEFFXXX', accountType: 'CURRENT', description: 'Invoice 42' };
+    const base = {
+      amount: 250,
+      account: 'checking',
+      beneficiaryName: 'Hans Muster',
+      beneficiaryAccount: 'DE89370400440532013000',
+      bankName: 'Commerzbank',
+      country: 'DE',
+      swiftCode: 'COBADEFFXXX',
+      accountType: 'CURRENT',
+      description: 'Invoice 42',
+    };
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ swiftCode: 'COBA' }, /SWIFT\/BIC/],
       [{ swiftCode: 'COBAZZFF' }, /SWIFT\/BIC/],
@@ -169,7 +195,10 @@ describe('transfer to another customer with the emailed IMS code', () => {
     await ctx.database.db.updateTable('users').set({ is_blocked: true }).where('id', '=', blocked.userId).execute();
     for (const [url, payload] of [
       ['/api/transaction/transfer', { amount: 10, accountType: 'checking', accountNumber: other.accountNumber, to: 'X' }],
-      ['/api/transaction/wire-transfer', { amount: 10, beneficiaryName: 'X', beneficiaryAccount: '12345678', bankName: 'B', country: 'US', swiftCode: 'CHASUS33', accountType: 'CHECKING' }],
+      [
+        '/api/transaction/wire-transfer',
+        { amount: 10, beneficiaryName: 'X', beneficiaryAccount: '12345678', bankName: 'B', country: 'US', swiftCode: 'CHASUS33', accountType: 'CHECKING' },
+      ],
     ] as const) {
       const response = await post(blocked.token, url, payload);
       expect(response.statusCode).toBe(403);
@@ -178,8 +207,17 @@ describe('transfer to another customer with the emailed IMS code', () => {
     const internal = await post(blocked.token, '/api/transaction/internal-transfer', { from: 'checking', to: 'savings', amount: 40 });
     expect(internal.statusCode).toBe(201);
     await fund(other.userId, 20);
-    expect((await post(other.token, '/api/transaction/transfer', { amount: 5, accountType: 'checking', accountNumber: blocked.accountNumber, to: 'Blocked' })).statusCode).toBe(200);
-    const received = await post(other.token, '/api/transaction/transfer', { amount: 5, accountType: 'checking', accountNumber: blocked.accountNumber, to: 'Blocked', paymentPin: lastCode(ctx.mailer, other.email) });
+    expect(
+      (await post(other.token, '/api/transaction/transfer', { amount: 5, accountType: 'checking', accountNumber: blocked.accountNumber, to: 'Blocked' }))
+        .statusCode,
+    ).toBe(200);
+    const received = await post(other.token, '/api/transaction/transfer', {
+      amount: 5,
+      accountType: 'checking',
+      accountNumber: blocked.accountNumber,
+      to: 'Blocked',
+      paymentPin: lastCode(ctx.mailer, other.email),
+    });
     expect(received.statusCode).toBe(201);
     expect(await balances(blocked.token)).toMatchObject({ checking: 65, savings: 40 });
   });

@@ -34,7 +34,9 @@ describe.skipIf(!built)('serving the built web app', () => {
     expect(inline.length).toBeGreaterThan(0);
     const { createHash } = await import('node:crypto');
     for (const match of inline) {
-      const hash = createHash('sha256').update(match[1] ?? '', 'utf8').digest('base64');
+      const hash = createHash('sha256')
+        .update(match[1] ?? '', 'utf8')
+        .digest('base64');
       expect(scriptSrc).toContain(`'sha256-${hash}'`);
     }
   });

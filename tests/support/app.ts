@@ -31,7 +31,9 @@ export async function createTestDatabase(): Promise<{ url: string; name: string 
 }
 
 /** Builds the real app on its own database; demo data seeded unless `seedDemo: false`. */
-export async function createTestApp(options: { env?: Record<string, string>; seedDemo?: boolean; rateLimits?: boolean; mailer?: Mailer } = {}): Promise<TestContext> {
+export async function createTestApp(
+  options: { env?: Record<string, string>; seedDemo?: boolean; rateLimits?: boolean; mailer?: Mailer } = {},
+): Promise<TestContext> {
   const { url } = await createTestDatabase();
   const config = {
     ...loadConfig({ NODE_ENV: 'test', DATA_DIR: `/tmp/ledgerline-test-data-${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'silent', ...options.env }),
@@ -85,7 +87,10 @@ export const validSignUp = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /** Signs up, verifies the email with the mailed code, and returns a bearer token for the customer. */
-export async function createCustomer(ctx: TestContext, overrides: Record<string, unknown> = {}): Promise<{ token: string; userId: string; email: string; password: string; accountNumber: string }> {
+export async function createCustomer(
+  ctx: TestContext,
+  overrides: Record<string, unknown> = {},
+): Promise<{ token: string; userId: string; email: string; password: string; accountNumber: string }> {
   const body = validSignUp(overrides);
   const signUp = await ctx.app.inject({ method: 'POST', url: '/api/auth/signup', payload: body });
   if (signUp.statusCode !== 201) throw new Error(`sign-up failed: ${signUp.body}`);

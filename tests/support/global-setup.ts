@@ -11,7 +11,9 @@ let directory: string | undefined;
 export async function setup(project: TestProject): Promise<void> {
   directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-test-pg-'));
   // Tests trade durability for speed; the crash test starts its own durable server.
-  server = await startEmbeddedPostgres(path.join(directory, 'data'), { flags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'max_connections=300'] });
+  server = await startEmbeddedPostgres(path.join(directory, 'data'), {
+    flags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'max_connections=300'],
+  });
   project.provide('postgresAdminUrl', server.url('postgres'));
 }
 

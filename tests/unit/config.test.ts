@@ -4,7 +4,14 @@ import { ConfigError, loadConfig } from '../../src/server/config';
 describe('configuration from the environment', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, demoMode: true, bankName: 'Ledgerline Bank', publicUrl: 'http://localhost:3000', databaseUrl: undefined, smtpUrl: undefined });
+    expect(config).toMatchObject({
+      port: 3000,
+      demoMode: true,
+      bankName: 'Ledgerline Bank',
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+    });
     expect(config.dataDir).toMatch(/\/data$/);
   });
 

@@ -14,7 +14,8 @@ beforeAll(async () => {
   ({ slides } = await import('../../src/web/content/home'));
 });
 
-const render = (list: typeof slides) => renderToStaticMarkup(createElement(MemoryRouter, null, createElement(HeroSlider, { slides: list, heading: 'Welcome to Test Bank' })));
+const render = (list: typeof slides) =>
+  renderToStaticMarkup(createElement(MemoryRouter, null, createElement(HeroSlider, { slides: list, heading: 'Welcome to Test Bank' })));
 
 describe('home hero slider (prerendered HTML)', () => {
   it("shows a 'Welcome' heading when there are no slides", () => {

@@ -54,7 +54,14 @@ describe('ledger invariants under random operations', () => {
               method: 'POST',
               url: `/api/transaction/admin/${customers[command.who]!.userId}`,
               headers: { ...bearer(admin), 'idempotency-key': key() },
-              payload: { amount: dollars(command.cents), transactionType: command.credit ? 'credit' : 'debit', date: '2026-11-01', description: 'Prop', reason: 'property test', account: command.account },
+              payload: {
+                amount: dollars(command.cents),
+                transactionType: command.credit ? 'credit' : 'debit',
+                date: '2026-11-01',
+                description: 'Prop',
+                reason: 'property test',
+                account: command.account,
+              },
             });
             const balance = model[command.who]![command.account];
             const affordable = command.credit || balance >= command.cents;
@@ -89,7 +96,12 @@ describe('ledger invariants under random operations', () => {
             const sender = customers[command.who]!;
             const payee = customers[command.to]!;
             const payload = { amount: dollars(command.cents), accountType: command.from, accountNumber: payee.accountNumber, to: 'Peer' };
-            const first = await ctx.app.inject({ method: 'POST', url: '/api/transaction/transfer', headers: { ...bearer(sender.token), 'idempotency-key': key() }, payload });
+            const first = await ctx.app.inject({
+              method: 'POST',
+              url: '/api/transaction/transfer',
+              headers: { ...bearer(sender.token), 'idempotency-key': key() },
+              payload,
+            });
             if (command.who === command.to) {
               expect(first.statusCode).toBe(400);
               continue;

@@ -17,7 +17,19 @@ beforeAll(async () => {
     const ids = { savings: rows.find((row) => row.kind === 'savings')!.id, checking: rows.find((row) => row.kind === 'checking')!.id };
     accounts.push(ids);
     const cash = await bankAccountId(ctx.database.db, 'bank_cash');
-    await ctx.database.db.transaction().execute((trx) => postEntries(trx, [{ kind: 'opening', description: 'Opening', authorId: null, postings: [{ accountId: cash, amountCents: -10_000 }, { accountId: ids.checking, amountCents: 10_000 }] }]));
+    await ctx.database.db.transaction().execute((trx) =>
+      postEntries(trx, [
+        {
+          kind: 'opening',
+          description: 'Opening',
+          authorId: null,
+          postings: [
+            { accountId: cash, amountCents: -10_000 },
+            { accountId: ids.checking, amountCents: 10_000 },
+          ],
+        },
+      ]),
+    );
   }
 });
 afterAll(async () => ctx?.close());
@@ -58,7 +70,9 @@ describe('ledger writer', () => {
     const writer = ledgerWriter(ctx.database.db);
     const before = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accounts[1]!.checking).executeTakeFirstOrThrow();
     const affordable = Math.floor(before.balance / 700);
-    const results = await Promise.allSettled(Array.from({ length: affordable + 5 }, () => writer.submit({ entry: move(1, 700), answer: () => ({ status: 201, body: {} }), idempotency: null })));
+    const results = await Promise.allSettled(
+      Array.from({ length: affordable + 5 }, () => writer.submit({ entry: move(1, 700), answer: () => ({ status: 201, body: {} }), idempotency: null })),
+    );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(affordable);
     const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
     expect(refused.every((result) => (result.reason as Error).message === 'Insufficient funds')).toBe(true);
@@ -67,11 +81,22 @@ describe('ledger writer', () => {
 
   // The writer posts from its book of balances without a locking read; a staff entry that moves a
   // balance behind its back must never let it post from the old balance.
-  const balanceOf = async (id: string) => (await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', id).executeTakeFirstOrThrow()).balance;
+  const balanceOf = async (id: string) =>
+    (await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', id).executeTakeFirstOrThrow()).balance;
   const staffEntry = (accountId: string, cents: number) =>
     bankAccountId(ctx.database.db, 'bank_operations').then((operations) =>
       ctx.database.db.transaction().execute((trx) =>
-        postEntries(trx, [{ kind: 'adjustment', description: 'Staff', authorId: null, postings: [{ accountId: operations, amountCents: -cents }, { accountId, amountCents: cents }] }]),
+        postEntries(trx, [
+          {
+            kind: 'adjustment',
+            description: 'Staff',
+            authorId: null,
+            postings: [
+              { accountId: operations, amountCents: -cents },
+              { accountId, amountCents: cents },
+            ],
+          },
+        ]),
       ),
     );
 
@@ -97,7 +122,9 @@ describe('ledger writer', () => {
     await writer.submit({ entry: move(0, 1), answer: () => ({ status: 201, body: {} }), idempotency: null });
     const checking = await balanceOf(accounts[0]!.checking);
     await staffEntry(accounts[0]!.checking, 5_000);
-    await expect(writer.submit({ entry: move(0, checking + 5_000), answer: () => ({ status: 201, body: {} }), idempotency: null })).resolves.toMatchObject({ status: 201 });
+    await expect(writer.submit({ entry: move(0, checking + 5_000), answer: () => ({ status: 201, body: {} }), idempotency: null })).resolves.toMatchObject({
+      status: 201,
+    });
     expect(await balanceOf(accounts[0]!.checking)).toBe(0);
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
@@ -107,7 +134,17 @@ describe('ledger writer', () => {
     const operations = await bankAccountId(ctx.database.db, 'bank_operations');
     const staff = Array.from({ length: 10 }, () =>
       ctx.database.db.transaction().execute((trx) =>
-        postEntries(trx, [{ kind: 'adjustment', description: 'Staff', authorId: null, postings: [{ accountId: operations, amountCents: -50 }, { accountId: accounts[2]!.savings, amountCents: 50 }] }]),
+        postEntries(trx, [
+          {
+            kind: 'adjustment',
+            description: 'Staff',
+            authorId: null,
+            postings: [
+              { accountId: operations, amountCents: -50 },
+              { accountId: accounts[2]!.savings, amountCents: 50 },
+            ],
+          },
+        ]),
       ),
     );
     const payments = Array.from({ length: 40 }, () => writer.submit({ entry: move(2, 10), answer: () => ({ status: 201, body: {} }), idempotency: null }));
@@ -130,9 +167,34 @@ describe('ledger writer, with a balance changed behind the ledger', () => {
       const checking = rows.find((row) => row.kind === 'checking')!.id;
       const savings = rows.find((row) => row.kind === 'savings')!.id;
       const cash = await bankAccountId(own.database.db, 'bank_cash');
-      await own.database.db.transaction().execute((trx) => postEntries(trx, [{ kind: 'opening', description: 'Opening', authorId: null, postings: [{ accountId: cash, amountCents: -1_000 }, { accountId: checking, amountCents: 1_000 }] }]));
+      await own.database.db.transaction().execute((trx) =>
+        postEntries(trx, [
+          {
+            kind: 'opening',
+            description: 'Opening',
+            authorId: null,
+            postings: [
+              { accountId: cash, amountCents: -1_000 },
+              { accountId: checking, amountCents: 1_000 },
+            ],
+          },
+        ]),
+      );
       const writer = ledgerWriter(own.database.db);
-      const pay = (cents: number) => writer.submit({ entry: { kind: 'internal', description: 'Move', authorId: null, postings: [{ accountId: checking, amountCents: -cents }, { accountId: savings, amountCents: cents }] }, answer: () => ({ status: 201, body: {} }), idempotency: null });
+      const pay = (cents: number) =>
+        writer.submit({
+          entry: {
+            kind: 'internal',
+            description: 'Move',
+            authorId: null,
+            postings: [
+              { accountId: checking, amountCents: -cents },
+              { accountId: savings, amountCents: cents },
+            ],
+          },
+          answer: () => ({ status: 201, body: {} }),
+          idempotency: null,
+        });
       await pay(1); // the writer's book: checking 999
       await own.database.db.updateTable('ledger_accounts').set({ balance: 1_006 }).where('id', '=', checking).execute();
       const fromBook = writer.stats.fromBook;

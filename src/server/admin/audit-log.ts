@@ -13,7 +13,12 @@ async function resolveCustomer(db: DB, customer: string): Promise<string> {
   let found: { id: string } | undefined;
   if (UUID.test(customer)) return customer.toLowerCase();
   if (/^\d{10}$/.test(customer)) {
-    const account = await db.selectFrom('ledger_accounts').select('owner_id').where('number', '=', customer).where('owner_id', 'is not', null).executeTakeFirst();
+    const account = await db
+      .selectFrom('ledger_accounts')
+      .select('owner_id')
+      .where('number', '=', customer)
+      .where('owner_id', 'is not', null)
+      .executeTakeFirst();
     found = account?.owner_id ? { id: account.owner_id } : undefined;
   } else if (customer.includes('@')) {
     found = await db.selectFrom('users').select('id').where('email', '=', customer.toLowerCase()).executeTakeFirst();
@@ -77,7 +82,13 @@ export async function listAudit(db: DB, query: Query): Promise<AuditList> {
 
 /** What the filter controls offer: every staff member and every action the log holds. */
 export async function auditFilters(db: DB): Promise<AuditFilters> {
-  const staff = await db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('is_admin', '=', true).orderBy('email').limit(500).execute();
+  const staff = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name'])
+    .where('is_admin', '=', true)
+    .orderBy('email')
+    .limit(500)
+    .execute();
   // A loose index scan over audit_log_action_idx: one probe per distinct action, however long the log.
   const actions = await sql<{ action: string }>`
     with recursive distinct_actions as (

@@ -243,7 +243,12 @@ export async function updateUser(app: FastifyInstance, request: FastifyRequest, 
         await audit(trx, request, { action: 'user.update', ...target, before: pick(before, details), after: pick(after, details) });
       }
       if (changed.includes('isBlocked')) {
-        await audit(trx, request, { action: updated.is_blocked ? 'user.block' : 'user.unblock', ...target, before: { isBlocked: user.is_blocked }, after: { isBlocked: updated.is_blocked } });
+        await audit(trx, request, {
+          action: updated.is_blocked ? 'user.block' : 'user.unblock',
+          ...target,
+          before: { isBlocked: user.is_blocked },
+          after: { isBlocked: updated.is_blocked },
+        });
       }
       if (changed.includes('isAccountDisabled')) {
         await audit(trx, request, {
@@ -258,7 +263,8 @@ export async function updateUser(app: FastifyInstance, request: FastifyRequest, 
     })
     .catch((error: unknown) => {
       if (isUniqueViolation(error)) throw new AppError('conflict', 'This email address is already used by another account.', { email: 'Already in use' });
-      if (isCheckViolation(error, 'users_admin_never_disabled')) throw new AppError('validation', ADMIN_CANNOT_BE_DISABLED, { isAccountDisabled: ADMIN_CANNOT_BE_DISABLED });
+      if (isCheckViolation(error, 'users_admin_never_disabled'))
+        throw new AppError('validation', ADMIN_CANNOT_BE_DISABLED, { isAccountDisabled: ADMIN_CANNOT_BE_DISABLED });
       throw error;
     });
 
@@ -267,10 +273,16 @@ export async function updateUser(app: FastifyInstance, request: FastifyRequest, 
     const lines: string[] = [];
     if (details.length > 0) lines.push(`The bank updated your ${details.map((key) => LABELS[key] ?? key).join(', ')}.`);
     if (changed.includes('isBlocked')) {
-      lines.push(updated.is_blocked ? 'Your account is blocked: outgoing payments are stopped until the bank lifts the block.' : 'The block on your account was lifted: you can make payments again.');
+      lines.push(
+        updated.is_blocked
+          ? 'Your account is blocked: outgoing payments are stopped until the bank lifts the block.'
+          : 'The block on your account was lifted: you can make payments again.',
+      );
     }
     if (changed.includes('isAccountDisabled')) {
-      lines.push(updated.is_account_disabled ? 'Your online banking access is disabled and you were signed out.' : 'Your online banking access is enabled again.');
+      lines.push(
+        updated.is_account_disabled ? 'Your online banking access is disabled and you were signed out.' : 'Your online banking access is enabled again.',
+      );
     }
     const body = `Hello ${updated.first_name},\n\n${lines.join('\n')}\n\nIf you have questions, contact support.`;
     const recipients = new Set([user.email, updated.email]);
@@ -312,7 +324,9 @@ export async function deleteOrCloseUser(app: FastifyInstance, request: FastifyRe
     const number = accounts[0]?.number ?? null;
     const history = historyTable
       ? (
-          await sql<{ found: boolean }>`select exists (select 1 from postings where account_id in (select id from ledger_accounts where owner_id = ${id})) as found`.execute(trx)
+          await sql<{
+            found: boolean;
+          }>`select exists (select 1 from postings where account_id in (select id from ledger_accounts where owner_id = ${id})) as found`.execute(trx)
         ).rows[0]?.found === true
       : false;
 
@@ -325,7 +339,14 @@ export async function deleteOrCloseUser(app: FastifyInstance, request: FastifyRe
         await trx.deleteFrom('ledger_accounts').where('owner_id', '=', id).execute();
         await trx.deleteFrom('users').where('id', '=', id).execute();
         await sql`release savepoint admin_delete`.execute(trx);
-        await audit(trx, request, { action: 'user.delete', targetUserId: id, targetType: 'user', targetId: id, before: { accountNumber: number, createdAt: user.created_at }, after: null });
+        await audit(trx, request, {
+          action: 'user.delete',
+          targetUserId: id,
+          targetType: 'user',
+          targetId: id,
+          before: { accountNumber: number, createdAt: user.created_at },
+          after: null,
+        });
         return { kind: 'deleted' as const, user, files };
       } catch (error) {
         // 23503 foreign_key_violation (NO ACTION), 23001 restrict_violation (ON DELETE RESTRICT).
@@ -384,7 +405,12 @@ export async function deleteOrCloseUser(app: FastifyInstance, request: FastifyRe
   const { user } = outcome;
   await discardFiles(app, outcome.files);
   if (outcome.kind === 'deleted') {
-    await sendQuietly(app, user.email, 'your account was deleted', `Hello ${user.first_name},\n\nYour account was deleted at the bank's back office. No data about it is kept.`);
+    await sendQuietly(
+      app,
+      user.email,
+      'your account was deleted',
+      `Hello ${user.first_name},\n\nYour account was deleted at the bank's back office. No data about it is kept.`,
+    );
     return { outcome: 'deleted', message: 'The customer had no ledger history and was deleted.' };
   }
   await sendQuietly(

@@ -90,7 +90,11 @@ export async function consumeCode(
       const left = CODE_ATTEMPTS_MAX - attempts;
       return { error: left > 0 ? `${messages.wrong} ${left} attempt${left === 1 ? '' : 's'} left.` : messages.exhausted };
     }
-    await trx.updateTable('one_time_codes').set({ consumed_at: sql`now()` }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('one_time_codes')
+      .set({ consumed_at: sql`now()` })
+      .where('id', '=', row.id)
+      .execute();
     return { consumed: { id: row.id, payload: (row.payload as Record<string, unknown> | null) ?? null } };
   });
   if ('error' in outcome) throw new AppError('validation', outcome.error ?? messages.wrong);

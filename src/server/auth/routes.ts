@@ -10,15 +10,7 @@ import {
 import { parseInput } from '../http/errors';
 import { perMinute } from '../http/rate-limit';
 import { toUserDto } from '../users/presenter';
-import {
-  changePassword,
-  requestPasswordReset,
-  resendVerificationCode,
-  resetPassword,
-  signIn,
-  signUp,
-  verifyEmail,
-} from './service';
+import { changePassword, requestPasswordReset, resendVerificationCode, resetPassword, signIn, signUp, verifyEmail } from './service';
 import { clearSessionCookie, currentUser, endSession, requireUser, setSessionCookie } from './sessions';
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {

@@ -2,23 +2,12 @@ import { sql } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ZSignUpRequest } from '../../shared/contracts/auth';
-import {
-  EMAIL_CODE_TTL_MS,
-  LOGIN_FAILURES_MAX,
-  LOGIN_LOCK_MS,
-  PASSWORD_RESET_TTL_MS,
-  RESEND_INTERVAL_MS,
-} from '../../shared/limits';
+import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
 import { AppError, badRequest } from '../http/errors';
 import { openCustomerAccounts } from '../ledger/accounts';
-import {
-  accountLockedMail,
-  passwordChangedMail,
-  passwordResetMail,
-  verificationCodeMail,
-} from '../mail/templates';
+import { accountLockedMail, passwordChangedMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
 import { consumeCode, issueCode } from './codes';
 import { hashPassword, isCommonPassword, newToken, sha256, verifyAgainstDummy, verifyPassword } from './crypto';
 import { createSession, endUserSessions } from './sessions';
@@ -170,7 +159,12 @@ export async function requestPasswordReset(app: FastifyInstance, email: string):
   const token = newToken();
   await app.db.transaction().execute(async (trx) => {
     // Only the newest link works.
-    await trx.updateTable('password_resets').set({ used_at: sql`now()` }).where('user_id', '=', user.id).where('used_at', 'is', null).execute();
+    await trx
+      .updateTable('password_resets')
+      .set({ used_at: sql`now()` })
+      .where('user_id', '=', user.id)
+      .where('used_at', 'is', null)
+      .execute();
     await trx
       .insertInto('password_resets')
       .values({ user_id: user.id, token_hash: sha256(token), expires_at: new Date(Date.now() + PASSWORD_RESET_TTL_MS) })
@@ -184,16 +178,15 @@ export async function resetPassword(app: FastifyInstance, token: string, passwor
   assertPasswordAllowed(password);
   const passwordHash = await hashPassword(password);
   const user = await app.db.transaction().execute(async (trx) => {
-    const reset = await trx
-      .selectFrom('password_resets')
-      .selectAll()
-      .where('token_hash', '=', sha256(token))
-      .forUpdate()
-      .executeTakeFirst();
+    const reset = await trx.selectFrom('password_resets').selectAll().where('token_hash', '=', sha256(token)).forUpdate().executeTakeFirst();
     if (!reset || reset.used_at || new Date(reset.expires_at).getTime() <= Date.now()) {
       throw badRequest('The reset link is invalid or has expired. Please ask for a new one.');
     }
-    await trx.updateTable('password_resets').set({ used_at: sql`now()` }).where('id', '=', reset.id).execute();
+    await trx
+      .updateTable('password_resets')
+      .set({ used_at: sql`now()` })
+      .where('id', '=', reset.id)
+      .execute();
     const updated = await trx
       .updateTable('users')
       .set({ password_hash: passwordHash, updated_at: sql`now()` })
@@ -208,12 +201,17 @@ export async function resetPassword(app: FastifyInstance, token: string, passwor
 }
 
 export async function changePassword(app: FastifyInstance, user: User, sessionId: string, oldPassword: string, newPassword: string): Promise<void> {
-  if (!(await verifyPassword(user.password_hash, oldPassword))) throw badRequest('Your current password is not correct.', { oldPassword: 'Incorrect password' });
+  if (!(await verifyPassword(user.password_hash, oldPassword)))
+    throw badRequest('Your current password is not correct.', { oldPassword: 'Incorrect password' });
   if (oldPassword === newPassword) throw badRequest('The new password must be different from the current one.');
   assertPasswordAllowed(newPassword);
   const passwordHash = await hashPassword(newPassword);
   await app.db.transaction().execute(async (trx: DB) => {
-    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: sql`now()` }).where('id', '=', user.id).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: sql`now()` })
+      .where('id', '=', user.id)
+      .execute();
     await endUserSessions(trx, user.id, sessionId);
   });
   await app.mailer.send(passwordChangedMail(brand(app), user.email, user.first_name)).catch(() => undefined);

@@ -26,12 +26,21 @@ export async function createSession(db: DB, userId: string, meta: { userAgent?: 
 }
 
 export async function endSession(db: DB, sessionId: string): Promise<void> {
-  await db.updateTable('sessions').set({ ended_at: sql`now()` }).where('id', '=', sessionId).where('ended_at', 'is', null).execute();
+  await db
+    .updateTable('sessions')
+    .set({ ended_at: sql`now()` })
+    .where('id', '=', sessionId)
+    .where('ended_at', 'is', null)
+    .execute();
 }
 
 /** Ends every session of a user, or every one but `exceptSessionId`. */
 export async function endUserSessions(db: DB, userId: string, exceptSessionId?: string): Promise<void> {
-  let query = db.updateTable('sessions').set({ ended_at: sql`now()` }).where('user_id', '=', userId).where('ended_at', 'is', null);
+  let query = db
+    .updateTable('sessions')
+    .set({ ended_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('ended_at', 'is', null);
   if (exceptSessionId) query = query.where('id', '!=', exceptSessionId);
   await query.execute();
 }
@@ -83,7 +92,11 @@ export function registerSessionHook(app: FastifyInstance): void {
       return;
     }
     if (now - lastSeen > TOUCH_INTERVAL_MS) {
-      await app.db.updateTable('sessions').set({ last_seen_at: sql`now()` }).where('id', '=', row.session_id).execute();
+      await app.db
+        .updateTable('sessions')
+        .set({ last_seen_at: sql`now()` })
+        .where('id', '=', row.session_id)
+        .execute();
     }
     const { session_id, last_seen_at: _seen, expires_at: _expires, ended_at: _ended, ...user } = row;
     request.user = user as User;

@@ -20,7 +20,14 @@ const toDto = (row: Selectable<BeneficiariesTable>): BeneficiaryDto => ({
 export async function beneficiaryRoutes(app: FastifyInstance): Promise<void> {
   app.get('/beneficiaries', { preHandler: requireCustomer }, async (request) => {
     const user = currentUser(request);
-    const rows = await app.db.selectFrom('beneficiaries').selectAll().where('user_id', '=', user.id).orderBy('name').orderBy('id').limit(BENEFICIARIES_MAX).execute();
+    const rows = await app.db
+      .selectFrom('beneficiaries')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .orderBy('name')
+      .orderBy('id')
+      .limit(BENEFICIARIES_MAX)
+      .execute();
     return { data: rows.map(toDto) };
   });
 
@@ -38,7 +45,11 @@ export async function beneficiaryRoutes(app: FastifyInstance): Promise<void> {
         .where('account_number', '=', input.accountNumber)
         .executeTakeFirst();
       if (existing) return { row: existing, created: false };
-      const { count } = await trx.selectFrom('beneficiaries').select((eb) => eb.fn.countAll<string>().as('count')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+      const { count } = await trx
+        .selectFrom('beneficiaries')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
       if (Number(count) >= BENEFICIARIES_MAX) throw badRequest(`You can save at most ${BENEFICIARIES_MAX} beneficiaries. Please remove one first.`);
       const row = await trx
         .insertInto('beneficiaries')

@@ -63,7 +63,12 @@ export async function cardRoutes(app: FastifyInstance): Promise<void> {
       rows = rows.where('card_requests.status', '=', query.status);
       count = count.where('status', '=', query.status);
     }
-    const items = await rows.orderBy('card_requests.created_at', 'asc').orderBy('card_requests.id').limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute();
+    const items = await rows
+      .orderBy('card_requests.created_at', 'asc')
+      .orderBy('card_requests.id')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute();
     const total = Number((await count.executeTakeFirstOrThrow()).total);
     return { data: { items: items.map((row) => toDto(row, row)), page: query.page, pageSize: query.pageSize, total } };
   });
@@ -77,7 +82,10 @@ export async function cardRoutes(app: FastifyInstance): Promise<void> {
       const current = await trx.selectFrom('card_requests').selectAll().where('id', '=', parsed.data.id).forUpdate().executeTakeFirst();
       if (!current) throw new AppError('not_found', 'Card request not found');
       if (!CARD_STATUS_NEXT[current.status].includes(input.status)) {
-        throw new AppError('conflict', `A ${CARD_STATUS_LABELS[current.status].toLowerCase()} request cannot become ${CARD_STATUS_LABELS[input.status].toLowerCase()}.`);
+        throw new AppError(
+          'conflict',
+          `A ${CARD_STATUS_LABELS[current.status].toLowerCase()} request cannot become ${CARD_STATUS_LABELS[input.status].toLowerCase()}.`,
+        );
       }
       const updated = await trx
         .updateTable('card_requests')

@@ -108,8 +108,19 @@ export async function contactRoutes(app: FastifyInstance): Promise<void> {
       const current = await trx.selectFrom('contact_messages').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
       if (!current) throw new AppError('not_found', 'Contact not found');
       if (current.read_at) return current;
-      const updated = await trx.updateTable('contact_messages').set({ read_at: sql`now()` }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-      await audit(trx, request, { action: 'contact.read', targetType: 'contact_message', targetId: id, before: { readAt: null }, after: { readAt: updated.read_at } });
+      const updated = await trx
+        .updateTable('contact_messages')
+        .set({ read_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await audit(trx, request, {
+        action: 'contact.read',
+        targetType: 'contact_message',
+        targetId: id,
+        before: { readAt: null },
+        after: { readAt: updated.read_at },
+      });
       return updated;
     });
     return { data: toDto(row) };

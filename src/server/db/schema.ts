@@ -96,13 +96,7 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
-export type LedgerAccountKind =
-  | 'savings'
-  | 'checking'
-  | 'bank_cash'
-  | 'bank_operations'
-  | 'external_clearing'
-  | 'loans_receivable';
+export type LedgerAccountKind = 'savings' | 'checking' | 'bank_cash' | 'bank_operations' | 'external_clearing' | 'loans_receivable';
 
 export interface LedgerAccountsTable {
   id: Generated<string>;

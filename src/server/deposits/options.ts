@@ -18,10 +18,31 @@ export interface ConfiguredOption extends CryptoDepositOption {
  * who will refund a deposit. A real deployment must configure its own.
  */
 export const DEMO_CRYPTO_OPTIONS: ConfiguredOption[] = [
-  { name: 'Bitcoin', symbol: 'BTC', network: 'Bitcoin Network', chain: 'bitcoin', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', iconUrl: '/crypto/btc.svg' },
-  { name: 'Ethereum', symbol: 'ETH', network: 'Ethereum (ERC20)', chain: 'ethereum', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', iconUrl: '/crypto/eth.svg' },
+  {
+    name: 'Bitcoin',
+    symbol: 'BTC',
+    network: 'Bitcoin Network',
+    chain: 'bitcoin',
+    address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+    iconUrl: '/crypto/btc.svg',
+  },
+  {
+    name: 'Ethereum',
+    symbol: 'ETH',
+    network: 'Ethereum (ERC20)',
+    chain: 'ethereum',
+    address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    iconUrl: '/crypto/eth.svg',
+  },
   { name: 'USDT', symbol: 'USDT TRC20', network: 'Tron (TRC20)', chain: 'tron', address: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', iconUrl: '/crypto/usdt.svg' },
-  { name: 'USDT ERC20', symbol: 'USDT ERC20', network: 'Ethereum (ERC20)', chain: 'ethereum', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', iconUrl: '/crypto/usdt.svg' },
+  {
+    name: 'USDT ERC20',
+    symbol: 'USDT ERC20',
+    network: 'Ethereum (ERC20)',
+    chain: 'ethereum',
+    address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    iconUrl: '/crypto/usdt.svg',
+  },
 ];
 
 export const CRYPTO_OPTIONS_MAX = 20;
@@ -49,12 +70,16 @@ export function validateCryptoOptions(input: unknown, source: string): Configure
   const parsed = ZOptions.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new CryptoDepositsConfigError(`Crypto deposit options in ${source}: ${issue?.path.length ? `[${issue.path.join('.')}] ` : ''}${issue?.message ?? 'invalid'}`);
+    throw new CryptoDepositsConfigError(
+      `Crypto deposit options in ${source}: ${issue?.path.length ? `[${issue.path.join('.')}] ` : ''}${issue?.message ?? 'invalid'}`,
+    );
   }
   for (const [index, option] of parsed.data.entries()) {
     const problem = addressProblem(option.chain, option.address);
     if (problem) {
-      throw new CryptoDepositsConfigError(`Crypto deposit option ${index + 1} (${option.name}, ${option.network}) in ${source} has an invalid ${option.chain} address "${option.address}": ${problem}.`);
+      throw new CryptoDepositsConfigError(
+        `Crypto deposit option ${index + 1} (${option.name}, ${option.network}) in ${source} has an invalid ${option.chain} address "${option.address}": ${problem}.`,
+      );
     }
   }
   return parsed.data;

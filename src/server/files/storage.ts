@@ -94,7 +94,9 @@ export async function prepareUpload(part: UploadedPart, kind: UploadKind, label:
   const wanted = kind === 'image' ? 'a JPEG, PNG or WebP image' : 'a JPEG, PNG or WebP image, or a PDF';
   if (detected?.mime === 'application/pdf' && kind === 'image_or_pdf') {
     if (PDF_ACTIVE_CONTENT.test(part.buffer.toString('latin1'))) {
-      throw new AppError('unsupported_media', `${label}: PDFs with scripts, actions or attached files are not accepted. Please upload a plain scan.`, { [part.field]: 'PDF with active content' });
+      throw new AppError('unsupported_media', `${label}: PDFs with scripts, actions or attached files are not accepted. Please upload a plain scan.`, {
+        [part.field]: 'PDF with active content',
+      });
     }
     return { buffer: part.buffer, mediaType: 'application/pdf' };
   }

@@ -42,9 +42,7 @@ function submissionsQuery(db: DB) {
 
 async function toDtos(db: DB, rows: SubmissionRow[]): Promise<KycSubmissionDto[]> {
   const fileIds = rows.flatMap((row) => [row.passport_file_id, row.document_file_id, row.proof_of_address_file_id]);
-  const files = fileIds.length
-    ? await db.selectFrom('stored_files').select(['id', 'media_type']).where('id', 'in', fileIds).execute()
-    : [];
+  const files = fileIds.length ? await db.selectFrom('stored_files').select(['id', 'media_type']).where('id', 'in', fileIds).execute() : [];
   const mediaType = new Map<string, StoredMediaType>(files.map((file) => [file.id, file.media_type]));
   const file = (id: string) => ({ id, url: kycFileUrl(id), mediaType: mediaType.get(id) ?? 'application/octet-stream' });
   return rows.map((row) => ({
@@ -69,7 +67,8 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
   app.post('/user/verification', { preHandler: requireCustomer, ...perMinute(10) }, async (request, reply) => {
     const user = currentUser(request);
     if (user.verification_status === 'verified') throw new AppError('conflict', 'Your identity is already verified.');
-    if (user.verification_status === 'pending') throw new AppError('conflict', 'Your documents are already under review. We will email you when they have been checked.');
+    if (user.verification_status === 'pending')
+      throw new AppError('conflict', 'Your documents are already under review. We will email you when they have been checked.');
     const form = await readMultipart(request, { files: [...KYC_FILE_FIELDS], fields: [...KYC_TEXT_FIELDS] });
     const missing = [...KYC_FILE_FIELDS.filter((field) => !form.files.has(field)), ...KYC_TEXT_FIELDS.filter((field) => !form.fields[field]?.trim())];
     if (missing.length > 0) throw badRequest(KYC_REQUIRED_MESSAGE, Object.fromEntries(missing.map((field) => [field, 'Required'])));
@@ -103,14 +102,26 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
             proof_of_address_file_id: proofId,
           })
           .execute();
-        return trx.updateTable('users').set({ verification_status: 'pending', updated_at: sql`now()` }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
+        return trx
+          .updateTable('users')
+          .set({ verification_status: 'pending', updated_at: sql`now()` })
+          .where('id', '=', user.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
       });
     } catch (error) {
       await discardFiles(app, names);
       throw error;
     }
     await app.mailer
-      .send(plainMail(brand(), user.email, 'we received your documents', `Hello ${user.first_name},\n\nThank you: we received your identity documents. Our staff will check them, usually within 1-3 business days, and email you the result.`))
+      .send(
+        plainMail(
+          brand(),
+          user.email,
+          'we received your documents',
+          `Hello ${user.first_name},\n\nThank you: we received your identity documents. Our staff will check them, usually within 1-3 business days, and email you the result.`,
+        ),
+      )
       .catch((error: unknown) => request.log.error({ err: error }, 'KYC receipt mail failed'));
     return reply.status(201).send({ data: await toUserDto(app.db, updated), message: KYC_SUCCESS_MESSAGE });
   });
@@ -136,13 +147,18 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
   // Staff: the review queue, a customer's submissions, and the decision.
   app.get('/admin/kyc', { preHandler: requireAdmin }, async (request) => {
     const query = parseInput(ZKycQueueQuery, request.query);
-    let rows = submissionsQuery(app.db).orderBy('kyc_submissions.created_at', query.status === 'pending' ? 'asc' : 'desc').orderBy('kyc_submissions.id');
+    let rows = submissionsQuery(app.db)
+      .orderBy('kyc_submissions.created_at', query.status === 'pending' ? 'asc' : 'desc')
+      .orderBy('kyc_submissions.id');
     let count = app.db.selectFrom('kyc_submissions').select((eb) => eb.fn.countAll<string>().as('total'));
     if (query.status !== 'all') {
       rows = rows.where('kyc_submissions.status', '=', query.status);
       count = count.where('status', '=', query.status);
     }
-    const items = await rows.limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute();
+    const items = await rows
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute();
     const total = Number((await count.executeTakeFirstOrThrow()).total);
     return { data: { items: await toDtos(app.db, items), page: query.page, pageSize: query.pageSize, total } };
   });
@@ -162,7 +178,8 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     const result = await app.db.transaction().execute(async (trx) => {
       const submission = await trx.selectFrom('kyc_submissions').selectAll().where('id', '=', submissionId).forUpdate().executeTakeFirst();
       if (!submission) throw notFound();
-      if (submission.status !== 'pending') throw new AppError('conflict', `This submission was already ${submission.status === 'verified' ? 'approved' : 'rejected'}.`);
+      if (submission.status !== 'pending')
+        throw new AppError('conflict', `This submission was already ${submission.status === 'verified' ? 'approved' : 'rejected'}.`);
       const customer = await trx.selectFrom('users').selectAll().where('id', '=', submission.user_id).forUpdate().executeTakeFirstOrThrow();
       await trx
         .updateTable('kyc_submissions')
@@ -195,7 +212,8 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
       .catch((error: unknown) => request.log.error({ err: error }, 'KYC decision mail failed'));
     return {
       data: { userId: result.id, verificationStatus: result.verification_status },
-      message: decision === 'verified' ? 'Verification approved. The customer has been emailed.' : 'Verification rejected. The customer has been emailed the reason.',
+      message:
+        decision === 'verified' ? 'Verification approved. The customer has been emailed.' : 'Verification rejected. The customer has been emailed the reason.',
     };
   };
   app.post('/admin/kyc/:submissionId/approve', { preHandler: requireAdmin }, decide('verified'));

@@ -50,7 +50,10 @@ async function replay(db: DB, userId: string, key: string, requestHash: string):
 }
 
 const isKeyClash = (error: unknown) =>
-  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: string }).code === '23505' &&
+  (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';
 
 /**
  * Runs a money-moving request at most once per (user, Idempotency-Key): a retry with the same body

@@ -98,7 +98,11 @@ export async function postEntries(trx: DB, entries: EntryInput[]): Promise<Poste
  * As postEntries, but an entry that would overdraw an account is left out (null in its place)
  * instead of failing the batch: the group-commit writer answers it 'Insufficient funds' alone.
  */
-export async function postEntriesLenient(trx: DB, entries: EntryInput[], options: Omit<BatchOptions, 'skipUnaffordable'> = {}): Promise<Array<PostedEntry | null>> {
+export async function postEntriesLenient(
+  trx: DB,
+  entries: EntryInput[],
+  options: Omit<BatchOptions, 'skipUnaffordable'> = {},
+): Promise<Array<PostedEntry | null>> {
   return postBatch(trx, entries, { ...options, skipUnaffordable: true });
 }
 
@@ -189,7 +193,9 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     );
   } else {
     const locked = await trx.executeQuery(prepared(lockQuery.compile(trx)));
-    const rows = locked.rows.filter((row) => row.id !== null).map((row) => ({ id: row.id ?? '', balance: Number(row.balance), allow_negative: row.allow_negative === true }));
+    const rows = locked.rows
+      .filter((row) => row.id !== null)
+      .map((row) => ({ id: row.id ?? '', balance: Number(row.balance), allow_negative: row.allow_negative === true }));
     const lockedHead = locked.rows.find((row) => row.id === null);
     assert(rows.length === accountIds.length, 'every posted account exists');
     headRow = lockedHead && lockedHead.hash !== null ? { seq: Number(lockedHead.seq), hash: lockedHead.hash } : null;

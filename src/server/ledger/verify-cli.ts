@@ -6,7 +6,6 @@ import { isAlive } from '../db/embedded';
 import { openRuntime } from '../runtime';
 import { describeVerifyResult, verifyLedger } from './verify';
 
-
 /**
  * When the embedded PostgreSQL in DATA_DIR is already running (the server is up), connect to it
  * rather than start (or stop) it: verifying must never disturb a running bank.

@@ -2,8 +2,7 @@ import type { DB } from '../db/database';
 import { entryHash, GENESIS_HASH } from './chain';
 
 export type VerifyResult =
-  | { ok: true; entries: number; accounts: number }
-  | { ok: false; entries: number; problem: string; entryId: string | null; seq: number | null };
+  { ok: true; entries: number; accounts: number } | { ok: false; entries: number; problem: string; entryId: string | null; seq: number | null };
 
 const PAGE = 2000;
 
@@ -14,7 +13,11 @@ const PAGE = 2000;
  */
 export async function verifyLedger(db: DB): Promise<VerifyResult> {
   // One snapshot: entries, postings and balances as of one moment, even while the bank runs.
-  if (!db.isTransaction) return db.transaction().setIsolationLevel('repeatable read').execute((trx) => verifyLedger(trx));
+  if (!db.isTransaction)
+    return db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute((trx) => verifyLedger(trx));
   const running = new Map<string, number>();
   let prevHash = GENESIS_HASH;
   let expectedSeq = 1;
@@ -22,21 +25,10 @@ export async function verifyLedger(db: DB): Promise<VerifyResult> {
   const fail = (problem: string, entryId: string | null, seq: number | null): VerifyResult => ({ ok: false, entries: checked, problem, entryId, seq });
 
   for (;;) {
-    const entries = await db
-      .selectFrom('journal_entries')
-      .selectAll()
-      .where('seq', '>=', expectedSeq)
-      .orderBy('seq')
-      .limit(PAGE)
-      .execute();
+    const entries = await db.selectFrom('journal_entries').selectAll().where('seq', '>=', expectedSeq).orderBy('seq').limit(PAGE).execute();
     if (entries.length === 0) break;
     const lastSeq = entries[entries.length - 1]?.seq ?? expectedSeq;
-    const postings = await db
-      .selectFrom('postings')
-      .selectAll()
-      .where('entry_seq', '>=', expectedSeq)
-      .where('entry_seq', '<=', lastSeq)
-      .execute();
+    const postings = await db.selectFrom('postings').selectAll().where('entry_seq', '>=', expectedSeq).where('entry_seq', '<=', lastSeq).execute();
     const byEntry = new Map<string, typeof postings>();
     for (const posting of postings) {
       const list = byEntry.get(posting.entry_id) ?? [];
@@ -75,7 +67,8 @@ export async function verifyLedger(db: DB): Promise<VerifyResult> {
         sum += line.amount;
         if (line.amount > 0) moved += line.amount;
         const next = (running.get(line.account_id) ?? 0) + line.amount;
-        if (next !== line.balance_after) return fail(`running balance of account ${line.account_id} is ${next}, posting says ${line.balance_after}`, entry.id, entry.seq);
+        if (next !== line.balance_after)
+          return fail(`running balance of account ${line.account_id} is ${next}, posting says ${line.balance_after}`, entry.id, entry.seq);
         running.set(line.account_id, next);
       }
       if (sum !== 0) return fail(`postings sum to ${sum}, not 0`, entry.id, entry.seq);
@@ -89,7 +82,8 @@ export async function verifyLedger(db: DB): Promise<VerifyResult> {
   const stray = await db.selectFrom('postings').select(['entry_id', 'entry_seq']).where('entry_seq', '>=', expectedSeq).executeTakeFirst();
   if (stray) return fail('a posting belongs to no entry of the chain', stray.entry_id, stray.entry_seq);
   const head = await db.selectFrom('ledger_chain_head').select(['seq', 'hash']).where('id', '=', 1).executeTakeFirst();
-  if (!head || Number(head.seq) !== expectedSeq - 1 || head.hash !== prevHash) return fail('the chain head does not match the last entry', null, expectedSeq - 1);
+  if (!head || Number(head.seq) !== expectedSeq - 1 || head.hash !== prevHash)
+    return fail('the chain head does not match the last entry', null, expectedSeq - 1);
 
   const accounts = await db.selectFrom('ledger_accounts').select(['id', 'balance', 'allow_negative', 'name', 'number']).execute();
   let total = 0;

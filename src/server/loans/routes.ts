@@ -28,19 +28,25 @@ type CustomerColumns = { first_name: string; last_name: string; email: string; v
 const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
 
 export function toLoanDto(row: LoanRow, customer?: CustomerColumns): LoanDto {
-  const total = row.status === 'approved' && row.disbursed_at
-    ? repaymentScheduleCents(row.amount_cents, row.annual_rate_bps, row.duration_months, new Date(row.disbursed_at).toISOString().slice(0, 10)).reduce((sum, line) => sum + line.paymentCents, 0)
-    : row.monthly_payment_cents * row.duration_months;
+  const total =
+    row.status === 'approved' && row.disbursed_at
+      ? repaymentScheduleCents(row.amount_cents, row.annual_rate_bps, row.duration_months, new Date(row.disbursed_at).toISOString().slice(0, 10)).reduce(
+          (sum, line) => sum + line.paymentCents,
+          0,
+        )
+      : row.monthly_payment_cents * row.duration_months;
   const schedule =
     row.status === 'approved' && row.disbursed_at
-      ? repaymentScheduleCents(row.amount_cents, row.annual_rate_bps, row.duration_months, new Date(row.disbursed_at).toISOString().slice(0, 10)).map((line) => ({
-          number: line.number,
-          dueDate: line.dueDate,
-          payment: line.paymentCents / 100,
-          principal: line.principalCents / 100,
-          interest: line.interestCents / 100,
-          balance: line.balanceCents / 100,
-        }))
+      ? repaymentScheduleCents(row.amount_cents, row.annual_rate_bps, row.duration_months, new Date(row.disbursed_at).toISOString().slice(0, 10)).map(
+          (line) => ({
+            number: line.number,
+            dueDate: line.dueDate,
+            payment: line.paymentCents / 100,
+            principal: line.principalCents / 100,
+            interest: line.interestCents / 100,
+            balance: line.balanceCents / 100,
+          }),
+        )
       : null;
   return {
     _id: row.id,
@@ -59,7 +65,15 @@ export function toLoanDto(row: LoanRow, customer?: CustomerColumns): LoanDto {
     updatedAt: iso(row.updated_at) ?? '',
     schedule,
     ...(customer
-      ? { customer: { id: row.user_id, firstName: customer.first_name, lastName: customer.last_name, email: customer.email, verificationStatus: customer.verification_status } }
+      ? {
+          customer: {
+            id: row.user_id,
+            firstName: customer.first_name,
+            lastName: customer.last_name,
+            email: customer.email,
+            verificationStatus: customer.verification_status,
+          },
+        }
       : {}),
   };
 }
@@ -107,8 +121,13 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
         .where('user_id', '=', user.id)
         .where('status', '=', 'pending')
         .executeTakeFirstOrThrow();
-      if (Number(open) >= LOAN_PENDING_MAX) throw new AppError('conflict', `You already have ${LOAN_PENDING_MAX} applications under review. Please wait for a decision or withdraw one.`);
-      return trx.insertInto('loans').values({ user_id: user.id, ...terms(input) }).returningAll().executeTakeFirstOrThrow();
+      if (Number(open) >= LOAN_PENDING_MAX)
+        throw new AppError('conflict', `You already have ${LOAN_PENDING_MAX} applications under review. Please wait for a decision or withdraw one.`);
+      return trx
+        .insertInto('loans')
+        .values({ user_id: user.id, ...terms(input) })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     });
     await mail(
       request,
@@ -128,7 +147,12 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
       const loan = await trx.selectFrom('loans').selectAll().where('id', '=', id).where('user_id', '=', user.id).forUpdate().executeTakeFirst();
       if (!loan) throw new AppError('not_found', 'Loan not found');
       if (loan.status !== 'pending') throw new AppError('conflict', 'Only an application under review can be changed.');
-      return trx.updateTable('loans').set({ ...terms(input), updated_at: sql`now()` }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      return trx
+        .updateTable('loans')
+        .set({ ...terms(input), updated_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
     });
     return { data: toLoanDto(row), message: 'Loan application updated' };
   });
@@ -140,7 +164,12 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
       const loan = await trx.selectFrom('loans').selectAll().where('id', '=', id).where('user_id', '=', user.id).forUpdate().executeTakeFirst();
       if (!loan) throw new AppError('not_found', 'Loan not found');
       if (loan.status !== 'pending') throw new AppError('conflict', 'Only an application under review can be withdrawn.');
-      return trx.updateTable('loans').set({ status: 'withdrawn', updated_at: sql`now()` }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      return trx
+        .updateTable('loans')
+        .set({ status: 'withdrawn', updated_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
     });
     return { data: toLoanDto(row), message: 'Loan application withdrawn' };
   });
@@ -179,8 +208,14 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
         if (loan.status !== 'pending') throw new AppError('conflict', `This application is already ${loan.status}.`);
         const customer = await trx.selectFrom('users').selectAll().where('id', '=', loan.user_id).executeTakeFirstOrThrow();
         if (customer.closed_at) throw new AppError('conflict', "The customer's account is closed.");
-        if (customer.verification_status !== 'verified') throw new AppError('conflict', "The customer's identity is not verified yet: review their documents first.");
-        const checking = await trx.selectFrom('ledger_accounts').select('id').where('owner_id', '=', customer.id).where('kind', '=', 'checking').executeTakeFirst();
+        if (customer.verification_status !== 'verified')
+          throw new AppError('conflict', "The customer's identity is not verified yet: review their documents first.");
+        const checking = await trx
+          .selectFrom('ledger_accounts')
+          .select('id')
+          .where('owner_id', '=', customer.id)
+          .where('kind', '=', 'checking')
+          .executeTakeFirst();
         assert(checking, 'every customer has a checking account');
         const receivable = await bankAccountId(trx, 'loans_receivable');
         const label = LOAN_PRODUCTS[loan.loan_type].label;
@@ -191,7 +226,12 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
             authorId: admin.id,
             details: { loanId: loan.id, loanType: loan.loan_type, durationMonths: loan.duration_months, annualRateBps: loan.annual_rate_bps },
             postings: [
-              { accountId: receivable, amountCents: -loan.amount_cents, memo: `${label} to ${customer.first_name} ${customer.last_name}`, counterparty: `${customer.first_name} ${customer.last_name}` },
+              {
+                accountId: receivable,
+                amountCents: -loan.amount_cents,
+                memo: `${label} to ${customer.first_name} ${customer.last_name}`,
+                counterparty: `${customer.first_name} ${customer.last_name}`,
+              },
               { accountId: checking.id, amountCents: loan.amount_cents, memo: `${label} disbursement`, counterparty: app.config.bankName },
             ],
           },
@@ -199,7 +239,14 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
         assert(posted, 'the disbursement was posted');
         const updated = await trx
           .updateTable('loans')
-          .set({ status: 'approved', decided_by: admin.id, decided_at: sql`now()`, disbursement_entry_id: posted.id, disbursed_at: posted.bookedAt, updated_at: sql`now()` })
+          .set({
+            status: 'approved',
+            decided_by: admin.id,
+            decided_at: sql`now()`,
+            disbursement_entry_id: posted.id,
+            disbursed_at: posted.bookedAt,
+            updated_at: sql`now()`,
+          })
           .where('id', '=', loan.id)
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -244,11 +291,28 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
         .where('id', '=', loan.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await audit(trx, request, { action: 'loan.reject', targetUserId: loan.user_id, targetType: 'loan', targetId: loan.id, before: { status: loan.status }, after: { status: 'rejected' }, reason });
-      const owner = await trx.selectFrom('users').select(['email', 'first_name', 'last_name', 'verification_status']).where('id', '=', loan.user_id).executeTakeFirstOrThrow();
+      await audit(trx, request, {
+        action: 'loan.reject',
+        targetUserId: loan.user_id,
+        targetType: 'loan',
+        targetId: loan.id,
+        before: { status: loan.status },
+        after: { status: 'rejected' },
+        reason,
+      });
+      const owner = await trx
+        .selectFrom('users')
+        .select(['email', 'first_name', 'last_name', 'verification_status'])
+        .where('id', '=', loan.user_id)
+        .executeTakeFirstOrThrow();
       return { row: updated, customer: owner };
     });
-    await mail(request, customer.email, 'your loan application', `Hello ${customer.first_name},\n\nWe are sorry: we cannot offer you the ${describe(row).toLowerCase()} you applied for.\n\nReason: ${reason}`);
+    await mail(
+      request,
+      customer.email,
+      'your loan application',
+      `Hello ${customer.first_name},\n\nWe are sorry: we cannot offer you the ${describe(row).toLowerCase()} you applied for.\n\nReason: ${reason}`,
+    );
     return { data: toLoanDto(row, customer), message: 'Loan application rejected. The customer has been emailed the reason.' };
   });
 }

@@ -56,12 +56,18 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
       changes.email = newEmail;
     } else if (newEmail) {
       if (!input.password) throw badRequest('Please enter your current password to change your email address.', { password: 'Current password is required' });
-      if (!(await verifyPassword(user.password_hash, input.password))) throw badRequest('Your current password is not correct.', { password: 'Incorrect password' });
+      if (!(await verifyPassword(user.password_hash, input.password)))
+        throw badRequest('Your current password is not correct.', { password: 'Incorrect password' });
       const taken = await app.db.selectFrom('users').select('id').where('email', '=', newEmail).executeTakeFirst();
       if (taken) throw new AppError('conflict', EMAIL_TAKEN, { email: EMAIL_TAKEN });
       const code = await issueCode(app.db, { userId: user.id, purpose: 'email_change', binding: newEmail, ttlMs: EMAIL_CODE_TTL_MS });
       await app.mailer.send(
-        plainMail(brand(), newEmail, `confirm your new email address: ${code}`, `Hello ${user.first_name},\n\nTo make ${newEmail} the email of your account, enter this code: ${code}. It is valid for 10 minutes.\n\nIf you did not ask for this, ignore this email.`),
+        plainMail(
+          brand(),
+          newEmail,
+          `confirm your new email address: ${code}`,
+          `Hello ${user.first_name},\n\nTo make ${newEmail} the email of your account, enter this code: ${code}. It is valid for 10 minutes.\n\nIf you did not ask for this, ignore this email.`,
+        ),
       );
       emailChangePending = true;
       message = `We sent a 6-digit code to ${newEmail}. Enter it to confirm your new email address.${Object.keys(changes).length > 0 ? ' Your other changes are saved.' : ''}`;
@@ -83,7 +89,14 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
     if (changes.email) {
       // The old address hears about it, in case this was not its owner.
       await app.mailer
-        .send(plainMail(brand(), user.email, 'your email address was changed', `Hello ${user.first_name},\n\nThe email of your account was changed to ${changes.email}. If this was not you, contact support at once.`))
+        .send(
+          plainMail(
+            brand(),
+            user.email,
+            'your email address was changed',
+            `Hello ${user.first_name},\n\nThe email of your account was changed to ${changes.email}. If this was not you, contact support at once.`,
+          ),
+        )
         .catch((error: unknown) => request.log.error({ err: error }, 'email change notice failed'));
       message = 'Your email address has been changed. Profile updated successfully';
     }
@@ -103,12 +116,28 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
     try {
       updated = await app.db.transaction().execute(async (trx) => {
         const locked = await trx.selectFrom('users').select('profile_picture').where('id', '=', user.id).forUpdate().executeTakeFirstOrThrow();
-        const fileId = await recordFile(trx, { ownerId: user.id, purpose: 'profile_picture', storageName, mediaType: prepared.mediaType, sizeBytes: prepared.buffer.length });
+        const fileId = await recordFile(trx, {
+          ownerId: user.id,
+          purpose: 'profile_picture',
+          storageName,
+          mediaType: prepared.mediaType,
+          sizeBytes: prepared.buffer.length,
+        });
         if (locked.profile_picture) {
-          const old = await trx.deleteFrom('stored_files').where('id', '=', locked.profile_picture).where('owner_id', '=', user.id).returning('storage_name').executeTakeFirst();
+          const old = await trx
+            .deleteFrom('stored_files')
+            .where('id', '=', locked.profile_picture)
+            .where('owner_id', '=', user.id)
+            .returning('storage_name')
+            .executeTakeFirst();
           previous = old?.storage_name ?? null;
         }
-        return trx.updateTable('users').set({ profile_picture: fileId, updated_at: sql`now()` }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
+        return trx
+          .updateTable('users')
+          .set({ profile_picture: fileId, updated_at: sql`now()` })
+          .where('id', '=', user.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
       });
     } catch (error) {
       await discardFiles(app, [storageName]);

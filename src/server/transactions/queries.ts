@@ -104,7 +104,9 @@ function selectRows(db: DB, filter: ListFilter) {
 async function pageOf(db: DB, filter: ListFilter) {
   const [rows, count] = await Promise.all([
     selectRows(db, filter).execute(),
-    baseQuery(db, filter).select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirst(),
+    baseQuery(db, filter)
+      .select((eb) => eb.fn.countAll<string>().as('total'))
+      .executeTakeFirst(),
   ]);
   return { rows, total: Number(count?.total ?? 0) };
 }

@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AdminAccountUpdate, CustomerAccountKind, TransactionDto } from '../../shared/contracts/transactions';
-import { ZAdminAccountUpdate, ZAdminTransactionRequest, ZInternalTransferRequest, ZTransferRequest, ZWireTransferRequest } from '../../shared/contracts/transactions';
+import {
+  ZAdminAccountUpdate,
+  ZAdminTransactionRequest,
+  ZInternalTransferRequest,
+  ZTransferRequest,
+  ZWireTransferRequest,
+} from '../../shared/contracts/transactions';
 import { TRANSFER_CODE_TTL_MS } from '../../shared/limits';
 import { formatCents } from '../../shared/money';
 import { bicCountry, wireCountries } from '../../shared/wire';
@@ -183,7 +189,8 @@ export async function transfer(app: FastifyInstance, user: User, body: unknown, 
   const input = ZTransferRequest.parse(body);
   const own = await ownAccounts(app.db, user.id);
   if (input.from !== undefined && input.from !== own.number) throw forbidden('You can only send money from your own account.');
-  if (input.accountNumber === own.number) throw badRequest('You cannot transfer to the same account', { accountNumber: 'You cannot transfer to the same account' });
+  if (input.accountNumber === own.number)
+    throw badRequest('You cannot transfer to the same account', { accountNumber: 'You cannot transfer to the same account' });
   const source = own[input.accountType];
   if (source.balance < input.amount) throw new AppError('insufficient_funds', 'Insufficient funds');
 
@@ -196,7 +203,10 @@ export async function transfer(app: FastifyInstance, user: User, body: unknown, 
     .executeTakeFirst();
   if (payee?.closed_at) throw badRequest('This account is closed and cannot receive transfers.');
   if (!payee && (!input.routingNumber || !input.bankName)) {
-    throw badRequest('Please fill all fields', { ...(input.routingNumber ? {} : { routingNumber: 'Routing number is required for another bank' }), ...(input.bankName ? {} : { bankName: 'Bank name is required for another bank' }) });
+    throw badRequest('Please fill all fields', {
+      ...(input.routingNumber ? {} : { routingNumber: 'Routing number is required for another bank' }),
+      ...(input.bankName ? {} : { bankName: 'Bank name is required for another bank' }),
+    });
   }
   const payeeFields = { accountNumber: input.accountNumber, routingNumber: input.routingNumber ?? null, bankName: input.bankName ?? null, to: input.to };
   const binding = sha256(JSON.stringify({ kind: 'transfer', from: source.id, amount: input.amount, payee: payeeFields }));
@@ -205,7 +215,13 @@ export async function transfer(app: FastifyInstance, user: User, body: unknown, 
   if (input.paymentPin === undefined) {
     return sendTransferCode(
       app,
-      { user, binding, amountCents: input.amount, payee: payeeLabel, summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}` },
+      {
+        user,
+        binding,
+        amountCents: input.amount,
+        payee: payeeLabel,
+        summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}`,
+      },
       save,
     );
   }
@@ -226,7 +242,12 @@ export async function transfer(app: FastifyInstance, user: User, body: unknown, 
       postings: [
         { accountId: source.id, amountCents: -input.amount, memo: description, counterparty: input.to },
         payee
-          ? { accountId: creditAccountId, amountCents: input.amount, memo: `Transfer from ${senderName}${input.description ? `: ${input.description}` : ''}`, counterparty: senderName }
+          ? {
+              accountId: creditAccountId,
+              amountCents: input.amount,
+              memo: `Transfer from ${senderName}${input.description ? `: ${input.description}` : ''}`,
+              counterparty: senderName,
+            }
           : { accountId: creditAccountId, amountCents: input.amount, memo: `Outgoing to ${input.to}`, counterparty: senderName },
       ],
     },
@@ -239,9 +260,12 @@ export async function wireTransfer(app: FastifyInstance, user: User, body: unkno
   const input = ZWireTransferRequest.parse(body);
   const own = await ownAccounts(app.db, user.id);
   const beneficiaryAccount = input.beneficiaryAccount.replace(/[\s-]+/g, '').toUpperCase();
-  if (beneficiaryAccount === own.number) throw badRequest('You cannot transfer to the same account', { beneficiaryAccount: 'You cannot transfer to the same account' });
+  if (beneficiaryAccount === own.number)
+    throw badRequest('You cannot transfer to the same account', { beneficiaryAccount: 'You cannot transfer to the same account' });
   if (bicCountry(input.swiftCode) !== input.country) {
-    throw badRequest('The SWIFT/BIC code belongs to a bank in another country than the one chosen', { swiftCode: 'SWIFT/BIC country differs from the chosen country' });
+    throw badRequest('The SWIFT/BIC code belongs to a bank in another country than the one chosen', {
+      swiftCode: 'SWIFT/BIC country differs from the chosen country',
+    });
   }
   const source = own[input.account];
   if (source.balance < input.amount) throw new AppError('insufficient_funds', 'Insufficient funds');
@@ -259,7 +283,13 @@ export async function wireTransfer(app: FastifyInstance, user: User, body: unkno
   if (input.paymentPin === undefined) {
     return sendTransferCode(
       app,
-      { user, binding, amountCents: input.amount, payee: payeeLabel, summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}` },
+      {
+        user,
+        binding,
+        amountCents: input.amount,
+        payee: payeeLabel,
+        summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}`,
+      },
       save,
     );
   }
@@ -290,7 +320,13 @@ async function customerById(db: DB, userId: string): Promise<User> {
   return user;
 }
 
-export async function adminPostTransaction(app: FastifyInstance, request: FastifyRequest, userId: string, body: unknown, save: SaveAnswer): Promise<IdempotentAnswer> {
+export async function adminPostTransaction(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  userId: string,
+  body: unknown,
+  save: SaveAnswer,
+): Promise<IdempotentAnswer> {
   const input = ZAdminTransactionRequest.parse(body);
   const customer = await customerById(app.db, userId);
   const own = await ownAccounts(app.db, customer.id);
@@ -321,7 +357,14 @@ export async function adminPostTransaction(app: FastifyInstance, request: Fastif
         targetType: 'journal_entry',
         targetId: posted.id,
         before: { account: input.account, balance: account.balance / 100 },
-        after: { account: input.account, balance: line.balanceAfter, amount: input.amount / 100, transactionType: input.transactionType, valueDate: input.date, description: input.description },
+        after: {
+          account: input.account,
+          balance: line.balanceAfter,
+          amount: input.amount / 100,
+          transactionType: input.transactionType,
+          valueDate: input.date,
+          description: input.description,
+        },
         reason: input.reason,
       });
       return { status: 201, body: { data: line, message: 'Transaction added successfully' } };
@@ -365,7 +408,12 @@ export async function adminReverse(app: FastifyInstance, request: FastifyRequest
         authorId: staff.id,
         reversalOf: entry.id,
         details: { reason },
-        postings: lines.map((line) => ({ accountId: line.account_id, amountCents: -line.amount, memo: `Reversal: ${line.memo ?? entry.description}`, counterparty: 'Bank adjustment' })),
+        postings: lines.map((line) => ({
+          accountId: line.account_id,
+          amountCents: -line.amount,
+          memo: `Reversal: ${line.memo ?? entry.description}`,
+          counterparty: 'Bank adjustment',
+        })),
       },
       async (posted, trx) => {
         await audit(trx, request, {
@@ -391,7 +439,13 @@ export async function adminUpdateDescription(app: FastifyInstance, request: Fast
   const staff = request.user;
   assert(staff, 'staff signed in');
   await app.db.transaction().execute(async (trx) => {
-    const previous = await trx.selectFrom('entry_notes').select('description').where('entry_id', '=', entry.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    const previous = await trx
+      .selectFrom('entry_notes')
+      .select('description')
+      .where('entry_id', '=', entry.id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     await trx.insertInto('entry_notes').values({ entry_id: entry.id, description, author_id: staff.id }).execute();
     const owner = await trx
       .selectFrom('postings as p')
@@ -413,13 +467,25 @@ export async function adminUpdateDescription(app: FastifyInstance, request: Fast
   return entryLines(app.db, entry.id, null);
 }
 
-export async function adminUpdateAccount(app: FastifyInstance, request: FastifyRequest, userId: string, body: unknown, save: SaveAnswer): Promise<IdempotentAnswer> {
+export async function adminUpdateAccount(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  userId: string,
+  body: unknown,
+  save: SaveAnswer,
+): Promise<IdempotentAnswer> {
   const input: z.output<typeof ZAdminAccountUpdate> = ZAdminAccountUpdate.parse(body as AdminAccountUpdate);
   const customer = await customerById(app.db, userId);
   const own = await ownAccounts(app.db, customer.id);
   if (input.number !== own.number) {
-    if (!isValidAccountNumber(input.number)) throw badRequest('Account number must be 10 digits with a valid check digit', { number: 'Not a valid account number' });
-    const taken = await app.db.selectFrom('ledger_accounts').select('id').where('number', '=', input.number).where('owner_id', '!=', customer.id).executeTakeFirst();
+    if (!isValidAccountNumber(input.number))
+      throw badRequest('Account number must be 10 digits with a valid check digit', { number: 'Not a valid account number' });
+    const taken = await app.db
+      .selectFrom('ledger_accounts')
+      .select('id')
+      .where('number', '=', input.number)
+      .where('owner_id', '!=', customer.id)
+      .executeTakeFirst();
     if (taken) throw conflict('This account number is already in use.');
   }
   const staff = request.user;
@@ -453,14 +519,24 @@ export async function adminUpdateAccount(app: FastifyInstance, request: FastifyR
       let entryId: string | null = null;
       if (postings.length > 0) {
         if (total !== 0) postings.push({ accountId: operations, amountCents: -total, counterparty: fullName(customer) });
-        const [posted] = await postEntries(trx, [{ kind: 'adjustment', description: 'Balance correction', authorId: staff.id, details: { reason: input.reason }, postings }]);
+        const [posted] = await postEntries(trx, [
+          { kind: 'adjustment', description: 'Balance correction', authorId: staff.id, details: { reason: input.reason }, postings },
+        ]);
         entryId = posted?.id ?? null;
       }
       if (input.number !== own.number) {
         await trx.updateTable('ledger_accounts').set({ number: input.number }).where('owner_id', '=', customer.id).execute();
       }
       const after = { number: input.number, savings: input.savings / 100, checking: input.checking / 100 };
-      await audit(trx, request, { action: 'account.update', targetUserId: customer.id, targetType: 'ledger_account', targetId: own.checking.id, before, after, reason: input.reason });
+      await audit(trx, request, {
+        action: 'account.update',
+        targetUserId: customer.id,
+        targetType: 'ledger_account',
+        targetId: own.checking.id,
+        before,
+        after,
+        reason: input.reason,
+      });
       const answer: IdempotentAnswer = { status: 200, body: { data: { account: after, entryId }, message: 'Account balance successfully' } };
       await save(trx, answer, entryId);
       return answer;

@@ -9,7 +9,12 @@ export const ALL_FIELDS_REQUIRED = 'All fields are required';
 export const ADMIN_CANNOT_BE_DISABLED = 'You cannot disable an admin account';
 export const SEARCH_LENGTH_MAX = 100;
 
-const page = z.coerce.number({ message: 'page must be a number' }).int('page must be a whole number').min(1, 'page must be at least 1').max(100_000, 'page must be at most 100000').default(1);
+const page = z.coerce
+  .number({ message: 'page must be a number' })
+  .int('page must be a whole number')
+  .min(1, 'page must be at least 1')
+  .max(100_000, 'page must be at most 100000')
+  .default(1);
 const pageSize = z.coerce
   .number({ message: 'pageSize must be a number' })
   .int('pageSize must be a whole number')
@@ -64,11 +69,7 @@ export interface AdminUserDto extends UserDto {
 }
 
 const required = (max: number, label: string) =>
-  z
-    .string({ message: ALL_FIELDS_REQUIRED })
-    .trim()
-    .min(1, ALL_FIELDS_REQUIRED)
-    .max(max, `${label} must be at most ${max} characters`);
+  z.string({ message: ALL_FIELDS_REQUIRED }).trim().min(1, ALL_FIELDS_REQUIRED).max(max, `${label} must be at most ${max} characters`);
 
 export const ZAdminUserUpdate = z.object(
   {

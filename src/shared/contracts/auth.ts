@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { countryOptions } from '../countries';
 import { dateOfBirth } from '../dates';
-import {
-  ADDRESS_LENGTH_MAX,
-  NAME_LENGTH_MAX,
-  OTP_LENGTH,
-  PASSWORD_LENGTH_MAX,
-  PASSWORD_LENGTH_MIN,
-  PHONE_LENGTH_MAX,
-} from '../limits';
+import { ADDRESS_LENGTH_MAX, NAME_LENGTH_MAX, OTP_LENGTH, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN, PHONE_LENGTH_MAX } from '../limits';
 import { ACCOUNT_TYPES, EMPLOYMENT_TYPE_VALUES, SALARY_RANGES, SEX_OPTIONS } from '../reference';
 import { requiredText, ZEmail } from './common';
 import type { UserDto } from './user';
@@ -62,7 +55,12 @@ export const ZSignUpRequest = z
 export type SignUpRequest = z.input<typeof ZSignUpRequest>;
 
 export const ZSignInRequest = z.object({
-  email: z.string({ message: 'Please fill in all fields' }).trim().min(1, 'Please fill in all fields').max(254).transform((v) => v.toLowerCase()),
+  email: z
+    .string({ message: 'Please fill in all fields' })
+    .trim()
+    .min(1, 'Please fill in all fields')
+    .max(254)
+    .transform((v) => v.toLowerCase()),
   password: z.string({ message: 'Please fill in all fields' }).min(1, 'Please fill in all fields').max(PASSWORD_LENGTH_MAX, 'Invalid email or password'),
 });
 

@@ -30,7 +30,10 @@ export const ZBeneficiaryRequest = z.object({
     .trim()
     .min(1, 'Account number is required')
     .regex(/^[0-9]{4,17}$/, 'Account number must be 4 to 17 digits'),
-  routingNumber: optionalText('Routing number', 9).refine((value) => value === '' || isAbaRoutingNumber(value), 'Routing number must be a valid 9-digit ABA number'),
+  routingNumber: optionalText('Routing number', 9).refine(
+    (value) => value === '' || isAbaRoutingNumber(value),
+    'Routing number must be a valid 9-digit ABA number',
+  ),
   bankName: optionalText('Bank name', NAME_LENGTH_MAX),
 });
 export type BeneficiaryRequest = z.input<typeof ZBeneficiaryRequest>;

@@ -30,7 +30,10 @@ export const ZCardStatusChange = z
     status: z.enum(CARD_REQUEST_STATUSES, { message: 'Status must be pending, approved, rejected or shipped' }),
     note: z.string().trim().max(TEXT_LENGTH_MAX, `The note must be at most ${TEXT_LENGTH_MAX} characters`).optional(),
   })
-  .refine((value) => value.status !== 'rejected' || (value.note && value.note.length >= 3), { message: 'A reason is required to decline a card request', path: ['note'] });
+  .refine((value) => value.status !== 'rejected' || (value.note && value.note.length >= 3), {
+    message: 'A reason is required to decline a card request',
+    path: ['note'],
+  });
 
 export const ZCardQueueQuery = z.object({
   status: z.enum([...CARD_REQUEST_STATUSES, 'all']).default('pending'),

@@ -3,11 +3,7 @@ import { EMAIL_LENGTH_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../limits';
 
 /** A required text field: trimmed, not empty, bounded. */
 export const requiredText = (label: string, max: number, message = `${label} is required`) =>
-  z
-    .string({ message })
-    .trim()
-    .min(1, message)
-    .max(max, `${label} must be at most ${max} characters`);
+  z.string({ message }).trim().min(1, message).max(max, `${label} must be at most ${max} characters`);
 
 export const ZEmail = z
   .string({ message: 'Email is required' })

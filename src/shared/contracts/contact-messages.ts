@@ -9,7 +9,6 @@ export const CONTACT_HONEYPOT_FIELD = 'website';
 /** Messages one address may send per minute. */
 export const CONTACT_PER_MINUTE_MAX = 5;
 
-
 export interface ContactDto {
   _id: string;
   name: string;

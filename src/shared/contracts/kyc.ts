@@ -19,12 +19,16 @@ export const KYC_FILE_FIELDS = ['passportImageFile', 'documentFile', 'proofOfAdd
 export const KYC_TEXT_FIELDS = ['documentType', 'dateOfBirth'] as const;
 
 export const ZKycTextFields = z.object({
-  documentType: z.enum(KYC_DOCUMENT_TYPE_VALUES, { message: 'Please choose a document type: Passport, National ID or Driver\'s License' }),
+  documentType: z.enum(KYC_DOCUMENT_TYPE_VALUES, { message: "Please choose a document type: Passport, National ID or Driver's License" }),
   dateOfBirth: dateOfBirth({ required: KYC_REQUIRED_MESSAGE, underage: 'You must be at least 18 years old' }),
 });
 
 export const ZKycRejectRequest = z.object({
-  reason: z.string({ message: 'A reason is required' }).trim().min(3, 'A reason is required').max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`),
+  reason: z
+    .string({ message: 'A reason is required' })
+    .trim()
+    .min(3, 'A reason is required')
+    .max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`),
 });
 
 export const ZKycQueueQuery = z.object({

@@ -76,7 +76,14 @@ export function repaymentScheduleCents(amountCents: number, annualRateBps: numbe
     let principal = Math.min(balance, payment - interest);
     if (number === months) principal = balance;
     balance -= principal;
-    rows.push({ number, dueDate: addMonths(startDate, number), paymentCents: principal + interest, principalCents: principal, interestCents: interest, balanceCents: balance });
+    rows.push({
+      number,
+      dueDate: addMonths(startDate, number),
+      paymentCents: principal + interest,
+      principalCents: principal,
+      interestCents: interest,
+      balanceCents: balance,
+    });
   }
   return rows;
 }
@@ -119,7 +126,11 @@ export const ZLoanApplication = z
 export type LoanApplication = z.input<typeof ZLoanApplication>;
 
 export const ZLoanRejectRequest = z.object({
-  reason: z.string({ message: 'A reason is required' }).trim().min(3, 'A reason is required').max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`),
+  reason: z
+    .string({ message: 'A reason is required' })
+    .trim()
+    .min(3, 'A reason is required')
+    .max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`),
 });
 
 export const ZLoanQueueQuery = z.object({

@@ -34,7 +34,12 @@ export const ZProfileUpdateRequest = z.object({
     .pipe(z.email('Please enter a valid email address'))
     .transform((email) => email.toLowerCase())
     .optional(),
-  phoneNumber: z.string().trim().min(1, 'Phone number is required').max(PHONE_LENGTH_MAX + 5, PHONE_MESSAGE).optional(),
+  phoneNumber: z
+    .string()
+    .trim()
+    .min(1, 'Phone number is required')
+    .max(PHONE_LENGTH_MAX + 5, PHONE_MESSAGE)
+    .optional(),
   address: requiredText('Address', ADDRESS_LENGTH_MAX).optional(),
   state: requiredText('State', STATE_LENGTH_MAX).optional(),
   password: z.string().max(PASSWORD_LENGTH_MAX).optional(),

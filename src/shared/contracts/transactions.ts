@@ -53,7 +53,12 @@ const isoDate = z
 
 export const ZTransactionListQuery = z.object({
   page: z.coerce.number().int().min(1, 'page must be at least 1').max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1, 'pageSize must be at least 1').max(PAGE_SIZE_MAX, `pageSize must be at most ${PAGE_SIZE_MAX}`).default(PAGE_SIZE_DEFAULT),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1, 'pageSize must be at least 1')
+    .max(PAGE_SIZE_MAX, `pageSize must be at most ${PAGE_SIZE_MAX}`)
+    .default(PAGE_SIZE_DEFAULT),
   account: z.enum(CUSTOMER_ACCOUNTS, { message: 'account must be savings or checking' }).optional(),
   type: z.enum(['debit', 'credit'], { message: 'type must be debit or credit' }).optional(),
   from: isoDate.optional(),
@@ -66,12 +71,7 @@ const FILL_ALL = 'Please fill all fields';
 /** Amount in dollars; missing is 'Please fill all fields', zero or less is 'Amount must be greater than 0'. */
 export const ZTransferAmount = amountCents(FILL_ALL);
 
-const filled = (label: string, max: number) =>
-  z
-    .string({ message: FILL_ALL })
-    .trim()
-    .min(1, FILL_ALL)
-    .max(max, `${label} must be at most ${max} characters`);
+const filled = (label: string, max: number) => z.string({ message: FILL_ALL }).trim().min(1, FILL_ALL).max(max, `${label} must be at most ${max} characters`);
 const optionalText = (label: string, max: number) =>
   z
     .string({ message: `${label} must be text` })
@@ -108,7 +108,10 @@ export const ZTransferRequest = z.object({
   amount: ZTransferAmount,
   accountType: accountKind(FILL_ALL),
   accountNumber: filled('Account number', 34).refine((value) => /^[0-9]{4,17}$/.test(value), 'Account number must be 4 to 17 digits'),
-  routingNumber: optionalText('Routing number', 9).refine((value) => value === undefined || isValidRoutingNumber(value), 'Routing number must be a valid 9-digit ABA number'),
+  routingNumber: optionalText('Routing number', 9).refine(
+    (value) => value === undefined || isValidRoutingNumber(value),
+    'Routing number must be a valid 9-digit ABA number',
+  ),
   bankName: optionalText('Bank name', NAME_LENGTH_MAX),
   to: filled('Recipient', NAME_LENGTH_MAX),
   description: optionalText('Description', TEXT_LENGTH_MAX),
@@ -121,7 +124,10 @@ export const ZWireTransferRequest = z.object({
   /** The customer's account the money leaves. */
   account: accountKind('account must be savings or checking').default('checking'),
   beneficiaryName: filled('Beneficiary name', NAME_LENGTH_MAX),
-  beneficiaryAccount: filled('Beneficiary account', 40).refine(isValidBeneficiaryAccount, 'Beneficiary account must be a valid IBAN or 4 to 34 letters and digits'),
+  beneficiaryAccount: filled('Beneficiary account', 40).refine(
+    isValidBeneficiaryAccount,
+    'Beneficiary account must be a valid IBAN or 4 to 34 letters and digits',
+  ),
   bankName: filled('Bank name', NAME_LENGTH_MAX),
   country: filled('Country', 2).refine(isWireCountry, 'Please choose a country from the list'),
   swiftCode: filled('SWIFT/BIC', 11)
@@ -154,14 +160,22 @@ export const ZAdminTransactionRequest = z.object({
   amount: ZTransferAmount.pipe(z.number()),
   transactionType: z.enum(['credit', 'debit'], { message: ALL_REQUIRED }),
   date: z.string({ message: ALL_REQUIRED }).min(1, ALL_REQUIRED).pipe(isoDate),
-  description: z.string({ message: ALL_REQUIRED }).trim().min(1, ALL_REQUIRED).max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`),
+  description: z
+    .string({ message: ALL_REQUIRED })
+    .trim()
+    .min(1, ALL_REQUIRED)
+    .max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`),
   reason,
   account: accountKind('account must be savings or checking').default('checking'),
 });
 export type AdminTransactionRequest = z.input<typeof ZAdminTransactionRequest>;
 
 export const ZAdminTransactionUpdate = z.object({
-  description: z.string({ message: 'Description is required' }).trim().min(1, 'Description is required').max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`),
+  description: z
+    .string({ message: 'Description is required' })
+    .trim()
+    .min(1, 'Description is required')
+    .max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`),
   reason: reason.optional(),
 });
 
@@ -184,7 +198,11 @@ const balanceTarget = z.unknown().transform((value, ctx) => {
 export const ZAdminAccountUpdate = z.object({
   savings: balanceTarget,
   checking: balanceTarget,
-  number: z.string({ message: ALL_REQUIRED }).trim().min(1, ALL_REQUIRED).regex(/^[0-9]{10}$/, 'Account number must be 10 digits'),
+  number: z
+    .string({ message: ALL_REQUIRED })
+    .trim()
+    .min(1, ALL_REQUIRED)
+    .regex(/^[0-9]{10}$/, 'Account number must be 10 digits'),
   reason,
 });
 export type AdminAccountUpdate = z.input<typeof ZAdminAccountUpdate>;

@@ -29,7 +29,13 @@ export const slides: Slide[] = [
     text: 'Diversified portfolios you can start small with, and fees shown in dollars before you commit.',
     button: 'Create Account',
     art: 'growth',
-    sideCard: { kicker: 'STARTING AT', figure: s.openingMinimum, button: 'INTERNET BANKING', savings: s.yearlyExample, savingsLabel: 'kept with Free Checking, compared with an account charging $12 a month' },
+    sideCard: {
+      kicker: 'STARTING AT',
+      figure: s.openingMinimum,
+      button: 'INTERNET BANKING',
+      savings: s.yearlyExample,
+      savingsLabel: 'kept with Free Checking, compared with an account charging $12 a month',
+    },
   },
   {
     title: 'Secure Digital Banking',
@@ -53,10 +59,34 @@ export const helpCards = [
 // The spec's fourth promo (insurance) had an empty link. We do not sell insurance, so the card
 // says so honestly and its link goes to the contact page (docs/decisions/004-public-site.md).
 export const promoCards = [
-  { title: 'Business Banking', text: 'Accounts and lending that grow with your business.', to: '/business-banking', action: 'Explore business banking', art: 'building' as ArtName },
-  { title: 'Automated Investor', text: 'A diversified portfolio, rebalanced for you. Investments can lose value.', to: '/resources/investment-solutions', action: 'See how it works', art: 'growth' as ArtName },
-  { title: 'Home Mortgage', text: `Fixed-rate terms of ${l.mortgageTermsYears.join(', ')} years.`, to: '/resources/loans', action: 'Compare mortgage terms', art: 'house' as ArtName },
-  { title: 'Insurance', text: `${BANK_NAME} does not sell insurance itself. Ask us how your deposits are protected, or for a referral.`, to: '/contact', action: 'Ask about coverage', art: 'shield' as ArtName },
+  {
+    title: 'Business Banking',
+    text: 'Accounts and lending that grow with your business.',
+    to: '/business-banking',
+    action: 'Explore business banking',
+    art: 'building' as ArtName,
+  },
+  {
+    title: 'Automated Investor',
+    text: 'A diversified portfolio, rebalanced for you. Investments can lose value.',
+    to: '/resources/investment-solutions',
+    action: 'See how it works',
+    art: 'growth' as ArtName,
+  },
+  {
+    title: 'Home Mortgage',
+    text: `Fixed-rate terms of ${l.mortgageTermsYears.join(', ')} years.`,
+    to: '/resources/loans',
+    action: 'Compare mortgage terms',
+    art: 'house' as ArtName,
+  },
+  {
+    title: 'Insurance',
+    text: `${BANK_NAME} does not sell insurance itself. Ask us how your deposits are protected, or for a referral.`,
+    to: '/contact',
+    action: 'Ask about coverage',
+    art: 'shield' as ArtName,
+  },
 ];
 
 export const accessFeatures = [
@@ -66,9 +96,19 @@ export const accessFeatures = [
 ];
 
 export const loanTiles = [
-  { title: 'Home Equity Line', text: `Draw what you need, up to ${l.helocCltvMax} combined loan-to-value.`, to: '/resources/home-equity-line', art: 'house' as ArtName },
+  {
+    title: 'Home Equity Line',
+    text: `Draw what you need, up to ${l.helocCltvMax} combined loan-to-value.`,
+    to: '/resources/home-equity-line',
+    art: 'house' as ArtName,
+  },
   { title: 'Auto Loan', text: `From ${l.autoMin}, over up to ${l.autoTermMonthsMax} months.`, to: '/resources/auto-loan', art: 'car' as ArtName },
-  { title: 'Business Loan', text: `Term loans and credit lines, decided in ${l.businessDecisionDays} business days.`, to: '/business-loans', art: 'building' as ArtName },
+  {
+    title: 'Business Loan',
+    text: `Term loans and credit lines, decided in ${l.businessDecisionDays} business days.`,
+    to: '/business-loans',
+    art: 'building' as ArtName,
+  },
 ];
 
 export const savingsCta = {
@@ -77,7 +117,22 @@ export const savingsCta = {
 };
 
 export const news = [
-  { title: 'How we protect your payments', text: 'Every transfer you send needs a one-time code that is bound to that payment, expires in five minutes and is always free.', to: '/ways-to-bank', action: 'Read about ways to bank' },
-  { title: 'Saving rates explained', text: `What APY means, why rates are variable, and how certificates of deposit up to ${s.cdApyMax} APY work.`, to: '/resources/savings', action: 'Read about savings' },
-  { title: 'Investing with your eyes open', text: 'Managed accounts, digital assets and sector funds can lose money. Here is how to judge the risk.', to: '/resources/investment-solutions', action: 'Read about investing' },
+  {
+    title: 'How we protect your payments',
+    text: 'Every transfer you send needs a one-time code that is bound to that payment, expires in five minutes and is always free.',
+    to: '/ways-to-bank',
+    action: 'Read about ways to bank',
+  },
+  {
+    title: 'Saving rates explained',
+    text: `What APY means, why rates are variable, and how certificates of deposit up to ${s.cdApyMax} APY work.`,
+    to: '/resources/savings',
+    action: 'Read about savings',
+  },
+  {
+    title: 'Investing with your eyes open',
+    text: 'Managed accounts, digital assets and sector funds can lose money. Here is how to judge the risk.',
+    to: '/resources/investment-solutions',
+    action: 'Read about investing',
+  },
 ];

@@ -5,7 +5,9 @@ export const privacy = {
   sections: [
     {
       title: 'Who we are',
-      paragraphs: [`This policy explains how ${BANK_NAME} ("we", "us") collects, uses and protects personal information when you visit our website, open an account or use internet banking. It also sets out the terms that apply when you use the site.`],
+      paragraphs: [
+        `This policy explains how ${BANK_NAME} ("we", "us") collects, uses and protects personal information when you visit our website, open an account or use internet banking. It also sets out the terms that apply when you use the site.`,
+      ],
     },
     {
       title: 'What we collect',
@@ -23,11 +25,15 @@ export const privacy = {
     },
     {
       title: 'Cookies',
-      paragraphs: ['We use one essential cookie to keep you signed in. It is sent only to this site, cannot be read by page scripts, and ends when you sign out. We use no advertising or tracking cookies, and the site loads nothing from other hosts.'],
+      paragraphs: [
+        'We use one essential cookie to keep you signed in. It is sent only to this site, cannot be read by page scripts, and ends when you sign out. We use no advertising or tracking cookies, and the site loads nothing from other hosts.',
+      ],
     },
     {
       title: 'Children',
-      paragraphs: ['Our website and services are not directed at children under 13, and we do not knowingly collect personal information from them. If you believe a child under 13 has given us information, contact us and we will delete it.'],
+      paragraphs: [
+        'Our website and services are not directed at children under 13, and we do not knowingly collect personal information from them. If you believe a child under 13 has given us information, contact us and we will delete it.',
+      ],
     },
     {
       title: 'How long we keep it and how we protect it',
@@ -38,7 +44,9 @@ export const privacy = {
     },
     {
       title: 'Your rights',
-      paragraphs: ['You can ask for a copy of your information, ask us to correct it, or ask us to delete what we are not required to keep. Use the contact page and we will answer within 30 days.'],
+      paragraphs: [
+        'You can ask for a copy of your information, ask us to correct it, or ask us to delete what we are not required to keep. Use the contact page and we will answer within 30 days.',
+      ],
     },
     {
       title: 'Terms of use',

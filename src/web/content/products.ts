@@ -40,13 +40,26 @@ export const productPages: ProductPage[] = [
     ],
     offersTitle: 'Choose your checking account',
     offers: [
-      { name: 'Essential Checking', figure: `${pc.essentialFee}/month`, figureLabel: `waived ${pc.essentialWaiver}`, points: ['No minimum opening deposit', 'Free transfers between your own accounts', 'Debit card on request'] },
-      { name: 'Checking Plus', figure: `${pc.plusFee}/month`, figureLabel: `waived with a ${pc.plusWaiver} daily balance`, points: ['Everything in Essential Checking', 'Higher daily card limits', 'Priority support'] },
+      {
+        name: 'Essential Checking',
+        figure: `${pc.essentialFee}/month`,
+        figureLabel: `waived ${pc.essentialWaiver}`,
+        points: ['No minimum opening deposit', 'Free transfers between your own accounts', 'Debit card on request'],
+      },
+      {
+        name: 'Checking Plus',
+        figure: `${pc.plusFee}/month`,
+        figureLabel: `waived with a ${pc.plusWaiver} daily balance`,
+        points: ['Everything in Essential Checking', 'Higher daily card limits', 'Priority support'],
+      },
     ],
     featuresTitle: 'What every checking account includes',
     features: [
       { title: 'Internet banking', text: 'Balances, history and transfers from any browser, protected by a one-time code for every payment you send.' },
-      { title: 'Transfer codes that are free', text: 'We send a code for each transfer to you alone. We never charge for it and never ask you for it by phone.' },
+      {
+        title: 'Transfer codes that are free',
+        text: 'We send a code for each transfer to you alone. We never charge for it and never ask you for it by phone.',
+      },
       { title: 'Linked savings', text: 'Your savings and checking share one account number; moving money between them takes no code and no fee.' },
     ],
     disclosure: depositNote,
@@ -65,11 +78,31 @@ export const productPages: ProductPage[] = [
     ],
     offersTitle: 'Savings rates',
     offers: [
-      { name: 'Everyday Savings', figure: `${s.everydayApy} APY`, figureLabel: 'on every balance', points: [`Open with ${s.openingMinimum}`, 'Withdraw whenever you need to'] },
-      { name: 'Premier Savings', figure: `${s.premierApy} APY`, figureLabel: 'for regular savers', points: ['Set up automatic monthly saving', 'No monthly fee'] },
+      {
+        name: 'Everyday Savings',
+        figure: `${s.everydayApy} APY`,
+        figureLabel: 'on every balance',
+        points: [`Open with ${s.openingMinimum}`, 'Withdraw whenever you need to'],
+      },
+      {
+        name: 'Premier Savings',
+        figure: `${s.premierApy} APY`,
+        figureLabel: 'for regular savers',
+        points: ['Set up automatic monthly saving', 'No monthly fee'],
+      },
       { name: 'Money Market', figure: `${s.moneyMarketApy} APY`, figureLabel: 'for larger balances', points: ['Check-writing access', 'Tiered interest'] },
-      { name: 'Relationship Savings', figure: `${s.relationshipApy} APY`, figureLabel: 'with an active checking account', points: ['Our best variable savings rate', 'Linked to your checking'] },
-      { name: 'Certificates of Deposit', figure: `up to ${s.cdApyMax} APY`, figureLabel: 'fixed for the term', points: ['Terms from 6 to 60 months', 'A penalty applies to early withdrawal'] },
+      {
+        name: 'Relationship Savings',
+        figure: `${s.relationshipApy} APY`,
+        figureLabel: 'with an active checking account',
+        points: ['Our best variable savings rate', 'Linked to your checking'],
+      },
+      {
+        name: 'Certificates of Deposit',
+        figure: `up to ${s.cdApyMax} APY`,
+        figureLabel: 'fixed for the term',
+        points: ['Terms from 6 to 60 months', 'A penalty applies to early withdrawal'],
+      },
     ],
     disclosure: {
       title: 'About these rates',
@@ -94,7 +127,10 @@ export const productPages: ProductPage[] = [
     featuresTitle: 'Ways to invest with us',
     features: [
       { title: 'Automated investor', text: 'A diversified portfolio of low-cost funds, rebalanced automatically to the risk level you choose.' },
-      { title: 'Managed accounts (PAMM / MAM)', text: `Professionally managed pooled or allocated accounts, from ${inv.pammMin}. Higher risk: see the PAMM / MAM page.` },
+      {
+        title: 'Managed accounts (PAMM / MAM)',
+        text: `Professionally managed pooled or allocated accounts, from ${inv.pammMin}. Higher risk: see the PAMM / MAM page.`,
+      },
       { title: 'Retirement planning', text: 'Plans that include both spouses, with contributions you can change at any time.' },
       { title: 'Digital assets', text: 'Crypto deposits for customers who already hold digital assets, with the risks set out clearly.' },
     ],
@@ -114,12 +150,32 @@ export const productPages: ProductPage[] = [
     ],
     offersTitle: 'Our personal loans',
     offers: [
-      { name: 'Personal Loan', figure: `${l.personalMin} - ${l.personalMax}`, figureLabel: `over ${l.termYearsMin} to ${l.termYearsMax} years`, points: ['Fixed rate and fixed payments', 'No early repayment fee'] },
-      { name: 'Credit Builder Loan', figure: `${l.creditBuilderMin} - ${l.creditBuilderMax}`, figureLabel: 'to build a credit history', points: ['Payments reported to credit bureaus', 'Funds released as you repay'] },
-      { name: 'Mortgage', figure: `${l.mortgageTermsYears.join(' / ')} years`, figureLabel: 'fixed-rate terms', points: ['Pre-approval before you make an offer', 'Talk to a mortgage specialist'] },
+      {
+        name: 'Personal Loan',
+        figure: `${l.personalMin} - ${l.personalMax}`,
+        figureLabel: `over ${l.termYearsMin} to ${l.termYearsMax} years`,
+        points: ['Fixed rate and fixed payments', 'No early repayment fee'],
+      },
+      {
+        name: 'Credit Builder Loan',
+        figure: `${l.creditBuilderMin} - ${l.creditBuilderMax}`,
+        figureLabel: 'to build a credit history',
+        points: ['Payments reported to credit bureaus', 'Funds released as you repay'],
+      },
+      {
+        name: 'Mortgage',
+        figure: `${l.mortgageTermsYears.join(' / ')} years`,
+        figureLabel: 'fixed-rate terms',
+        points: ['Pre-approval before you make an offer', 'Talk to a mortgage specialist'],
+      },
     ],
     stepsTitle: 'How to apply',
-    steps: ['Sign in to internet banking (or create an account).', 'Open Loans and choose Apply for a loan.', 'Tell us the amount, the term and what it is for.', `Get our decision within ${l.personalDecisionDays} business days by email.`],
+    steps: [
+      'Sign in to internet banking (or create an account).',
+      'Open Loans and choose Apply for a loan.',
+      'Tell us the amount, the term and what it is for.',
+      `Get our decision within ${l.personalDecisionDays} business days by email.`,
+    ],
     disclosure: lendingNote(l.personalDecisionDays),
     related: ['/resources/auto-loan', '/resources/home-equity-line', '/business-loans'],
   },
@@ -137,8 +193,18 @@ export const productPages: ProductPage[] = [
     ],
     offersTitle: 'Auto loan at a glance',
     offers: [
-      { name: 'New and used cars', figure: `from ${l.autoMin}`, figureLabel: `terms up to ${l.autoTermMonthsMax} months`, points: ['Fixed rate', 'No early repayment fee', `Decision in ${l.personalDecisionDays} business days`] },
-      { name: 'Refinance', figure: `up to ${l.autoTermMonthsMax} months`, figureLabel: 'move an existing car loan to us', points: ['We show the total cost side by side', 'No application fee'] },
+      {
+        name: 'New and used cars',
+        figure: `from ${l.autoMin}`,
+        figureLabel: `terms up to ${l.autoTermMonthsMax} months`,
+        points: ['Fixed rate', 'No early repayment fee', `Decision in ${l.personalDecisionDays} business days`],
+      },
+      {
+        name: 'Refinance',
+        figure: `up to ${l.autoTermMonthsMax} months`,
+        figureLabel: 'move an existing car loan to us',
+        points: ['We show the total cost side by side', 'No application fee'],
+      },
     ],
     disclosure: lendingNote(l.personalDecisionDays),
     related: ['/resources/loans', '/resources/home-equity-line', '/resources/personal-checking'],
@@ -218,8 +284,18 @@ export const productPages: ProductPage[] = [
     ],
     offersTitle: 'Minimums',
     offers: [
-      { name: 'PAMM account', figure: `from ${inv.pammMin}`, figureLabel: 'pooled, shared results', points: ['Monthly statements', 'Performance fee only on net new gains'] },
-      { name: 'MAM account', figure: `from ${inv.mamMin}`, figureLabel: 'your own allocated account', points: ['Set your own risk multiplier', 'Withdraw with notice as the terms set out'] },
+      {
+        name: 'PAMM account',
+        figure: `from ${inv.pammMin}`,
+        figureLabel: 'pooled, shared results',
+        points: ['Monthly statements', 'Performance fee only on net new gains'],
+      },
+      {
+        name: 'MAM account',
+        figure: `from ${inv.mamMin}`,
+        figureLabel: 'your own allocated account',
+        points: ['Set your own risk multiplier', 'Withdraw with notice as the terms set out'],
+      },
     ],
     disclosure: investmentRisk([
       'Trading with leverage is high risk. Most retail investors who trade leveraged products lose money. A manager’s past results do not predict future results, and you could lose all the money you put in.',
@@ -239,9 +315,24 @@ export const productPages: ProductPage[] = [
     ],
     offersTitle: 'Our funds',
     offers: [
-      { name: 'Growth Fund', figure: `from ${inv.cannabisGrowthMin}`, figureLabel: 'listed cannabis businesses', points: ['Diversified across many companies', 'Quarterly redemption'] },
-      { name: 'Institutional Fund', figure: `from ${inv.cannabisInstitutionalMin}`, figureLabel: 'for accredited investors', points: ['Private companies', 'Money locked in for years'] },
-      { name: 'Real Estate Fund', figure: `from ${inv.cannabisRealEstateMin}`, figureLabel: 'cultivation and retail property', points: ['Income from leases', 'Tenants may default'] },
+      {
+        name: 'Growth Fund',
+        figure: `from ${inv.cannabisGrowthMin}`,
+        figureLabel: 'listed cannabis businesses',
+        points: ['Diversified across many companies', 'Quarterly redemption'],
+      },
+      {
+        name: 'Institutional Fund',
+        figure: `from ${inv.cannabisInstitutionalMin}`,
+        figureLabel: 'for accredited investors',
+        points: ['Private companies', 'Money locked in for years'],
+      },
+      {
+        name: 'Real Estate Fund',
+        figure: `from ${inv.cannabisRealEstateMin}`,
+        figureLabel: 'cultivation and retail property',
+        points: ['Income from leases', 'Tenants may default'],
+      },
     ],
     disclosure: investmentRisk([
       'Cannabis investments are speculative. Companies in this sector often lose money, may be unable to use normal banking services, and can lose their licences. Private fund shares may be impossible to sell when you want to.',
@@ -281,9 +372,24 @@ export const productPages: ProductPage[] = [
     ],
     offersTitle: 'Business savings rates',
     offers: [
-      { name: 'Business Savings', figure: `${s.everydayApy} APY`, figureLabel: 'instant access', points: ['No monthly fee', 'Free transfers to your checking'] },
-      { name: 'Business Money Market', figure: `${s.moneyMarketApy} APY`, figureLabel: 'for larger balances', points: ['Tiered interest', 'Limited withdrawals per month'] },
-      { name: 'Business Premium Savings', figure: `${s.relationshipApy} APY`, figureLabel: 'with active business checking', points: ['Our best variable business rate'] },
+      {
+        name: 'Business Savings',
+        figure: `${s.everydayApy} APY`,
+        figureLabel: 'instant access',
+        points: ['No monthly fee', 'Free transfers to your checking'],
+      },
+      {
+        name: 'Business Money Market',
+        figure: `${s.moneyMarketApy} APY`,
+        figureLabel: 'for larger balances',
+        points: ['Tiered interest', 'Limited withdrawals per month'],
+      },
+      {
+        name: 'Business Premium Savings',
+        figure: `${s.relationshipApy} APY`,
+        figureLabel: 'with active business checking',
+        points: ['Our best variable business rate'],
+      },
       { name: 'Business CDs', figure: `up to ${s.cdApyMax} APY`, figureLabel: 'fixed for the term', points: ['Early-withdrawal penalty applies'] },
     ],
     disclosure: depositNote,
@@ -296,13 +402,30 @@ export const productPages: ProductPage[] = [
     summary: `Two plans with ${bc.basicFreeTransactions} or ${bc.analysisFreeTransactions} free transactions a month, and fees you can waive.`,
     art: 'building',
     cta: 'Open business checking',
-    intro: ['Pay suppliers and staff, collect from customers and see everything in one place online. Choose the plan that fits how many transactions your business makes each month.'],
+    intro: [
+      'Pay suppliers and staff, collect from customers and see everything in one place online. Choose the plan that fits how many transactions your business makes each month.',
+    ],
     offersTitle: 'Business checking plans',
     offers: [
-      { name: 'Business Basic Checking', figure: `${bc.basicFee}/month`, figureLabel: `waived with a ${bc.basicWaiver} average balance`, points: [`${bc.basicFreeTransactions} free transactions a month`, 'Online banking for several users'] },
-      { name: 'Business Analysis Checking', figure: `${bc.analysisFee}/month`, figureLabel: `waived with a ${bc.analysisWaiver} average balance`, points: [`${bc.analysisFreeTransactions} free transactions a month`, 'Earnings credit against fees'] },
+      {
+        name: 'Business Basic Checking',
+        figure: `${bc.basicFee}/month`,
+        figureLabel: `waived with a ${bc.basicWaiver} average balance`,
+        points: [`${bc.basicFreeTransactions} free transactions a month`, 'Online banking for several users'],
+      },
+      {
+        name: 'Business Analysis Checking',
+        figure: `${bc.analysisFee}/month`,
+        figureLabel: `waived with a ${bc.analysisWaiver} average balance`,
+        points: [`${bc.analysisFreeTransactions} free transactions a month`, 'Earnings credit against fees'],
+      },
     ],
-    disclosure: { title: 'About these fees', paragraphs: ['Transactions beyond the free allowance are charged per item, as set out in the fee schedule you receive when you open the account. Fees may change with notice.'] },
+    disclosure: {
+      title: 'About these fees',
+      paragraphs: [
+        'Transactions beyond the free allowance are charged per item, as set out in the fee schedule you receive when you open the account. Fees may change with notice.',
+      ],
+    },
     related: ['/business-savings', '/business-loans', '/business-banking'],
   },
   {
@@ -317,7 +440,12 @@ export const productPages: ProductPage[] = [
       `Business loans are repayable over ${l.termYearsMin} to ${l.termYearsMax} years; lines of credit are reviewed each year.`,
     ],
     stepsTitle: 'What we need from you',
-    steps: ['Your last two years of accounts (or projections if you are new).', 'Recent business bank statements.', 'What the money is for and how it will be repaid.', 'Identity documents for each owner with 25% or more.'],
+    steps: [
+      'Your last two years of accounts (or projections if you are new).',
+      'Recent business bank statements.',
+      'What the money is for and how it will be repaid.',
+      'Identity documents for each owner with 25% or more.',
+    ],
     disclosure: lendingNote(l.businessDecisionDays),
     related: ['/commercial-real-estate', '/business-checking', '/resources/loans'],
   },

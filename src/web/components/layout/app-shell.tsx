@@ -11,7 +11,19 @@ export interface ShellLink {
 }
 
 /** The signed-in frame shared by the customer area and the back office: sidebar, top bar, content. */
-export function AppShell({ links, navLabel, homePath, header, children }: { links: ShellLink[]; navLabel: string; homePath: string; header: ReactNode; children: ReactNode }) {
+export function AppShell({
+  links,
+  navLabel,
+  homePath,
+  header,
+  children,
+}: {
+  links: ShellLink[];
+  navLabel: string;
+  homePath: string;
+  header: ReactNode;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -40,7 +52,11 @@ export function AppShell({ links, navLabel, homePath, header, children }: { link
           </li>
         ))}
       </ul>
-      <button type="button" onClick={logout} className="mt-auto flex items-center gap-3 rounded-md px-3 py-2 text-left text-sm font-medium text-slate-200 hover:bg-white/10 hover:text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-white">
+      <button
+        type="button"
+        onClick={logout}
+        className="mt-auto flex items-center gap-3 rounded-md px-3 py-2 text-left text-sm font-medium text-slate-200 hover:bg-white/10 hover:text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+      >
         <LogOut aria-hidden="true" className="h-5 w-5" />
         Logout
       </button>
@@ -57,7 +73,13 @@ export function AppShell({ links, navLabel, homePath, header, children }: { link
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-16 items-center justify-between gap-3 border-b border-slate-200 bg-white px-4">
-          <button type="button" className="rounded p-2 text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 lg:hidden" aria-expanded={open} aria-controls="shell-menu" onClick={() => setOpen((value) => !value)}>
+          <button
+            type="button"
+            className="rounded p-2 text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 lg:hidden"
+            aria-expanded={open}
+            aria-controls="shell-menu"
+            onClick={() => setOpen((value) => !value)}
+          >
             {open ? <X aria-hidden="true" className="h-6 w-6" /> : <Menu aria-hidden="true" className="h-6 w-6" />}
             <span className="sr-only">{open ? 'Close menu' : 'Open menu'}</span>
           </button>

@@ -34,16 +34,20 @@ export function SiteFooter() {
       <div className="border-t border-white/10">
         <div className="mx-auto max-w-7xl space-y-3 px-4 py-6 text-xs leading-relaxed text-slate-300">
           <p>
-            <strong className="text-slate-100">Investment disclosure:</strong> Investment products are not FDIC insured, are not bank guaranteed and may lose value, including the principal invested. Past performance does not guarantee future results.
+            <strong className="text-slate-100">Investment disclosure:</strong> Investment products are not FDIC insured, are not bank guaranteed and may lose
+            value, including the principal invested. Past performance does not guarantee future results.
           </p>
           <p>
-            <strong className="text-slate-100">Deposit disclosure:</strong> Rates (APY) are variable and may change after the account is opened. Fees may reduce earnings.
+            <strong className="text-slate-100">Deposit disclosure:</strong> Rates (APY) are variable and may change after the account is opened. Fees may reduce
+            earnings.
           </p>
           <p>
-            <strong className="text-slate-100">Lending disclosure:</strong> All loans are subject to credit approval. Rates, terms and conditions vary and are subject to change.
+            <strong className="text-slate-100">Lending disclosure:</strong> All loans are subject to credit approval. Rates, terms and conditions vary and are
+            subject to change.
           </p>
           <p>
-            © {BANK_NAME}. Open-source software. Deposit, lending and investment figures on this site are examples an operator sets; the terms you receive when opening a product apply.
+            © {BANK_NAME}. Open-source software. Deposit, lending and investment figures on this site are examples an operator sets; the terms you receive when
+            opening a product apply.
           </p>
         </div>
       </div>

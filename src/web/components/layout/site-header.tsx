@@ -5,7 +5,19 @@ import { buttonClass } from '../ui/button';
 import { Logo } from './logo';
 import { menus } from './nav-links';
 
-function Dropdown({ label, links, open, onToggle, onClose }: { label: string; links: { label: string; to: string }[]; open: boolean; onToggle: () => void; onClose: () => void }) {
+function Dropdown({
+  label,
+  links,
+  open,
+  onToggle,
+  onClose,
+}: {
+  label: string;
+  links: { label: string; to: string }[];
+  open: boolean;
+  onToggle: () => void;
+  onClose: () => void;
+}) {
   const id = `menu-${label.toLowerCase()}`;
   const buttonRef = useRef<HTMLButtonElement>(null);
   // Escape from inside the list closes it and puts focus back on its button (not on a hidden link).
@@ -37,7 +49,12 @@ function Dropdown({ label, links, open, onToggle, onClose }: { label: string; li
       <ul id={id} hidden={!open} className="absolute left-0 top-full z-50 mt-1 w-64 rounded-lg border border-slate-200 bg-white py-2 shadow-lg">
         {links.map((link) => (
           <li key={link.to}>
-            <Link to={link.to} className="block px-4 py-2 text-slate-800 hover:bg-brand-50 focus:bg-brand-50 focus:outline-none" onClick={onClose} onKeyDown={escape}>
+            <Link
+              to={link.to}
+              className="block px-4 py-2 text-slate-800 hover:bg-brand-50 focus:bg-brand-50 focus:outline-none"
+              onClick={onClose}
+              onKeyDown={escape}
+            >
               {link.label}
             </Link>
           </li>
@@ -113,7 +130,12 @@ export function SiteHeader() {
           <span className="sr-only">{mobileOpen ? 'Close menu' : 'Open menu'}</span>
         </button>
       </div>
-      <nav id="mobile-menu" aria-label="Mobile" hidden={!mobileOpen} className="max-h-[calc(100vh-70px)] overflow-y-auto border-b border-slate-200 bg-white px-4 pb-6 shadow-lg lg:hidden">
+      <nav
+        id="mobile-menu"
+        aria-label="Mobile"
+        hidden={!mobileOpen}
+        className="max-h-[calc(100vh-70px)] overflow-y-auto border-b border-slate-200 bg-white px-4 pb-6 shadow-lg lg:hidden"
+      >
         {menus.map((menu) => (
           <div key={menu.label} className="border-b border-slate-100 py-3">
             <p className="px-2 text-sm font-semibold uppercase tracking-wide text-slate-600">{menu.label}</p>

@@ -58,7 +58,9 @@ const shapes: Record<ArtName, ReactNode> = {
         <ellipse key={index} cx="200" cy={240 - index * 26} rx="55" ry="16" fill={index % 2 ? '#fff' : '#acd3ea'} stroke="#17507c" strokeWidth="3" />
       ))}
       <circle cx="215" cy="80" r="40" fill="#d99a1e" />
-      <text x="215" y="95" textAnchor="middle" fontSize="44" fontWeight="700" fill="#0b2a44">$</text>
+      <text x="215" y="95" textAnchor="middle" fontSize="44" fontWeight="700" fill="#0b2a44">
+        $
+      </text>
     </>
   ),
   phone: (

@@ -81,7 +81,10 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
               className={`[grid-area:1/1] transition-opacity ease-in-out ${active ? 'z-10 opacity-100' : 'z-0 opacity-0'}`}
               style={{ transitionDuration: `${SLIDE_FADE_MS}ms`, minHeight: heroHeightPx }}
             >
-              <div className="mx-auto grid h-full max-w-7xl items-center gap-8 px-4 pb-24 pt-10 md:grid-cols-[3fr_2fr] md:pt-14" style={{ minHeight: heroHeightPx }}>
+              <div
+                className="mx-auto grid h-full max-w-7xl items-center gap-8 px-4 pb-24 pt-10 md:grid-cols-[3fr_2fr] md:pt-14"
+                style={{ minHeight: heroHeightPx }}
+              >
                 <div>
                   <h2 className="text-4xl font-extrabold leading-tight sm:text-5xl">{slide.title}</h2>
                   <p className="mt-5 max-w-xl text-lg text-slate-100">{slide.text}</p>
@@ -93,7 +96,10 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
                   <div className="grid grid-cols-2 items-center gap-x-4 rounded-2xl bg-white p-5 text-slate-900 shadow-xl md:block md:max-w-xs md:p-6">
                     <p className="text-sm font-bold tracking-widest text-brand-700">{slide.sideCard.kicker}</p>
                     <p className="text-4xl font-extrabold md:text-5xl">{slide.sideCard.figure}</p>
-                    <Link to="/signin" className="col-start-2 row-span-2 row-start-1 inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-3 py-3 md:mt-4 md:px-4 text-sm font-bold tracking-wide text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2">
+                    <Link
+                      to="/signin"
+                      className="col-start-2 row-span-2 row-start-1 inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-3 py-3 md:mt-4 md:px-4 text-sm font-bold tracking-wide text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2"
+                    >
                       {slide.sideCard.button}
                     </Link>
                     <p className="col-span-2 mt-4 border-t border-slate-200 pt-3 md:mt-5 md:pt-4">
@@ -110,7 +116,12 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
         })}
       </div>
       <div className="absolute inset-x-0 bottom-6 z-20 flex items-center justify-center gap-3">
-        <button type="button" onClick={() => go(index - 1)} className="rounded-full bg-white/15 p-2 hover:bg-white/30 focus:outline-none focus-visible:ring-2 focus-visible:ring-white" aria-label="Previous slide">
+        <button
+          type="button"
+          onClick={() => go(index - 1)}
+          className="rounded-full bg-white/15 p-2 hover:bg-white/30 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          aria-label="Previous slide"
+        >
           <ChevronLeft aria-hidden="true" className="h-5 w-5" />
         </button>
         {slides.map((slide, slideIndex) => (
@@ -125,10 +136,20 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
             <span aria-hidden="true" className={`block h-3 w-3 rounded-full border-2 border-white ${slideIndex === index ? 'bg-white' : 'bg-transparent'}`} />
           </button>
         ))}
-        <button type="button" onClick={() => go(index + 1)} className="rounded-full bg-white/15 p-2 hover:bg-white/30 focus:outline-none focus-visible:ring-2 focus-visible:ring-white" aria-label="Next slide">
+        <button
+          type="button"
+          onClick={() => go(index + 1)}
+          className="rounded-full bg-white/15 p-2 hover:bg-white/30 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          aria-label="Next slide"
+        >
           <ChevronRight aria-hidden="true" className="h-5 w-5" />
         </button>
-        <button type="button" onClick={() => setStopped((value) => !value)} className="ml-2 rounded-full bg-white/15 p-2 hover:bg-white/30 focus:outline-none focus-visible:ring-2 focus-visible:ring-white" aria-label={stopped ? 'Play slideshow' : 'Pause slideshow'}>
+        <button
+          type="button"
+          onClick={() => setStopped((value) => !value)}
+          className="ml-2 rounded-full bg-white/15 p-2 hover:bg-white/30 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          aria-label={stopped ? 'Play slideshow' : 'Pause slideshow'}
+        >
           {stopped ? <Play aria-hidden="true" className="h-5 w-5" /> : <Pause aria-hidden="true" className="h-5 w-5" />}
         </button>
       </div>

@@ -8,7 +8,23 @@ export const ctaClass =
   'inline-flex items-center justify-center rounded-md bg-accent-500 px-6 py-3 text-base font-bold text-slate-900 shadow transition hover:bg-white focus:outline-none focus-visible:ring-4 focus-visible:ring-white';
 
 /** Every marketing page opens with this banner (500 px high by default) and its call to action to /signin. */
-export function Hero({ eyebrow, title, summary, cta, art, height = heroHeightPx, children }: { eyebrow?: string; title: string; summary: ReactNode; cta: string; art?: ArtName; height?: number; children?: ReactNode }) {
+export function Hero({
+  eyebrow,
+  title,
+  summary,
+  cta,
+  art,
+  height = heroHeightPx,
+  children,
+}: {
+  eyebrow?: string;
+  title: string;
+  summary: ReactNode;
+  cta: string;
+  art?: ArtName;
+  height?: number;
+  children?: ReactNode;
+}) {
   return (
     <section className="relative overflow-hidden bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white" style={{ minHeight: height }}>
       <div className="mx-auto grid h-full max-w-7xl items-center gap-8 px-4 py-14 md:grid-cols-[3fr_2fr]" style={{ minHeight: height }}>
@@ -29,7 +45,19 @@ export function Hero({ eyebrow, title, summary, cta, art, height = heroHeightPx,
   );
 }
 
-export function Section({ title, id, children, className = '', tinted = false }: { title?: string; id?: string; children: ReactNode; className?: string; tinted?: boolean }) {
+export function Section({
+  title,
+  id,
+  children,
+  className = '',
+  tinted = false,
+}: {
+  title?: string;
+  id?: string;
+  children: ReactNode;
+  className?: string;
+  tinted?: boolean;
+}) {
   return (
     <section aria-labelledby={title && id ? id : undefined} className={`${tinted ? 'bg-white' : ''} ${className}`}>
       <div className="mx-auto max-w-7xl px-4 py-14">

@@ -38,7 +38,13 @@ export function TextField({ label, error, hint, id: givenId, className, ...props
   const id = givenId ?? generated;
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <input id={id} className={`${inputClass} ${className ?? ''}`} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...props} />
+      <input
+        id={id}
+        className={`${inputClass} ${className ?? ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        {...props}
+      />
     </FieldFrame>
   );
 }
@@ -50,7 +56,14 @@ export function PasswordField({ label, error, hint, id: givenId, ...props }: Fie
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
       <div className="relative">
-        <input id={id} type={visible ? 'text' : 'password'} className={`${inputClass} pr-20`} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...props} />
+        <input
+          id={id}
+          type={visible ? 'text' : 'password'}
+          className={`${inputClass} pr-20`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, error, hint)}
+          {...props}
+        />
         <button
           type="button"
           onClick={() => setVisible((value) => !value)}
@@ -70,7 +83,13 @@ export function SelectField({ label, error, hint, id: givenId, children, classNa
   const id = givenId ?? generated;
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <select id={id} className={`${inputClass} ${className ?? ''}`} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...props}>
+      <select
+        id={id}
+        className={`${inputClass} ${className ?? ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        {...props}
+      >
         {children}
       </select>
     </FieldFrame>
@@ -82,7 +101,13 @@ export function TextAreaField({ label, error, hint, id: givenId, className, ...p
   const id = givenId ?? generated;
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <textarea id={id} className={`${inputClass} ${className ?? ''}`} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} {...props} />
+      <textarea
+        id={id}
+        className={`${inputClass} ${className ?? ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        {...props}
+      />
     </FieldFrame>
   );
 }

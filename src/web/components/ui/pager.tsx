@@ -1,7 +1,19 @@
 import { Button } from './button';
 
 /** Previous / next with the position in words; the page count comes from the server's total. */
-export function Pager({ page, pageSize, total, label, onPage }: { page: number; pageSize: number; total: number; label: string; onPage: (page: number) => void }) {
+export function Pager({
+  page,
+  pageSize,
+  total,
+  label,
+  onPage,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  label: string;
+  onPage: (page: number) => void;
+}) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
     <nav aria-label={`${label} pages`} className="flex flex-wrap items-center justify-between gap-3">

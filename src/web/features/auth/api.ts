@@ -3,7 +3,11 @@ import { api, clearStoredUser, storeUser } from '../../lib/api';
 import { queryClient } from '../../lib/query';
 
 export async function signIn(email: string, password: string, admin = false): Promise<UserDto> {
-  const { data } = await api.post<{ token: string; user: UserDto }>(admin ? '/auth/admin/signin' : '/auth/signin', { email, password }, { redirectOn401: false });
+  const { data } = await api.post<{ token: string; user: UserDto }>(
+    admin ? '/auth/admin/signin' : '/auth/signin',
+    { email, password },
+    { redirectOn401: false },
+  );
   rememberUser(data.user);
   return data.user;
 }

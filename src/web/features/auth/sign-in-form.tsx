@@ -39,8 +39,25 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <TextField label="Email" type="email" name="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.target.value)} required maxLength={254} />
-      <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} required maxLength={128} />
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="username"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        required
+        maxLength={254}
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        required
+        maxLength={128}
+      />
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? 'Loading...' : 'Login'}
       </Button>

@@ -74,12 +74,58 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
     <form onSubmit={onSubmit} noValidate className="space-y-5" aria-busy={busy}>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="First name" name="firstName" autoComplete="given-name" value={form.firstName} onChange={set('firstName')} error={fieldErrors.firstName} required maxLength={80} />
-        <TextField label="Last name" name="lastName" autoComplete="family-name" value={form.lastName} onChange={set('lastName')} error={fieldErrors.lastName} required maxLength={80} />
-        <TextField label="Email" type="email" name="email" autoComplete="email" value={form.email} onChange={set('email')} error={fieldErrors.email} required maxLength={254} />
-        <TextField label="Date of birth" type="date" name="dateOfBirth" autoComplete="bday" value={form.dateOfBirth} onChange={set('dateOfBirth')} error={fieldErrors.dateOfBirth} required />
+        <TextField
+          label="First name"
+          name="firstName"
+          autoComplete="given-name"
+          value={form.firstName}
+          onChange={set('firstName')}
+          error={fieldErrors.firstName}
+          required
+          maxLength={80}
+        />
+        <TextField
+          label="Last name"
+          name="lastName"
+          autoComplete="family-name"
+          value={form.lastName}
+          onChange={set('lastName')}
+          error={fieldErrors.lastName}
+          required
+          maxLength={80}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          value={form.email}
+          onChange={set('email')}
+          error={fieldErrors.email}
+          required
+          maxLength={254}
+        />
+        <TextField
+          label="Date of birth"
+          type="date"
+          name="dateOfBirth"
+          autoComplete="bday"
+          value={form.dateOfBirth}
+          onChange={set('dateOfBirth')}
+          error={fieldErrors.dateOfBirth}
+          required
+        />
         <div className="sm:col-span-2">
-          <TextField label="Address" name="address" autoComplete="street-address" value={form.address} onChange={set('address')} error={fieldErrors.address} required maxLength={200} />
+          <TextField
+            label="Address"
+            name="address"
+            autoComplete="street-address"
+            value={form.address}
+            onChange={set('address')}
+            error={fieldErrors.address}
+            required
+            maxLength={200}
+          />
         </div>
         <SelectField label="Sex" name="sex" value={form.sex} onChange={set('sex')} error={fieldErrors.sex} required>
           <option value="">Select</option>
@@ -89,16 +135,44 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Country" name="countryCode" autoComplete="country" value={form.region} onChange={set('region')} error={fieldErrors.countryCode} required>
+        <SelectField
+          label="Country"
+          name="countryCode"
+          autoComplete="country"
+          value={form.region}
+          onChange={set('region')}
+          error={fieldErrors.countryCode}
+          required
+        >
           {countries.map((country) => (
             <option key={country.region} value={country.region}>
               {country.label}
             </option>
           ))}
         </SelectField>
-        <TextField label="Phone" type="tel" name="phone" autoComplete="tel" value={form.phone} onChange={set('phone')} error={fieldErrors.phone} required maxLength={20} hint={`Country code +${dialCode}`} />
+        <TextField
+          label="Phone"
+          type="tel"
+          name="phone"
+          autoComplete="tel"
+          value={form.phone}
+          onChange={set('phone')}
+          error={fieldErrors.phone}
+          required
+          maxLength={20}
+          hint={`Country code +${dialCode}`}
+        />
         {dialCode !== '1' ? (
-          <TextField label="SSN/TIN" name="ssnTIN" autoComplete="off" value={form.ssnTIN} onChange={set('ssnTIN')} error={fieldErrors.ssnTIN} required maxLength={32} />
+          <TextField
+            label="SSN/TIN"
+            name="ssnTIN"
+            autoComplete="off"
+            value={form.ssnTIN}
+            onChange={set('ssnTIN')}
+            error={fieldErrors.ssnTIN}
+            required
+            maxLength={32}
+          />
         ) : null}
         <SelectField label="Employment type" name="occupation" value={form.occupation} onChange={set('occupation')} error={fieldErrors.occupation} required>
           <option value="">Select employment type</option>
@@ -108,7 +182,14 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Salary range" name="annualIncomeRange" value={form.annualIncomeRange} onChange={set('annualIncomeRange')} error={fieldErrors.annualIncomeRange} required>
+        <SelectField
+          label="Salary range"
+          name="annualIncomeRange"
+          value={form.annualIncomeRange}
+          onChange={set('annualIncomeRange')}
+          error={fieldErrors.annualIncomeRange}
+          required
+        >
           <option value="">Select salary range</option>
           {SALARY_RANGES.map((range) => (
             <option key={range} value={range}>
@@ -124,8 +205,31 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
             </option>
           ))}
         </SelectField>
-        <TextField label="Password" type={passwordType} name="password" autoComplete="new-password" value={form.password} onChange={set('password')} error={fieldErrors.password} required minLength={8} maxLength={128} hint="At least 8 characters; common passwords are refused." />
-        <TextField label="Confirm password" type={passwordType} name="confirmPassword" autoComplete="new-password" value={form.confirmPassword} onChange={set('confirmPassword')} error={fieldErrors.confirmPassword} required minLength={8} maxLength={128} />
+        <TextField
+          label="Password"
+          type={passwordType}
+          name="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={set('password')}
+          error={fieldErrors.password}
+          required
+          minLength={8}
+          maxLength={128}
+          hint="At least 8 characters; common passwords are refused."
+        />
+        <TextField
+          label="Confirm password"
+          type={passwordType}
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={form.confirmPassword}
+          onChange={set('confirmPassword')}
+          error={fieldErrors.confirmPassword}
+          required
+          minLength={8}
+          maxLength={128}
+        />
       </div>
       <label className="flex items-center gap-2 text-sm text-slate-800">
         <input type="checkbox" checked={showPassword} onChange={(event) => setShowPassword(event.target.checked)} className="h-4 w-4" />
@@ -133,7 +237,14 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
       </label>
       <div>
         <label className="flex items-start gap-2 text-sm text-slate-800">
-          <input type="checkbox" name="terms" checked={agreed} onChange={(event) => setAgreed(event.target.checked)} className="mt-0.5 h-4 w-4" aria-describedby={fieldErrors.terms ? 'terms-error' : undefined} />
+          <input
+            type="checkbox"
+            name="terms"
+            checked={agreed}
+            onChange={(event) => setAgreed(event.target.checked)}
+            className="mt-0.5 h-4 w-4"
+            aria-describedby={fieldErrors.terms ? 'terms-error' : undefined}
+          />
           <span>
             I agree to the{' '}
             <Link to="/privacy-policy" className="font-medium text-brand-800 underline">

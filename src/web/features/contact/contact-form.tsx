@@ -47,14 +47,31 @@ export function ContactForm() {
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField label="Name" name="name" autoComplete="name" required maxLength={NAME_LENGTH_MAX} value={fields.name} onChange={set('name')} />
-        <TextField label="Email" name="email" type="email" autoComplete="email" required maxLength={EMAIL_LENGTH_MAX} value={fields.email} onChange={set('email')} />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={EMAIL_LENGTH_MAX}
+          value={fields.email}
+          onChange={set('email')}
+        />
       </div>
       <TextField label="Subject" name="subject" required maxLength={250} value={fields.subject} onChange={set('subject')} />
       <TextAreaField label="Message" name="message" required rows={6} maxLength={MESSAGE_LENGTH_MAX} value={fields.message} onChange={set('message')} />
       {/* A field people never see: bots that fill every input give themselves away. */}
       <div aria-hidden="true" style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}>
         <label htmlFor="contact-website">Leave this field empty</label>
-        <input id="contact-website" name={CONTACT_HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" value={trap} onChange={(event) => setTrap(event.target.value)} />
+        <input
+          id="contact-website"
+          name={CONTACT_HONEYPOT_FIELD}
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          value={trap}
+          onChange={(event) => setTrap(event.target.value)}
+        />
       </div>
       <Button type="submit" disabled={status === 'sending'} className="px-6 py-3 text-base">
         {status === 'sending' ? 'Sending...' : 'Send Message'}

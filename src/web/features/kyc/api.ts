@@ -24,7 +24,9 @@ export const kycQueueQuery = (status: string, page = 1) =>
 export const kycUserQuery = (userId: string) =>
   queryOptions({
     queryKey: ['admin', 'kyc', 'user', userId],
-    queryFn: async () => (await api.get<{ verificationStatus: UserDto['verificationStatus']; submissions: KycSubmissionDto[] }>(`/admin/kyc/users/${encodeURIComponent(userId)}`)).data,
+    queryFn: async () =>
+      (await api.get<{ verificationStatus: UserDto['verificationStatus']; submissions: KycSubmissionDto[] }>(`/admin/kyc/users/${encodeURIComponent(userId)}`))
+        .data,
   });
 
 export async function decideKyc(submissionId: string, decision: 'approve' | 'reject', reason?: string): Promise<string> {

@@ -30,13 +30,19 @@ export const adminUserTransactionsQuery = (userId: string, filter: TransactionFi
     queryFn: async () => (await api.get<TransactionPage<AdminTransactionDto>>(`/transaction/admin/${encodeURIComponent(userId)}${queryString(filter)}`)).data,
   });
 
-export async function addAdminTransaction(userId: string, body: AdminTransactionRequest, idempotencyKey: string): Promise<{ line: TransactionDto; message: string }> {
+export async function addAdminTransaction(
+  userId: string,
+  body: AdminTransactionRequest,
+  idempotencyKey: string,
+): Promise<{ line: TransactionDto; message: string }> {
   const answer = await api.post<TransactionDto>(`/transaction/admin/${encodeURIComponent(userId)}`, body, { headers: { 'Idempotency-Key': idempotencyKey } });
   return { line: answer.data, message: answer.message ?? 'Transaction added successfully' };
 }
 
 export async function reverseTransaction(id: string, reason: string, idempotencyKey: string): Promise<string> {
-  const answer = await api.delete<unknown>(`/transaction/admin/${encodeURIComponent(id)}?reason=${encodeURIComponent(reason)}`, { headers: { 'Idempotency-Key': idempotencyKey } });
+  const answer = await api.delete<unknown>(`/transaction/admin/${encodeURIComponent(id)}?reason=${encodeURIComponent(reason)}`, {
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
   return answer.message ?? 'Transaction reversed';
 }
 

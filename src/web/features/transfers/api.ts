@@ -25,7 +25,12 @@ async function step(url: string, body: unknown, idempotencyKey: string): Promise
 export const sendTransfer = (body: TransferRequest, idempotencyKey: string) => step('/transaction/transfer', body, idempotencyKey);
 export const sendWire = (body: WireTransferRequest, idempotencyKey: string) => step('/transaction/wire-transfer', body, idempotencyKey);
 
-export async function savePayee(body: { name: string; accountNumber: string; routingNumber: string; bankName: string }): Promise<{ ok: boolean; message: string; notAvailable: boolean }> {
+export async function savePayee(body: {
+  name: string;
+  accountNumber: string;
+  routingNumber: string;
+  bankName: string;
+}): Promise<{ ok: boolean; message: string; notAvailable: boolean }> {
   try {
     const answer = await api.post<unknown>('/beneficiaries', body);
     return { ok: true, message: answer.message ?? 'Payee saved', notAvailable: false };

@@ -137,7 +137,13 @@ export default function DashboardPage() {
           </Link>
         }
       >
-        {recent.isPending ? <p className="text-slate-700">Loading…</p> : recent.isError ? <Alert tone="error">{recent.error.message}</Alert> : <TransactionList items={recent.data.items} />}
+        {recent.isPending ? (
+          <p className="text-slate-700">Loading…</p>
+        ) : recent.isError ? (
+          <Alert tone="error">{recent.error.message}</Alert>
+        ) : (
+          <TransactionList items={recent.data.items} />
+        )}
       </Card>
     </div>
   );

@@ -15,7 +15,10 @@ export default function KycVerificationPage() {
       <PageTitle subtitle="Verify your identity to use every feature of your account. Each file may be at most 5 MB.">Complete Your Account Setup</PageTitle>
       {user.verificationStatus === 'verified' ? (
         <Alert tone="success">
-          Your identity is verified. <Link to="/account/home" className="font-semibold underline">Go to your dashboard</Link>
+          Your identity is verified.{' '}
+          <Link to="/account/home" className="font-semibold underline">
+            Go to your dashboard
+          </Link>
         </Alert>
       ) : user.verificationStatus === 'pending' ? (
         <Alert tone="info">Your documents are under review. We will email you when they have been checked.</Alert>

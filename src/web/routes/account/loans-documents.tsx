@@ -22,13 +22,17 @@ export default function LoanDocumentsPage() {
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {data && approved.length === 0 ? (
         <p className="text-slate-700">
-          No approved loans yet. <Link to="/account/loans" className="font-semibold text-brand-800 underline">See your applications</Link>
+          No approved loans yet.{' '}
+          <Link to="/account/loans" className="font-semibold text-brand-800 underline">
+            See your applications
+          </Link>
         </p>
       ) : null}
       {approved.map((loan) => (
         <Card key={loan._id} title={`${loanLabel(loan.loanType)}: ${money(loan.loanAmount)}`}>
           <p className="mb-4 text-sm text-slate-800">
-            {loan.loanDuration} monthly payments of about {money(loan.monthlyPayment)} at {loan.interestRate.toFixed(2)}% a year; total {money(loan.totalRepayment)}. Purpose: {loan.loanPurpose}
+            {loan.loanDuration} monthly payments of about {money(loan.monthlyPayment)} at {loan.interestRate.toFixed(2)}% a year; total{' '}
+            {money(loan.totalRepayment)}. Purpose: {loan.loanPurpose}
           </p>
           <RepaymentSchedule loan={loan} />
         </Card>

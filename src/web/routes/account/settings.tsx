@@ -22,7 +22,10 @@ export default function SettingsPage() {
       <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white">
         {items.map(({ to, label, text, icon: Icon }) => (
           <li key={to}>
-            <Link to={to} className="flex items-center gap-4 px-5 py-4 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-600">
+            <Link
+              to={to}
+              className="flex items-center gap-4 px-5 py-4 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-600"
+            >
               <Icon aria-hidden="true" className="h-6 w-6 text-brand-700" />
               <span className="flex-1">
                 <span className="block font-semibold text-slate-900">{label}</span>

@@ -9,9 +9,27 @@ export function meta() {
 }
 
 const options = [
-  { to: paths.account.domesticTransfer, title: 'Domestic Transfer', subtitle: 'Wire transfer', text: 'Send money to a bank account at home or abroad by wire.', icon: Globe2 },
-  { to: paths.account.internalTransfer, title: 'Internal Transfer', subtitle: 'Inter Account', text: 'Move money between your savings and checking accounts.', icon: ArrowLeftRight },
-  { to: paths.account.transfer, title: 'Money Transfer', subtitle: 'Account to account', text: 'Pay another customer or an account at another US bank.', icon: Send },
+  {
+    to: paths.account.domesticTransfer,
+    title: 'Domestic Transfer',
+    subtitle: 'Wire transfer',
+    text: 'Send money to a bank account at home or abroad by wire.',
+    icon: Globe2,
+  },
+  {
+    to: paths.account.internalTransfer,
+    title: 'Internal Transfer',
+    subtitle: 'Inter Account',
+    text: 'Move money between your savings and checking accounts.',
+    icon: ArrowLeftRight,
+  },
+  {
+    to: paths.account.transfer,
+    title: 'Money Transfer',
+    subtitle: 'Account to account',
+    text: 'Pay another customer or an account at another US bank.',
+    icon: Send,
+  },
 ];
 
 export default function TransfersPage() {

@@ -22,7 +22,15 @@ const today = () => new Date().toISOString().slice(0, 10);
 export default function AddTransactionPage() {
   const [params] = useSearchParams();
   const customers = useQuery(staffCustomersQuery());
-  const [values, setValues] = useState({ userId: params.get('userId') ?? '', amount: '', transactionType: 'credit', date: today(), description: '', reason: '', account: 'checking' });
+  const [values, setValues] = useState({
+    userId: params.get('userId') ?? '',
+    amount: '',
+    transactionType: 'credit',
+    date: today(),
+    description: '',
+    reason: '',
+    account: 'checking',
+  });
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -32,7 +40,8 @@ export default function AddTransactionPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSuccess(null);
-    if (!values.userId || !values.amount.trim() || !values.transactionType || !values.date || !values.description.trim()) return setError('All fields are required');
+    if (!values.userId || !values.amount.trim() || !values.transactionType || !values.date || !values.description.trim())
+      return setError('All fields are required');
     if (values.reason.trim().length < 3) return setError('A reason is required (at least 3 characters)');
     const body = {
       amount: values.amount.trim(),
@@ -62,7 +71,9 @@ export default function AddTransactionPage() {
 
   return (
     <div className="max-w-2xl">
-      <PageTitle subtitle="Posts a reasoned adjustment against Operations adjustments. The customer sees it as an adjustment with its real booking time.">Add Transaction</PageTitle>
+      <PageTitle subtitle="Posts a reasoned adjustment against Operations adjustments. The customer sees it as an adjustment with its real booking time.">
+        Add Transaction
+      </PageTitle>
       <Card>
         <form onSubmit={submit} noValidate className="space-y-4" aria-label="Add transaction">
           <SelectField label="Customer" name="userId" value={values.userId} onChange={set('userId')} disabled={customers.isPending}>
@@ -86,8 +97,23 @@ export default function AddTransactionPage() {
             </SelectField>
             <TextField label="Value date" name="date" type="date" value={values.date} onChange={set('date')} hint="The booking time is always now." />
           </div>
-          <TextField label="Description" name="description" maxLength={500} value={values.description} onChange={set('description')} hint="Shown to the customer." />
-          <TextAreaField label="Reason" name="reason" maxLength={500} rows={3} value={values.reason} onChange={set('reason')} hint="Required. Kept in the audit log, not shown to the customer." />
+          <TextField
+            label="Description"
+            name="description"
+            maxLength={500}
+            value={values.description}
+            onChange={set('description')}
+            hint="Shown to the customer."
+          />
+          <TextAreaField
+            label="Reason"
+            name="reason"
+            maxLength={500}
+            rows={3}
+            value={values.reason}
+            onChange={set('reason')}
+            hint="Required. Kept in the audit log, not shown to the customer."
+          />
           {error ? <Alert tone="error">{error}</Alert> : null}
           {success ? <Alert tone="success">{success}</Alert> : null}
           <div className="flex flex-wrap items-center gap-4">

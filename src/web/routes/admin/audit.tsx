@@ -57,7 +57,14 @@ export default function AdminAuditPage() {
             </option>
           ))}
         </SelectField>
-        <TextField label="Customer" name="customer" value={draft.customer} maxLength={254} onChange={(event) => setDraft({ ...draft, customer: event.target.value })} hint="Email, account number or id" />
+        <TextField
+          label="Customer"
+          name="customer"
+          value={draft.customer}
+          maxLength={254}
+          onChange={(event) => setDraft({ ...draft, customer: event.target.value })}
+          hint="Email, account number or id"
+        />
         <SelectField label="Action" name="action" value={draft.action} onChange={(event) => setDraft({ ...draft, action: event.target.value })}>
           <option value="">All actions</option>
           {filters.data?.actions.map((action) => (

@@ -59,12 +59,26 @@ function RequestRow({ request }: { request: CardRequestDto }) {
       <td className="py-3">
         {next.length > 0 ? (
           <div className="space-y-2">
-            <TextField label={`Note for ${name}`} value={note} onChange={(event) => setNote(event.target.value)} maxLength={500} hint="Required to decline; emailed to the customer." />
+            <TextField
+              label={`Note for ${name}`}
+              value={note}
+              onChange={(event) => setNote(event.target.value)}
+              maxLength={500}
+              hint="Required to decline; emailed to the customer."
+            />
             <div className="flex flex-wrap gap-2">
               {next.map((status) => (
-                <Button key={status} variant={status === 'rejected' ? 'danger' : 'primary'} disabled={mutation.isPending} onClick={() => mutation.mutate(status)}>
+                <Button
+                  key={status}
+                  variant={status === 'rejected' ? 'danger' : 'primary'}
+                  disabled={mutation.isPending}
+                  onClick={() => mutation.mutate(status)}
+                >
                   {ACTION_LABELS[status]}
-                  <span className="sr-only"> {name}&apos;s {request.cardType} card request</span>
+                  <span className="sr-only">
+                    {' '}
+                    {name}&apos;s {request.cardType} card request
+                  </span>
                 </Button>
               ))}
             </div>
@@ -86,7 +100,15 @@ export default function AdminCardsPage() {
   return (
     <div className="space-y-6">
       <PageTitle subtitle="Customers' card requests: approve, decline with a note, then mark shipped.">Card requests</PageTitle>
-      <StatusTabs label="Request status" options={STATUSES} value={status} onChange={(value) => { setStatus(value); setPage(1); }} />
+      <StatusTabs
+        label="Request status"
+        options={STATUSES}
+        value={status}
+        onChange={(value) => {
+          setStatus(value);
+          setPage(1);
+        }}
+      />
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No card requests here.</p> : null}
@@ -96,11 +118,21 @@ export default function AdminCardsPage() {
             <caption className="sr-only">Card requests</caption>
             <thead>
               <tr className="border-b border-slate-200 text-slate-800">
-                <th scope="col" className="py-2 pr-4">Customer</th>
-                <th scope="col" className="py-2 pr-4">Card</th>
-                <th scope="col" className="py-2 pr-4">Requested</th>
-                <th scope="col" className="py-2 pr-4">Status</th>
-                <th scope="col" className="py-2">Action</th>
+                <th scope="col" className="py-2 pr-4">
+                  Customer
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Card
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Requested
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Status
+                </th>
+                <th scope="col" className="py-2">
+                  Action
+                </th>
               </tr>
             </thead>
             <tbody>

@@ -84,7 +84,12 @@ export default function AdminContactsPage() {
       {data && data.items.length > 0 ? (
         <ul className="space-y-4" aria-label="Contact messages">
           {data.items.map((contact) => (
-            <ContactItem key={contact._id} contact={contact} deleting={remove.isPending && remove.variables === contact._id} onDelete={() => confirmDelete(contact)} />
+            <ContactItem
+              key={contact._id}
+              contact={contact}
+              deleting={remove.isPending && remove.variables === contact._id}
+              onDelete={() => confirmDelete(contact)}
+            />
           ))}
         </ul>
       ) : null}

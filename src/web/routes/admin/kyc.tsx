@@ -31,7 +31,16 @@ export default function AdminKycPage() {
   return (
     <div className="space-y-6">
       <PageTitle subtitle="Customers' identity documents: approve, or reject with a reason the customer receives.">Identity reviews</PageTitle>
-      <StatusTabs label="Submission status" options={STATUSES} value={status} onChange={(value) => { setStatus(value); setPage(1); setOpen(null); }} />
+      <StatusTabs
+        label="Submission status"
+        options={STATUSES}
+        value={status}
+        onChange={(value) => {
+          setStatus(value);
+          setPage(1);
+          setOpen(null);
+        }}
+      />
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No submissions here.</p> : null}
@@ -45,7 +54,8 @@ export default function AdminKycPage() {
                     {item.customer.firstName} {item.customer.lastName}
                   </p>
                   <p className="text-sm text-slate-700">
-                    {item.customer.email} · {KYC_DOCUMENT_TYPES.find((type) => type.value === item.documentType)?.label} · submitted {new Date(item.createdAt).toLocaleString('en-US')}
+                    {item.customer.email} · {KYC_DOCUMENT_TYPES.find((type) => type.value === item.documentType)?.label} · submitted{' '}
+                    {new Date(item.createdAt).toLocaleString('en-US')}
                   </p>
                 </div>
                 <div className="flex gap-3">
@@ -54,7 +64,10 @@ export default function AdminKycPage() {
                   </Link>
                   <Button variant="secondary" aria-expanded={open === item.id} onClick={() => setOpen(open === item.id ? null : item.id)}>
                     {open === item.id ? 'Close' : 'Review'}
-                    <span className="sr-only"> documents of {item.customer.firstName} {item.customer.lastName}</span>
+                    <span className="sr-only">
+                      {' '}
+                      documents of {item.customer.firstName} {item.customer.lastName}
+                    </span>
                   </Button>
                 </div>
               </div>

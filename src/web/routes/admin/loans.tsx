@@ -36,8 +36,16 @@ function LoanRow({ loan }: { loan: LoanDto }) {
     setError('');
     await queryClient.invalidateQueries({ queryKey: ['admin', 'loans'] });
   };
-  const approve = useMutation({ mutationFn: () => approveLoan(loan._id, approvalKey.current), onSuccess: done, onError: (caught) => setError(errorMessage(caught)) });
-  const reject = useMutation({ mutationFn: (reason: string) => rejectLoan(loan._id, reason), onSuccess: done, onError: (caught) => setError(errorMessage(caught)) });
+  const approve = useMutation({
+    mutationFn: () => approveLoan(loan._id, approvalKey.current),
+    onSuccess: done,
+    onError: (caught) => setError(errorMessage(caught)),
+  });
+  const reject = useMutation({
+    mutationFn: (reason: string) => rejectLoan(loan._id, reason),
+    onSuccess: done,
+    onError: (caught) => setError(errorMessage(caught)),
+  });
   const name = loan.customer ? `${loan.customer.firstName} ${loan.customer.lastName}` : 'Customer';
 
   return (
@@ -63,10 +71,21 @@ function LoanRow({ loan }: { loan: LoanDto }) {
           </div>
           <LoanStatusBadge status={loan.status} />
         </div>
-        {error ? <Alert tone="error" className="mt-3">{error}</Alert> : null}
+        {error ? (
+          <Alert tone="error" className="mt-3">
+            {error}
+          </Alert>
+        ) : null}
         {loan.status === 'pending' ? (
           rejecting ? (
-            <ReasonForm className="mt-4 space-y-3" label={`Reason for rejecting ${name}'s application`} busy={reject.isPending} onConfirm={(reason) => reject.mutate(reason)} onCancel={() => setRejecting(false)} onInvalid={setError} />
+            <ReasonForm
+              className="mt-4 space-y-3"
+              label={`Reason for rejecting ${name}'s application`}
+              busy={reject.isPending}
+              onConfirm={(reason) => reject.mutate(reason)}
+              onCancel={() => setRejecting(false)}
+              onInvalid={setError}
+            />
           ) : (
             <div className="mt-4 flex flex-wrap gap-3">
               <Button
@@ -96,12 +115,22 @@ export default function AdminLoansPage() {
   return (
     <div className="space-y-6">
       <PageTitle subtitle="Approval pays the loan into the customer's checking account as a ledger entry from Loans receivable.">Loan applications</PageTitle>
-      <StatusTabs label="Application status" options={STATUSES} value={status} onChange={(value) => { setStatus(value); setPage(1); }} />
+      <StatusTabs
+        label="Application status"
+        options={STATUSES}
+        value={status}
+        onChange={(value) => {
+          setStatus(value);
+          setPage(1);
+        }}
+      />
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No applications here.</p> : null}
       <ul className="space-y-4">
-        {data?.items.map((loan) => <LoanRow key={loan._id} loan={loan} />)}
+        {data?.items.map((loan) => (
+          <LoanRow key={loan._id} loan={loan} />
+        ))}
       </ul>
       {data && pages > 1 ? <Pager page={page} pageSize={data.pageSize} total={data.total} label="Loan applications" onPage={setPage} /> : null}
     </div>

@@ -29,7 +29,13 @@ export default function UserAccountEditPage() {
   const idempotency = useIdempotencyKey();
 
   useEffect(() => {
-    if (user.data) setValues((current) => ({ ...current, number: user.data.account.number, savings: String(user.data.account.savings), checking: String(user.data.account.checking) }));
+    if (user.data)
+      setValues((current) => ({
+        ...current,
+        number: user.data.account.number,
+        savings: String(user.data.account.savings),
+        checking: String(user.data.account.checking),
+      }));
   }, [user.data]);
 
   const set = (name: keyof typeof values) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value }));
@@ -57,8 +63,17 @@ export default function UserAccountEditPage() {
   const name = user.data ? `${user.data.firstName} ${user.data.lastName}` : 'Customer';
   return (
     <div className="max-w-2xl space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Users', to: paths.admin.users }, { label: name, to: paths.admin.user(id) }, { label: 'Edit Account Info' }]} />
-      <PageTitle subtitle="New balances are posted as correction entries against Operations adjustments for the differences; nothing is overwritten.">Edit Account Info</PageTitle>
+      <Breadcrumb
+        trail={[
+          { label: 'Home', to: paths.admin.dashboard },
+          { label: 'Users', to: paths.admin.users },
+          { label: name, to: paths.admin.user(id) },
+          { label: 'Edit Account Info' },
+        ]}
+      />
+      <PageTitle subtitle="New balances are posted as correction entries against Operations adjustments for the differences; nothing is overwritten.">
+        Edit Account Info
+      </PageTitle>
       <Card>
         {user.isPending ? (
           <p className="text-slate-700">Loading…</p>
@@ -74,9 +89,19 @@ export default function UserAccountEditPage() {
               <TextField label="Savings (USD)" name="savings" type="number" min="0" step="0.01" value={values.savings} onChange={set('savings')} />
               <TextField label="Checking (USD)" name="checking" type="number" min="0" step="0.01" value={values.checking} onChange={set('checking')} />
             </div>
-            <TextAreaField label="Reason" name="reason" rows={3} maxLength={500} value={values.reason} onChange={set('reason')} hint="Required. Kept in the audit log." />
+            <TextAreaField
+              label="Reason"
+              name="reason"
+              rows={3}
+              maxLength={500}
+              value={values.reason}
+              onChange={set('reason')}
+              hint="Required. Kept in the audit log."
+            />
             {error ? <Alert tone="error">{error}</Alert> : null}
-            <Button type="submit" disabled={busy}>{busy ? 'Saving...' : 'Save'}</Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? 'Saving...' : 'Save'}
+            </Button>
           </form>
         )}
       </Card>

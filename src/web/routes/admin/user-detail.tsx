@@ -24,7 +24,11 @@ function RecentActivity({ userId }: { userId: string }) {
   return (
     <div className="space-y-3">
       <TransactionList items={data.items} emptyText="No transactions yet." />
-      {data.total > data.items.length ? <p className="text-sm text-slate-700">Showing the newest {data.items.length} of {data.total}.</p> : null}
+      {data.total > data.items.length ? (
+        <p className="text-sm text-slate-700">
+          Showing the newest {data.items.length} of {data.total}.
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -77,7 +81,14 @@ export default function AdminUserDetailPage() {
             </Card>
           ) : null}
           {!user.isAdmin ? (
-            <Card title="Recent activity" actions={<Link to={`/admin/transactions/${user._id}`} className="text-sm font-semibold text-brand-800 hover:underline">All transactions</Link>}>
+            <Card
+              title="Recent activity"
+              actions={
+                <Link to={`/admin/transactions/${user._id}`} className="text-sm font-semibold text-brand-800 hover:underline">
+                  All transactions
+                </Link>
+              }
+            >
               <RecentActivity userId={user._id} />
             </Card>
           ) : null}

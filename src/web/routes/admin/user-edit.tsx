@@ -18,7 +18,14 @@ export default function AdminUserEditPage() {
   const name = user ? `${user.firstName} ${user.lastName}` : 'User';
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Users', to: paths.admin.users }, { label: name, to: paths.admin.user(id) }, { label: 'Edit User' }]} />
+      <Breadcrumb
+        trail={[
+          { label: 'Home', to: paths.admin.dashboard },
+          { label: 'Users', to: paths.admin.users },
+          { label: name, to: paths.admin.user(id) },
+          { label: 'Edit User' },
+        ]}
+      />
       <PageTitle>Edit user</PageTitle>
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}

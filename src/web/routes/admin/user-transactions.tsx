@@ -79,13 +79,28 @@ export default function UserTransactionsPage() {
   const name = user.data ? `${user.data.firstName} ${user.data.lastName}` : '';
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Users', to: paths.admin.users }, { label: name || 'Customer', to: paths.admin.user(id) }, { label: 'Transactions' }]} />
-      <PageTitle subtitle={user.data ? `Account ${user.data.account.number} · Savings ${formatUsd(user.data.account.savings)} · Checking ${formatUsd(user.data.account.checking)}` : undefined}>
+      <Breadcrumb
+        trail={[
+          { label: 'Home', to: paths.admin.dashboard },
+          { label: 'Users', to: paths.admin.users },
+          { label: name || 'Customer', to: paths.admin.user(id) },
+          { label: 'Transactions' },
+        ]}
+      />
+      <PageTitle
+        subtitle={
+          user.data
+            ? `Account ${user.data.account.number} · Savings ${formatUsd(user.data.account.savings)} · Checking ${formatUsd(user.data.account.checking)}`
+            : undefined
+        }
+      >
         Transactions{name ? ` of ${name}` : ''}
       </PageTitle>
       <div className="flex flex-wrap gap-3">
         <ButtonLink to={`${paths.admin.addTransaction}?userId=${encodeURIComponent(id)}`}>Add Transaction</ButtonLink>
-        <ButtonLink to={paths.admin.userAccount(id)} variant="secondary">Edit account</ButtonLink>
+        <ButtonLink to={paths.admin.userAccount(id)} variant="secondary">
+          Edit account
+        </ButtonLink>
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
       {confirming ? (
@@ -95,8 +110,19 @@ export default function UserTransactionsPage() {
             <p className="text-sm text-slate-700">Nothing is erased: a reversal entry cancels it, and the original stays in the history marked as reversed.</p>
             <TextField label="Reason" value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
             <div className="flex gap-3">
-              <Button type="submit" variant="danger" disabled={busy}>{busy ? 'Reversing...' : 'Yes, reverse it'}</Button>
-              <Button variant="secondary" onClick={() => { setConfirming(null); setError(null); }} disabled={busy}>Cancel</Button>
+              <Button type="submit" variant="danger" disabled={busy}>
+                {busy ? 'Reversing...' : 'Yes, reverse it'}
+              </Button>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setConfirming(null);
+                  setError(null);
+                }}
+                disabled={busy}
+              >
+                Cancel
+              </Button>
             </div>
           </form>
         </Card>
@@ -114,12 +140,24 @@ export default function UserTransactionsPage() {
               <caption className="sr-only">Transactions</caption>
               <thead className="border-b border-slate-300 text-slate-800">
                 <tr>
-                  <th scope="col" className="py-2 pr-3">S/N</th>
-                  <th scope="col" className="py-2 pr-3">Amount</th>
-                  <th scope="col" className="py-2 pr-3">Type</th>
-                  <th scope="col" className="py-2 pr-3">Date</th>
-                  <th scope="col" className="py-2 pr-3">Description</th>
-                  <th scope="col" className="py-2 pr-3">Actions</th>
+                  <th scope="col" className="py-2 pr-3">
+                    S/N
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    Amount
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    Type
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    Date
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    Description
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    Actions
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-200">
@@ -129,7 +167,9 @@ export default function UserTransactionsPage() {
                     <td className="py-2 pr-3 tabular-nums">{formatUsd(line.amount)}</td>
                     <td className="py-2 pr-3">
                       {line.transactionType === 'credit' ? 'Credit' : 'Debit'}
-                      <span className="block text-xs text-slate-700">{kindLabel(line)} · {line.account}</span>
+                      <span className="block text-xs text-slate-700">
+                        {kindLabel(line)} · {line.account}
+                      </span>
                     </td>
                     <td className="py-2 pr-3">
                       {formatValueDate(line.date)}
@@ -138,9 +178,18 @@ export default function UserTransactionsPage() {
                     <td className="py-2 pr-3">
                       {editing?.id === line._id ? (
                         <form onSubmit={saveDescription} className="flex flex-wrap items-end gap-2" aria-label="Edit description">
-                          <TextField label="Description" value={editing.description} maxLength={500} onChange={(event) => setEditing({ id: line._id, description: event.target.value })} />
-                          <Button type="submit" disabled={busy}>Save</Button>
-                          <Button variant="ghost" onClick={() => setEditing(null)}>Cancel</Button>
+                          <TextField
+                            label="Description"
+                            value={editing.description}
+                            maxLength={500}
+                            onChange={(event) => setEditing({ id: line._id, description: event.target.value })}
+                          />
+                          <Button type="submit" disabled={busy}>
+                            Save
+                          </Button>
+                          <Button variant="ghost" onClick={() => setEditing(null)}>
+                            Cancel
+                          </Button>
                         </form>
                       ) : (
                         <>
@@ -152,7 +201,15 @@ export default function UserTransactionsPage() {
                     <td className="py-2 pr-3">
                       <div className="flex flex-wrap gap-2">
                         {line.status === 'completed' && line.kind !== 'reversal' ? (
-                          <Button variant="danger" className="px-2 py-1" onClick={() => { setConfirming(line._id); setReason(''); setError(null); }}>
+                          <Button
+                            variant="danger"
+                            className="px-2 py-1"
+                            onClick={() => {
+                              setConfirming(line._id);
+                              setReason('');
+                              setError(null);
+                            }}
+                          >
                             Delete<span className="sr-only"> transaction {index + 1}</span>
                           </Button>
                         ) : null}

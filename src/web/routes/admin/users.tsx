@@ -56,7 +56,15 @@ export default function AdminUsersPage() {
       <PageTitle subtitle="Search by name, email or account number.">Users</PageTitle>
       <form role="search" onSubmit={submit} className="flex flex-wrap items-end gap-3">
         <div className="min-w-64 flex-1">
-          <TextField label="Search users" type="search" name="search" value={text} maxLength={SEARCH_LENGTH_MAX} onChange={(event) => setText(event.target.value)} placeholder="Name, email or account number" />
+          <TextField
+            label="Search users"
+            type="search"
+            name="search"
+            value={text}
+            maxLength={SEARCH_LENGTH_MAX}
+            onChange={(event) => setText(event.target.value)}
+            placeholder="Name, email or account number"
+          />
         </div>
         <Button type="submit">Search</Button>
         {params.search ? (

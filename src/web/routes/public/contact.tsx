@@ -11,7 +11,13 @@ export function meta() {
 export default function ContactPage() {
   return (
     <>
-      <Hero eyebrow="We are here to help" title="Contact Us" summary={`Questions about an account, a loan or an investment? Send us a message. ${contactDetails.answerTime}`} cta="Sign in to your account" height={360} />
+      <Hero
+        eyebrow="We are here to help"
+        title="Contact Us"
+        summary={`Questions about an account, a loan or an investment? Send us a message. ${contactDetails.answerTime}`}
+        cta="Sign in to your account"
+        height={360}
+      />
       <Section>
         <div className="grid gap-10 lg:grid-cols-[2fr_1fr]">
           <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">

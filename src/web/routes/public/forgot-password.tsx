@@ -29,7 +29,16 @@ function RequestLink() {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
-      <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} required maxLength={254} />
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        required
+        maxLength={254}
+      />
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? 'Loading...' : 'Send reset link'}
       </Button>
@@ -60,8 +69,23 @@ function ChooseNewPassword({ token }: { token: string }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <PasswordField label="New password" name="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} hint="At least 8 characters; common passwords are refused." maxLength={128} />
-      <PasswordField label="Confirm new password" name="confirmPassword" autoComplete="new-password" value={confirmPassword} onChange={(event) => setConfirmPassword(event.target.value)} maxLength={128} />
+      <PasswordField
+        label="New password"
+        name="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        hint="At least 8 characters; common passwords are refused."
+        maxLength={128}
+      />
+      <PasswordField
+        label="Confirm new password"
+        name="confirmPassword"
+        autoComplete="new-password"
+        value={confirmPassword}
+        onChange={(event) => setConfirmPassword(event.target.value)}
+        maxLength={128}
+      />
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? 'Loading...' : 'Set new password'}
       </Button>
@@ -79,7 +103,9 @@ export default function ForgotPasswordPage() {
     <div className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
       <h1 className="text-2xl font-bold text-slate-900">{token ? 'Choose a new password' : 'Forgot your password?'}</h1>
       <p className="mb-6 mt-2 text-slate-700">
-        {token ? 'The link works once and for 30 minutes. Signing in again is needed on every device afterwards.' : 'Enter your email and we will send you a link to reset your password.'}
+        {token
+          ? 'The link works once and for 30 minutes. Signing in again is needed on every device afterwards.'
+          : 'Enter your email and we will send you a link to reset your password.'}
       </p>
       {token ? <ChooseNewPassword token={token} /> : <RequestLink />}
       <p className="mt-6 text-center text-sm">

@@ -7,11 +7,15 @@ import { accessFeatures, helpCards, loanTiles, news, promoCards, savingsCta, sli
 import { BANK_NAME } from '../../lib/settings';
 
 export function meta() {
-  return [{ title: `${BANK_NAME}: personal, business and online banking` }, { name: 'description', content: `${BANK_NAME}: checking, savings, loans, investments and business banking, online.` }];
+  return [
+    { title: `${BANK_NAME}: personal, business and online banking` },
+    { name: 'description', content: `${BANK_NAME}: checking, savings, loans, investments and business banking, online.` },
+  ];
 }
 
 const accessIcons = [ArrowRightLeft, Camera, Send];
-const learnMoreClass = 'mt-4 inline-flex items-center gap-1 text-sm font-bold tracking-wide text-brand-800 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600';
+const learnMoreClass =
+  'mt-4 inline-flex items-center gap-1 text-sm font-bold tracking-wide text-brand-800 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600';
 
 export default function HomePage() {
   return (
@@ -131,7 +135,10 @@ export default function HomePage() {
         </ul>
         <div className="mt-10 flex flex-col items-start gap-4 rounded-xl bg-brand-50 p-6 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-lg text-slate-900">Have a question we have not answered here?</p>
-          <Link to="/contact" className="inline-flex items-center justify-center rounded-md bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2">
+          <Link
+            to="/contact"
+            className="inline-flex items-center justify-center rounded-md bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2"
+          >
             ASK QUESTIONS
           </Link>
         </div>

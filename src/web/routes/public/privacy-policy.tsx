@@ -4,13 +4,22 @@ import { BANK_NAME } from '../../lib/settings';
 
 // Served at /privacy-policy and /terms-and-conditions (spec section 2: the same page).
 export function meta() {
-  return [{ title: `Privacy Policy | ${BANK_NAME}` }, { name: 'description', content: `How ${BANK_NAME} collects, uses and protects your personal information, and the terms of using this site.` }];
+  return [
+    { title: `Privacy Policy | ${BANK_NAME}` },
+    { name: 'description', content: `How ${BANK_NAME} collects, uses and protects your personal information, and the terms of using this site.` },
+  ];
 }
 
 export default function PrivacyPolicyPage() {
   return (
     <>
-      <Hero eyebrow="Your data" title="Privacy Policy" summary={`How ${BANK_NAME} collects, uses and protects your information, and the terms of using this website.`} cta="Sign in to your account" art="shield" />
+      <Hero
+        eyebrow="Your data"
+        title="Privacy Policy"
+        summary={`How ${BANK_NAME} collects, uses and protects your information, and the terms of using this website.`}
+        cta="Sign in to your account"
+        art="shield"
+      />
       <Section>
         <p className="text-sm text-slate-700">Last updated: {privacy.updated}</p>
         <nav aria-label="On this page" className="mt-6 rounded-xl border border-slate-200 bg-white p-5">

@@ -8,11 +8,15 @@ import { BANK_NAME } from '../../lib/settings';
 
 // One module serves the 15 business and resources pages (route ids `product:<path>`); the copy
 // and figures live in src/web/content.
-const pageFor = (id: string | undefined): ProductPage | undefined => (id?.startsWith('product:') ? productPageByPath.get(`/${id.slice('product:'.length)}`) : undefined);
+const pageFor = (id: string | undefined): ProductPage | undefined =>
+  id?.startsWith('product:') ? productPageByPath.get(`/${id.slice('product:'.length)}`) : undefined;
 
 export function meta({ matches }: MetaArgs) {
   const page = pageFor(matches.at(-1)?.id);
-  return [{ title: `${page?.title ?? 'Banking products'} | ${BANK_NAME}` }, { name: 'description', content: page?.summary ?? `${BANK_NAME} banking products.` }];
+  return [
+    { title: `${page?.title ?? 'Banking products'} | ${BANK_NAME}` },
+    { name: 'description', content: page?.summary ?? `${BANK_NAME} banking products.` },
+  ];
 }
 
 export default function ProductPageRoute() {
@@ -78,7 +82,10 @@ export default function ProductPageRoute() {
           <ul className="mt-4 flex flex-wrap gap-3">
             {page.related.map((path) => (
               <li key={path}>
-                <Link to={path} className="inline-block rounded-full border border-brand-700 px-4 py-2 font-medium text-brand-800 hover:bg-brand-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+                <Link
+                  to={path}
+                  className="inline-block rounded-full border border-brand-700 px-4 py-2 font-medium text-brand-800 hover:bg-brand-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+                >
                   {allPageTitles[path] ?? path}
                 </Link>
               </li>

@@ -16,7 +16,13 @@ const number = new Intl.NumberFormat('en-US');
 export function DashboardFigures({ data }: { data: AdminDashboard }) {
   const figures: Figure[] = [
     { label: 'Customers', value: number.format(data.customers), to: '/admin/users', linkText: 'All customers' },
-    { label: 'Deposits held', value: formatCents(data.depositsHeldCents), detail: 'Savings and checking, from the ledger', to: '/admin/users', linkText: 'Customers and their accounts' },
+    {
+      label: 'Deposits held',
+      value: formatCents(data.depositsHeldCents),
+      detail: 'Savings and checking, from the ledger',
+      to: '/admin/users',
+      linkText: 'Customers and their accounts',
+    },
     {
       label: "Today's transfers",
       value: number.format(data.transfersToday.count),

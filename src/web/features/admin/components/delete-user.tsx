@@ -50,12 +50,23 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
     <div className="space-y-3">
       {error ? <Alert tone="error">{error}</Alert> : null}
       {step === 'idle' ? (
-        <Button variant="danger" onClick={() => { setError(''); setStep('first'); }}>
+        <Button
+          variant="danger"
+          onClick={() => {
+            setError('');
+            setStep('first');
+          }}
+        >
           Delete user
         </Button>
       ) : null}
       {step === 'first' ? (
-        <div role="alertdialog" aria-labelledby="delete-first-title" aria-describedby="delete-first-text" className="space-y-3 rounded-lg border border-red-300 bg-red-50 p-4">
+        <div
+          role="alertdialog"
+          aria-labelledby="delete-first-title"
+          aria-describedby="delete-first-text"
+          className="space-y-3 rounded-lg border border-red-300 bg-red-50 p-4"
+        >
           <p id="delete-first-title" className="font-semibold text-red-900">
             Delete {name}?
           </p>
@@ -73,7 +84,12 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
         </div>
       ) : null}
       {step === 'second' ? (
-        <div role="alertdialog" aria-labelledby="delete-second-title" aria-describedby="delete-second-text" className="space-y-3 rounded-lg border border-red-400 bg-red-50 p-4">
+        <div
+          role="alertdialog"
+          aria-labelledby="delete-second-title"
+          aria-describedby="delete-second-text"
+          className="space-y-3 rounded-lg border border-red-400 bg-red-50 p-4"
+        >
           <p id="delete-second-title" className="font-semibold text-red-900">
             Are you absolutely sure?
           </p>

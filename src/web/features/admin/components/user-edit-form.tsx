@@ -91,12 +91,68 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
     <form onSubmit={submit} noValidate className="space-y-5">
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="First name" name="firstName" autoComplete="off" value={form.firstName} onChange={set('firstName')} maxLength={NAME_LENGTH_MAX} required error={fieldErrors.firstName} />
-        <TextField label="Last name" name="lastName" autoComplete="off" value={form.lastName} onChange={set('lastName')} maxLength={NAME_LENGTH_MAX} required error={fieldErrors.lastName} />
-        <TextField label="Email" name="email" type="email" autoComplete="off" value={form.email} onChange={set('email')} maxLength={EMAIL_LENGTH_MAX} required error={fieldErrors.email} />
-        <TextField label="Phone" name="phone" type="tel" autoComplete="off" value={form.phone} onChange={set('phone')} maxLength={PHONE_LENGTH_MAX} required error={fieldErrors.phone} />
-        <TextField label="Address" name="address" autoComplete="off" value={form.address} onChange={set('address')} maxLength={ADDRESS_LENGTH_MAX} required error={fieldErrors['location.address']} />
-        <TextField label="State" name="state" autoComplete="off" value={form.state} onChange={set('state')} maxLength={STATE_LENGTH_MAX} required error={fieldErrors['location.state']} />
+        <TextField
+          label="First name"
+          name="firstName"
+          autoComplete="off"
+          value={form.firstName}
+          onChange={set('firstName')}
+          maxLength={NAME_LENGTH_MAX}
+          required
+          error={fieldErrors.firstName}
+        />
+        <TextField
+          label="Last name"
+          name="lastName"
+          autoComplete="off"
+          value={form.lastName}
+          onChange={set('lastName')}
+          maxLength={NAME_LENGTH_MAX}
+          required
+          error={fieldErrors.lastName}
+        />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="off"
+          value={form.email}
+          onChange={set('email')}
+          maxLength={EMAIL_LENGTH_MAX}
+          required
+          error={fieldErrors.email}
+        />
+        <TextField
+          label="Phone"
+          name="phone"
+          type="tel"
+          autoComplete="off"
+          value={form.phone}
+          onChange={set('phone')}
+          maxLength={PHONE_LENGTH_MAX}
+          required
+          error={fieldErrors.phone}
+        />
+        <TextField
+          label="Address"
+          name="address"
+          autoComplete="off"
+          value={form.address}
+          onChange={set('address')}
+          maxLength={ADDRESS_LENGTH_MAX}
+          required
+          error={fieldErrors['location.address']}
+        />
+        <TextField
+          label="State"
+          name="state"
+          autoComplete="off"
+          value={form.state}
+          onChange={set('state')}
+          maxLength={STATE_LENGTH_MAX}
+          required
+          error={fieldErrors['location.state']}
+        />
         <SelectField label="Verification status" name="verificationStatus" value={form.verificationStatus} onChange={set('verificationStatus')}>
           {VERIFICATION_STATUSES.map((status) => (
             <option key={status} value={status}>

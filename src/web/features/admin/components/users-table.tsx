@@ -8,20 +8,48 @@ const COLUMNS: Array<{ field: UserSortField; label: string }> = [
   { field: 'email', label: 'Email' },
 ];
 
-function SortButton({ field, label, sort, order, onSort }: { field: UserSortField; label: string; sort: UserSortField; order: 'asc' | 'desc'; onSort: (field: UserSortField) => void }) {
+function SortButton({
+  field,
+  label,
+  sort,
+  order,
+  onSort,
+}: {
+  field: UserSortField;
+  label: string;
+  sort: UserSortField;
+  order: 'asc' | 'desc';
+  onSort: (field: UserSortField) => void;
+}) {
   const active = sort === field;
   const Icon = !active ? ArrowUpDown : order === 'asc' ? ArrowUp : ArrowDown;
   return (
-    <button type="button" onClick={() => onSort(field)} className="inline-flex items-center gap-1 font-semibold text-slate-900 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+    <button
+      type="button"
+      onClick={() => onSort(field)}
+      className="inline-flex items-center gap-1 font-semibold text-slate-900 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+    >
       {label}
       <Icon aria-hidden="true" className="h-4 w-4" />
-      <span className="sr-only">{active ? `, sorted ${order === 'asc' ? 'ascending' : 'descending'}. Sort ${order === 'asc' ? 'descending' : 'ascending'}` : ', sort by this column'}</span>
+      <span className="sr-only">
+        {active ? `, sorted ${order === 'asc' ? 'ascending' : 'descending'}. Sort ${order === 'asc' ? 'descending' : 'ascending'}` : ', sort by this column'}
+      </span>
     </button>
   );
 }
 
 /** The spec's users table: index, first name, last name, email, View; sortable headers. */
-export function UsersTable({ data, sort, order, onSort }: { data: AdminUserList; sort: UserSortField; order: 'asc' | 'desc'; onSort: (field: UserSortField) => void }) {
+export function UsersTable({
+  data,
+  sort,
+  order,
+  onSort,
+}: {
+  data: AdminUserList;
+  sort: UserSortField;
+  order: 'asc' | 'desc';
+  onSort: (field: UserSortField) => void;
+}) {
   const first = (data.page - 1) * data.pageSize;
   return (
     <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
@@ -33,7 +61,12 @@ export function UsersTable({ data, sort, order, onSort }: { data: AdminUserList;
               #
             </th>
             {COLUMNS.map((column) => (
-              <th key={column.field} scope="col" className="px-4 py-3" aria-sort={sort === column.field ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
+              <th
+                key={column.field}
+                scope="col"
+                className="px-4 py-3"
+                aria-sort={sort === column.field ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
+              >
                 <SortButton field={column.field} label={column.label} sort={sort} order={order} onSort={onSort} />
               </th>
             ))}
@@ -52,12 +85,18 @@ export function UsersTable({ data, sort, order, onSort }: { data: AdminUserList;
                 {user.email}
                 {user.isAdmin ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Admin</span> : null}
                 {user.isBlocked ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">Blocked</span> : null}
-                {user.isAccountDisabled && !user.closedAt ? <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">Disabled</span> : null}
+                {user.isAccountDisabled && !user.closedAt ? (
+                  <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">Disabled</span>
+                ) : null}
                 {user.closedAt ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Closed</span> : null}
               </td>
               <td className="px-4 py-3 text-right">
                 <Link to={`/admin/users/${user._id}`} className="font-semibold text-brand-800 hover:underline">
-                  View<span className="sr-only"> {user.firstName} {user.lastName}</span>
+                  View
+                  <span className="sr-only">
+                    {' '}
+                    {user.firstName} {user.lastName}
+                  </span>
                 </Link>
               </td>
             </tr>

@@ -53,7 +53,15 @@ export function VolumeChart({ days }: { days: DashboardDay[] }) {
             const height = (day.volumeCents / max) * innerHeight;
             const x = PAD.left + index * slot + slot * 0.15;
             return (
-              <rect key={day.date} x={x} y={PAD.top + innerHeight - height} width={slot * 0.7} height={Math.max(height, day.volumeCents > 0 ? 1 : 0)} rx={2} fill="#1d4ed8">
+              <rect
+                key={day.date}
+                x={x}
+                y={PAD.top + innerHeight - height}
+                width={slot * 0.7}
+                height={Math.max(height, day.volumeCents > 0 ? 1 : 0)}
+                rx={2}
+                fill="#1d4ed8"
+              >
                 <title>{`${formatDay(day.date)}: ${formatCents(day.volumeCents)} in ${day.count} transfers`}</title>
               </rect>
             );
@@ -70,20 +78,33 @@ export function VolumeChart({ days }: { days: DashboardDay[] }) {
       <figcaption className="mt-2 text-sm text-slate-700">{summary}</figcaption>
       <details className="mt-3">
         <summary className="cursor-pointer text-sm font-semibold text-brand-800">Show the numbers</summary>
-        <div className="mt-2 max-h-72 overflow-auto focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600" tabIndex={0} role="region" aria-label="Transfers per day">
+        <div
+          className="mt-2 max-h-72 overflow-auto focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+          tabIndex={0}
+          role="region"
+          aria-label="Transfers per day"
+        >
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Transfers per day, last 30 days</caption>
             <thead>
               <tr className="border-b border-slate-200">
-                <th scope="col" className="py-1 pr-4 font-semibold">Date</th>
-                <th scope="col" className="py-1 pr-4 text-right font-semibold">Transfers</th>
-                <th scope="col" className="py-1 text-right font-semibold">Volume</th>
+                <th scope="col" className="py-1 pr-4 font-semibold">
+                  Date
+                </th>
+                <th scope="col" className="py-1 pr-4 text-right font-semibold">
+                  Transfers
+                </th>
+                <th scope="col" className="py-1 text-right font-semibold">
+                  Volume
+                </th>
               </tr>
             </thead>
             <tbody>
               {days.map((day) => (
                 <tr key={day.date} className="border-b border-slate-100">
-                  <th scope="row" className="py-1 pr-4 font-normal">{formatDay(day.date)}</th>
+                  <th scope="row" className="py-1 pr-4 font-normal">
+                    {formatDay(day.date)}
+                  </th>
                   <td className="py-1 pr-4 text-right">{day.count}</td>
                   <td className="py-1 text-right">{formatCents(day.volumeCents)}</td>
                 </tr>

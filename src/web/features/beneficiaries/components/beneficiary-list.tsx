@@ -55,7 +55,8 @@ function AddBeneficiary() {
   const [bankName, setBankName] = useState('');
   const [error, setError] = useState('');
   const save = useMutation({
-    mutationFn: () => saveBeneficiary({ name: name.trim(), accountNumber: accountNumber.trim(), routingNumber: routingNumber.trim(), bankName: bankName.trim() }),
+    mutationFn: () =>
+      saveBeneficiary({ name: name.trim(), accountNumber: accountNumber.trim(), routingNumber: routingNumber.trim(), bankName: bankName.trim() }),
     onSuccess: async (message) => {
       toast.success(message ?? 'Beneficiary saved');
       setName('');
@@ -82,8 +83,22 @@ function AddBeneficiary() {
         {error ? <Alert tone="error">{error}</Alert> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField label="Name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={80} />
-          <TextField label="Account number" inputMode="numeric" value={accountNumber} onChange={(event) => setAccountNumber(event.target.value)} required maxLength={17} />
-          <TextField label="Routing number" inputMode="numeric" value={routingNumber} onChange={(event) => setRoutingNumber(event.target.value)} maxLength={9} hint="Leave empty for an account at this bank." />
+          <TextField
+            label="Account number"
+            inputMode="numeric"
+            value={accountNumber}
+            onChange={(event) => setAccountNumber(event.target.value)}
+            required
+            maxLength={17}
+          />
+          <TextField
+            label="Routing number"
+            inputMode="numeric"
+            value={routingNumber}
+            onChange={(event) => setRoutingNumber(event.target.value)}
+            maxLength={9}
+            hint="Leave empty for an account at this bank."
+          />
           <TextField label="Bank name" value={bankName} onChange={(event) => setBankName(event.target.value)} maxLength={80} />
         </div>
         <Button type="submit" disabled={save.isPending}>
@@ -100,7 +115,9 @@ export function BeneficiaryList() {
     <div className="space-y-6">
       {isPending ? <p role="status">Loading...</p> : null}
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
-      {data && data.length === 0 ? <p className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">{NO_BENEFICIARIES_MESSAGE}</p> : null}
+      {data && data.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">{NO_BENEFICIARIES_MESSAGE}</p>
+      ) : null}
       {data && data.length > 0 ? (
         <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white" aria-label="Beneficiaries">
           {data.map((beneficiary) => (

@@ -26,7 +26,10 @@ export function CardRequests() {
   return (
     <div className="space-y-6">
       <div className="flex flex-col gap-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm md:flex-row md:items-center">
-        <div className="flex h-32 w-52 shrink-0 flex-col justify-between rounded-xl bg-gradient-to-br from-brand-700 to-brand-900 p-4 text-white" aria-hidden="true">
+        <div
+          className="flex h-32 w-52 shrink-0 flex-col justify-between rounded-xl bg-gradient-to-br from-brand-700 to-brand-900 p-4 text-white"
+          aria-hidden="true"
+        >
           <CreditCard className="h-7 w-7" />
           <span className="font-mono tracking-widest">•••• •••• •••• ••••</span>
         </div>
@@ -39,7 +42,13 @@ export function CardRequests() {
                 <option value="credit">Credit card</option>
               </SelectField>
             </div>
-            <Button onClick={() => { setResult(null); mutation.mutate(); }} disabled={mutation.isPending}>
+            <Button
+              onClick={() => {
+                setResult(null);
+                mutation.mutate();
+              }}
+              disabled={mutation.isPending}
+            >
               {mutation.isPending ? 'Sending...' : 'Request Card'}
             </Button>
           </div>

@@ -31,7 +31,21 @@ function useObjectUrl(file: File | null): string | null {
   return url;
 }
 
-function FileInput({ label, name, accept, file, onChange, hint }: { label: string; name: string; accept: string; file: File | null; onChange: (file: File | null) => void; hint: string }) {
+function FileInput({
+  label,
+  name,
+  accept,
+  file,
+  onChange,
+  hint,
+}: {
+  label: string;
+  name: string;
+  accept: string;
+  file: File | null;
+  onChange: (file: File | null) => void;
+  hint: string;
+}) {
   const id = useId();
   const preview = useObjectUrl(file);
   return (
@@ -119,7 +133,14 @@ export function KycForm() {
           {message}
         </div>
       ) : null}
-      <FileInput label="Passport image" name="passportImageFile" accept="image/jpeg,image/png,image/webp" file={passportImageFile} onChange={setPassport} hint="A photo of your passport page (JPEG, PNG or WebP, at most 5 MB)." />
+      <FileInput
+        label="Passport image"
+        name="passportImageFile"
+        accept="image/jpeg,image/png,image/webp"
+        file={passportImageFile}
+        onChange={setPassport}
+        hint="A photo of your passport page (JPEG, PNG or WebP, at most 5 MB)."
+      />
       <SelectField label="Document type" name="documentType" value={documentType} onChange={(event) => setDocumentType(event.target.value)} required>
         <option value="">Select a document type</option>
         {KYC_DOCUMENT_TYPES.map((type) => (
@@ -128,8 +149,22 @@ export function KycForm() {
           </option>
         ))}
       </SelectField>
-      <FileInput label="Document file" name="documentFile" accept="image/jpeg,image/png,image/webp,application/pdf" file={documentFile} onChange={setDocument} hint="The document you chose above: an image or a PDF, at most 5 MB." />
-      <FileInput label="Proof of address" name="proofOfAddressFile" accept="image/jpeg,image/png,image/webp,application/pdf" file={proofOfAddressFile} onChange={setProof} hint="A recent utility bill or bank statement: an image or a PDF, at most 5 MB." />
+      <FileInput
+        label="Document file"
+        name="documentFile"
+        accept="image/jpeg,image/png,image/webp,application/pdf"
+        file={documentFile}
+        onChange={setDocument}
+        hint="The document you chose above: an image or a PDF, at most 5 MB."
+      />
+      <FileInput
+        label="Proof of address"
+        name="proofOfAddressFile"
+        accept="image/jpeg,image/png,image/webp,application/pdf"
+        file={proofOfAddressFile}
+        onChange={setProof}
+        hint="A recent utility bill or bank statement: an image or a PDF, at most 5 MB."
+      />
       <TextField label="Date of birth" type="date" name="dateOfBirth" value={dateOfBirth} onChange={(event) => setDateOfBirth(event.target.value)} required />
       <Button type="submit" disabled={submitting}>
         {submitting ? 'Submitting...' : 'Submit KYC'}

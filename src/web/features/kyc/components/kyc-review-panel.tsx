@@ -57,7 +57,13 @@ function Decision({ submission, userId }: { submission: KycSubmissionDto; userId
           </Button>
         </div>
       ) : (
-        <ReasonForm label="Reason for rejection" busy={mutation.isPending} onConfirm={(reason) => mutation.mutate({ decision: 'reject', reason })} onCancel={() => setRejecting(false)} onInvalid={setError} />
+        <ReasonForm
+          label="Reason for rejection"
+          busy={mutation.isPending}
+          onConfirm={(reason) => mutation.mutate({ decision: 'reject', reason })}
+          onCancel={() => setRejecting(false)}
+          onInvalid={setError}
+        />
       )}
     </div>
   );
@@ -66,7 +72,12 @@ function Decision({ submission, userId }: { submission: KycSubmissionDto; userId
 /** A customer's verification documents with approve / reject-with-reason (rendered on /admin/users/{id} too). */
 export function KycReviewPanel({ userId }: { userId: string }) {
   const { data, isPending, error } = useQuery(kycUserQuery(userId));
-  if (isPending) return <p role="status" className="text-slate-700">Loading verification documents...</p>;
+  if (isPending)
+    return (
+      <p role="status" className="text-slate-700">
+        Loading verification documents...
+      </p>
+    );
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
   const [latest, ...earlier] = data.submissions;
   return (
@@ -114,7 +125,8 @@ export function KycReviewPanel({ userId }: { userId: string }) {
           <ul className="mt-2 list-disc pl-5">
             {earlier.map((submission) => (
               <li key={submission.id}>
-                {new Date(submission.createdAt).toLocaleDateString('en-US')}: {typeLabel(submission.documentType)}, {STATUS_TEXT[submission.status] ?? submission.status}
+                {new Date(submission.createdAt).toLocaleDateString('en-US')}: {typeLabel(submission.documentType)},{' '}
+                {STATUS_TEXT[submission.status] ?? submission.status}
                 {submission.reason ? ` (${submission.reason})` : ''}
               </li>
             ))}

@@ -1,5 +1,15 @@
 /** A row of toggle buttons choosing which status a staff list shows. */
-export function StatusTabs({ label, options, value, onChange }: { label: string; options: Array<{ value: string; label: string }>; value: string; onChange: (value: string) => void }) {
+export function StatusTabs({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: Array<{ value: string; label: string }>;
+  value: string;
+  onChange: (value: string) => void;
+}) {
   return (
     <div role="group" aria-label={label} className="flex flex-wrap gap-2">
       {options.map((option) => (

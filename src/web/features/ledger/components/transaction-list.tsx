@@ -11,7 +11,9 @@ export function TransactionList({ items, emptyText = 'No transactions yet.' }: {
           <div className="min-w-0">
             <p className="font-medium text-slate-900">{line.description}</p>
             <p className="mt-0.5 text-sm text-slate-700">
-              <span className={`mr-2 inline-block rounded px-1.5 py-0.5 text-xs font-semibold ${line.kind === 'adjustment' || line.kind === 'reversal' ? 'bg-amber-100 text-amber-900' : 'bg-slate-100 text-slate-800'}`}>
+              <span
+                className={`mr-2 inline-block rounded px-1.5 py-0.5 text-xs font-semibold ${line.kind === 'adjustment' || line.kind === 'reversal' ? 'bg-amber-100 text-amber-900' : 'bg-slate-100 text-slate-800'}`}
+              >
                 {kindLabel(line)}
               </span>
               {line.account === 'savings' ? 'Savings' : 'Checking'} · {formatValueDate(line.date)}

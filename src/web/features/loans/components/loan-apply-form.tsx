@@ -32,7 +32,13 @@ export function LoanApplyForm() {
   const product = LOAN_PRODUCTS[loanType];
   const cents = dollarsToCents(loanAmount);
   const months = Number(loanDuration);
-  const validTerms = cents !== null && cents >= product.minCents && cents <= product.maxCents && Number.isInteger(months) && months >= LOAN_DURATION_MONTHS_MIN && months <= LOAN_DURATION_MONTHS_MAX;
+  const validTerms =
+    cents !== null &&
+    cents >= product.minCents &&
+    cents <= product.maxCents &&
+    Number.isInteger(months) &&
+    months >= LOAN_DURATION_MONTHS_MIN &&
+    months <= LOAN_DURATION_MONTHS_MAX;
   const payment = validTerms ? monthlyPaymentCents(cents, product.annualRateBps, months) : null;
 
   async function onSubmit(event: FormEvent) {
@@ -111,8 +117,18 @@ export function LoanApplyForm() {
           </p>
         </div>
       </div>
-      <TextAreaField label="Loan purpose" name="loanPurpose" value={loanPurpose} onChange={(event) => setLoanPurpose(event.target.value)} required rows={4} maxLength={1000} />
-      <p className="text-sm text-slate-700">Rates are indicative; the bank confirms the terms when it decides. Decisions take 1-3 business days (personal) or 5-10 (business).</p>
+      <TextAreaField
+        label="Loan purpose"
+        name="loanPurpose"
+        value={loanPurpose}
+        onChange={(event) => setLoanPurpose(event.target.value)}
+        required
+        rows={4}
+        maxLength={1000}
+      />
+      <p className="text-sm text-slate-700">
+        Rates are indicative; the bank confirms the terms when it decides. Decisions take 1-3 business days (personal) or 5-10 (business).
+      </p>
       <Button type="submit" disabled={busy}>
         {busy ? 'Submitting...' : 'Apply'}
       </Button>

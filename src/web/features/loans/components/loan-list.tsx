@@ -27,7 +27,8 @@ function LoanCard({ loan }: { loan: LoanDto }) {
             {loanLabel(loan.loanType)}: {money(loan.loanAmount)}
           </h3>
           <p className="text-sm text-slate-700">
-            {loan.loanDuration} months at {loan.interestRate.toFixed(2)}% · {money(loan.monthlyPayment)} a month · applied {new Date(loan.createdAt).toLocaleDateString('en-US')}
+            {loan.loanDuration} months at {loan.interestRate.toFixed(2)}% · {money(loan.monthlyPayment)} a month · applied{' '}
+            {new Date(loan.createdAt).toLocaleDateString('en-US')}
           </p>
           <p className="mt-1 text-sm text-slate-800">Purpose: {loan.loanPurpose}</p>
           {loan.status === 'rejected' && loan.decisionReason ? <p className="mt-1 text-sm text-slate-800">Reason: {loan.decisionReason}</p> : null}

@@ -9,19 +9,33 @@ export function RepaymentSchedule({ loan }: { loan: LoanDto }) {
         <caption className="sr-only">Repayment schedule</caption>
         <thead>
           <tr className="border-b border-slate-200 text-left text-slate-800">
-            <th scope="col" className="py-2 pr-4">#</th>
-            <th scope="col" className="py-2 pr-4">Due date</th>
-            <th scope="col" className="py-2 pr-4 text-right">Payment</th>
-            <th scope="col" className="py-2 pr-4 text-right">Principal</th>
-            <th scope="col" className="py-2 pr-4 text-right">Interest</th>
-            <th scope="col" className="py-2 text-right">Balance after</th>
+            <th scope="col" className="py-2 pr-4">
+              #
+            </th>
+            <th scope="col" className="py-2 pr-4">
+              Due date
+            </th>
+            <th scope="col" className="py-2 pr-4 text-right">
+              Payment
+            </th>
+            <th scope="col" className="py-2 pr-4 text-right">
+              Principal
+            </th>
+            <th scope="col" className="py-2 pr-4 text-right">
+              Interest
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Balance after
+            </th>
           </tr>
         </thead>
         <tbody>
           {loan.schedule.map((row) => (
             <tr key={row.number} className="border-b border-slate-100">
               <td className="py-1.5 pr-4">{row.number}</td>
-              <td className="py-1.5 pr-4">{new Date(`${row.dueDate}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' })}</td>
+              <td className="py-1.5 pr-4">
+                {new Date(`${row.dueDate}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' })}
+              </td>
               <td className="py-1.5 pr-4 text-right">{money(row.payment)}</td>
               <td className="py-1.5 pr-4 text-right">{money(row.principal)}</td>
               <td className="py-1.5 pr-4 text-right">{money(row.interest)}</td>

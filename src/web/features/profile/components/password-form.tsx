@@ -40,7 +40,14 @@ export function PasswordForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="max-w-md space-y-5">
       {result ? <Alert tone={result.tone}>{result.text}</Alert> : null}
-      <PasswordField label="Current password" autoComplete="current-password" value={oldPassword} onChange={(event) => setOldPassword(event.target.value)} required maxLength={128} />
+      <PasswordField
+        label="Current password"
+        autoComplete="current-password"
+        value={oldPassword}
+        onChange={(event) => setOldPassword(event.target.value)}
+        required
+        maxLength={128}
+      />
       <PasswordField
         label="New password"
         autoComplete="new-password"
@@ -50,7 +57,14 @@ export function PasswordForm() {
         maxLength={128}
         hint={`At least ${PASSWORD_LENGTH_MIN} characters. Your other sessions will be signed out.`}
       />
-      <PasswordField label="Confirm new password" autoComplete="new-password" value={confirmPassword} onChange={(event) => setConfirmPassword(event.target.value)} required maxLength={128} />
+      <PasswordField
+        label="Confirm new password"
+        autoComplete="new-password"
+        value={confirmPassword}
+        onChange={(event) => setConfirmPassword(event.target.value)}
+        required
+        maxLength={128}
+      />
       <Button type="submit" disabled={busy}>
         {busy ? 'Updating...' : 'Update Password'}
       </Button>

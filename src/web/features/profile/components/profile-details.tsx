@@ -45,7 +45,15 @@ export function ProfileDetails({ user }: { user: UserDto }) {
           </Link>
         ) : null}
       </Card>
-      <Card title="Personal details" className="lg:col-span-2" actions={<Link to="/account/update-account" className="text-sm font-semibold text-brand-800 hover:underline">Edit Profile</Link>}>
+      <Card
+        title="Personal details"
+        className="lg:col-span-2"
+        actions={
+          <Link to="/account/update-account" className="text-sm font-semibold text-brand-800 hover:underline">
+            Edit Profile
+          </Link>
+        }
+      >
         <dl className="grid gap-x-6 gap-y-4 sm:grid-cols-2">
           {rows.map(([term, value]) => (
             <div key={term}>

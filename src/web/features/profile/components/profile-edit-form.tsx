@@ -75,12 +75,35 @@ export function ProfileEditForm({ user }: { user: UserDto }) {
         <TextField label="First name" value={user.firstName} readOnly hint="Contact support to change your name." />
         <TextField label="Last name" value={user.lastName} readOnly />
         <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} required maxLength={254} />
-        <TextField label="Phone number" type="tel" autoComplete="tel" value={phoneNumber} onChange={(event) => setPhoneNumber(event.target.value)} required maxLength={25} hint="With the country code, e.g. +1 202 555 0101" />
-        <TextField label="Address" autoComplete="street-address" value={address} onChange={(event) => setAddress(event.target.value)} required maxLength={200} />
+        <TextField
+          label="Phone number"
+          type="tel"
+          autoComplete="tel"
+          value={phoneNumber}
+          onChange={(event) => setPhoneNumber(event.target.value)}
+          required
+          maxLength={25}
+          hint="With the country code, e.g. +1 202 555 0101"
+        />
+        <TextField
+          label="Address"
+          autoComplete="street-address"
+          value={address}
+          onChange={(event) => setAddress(event.target.value)}
+          required
+          maxLength={200}
+        />
         <TextField label="State" autoComplete="address-level1" value={state} onChange={(event) => setState(event.target.value)} required maxLength={80} />
       </div>
       {emailChanged && !awaitingCode ? (
-        <PasswordField label="Current password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} required hint="Needed to change your email address." />
+        <PasswordField
+          label="Current password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          required
+          hint="Needed to change your email address."
+        />
       ) : null}
       {emailChanged && awaitingCode ? (
         <TextField

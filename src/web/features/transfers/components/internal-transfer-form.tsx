@@ -59,7 +59,16 @@ export function InternalTransferForm() {
           <option value="savings">Savings ({formatUsd(user.account.savings)})</option>
         </SelectField>
       </div>
-      <TextField label="Amount (USD)" name="amount" type="number" min="1" step="0.01" inputMode="decimal" value={amount} onChange={(event) => setAmount(event.target.value)} />
+      <TextField
+        label="Amount (USD)"
+        name="amount"
+        type="number"
+        min="1"
+        step="0.01"
+        inputMode="decimal"
+        value={amount}
+        onChange={(event) => setAmount(event.target.value)}
+      />
       {error ? <Alert tone="error">{error}</Alert> : null}
       <Button type="submit" disabled={busy}>
         {busy ? 'Sending...' : 'Transfer'}

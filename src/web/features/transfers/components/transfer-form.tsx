@@ -39,12 +39,15 @@ export function TransferForm() {
   const navigate = useNavigate();
   const { step, setStep, code, error, setError, busy, submit } = useCodedTransfer(sendTransfer, (line) =>
     navigate(paths.account.transactions, {
-      state: transferResultState(`${formatUsd(line.amount)} left your ${line.account} account for ${values.to.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`, {
-        name: values.to.trim(),
-        accountNumber: values.accountNumber.trim(),
-        routingNumber: values.routingNumber.trim(),
-        bankName: values.bankName.trim(),
-      }),
+      state: transferResultState(
+        `${formatUsd(line.amount)} left your ${line.account} account for ${values.to.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`,
+        {
+          name: values.to.trim(),
+          accountNumber: values.accountNumber.trim(),
+          routingNumber: values.routingNumber.trim(),
+          bankName: values.bankName.trim(),
+        },
+      ),
     }),
   );
 
@@ -116,9 +119,25 @@ export function TransferForm() {
       </SelectField>
       <TextField label="Amount (USD)" name="amount" type="number" min="1" step="0.01" inputMode="decimal" value={values.amount} onChange={set('amount')} />
       <TextField label="Recipient name" name="to" autoComplete="off" maxLength={80} value={values.to} onChange={set('to')} />
-      <TextField label="Account number" name="accountNumber" inputMode="numeric" maxLength={17} value={values.accountNumber} onChange={set('accountNumber')} hint={`A ${BANK_NAME} account number pays that customer's checking account at once.`} />
+      <TextField
+        label="Account number"
+        name="accountNumber"
+        inputMode="numeric"
+        maxLength={17}
+        value={values.accountNumber}
+        onChange={set('accountNumber')}
+        hint={`A ${BANK_NAME} account number pays that customer's checking account at once.`}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Routing number" name="routingNumber" inputMode="numeric" maxLength={9} value={values.routingNumber} onChange={set('routingNumber')} hint="Needed for an account at another bank." />
+        <TextField
+          label="Routing number"
+          name="routingNumber"
+          inputMode="numeric"
+          maxLength={9}
+          value={values.routingNumber}
+          onChange={set('routingNumber')}
+          hint="Needed for an account at another bank."
+        />
         <TextField label="Bank name" name="bankName" maxLength={80} value={values.bankName} onChange={set('bankName')} />
       </div>
       <TextField label="Description (optional)" name="description" maxLength={500} value={values.description} onChange={set('description')} />

@@ -28,11 +28,24 @@ interface Values {
 export function WireForm() {
   const user = useCurrentUser();
   const countries = useMemo(() => wireCountries(), []);
-  const [values, setValues] = useState<Values>({ account: 'checking', amount: '', beneficiaryName: '', beneficiaryAccount: '', bankName: '', country: '', swiftCode: '', accountType: '', description: '' });
+  const [values, setValues] = useState<Values>({
+    account: 'checking',
+    amount: '',
+    beneficiaryName: '',
+    beneficiaryAccount: '',
+    bankName: '',
+    country: '',
+    swiftCode: '',
+    accountType: '',
+    description: '',
+  });
   const navigate = useNavigate();
   const { step, setStep, code, error, setError, busy, submit } = useCodedTransfer(sendWire, (line) =>
     navigate(paths.account.transactions, {
-      state: transferResultState(`${formatUsd(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`, null),
+      state: transferResultState(
+        `${formatUsd(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`,
+        null,
+      ),
     }),
   );
   const set = (name: keyof Values) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value }));
@@ -119,7 +132,14 @@ export function WireForm() {
             </option>
           ))}
         </SelectField>
-        <TextField label="SWIFT/BIC code" maxLength={11} autoCapitalize="characters" value={values.swiftCode} onChange={set('swiftCode')} hint="8 or 11 characters, e.g. CHASUS33" />
+        <TextField
+          label="SWIFT/BIC code"
+          maxLength={11}
+          autoCapitalize="characters"
+          value={values.swiftCode}
+          onChange={set('swiftCode')}
+          hint="8 or 11 characters, e.g. CHASUS33"
+        />
         <SelectField label="Account type" value={values.accountType} onChange={set('accountType')}>
           <option value="">Choose an account type</option>
           {WIRE_ACCOUNT_TYPES.map((type) => (
