@@ -74,6 +74,10 @@ test.describe('identity journeys', () => {
     await page.goto('/no-such-page');
     await expect(page.getByRole('heading', { name: 'Not Found' })).toBeVisible();
     await checkA11y();
+    // Under the signed-in areas too: the server answers 404 and the page says so.
+    const response = await page.goto('/account/no-such-page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Not Found' })).toBeVisible();
   });
 
   test('forgot password: the emailed link sets a new password that then signs in', async ({ page, checkA11y }) => {

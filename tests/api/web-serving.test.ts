@@ -52,9 +52,12 @@ describe.skipIf(!built)('serving the built web app', () => {
   it('answers signed-in areas with the client app and unknown paths with 404', async () => {
     expect((await web.inject({ method: 'GET', url: '/account/home' })).statusCode).toBe(200);
     expect((await web.inject({ method: 'GET', url: '/admin/users/123' })).statusCode).toBe(200);
-    const unknown = await web.inject({ method: 'GET', url: '/no-such-page' });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.headers['content-type']).toContain('text/html');
+    expect((await web.inject({ method: 'GET', url: '/account/home/' })).statusCode).toBe(200);
+    for (const url of ['/no-such-page', '/account/no-such-page', '/admin/users/1/2', '/accounting']) {
+      const unknown = await web.inject({ method: 'GET', url });
+      expect(unknown.statusCode, url).toBe(404);
+      expect(unknown.headers['content-type'], url).toContain('text/html');
+    }
     const api = await web.inject({ method: 'GET', url: '/api/no-such-call' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ message: 'Not found' });

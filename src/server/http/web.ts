@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { isClientRenderedPath } from '../../web/public-paths';
 import { htmlContentSecurityPolicy } from './security';
 
 /** Where `npm run build` writes the web app. */
@@ -76,10 +77,9 @@ export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_
     const page = pages.get(pathname);
     if (page) return sendHtml(reply, page);
     if (pathname.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
-    // Signed-in areas are client-rendered from the fallback page; any other path is unknown: the
-    // same page shows 'Not Found', with a 404 status for crawlers and link checkers.
-    const clientRendered = /^\/(account|admin)(\/|$)/.test(pathname);
-    if (hasFallback) return sendHtml(reply, FALLBACK, clientRendered ? 200 : 404);
+    // The signed-in areas' routes are client-rendered from the fallback page; any other path is
+    // unknown: the same page shows 'Not Found', with a 404 status for crawlers and link checkers.
+    if (hasFallback) return sendHtml(reply, FALLBACK, isClientRenderedPath(pathname) ? 200 : 404);
     return reply.status(404).type('text/plain').send('Not found');
   });
 }
