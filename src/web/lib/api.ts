@@ -58,7 +58,8 @@ export const api = {
   post: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('POST', url, body ?? {}, options),
   put: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', url, body ?? {}, options),
   patch: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', url, body ?? {}, options),
-  delete: <T>(url: string, options?: RequestOptions) => request<T>('DELETE', url, undefined, options),
+  /** DELETE carries a JSON body only when it needs one (a staff reversal's reason). */
+  delete: <T>(url: string, options?: RequestOptions & { body?: unknown }) => request<T>('DELETE', url, options?.body, options),
 };
 
 /** A fresh key per submit; reuse the same key when retrying that submit. */

@@ -40,7 +40,8 @@ export async function addAdminTransaction(
 }
 
 export async function reverseTransaction(id: string, reason: string, idempotencyKey: string): Promise<string> {
-  const answer = await api.delete<unknown>(`/transaction/admin/${encodeURIComponent(id)}?reason=${encodeURIComponent(reason)}`, {
+  const answer = await api.delete<unknown>(`/transaction/admin/${encodeURIComponent(id)}`, {
+    body: { reason },
     headers: { 'Idempotency-Key': idempotencyKey },
   });
   return answer.message ?? 'Transaction reversed';
