@@ -131,22 +131,7 @@ describe('ledger writer', () => {
 
   it('interleaves with entries posted the plain way (the chain head moves under it)', async () => {
     const writer = ledgerWriter(ctx.database.db);
-    const operations = await bankAccountId(ctx.database.db, 'bank_operations');
-    const staff = Array.from({ length: 10 }, () =>
-      ctx.database.db.transaction().execute((trx) =>
-        postEntries(trx, [
-          {
-            kind: 'adjustment',
-            description: 'Staff',
-            authorId: null,
-            postings: [
-              { accountId: operations, amountCents: -50 },
-              { accountId: accounts[2]!.savings, amountCents: 50 },
-            ],
-          },
-        ]),
-      ),
-    );
+    const staff = Array.from({ length: 10 }, () => staffEntry(accounts[2]!.savings, 50));
     const payments = Array.from({ length: 40 }, () => writer.submit({ entry: move(2, 10), answer: () => ({ status: 201, body: {} }), idempotency: null }));
     await Promise.all([...staff, ...payments]);
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
