@@ -34,6 +34,7 @@ const adminPaths = (userId: string) => [
   `/admin/users/account/${userId}`,
   `/admin/transactions/${userId}`,
   '/admin/transactions/add-transactions',
+  '/admin/journal',
   '/admin/contacts',
   '/admin/audit',
   '/admin/kyc',

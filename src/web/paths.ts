@@ -43,6 +43,7 @@ export const paths = {
     contacts: '/admin/contacts',
     addTransaction: '/admin/transactions/add-transactions',
     userTransactions: (id: string) => `/admin/transactions/${id}`,
+    journal: '/admin/journal',
     audit: '/admin/audit',
     kyc: '/admin/kyc',
     loans: '/admin/loans',

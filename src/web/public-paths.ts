@@ -74,6 +74,7 @@ export const clientRenderedPaths = [
   '/admin/contacts',
   '/admin/transactions/add-transactions',
   '/admin/transactions/:id',
+  '/admin/journal',
   '/admin/audit',
   '/admin/kyc',
   '/admin/loans',

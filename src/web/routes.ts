@@ -71,6 +71,7 @@ export default [
     route('admin/contacts', 'routes/admin/contacts.tsx'),
     route('admin/transactions/add-transactions', 'routes/admin/add-transaction.tsx'),
     route('admin/transactions/:id', 'routes/admin/user-transactions.tsx'),
+    route('admin/journal', 'routes/admin/journal.tsx'),
     route('admin/audit', 'routes/admin/audit.tsx'),
     route('admin/kyc', 'routes/admin/kyc.tsx'),
     route('admin/loans', 'routes/admin/loans.tsx'),

@@ -97,6 +97,42 @@ describe('staff entries', () => {
     expect((await call('GET', '/api/transaction/admin/not-a-uuid')).statusCode).toBe(400);
   });
 
+  it('filters the bank-wide journal by type and value date, each line naming its customer', async () => {
+    // The back office's journal page (/admin/journal) relies on these filters and on the customer fields.
+    const customer = await createCustomer(ctx, { firstName: 'Journal', lastName: 'Reader' });
+    const day = '1999-07-08';
+    await call('POST', `/api/transaction/admin/${customer.userId}`, { ...valid, date: day, amount: 120, description: 'Journal credit' });
+    await call('POST', `/api/transaction/admin/${customer.userId}`, {
+      ...valid,
+      date: day,
+      amount: 45,
+      transactionType: 'debit',
+      description: 'Journal debit',
+    });
+    const onDay = json(await call('GET', `/api/transaction/admin?from=${day}&to=${day}`)).data;
+    expect(onDay.total).toBe(2);
+    expect(onDay.items.map((line: { description: string }) => line.description)).toEqual(['Journal debit', 'Journal credit']);
+    expect(onDay.items[1]).toMatchObject({
+      userId: customer.userId,
+      customerName: 'Journal Reader',
+      accountNumber: customer.accountNumber,
+      account: 'checking',
+      kind: 'adjustment',
+      transactionType: 'credit',
+      amount: 120,
+      date: day,
+    });
+    const credits = json(await call('GET', `/api/transaction/admin?type=credit&from=${day}&to=${day}`)).data;
+    expect(credits.items.map((line: { description: string }) => line.description)).toEqual(['Journal credit']);
+    const paged = json(await call('GET', `/api/transaction/admin?from=${day}&to=${day}&pageSize=1&page=2`)).data;
+    expect(paged).toMatchObject({ page: 2, pageSize: 1, total: 2, items: [{ description: 'Journal credit' }] });
+    expect(json(await call('GET', '/api/transaction/admin?from=1999-07-09&to=1999-07-07')).data).toMatchObject({ total: 0, items: [] });
+    for (const query of ['type=gift', 'from=2026-02-30', 'to=07/08/1999', 'pageSize=0', 'page=0']) {
+      expect((await call('GET', `/api/transaction/admin?${query}`)).statusCode, query).toBe(400);
+    }
+    expect((await call('GET', '/api/transaction/admin', undefined, customer.token)).statusCode).toBe(403);
+  });
+
   it('changes only the description (as a note; the entry itself is untouched)', async () => {
     const customer = await createCustomer(ctx);
     const posted = json(await call('POST', `/api/transaction/admin/${customer.userId}`, valid)).data;

@@ -30,6 +30,13 @@ export const adminUserTransactionsQuery = (userId: string, filter: TransactionFi
     queryFn: async () => (await api.get<TransactionPage<AdminTransactionDto>>(`/transaction/admin/${encodeURIComponent(userId)}${queryString(filter)}`)).data,
   });
 
+/** The back office's journal: every line on every customer account, newest first, each naming its customer. */
+export const adminJournalQuery = (filter: TransactionFilter = {}) =>
+  queryOptions({
+    queryKey: ['admin', 'transactions', 'journal', filter],
+    queryFn: async () => (await api.get<TransactionPage<AdminTransactionDto>>(`/transaction/admin${queryString(filter)}`)).data,
+  });
+
 export async function addAdminTransaction(
   userId: string,
   body: AdminTransactionRequest,

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { AdminDashboard } from '../../../../shared/contracts/admin';
 import { formatCents } from '../../../../shared/money';
+import { paths } from '../../../paths';
 
 interface Figure {
   label: string;
@@ -14,6 +15,8 @@ const number = new Intl.NumberFormat('en-US');
 
 /** The back office's morning numbers, each leading to the list that explains it. */
 export function DashboardFigures({ data }: { data: AdminDashboard }) {
+  // The server's UTC day (the series ends today), so the link does not depend on the browser's clock.
+  const today = data.transferVolume[data.transferVolume.length - 1]?.date;
   const figures: Figure[] = [
     { label: 'Customers', value: number.format(data.customers), to: '/admin/users', linkText: 'All customers' },
     {
@@ -27,8 +30,9 @@ export function DashboardFigures({ data }: { data: AdminDashboard }) {
       label: "Today's transfers",
       value: number.format(data.transfersToday.count),
       detail: `${formatCents(data.transfersToday.volumeCents)} moved (UTC day)`,
-      to: '/admin/users',
-      linkText: "Customers' transactions",
+      // The journal filters by value date and cannot narrow to transfer kinds: it lists all of today's entries.
+      to: today ? `${paths.admin.journal}?from=${today}&to=${today}` : paths.admin.journal,
+      linkText: "Today's journal entries",
     },
     { label: 'Pending KYC reviews', value: number.format(data.pendingKycReviews), to: '/admin/kyc', linkText: 'Identity reviews' },
     {
