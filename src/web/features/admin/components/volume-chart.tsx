@@ -14,10 +14,19 @@ const compact = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'U
  * The last 30 days' transfer volume as an inline SVG bar chart. Screen readers get a title and a
  * summary; everyone can open the same numbers as a table.
  */
+/** A round top for the axis (its half is round too), at least $100: an empty month reads $0 / $50 / $100, not $0 three times. */
+function axisCeilingCents(cents: number): number {
+  const floorCents = 100_00;
+  if (cents <= floorCents) return floorCents;
+  const magnitude = 10 ** Math.floor(Math.log10(cents));
+  const step = [1, 2, 4, 5, 10].find((candidate) => candidate * magnitude >= cents) ?? 10;
+  return step * magnitude;
+}
+
 export function VolumeChart({ days }: { days: DashboardDay[] }) {
   const titleId = useId();
   const descId = useId();
-  const max = Math.max(1, ...days.map((day) => day.volumeCents));
+  const max = axisCeilingCents(Math.max(0, ...days.map((day) => day.volumeCents)));
   const total = days.reduce((sum, day) => sum + day.volumeCents, 0);
   const count = days.reduce((sum, day) => sum + day.count, 0);
   const busiest = days.reduce<DashboardDay | null>((best, day) => (!best || day.volumeCents > best.volumeCents ? day : best), null);
