@@ -40,7 +40,7 @@ function AdminLayoutFrame() {
       homePath="/admin/dashboard"
       header={
         <div className="flex min-w-0 flex-1 items-center justify-between gap-3">
-          <p className="text-lg font-semibold text-slate-900">Dashboard</p>
+          <p className="text-lg font-semibold text-slate-900">Back office</p>
           <p className="hidden min-w-0 truncate text-sm text-slate-700 sm:block">
             Signed in as <span className="font-semibold text-slate-900">{user.email}</span>
           </p>
