@@ -175,6 +175,14 @@ test.describe('navigation', () => {
     await expect(page.getByText('3.00% APY').first()).toBeVisible();
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'How Can we help you today?' })).toBeVisible();
+    // A sign-in sent before the scripts run comes back to the form and never puts the password in the address.
+    await page.goto('/signin');
+    await page.getByLabel('Email').fill('early@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('Not-In-The-Url-1');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('heading', { name: 'Login to Your Account' })).toBeVisible();
+    expect(page.url()).not.toContain('Not-In-The-Url');
+    expect(new URL(page.url()).pathname).toBe('/signin');
     await context.close();
   });
 });

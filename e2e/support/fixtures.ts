@@ -41,8 +41,14 @@ export const test = base.extend<{ consoleErrors: string[]; checkA11y: (page?: Pa
 
 export { expect };
 
+/** Waits until React has taken over a prerendered page (src/web/root.tsx marks it), so typed text reaches React's state. */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+}
+
 export async function signInAs(page: Page, user: { email: string; password: string }, path = '/signin'): Promise<void> {
   await page.goto(path);
+  await waitForHydration(page);
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Login' }).click();

@@ -43,9 +43,21 @@ function ScrollToTop() {
   return null;
 }
 
+/**
+ * Marks the document once React has taken over the prerendered HTML. Browser tests wait for it
+ * before typing into a prerendered form: text typed earlier belongs to the HTML, not to React's state.
+ */
+function HydrationMark() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  return null;
+}
+
 export default function App() {
   return (
     <>
+      <HydrationMark />
       <ScrollToTop />
       <Outlet />
     </>

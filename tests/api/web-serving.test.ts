@@ -58,6 +58,16 @@ describe.skipIf(!built)('serving the built web app', () => {
       expect(unknown.statusCode, url).toBe(404);
       expect(unknown.headers['content-type'], url).toContain('text/html');
     }
+    // A sign-in form sent before its scripts ran: back to the page, the fields dropped, nothing in the address.
+    const early = await web.inject({
+      method: 'POST',
+      url: '/signin',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a%40example.com&password=Secret-123',
+    });
+    expect(early.statusCode).toBe(303);
+    expect(early.headers.location).toBe('/signin');
+    expect((await web.inject({ method: 'POST', url: '/no-such-page' })).statusCode).toBe(404);
     const api = await web.inject({ method: 'GET', url: '/api/no-such-call' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ message: 'Not found' });

@@ -70,11 +70,14 @@ export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_
     if (url.pathname.startsWith('/api/') || url.pathname === '/api') {
       return reply.status(404).send({ message: 'Not found', code: 'not_found' });
     }
+    const pathname = url.pathname.replace(/\/+$/, '') || '/';
+    const page = pages.get(pathname);
+    // A form submitted before its page's scripts ran (its fields are dropped, never logged): back
+    // to the same page, whose scripts then take over.
+    if (request.method === 'POST' && page) return reply.redirect(pathname, 303);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return reply.status(404).send({ message: 'Not found', code: 'not_found' });
     }
-    const pathname = url.pathname.replace(/\/+$/, '') || '/';
-    const page = pages.get(pathname);
     if (page) return sendHtml(reply, page);
     if (pathname.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
     // The signed-in areas' routes are client-rendered from the fallback page; any other path is

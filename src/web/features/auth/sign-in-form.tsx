@@ -36,7 +36,8 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5">
+    // method="post": a submit before the scripts have loaded must never put the password in the address.
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-5">
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       <TextField

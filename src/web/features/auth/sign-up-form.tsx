@@ -71,7 +71,8 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
 
   const passwordType = showPassword ? 'text' : 'password';
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-busy={busy}>
+    // method="post": a submit before the scripts have loaded must never put the password in the address.
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-5" aria-busy={busy}>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField

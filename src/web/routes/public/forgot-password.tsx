@@ -67,7 +67,8 @@ function ChooseNewPassword({ token }: { token: string }) {
     }
   }
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5">
+    // method="post": a submit before the scripts have loaded must never put the password in the address.
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-5">
       {error ? <Alert tone="error">{error}</Alert> : null}
       <PasswordField
         label="New password"
