@@ -1,10 +1,10 @@
-import { ADMIN, expect, signInAs, test } from './support/fixtures';
+import { ADMIN, expect, signInAs, test, waitForHydration } from './support/fixtures';
 
 // The contact journey: a visitor writes, the message lands in the back office, staff delete it.
 test('a visitor sends a message; staff read it in the back office and delete it', async ({ page, browser, checkA11y }) => {
   const subject = `Business account question ${Date.now().toString(36)}`;
   await page.goto('/contact');
-  await page.waitForLoadState('networkidle');
+  await waitForHydration(page);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contact Us');
   // The honeypot is there for bots, invisible to people.
   const trap = page.locator('input[name="website"]');

@@ -1,9 +1,10 @@
-import { ADMIN, expect, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+import { ADMIN, expect, mailedCode, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
 
 test.describe('identity journeys', () => {
   test('sign up, read the code from the mailbox, verify, land on the dashboard', async ({ page, checkA11y }) => {
     const email = uniqueEmail('signup');
     await page.goto('/signup');
+    await waitForHydration(page);
     await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
     await expect(page).toHaveTitle('Create an Account');
     await checkA11y();
@@ -43,6 +44,7 @@ test.describe('identity journeys', () => {
 
   test('a failed sign-in shows the server message and clears it after 3 s', async ({ page, checkA11y }) => {
     await page.goto('/signin');
+    await waitForHydration(page);
     await expect(page.getByRole('heading', { name: 'Login to Your Account' })).toBeVisible();
     await checkA11y();
     await page.getByRole('button', { name: 'Login' }).click();
@@ -101,6 +103,7 @@ test.describe('identity journeys', () => {
     });
     expect(signUp.status()).toBe(201);
     await page.goto('/signin');
+    await waitForHydration(page);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
     await checkA11y();
