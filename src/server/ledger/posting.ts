@@ -168,18 +168,6 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
   const movedCents = entries.map(checkEntry);
 
   const accountIds = [...new Set(entries.flatMap((entry) => entry.postings.map((posting) => posting.accountId)))].sort();
-  // One round trip takes every lock: the accounts in id order, then the chain head. Every writer
-  // takes them in this order, so no two transactions can wait on each other in a cycle.
-  // (A batch given the head takes the head row later, in its write; still after the accounts.)
-  const lockQuery = options.head
-    ? sql<LockedRow>`
-    select id, balance, allow_negative, null::bigint as seq, null::text as hash
-      from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update`
-    : sql<LockedRow>`
-    select id, balance, allow_negative, null::bigint as seq, null::text as hash
-      from (select id, balance, allow_negative from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update) as accounts
-    union all
-    select null, null, null, seq, hash from (select seq, hash from ledger_chain_head where id = 1 for update) as head`;
   const book = options.book;
   let accounts: Map<string, BookedAccount>;
   let headRow: ChainHead | null = null;
@@ -192,6 +180,18 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
       }),
     );
   } else {
+    // One round trip takes every lock: the accounts in id order, then the chain head. Every writer
+    // takes them in this order, so no two transactions can wait on each other in a cycle.
+    // (A batch given the head takes the head row later, in its write; still after the accounts.)
+    const lockQuery = options.head
+      ? sql<LockedRow>`
+      select id, balance, allow_negative, null::bigint as seq, null::text as hash
+        from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update`
+      : sql<LockedRow>`
+      select id, balance, allow_negative, null::bigint as seq, null::text as hash
+        from (select id, balance, allow_negative from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update) as accounts
+      union all
+      select null, null, null, seq, hash from (select seq, hash from ledger_chain_head where id = 1 for update) as head`;
     const locked = await trx.executeQuery(prepared(lockQuery.compile(trx)));
     const rows = locked.rows
       .filter((row) => row.id !== null)
