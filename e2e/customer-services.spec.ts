@@ -147,8 +147,22 @@ test.describe('customer services', () => {
     await page.goto('/account/loans');
     await expect(page.getByText('Approved', { exact: true })).toBeVisible();
     await page.getByText(/Repayment schedule \(24 payments\)/).click();
-    await expect(page.getByRole('table', { name: 'Repayment schedule' })).toBeVisible();
+    const schedule = page.getByRole('table', { name: 'Repayment schedule' });
+    await expect(schedule).toBeVisible();
+    await expect(page.getByTestId('loan-progress')).toHaveText('0 of 24 installments paid · $12,000.00 of principal outstanding.');
     await checkA11y();
+
+    // The customer pays the first installment from checking.
+    const firstPayment = (await schedule.getByRole('row').nth(1).getByRole('cell').nth(3).textContent()) ?? '';
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Pay installment 1: ${firstPayment} of the personal loan` }).click();
+    await expect(page.getByText('Installment 1 of 24 paid.')).toBeVisible();
+    await expect(page.getByTestId('loan-progress')).toContainText('1 of 24 installments paid');
+    await expect(schedule.getByRole('row').nth(1)).toContainText('Paid');
+    await expect(page.getByRole('button', { name: /^Pay installment 2:/ })).toBeVisible();
+    await page.goto('/account/transactions');
+    await expect(page.getByTestId('transaction-line').first()).toContainText('Personal loan installment 1 of 24');
+    await expect(page.getByTestId('transaction-line').first()).toContainText(`−${firstPayment}`);
     await page.goto('/account/loans/documents');
     await expect(page.getByRole('heading', { name: /Personal loan: \$12,000\.00/ })).toBeVisible();
     await checkA11y();

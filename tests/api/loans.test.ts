@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthlyPaymentCents, repaymentScheduleCents } from '../../src/shared/contracts/loans';
+import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
+import { verifyLedger } from '../../src/server/ledger/verify';
 import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext } from '../support/app';
 
 let ctx: TestContext;
@@ -192,5 +194,118 @@ describe('staff decisions', () => {
       (await ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${randomUUID()}/reject`, headers: bearer(admin), payload: { reason: 'n/a reason' } }))
         .statusCode,
     ).toBe(404);
+  });
+});
+
+describe('loan repayments', () => {
+  const repay = (token: string, id: string, key = randomUUID()) =>
+    ctx.app.inject({ method: 'POST', url: `/api/loans/${id}/repayments`, headers: { ...bearer(token), 'idempotency-key': key }, payload: {} });
+  const balanceOf = async (kind: 'loans_receivable' | 'interest_income') =>
+    (await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('kind', '=', kind).where('owner_id', 'is', null).executeTakeFirstOrThrow())
+      .balance;
+  const topUp = async (userId: string, cents: number) => {
+    const checking = await ctx.database.db
+      .selectFrom('ledger_accounts')
+      .select('id')
+      .where('owner_id', '=', userId)
+      .where('kind', '=', 'checking')
+      .executeTakeFirstOrThrow();
+    await ctx.database.db.transaction().execute(async (trx) =>
+      postEntries(trx, [
+        {
+          kind: 'opening',
+          description: 'Top-up',
+          authorId: null,
+          postings: [
+            { accountId: await bankAccountId(trx, 'bank_cash'), amountCents: -cents },
+            { accountId: checking.id, amountCents: cents },
+          ],
+        },
+      ]),
+    );
+  };
+  async function approvedLoan(body = application) {
+    const customer = await verifiedCustomer();
+    const id = json(await apply(customer.token, body)).data._id as string;
+    expect((await approve(id)).statusCode).toBe(200);
+    return { customer, id };
+  }
+
+  it('pays the next installment from checking: principal back to loans receivable, interest to interest income', async () => {
+    const { customer, id } = await approvedLoan();
+    const [first] = repaymentScheduleCents(1_000_000, 999, 36, new Date().toISOString().slice(0, 10));
+    const receivable = await balanceOf('loans_receivable');
+    const interest = await balanceOf('interest_income');
+    const key = randomUUID();
+    const paid = await repay(customer.token, id, key);
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(json(paid).message).toBe('Installment 1 of 36 paid.');
+    expect(json(paid).data).toMatchObject({
+      installmentsPaid: 1,
+      principalRepaid: first!.principalCents / 100,
+      interestPaid: first!.interestCents / 100,
+      outstanding: (1_000_000 - first!.principalCents) / 100,
+      nextInstallment: { number: 2 },
+      repaidAt: null,
+    });
+    expect((await me(customer.token)).account.checking).toBeCloseTo((1_000_000 - first!.paymentCents) / 100, 2);
+    expect(await balanceOf('loans_receivable')).toBe(receivable + first!.principalCents);
+    expect(await balanceOf('interest_income')).toBe(interest + first!.interestCents);
+    // A retry with the same key answers the same and pays nothing more.
+    const retry = await repay(customer.token, id, key);
+    expect(retry.statusCode).toBe(201);
+    expect(json(retry).data.installmentsPaid).toBe(1);
+    expect((await me(customer.token)).account.checking).toBeCloseTo((1_000_000 - first!.paymentCents) / 100, 2);
+    // The customer's history shows it.
+    const history = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).data.items;
+    expect(history[0]).toMatchObject({ description: 'Personal loan installment 1 of 36', transactionType: 'debit', amount: first!.paymentCents / 100 });
+    expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
+  });
+
+  it('refuses what it must, and changes nothing', async () => {
+    const { customer, id } = await approvedLoan();
+    const other = await verifiedCustomer();
+    expect((await repay(other.token, id)).statusCode).toBe(404); // someone else's loan
+    expect((await repay(customer.token, randomUUID())).statusCode).toBe(404);
+    expect((await repay(customer.token, 'not-a-uuid')).statusCode).toBe(404);
+    const noKey = await ctx.app.inject({ method: 'POST', url: `/api/loans/${id}/repayments`, headers: bearer(customer.token), payload: {} });
+    expect(noKey.statusCode).toBe(400);
+    const pending = json(await apply(other.token)).data._id as string;
+    const notApproved = await repay(other.token, pending);
+    expect(notApproved.statusCode).toBe(409);
+    expect(json(notApproved).message).toBe('Only an approved loan can be repaid.');
+    expect((await repay(admin, id)).statusCode).toBe(403);
+    // Not enough in checking: the customer moved the money to savings.
+    const moved = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/transaction/internal-transfer',
+      headers: { ...bearer(customer.token), 'idempotency-key': randomUUID() },
+      payload: { from: 'checking', to: 'savings', amount: 10000 },
+    });
+    expect(moved.statusCode).toBe(201);
+    const broke = await repay(customer.token, id);
+    expect(broke.statusCode).toBe(400);
+    expect(json(broke).message).toBe('Insufficient funds');
+    const loan = json(await ctx.app.inject({ method: 'GET', url: '/api/loans', headers: bearer(customer.token) })).data[0];
+    expect(loan).toMatchObject({ installmentsPaid: 0, principalRepaid: 0, outstanding: 10000 });
+  });
+
+  it('a loan paid to the last installment is repaid exactly, and then refuses more', async () => {
+    const { customer, id } = await approvedLoan({ ...application, loanAmount: 2500, loanDuration: 12 });
+    const schedule = repaymentScheduleCents(250_000, 999, 12, new Date().toISOString().slice(0, 10));
+    const totalInterest = schedule.reduce((sum, row) => sum + row.interestCents, 0);
+    await topUp(customer.userId, totalInterest);
+    const receivable = await balanceOf('loans_receivable');
+    let last;
+    for (let index = 0; index < 12; index += 1) last = await repay(customer.token, id);
+    expect(json(last!).message).toBe('Installment 12 of 12 paid: the loan is fully repaid.');
+    expect(json(last!).data).toMatchObject({ installmentsPaid: 12, principalRepaid: 2500, outstanding: 0, nextInstallment: null });
+    expect(json(last!).data.repaidAt).not.toBeNull();
+    expect((await me(customer.token)).account.checking).toBe(0);
+    expect(await balanceOf('loans_receivable')).toBe(receivable + 250_000);
+    const more = await repay(customer.token, id);
+    expect(more.statusCode).toBe(409);
+    expect(json(more).message).toBe('This loan is fully repaid.');
+    expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 });

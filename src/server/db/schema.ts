@@ -96,7 +96,7 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
-export type LedgerAccountKind = 'savings' | 'checking' | 'bank_cash' | 'bank_operations' | 'external_clearing' | 'loans_receivable';
+export type LedgerAccountKind = 'savings' | 'checking' | 'bank_cash' | 'bank_operations' | 'external_clearing' | 'loans_receivable' | 'interest_income';
 
 export interface LedgerAccountsTable {
   id: Generated<string>;
@@ -162,6 +162,10 @@ export interface LoansTable {
   decided_at: Timestamp | null;
   disbursement_entry_id: string | null;
   disbursed_at: Timestamp | null;
+  installments_paid: Generated<number>;
+  principal_repaid_cents: Generated<number>;
+  interest_paid_cents: Generated<number>;
+  repaid_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -30,6 +30,7 @@ export const BANK_ACCOUNTS: Array<{ kind: LedgerAccountKind; name: string }> = [
   { kind: 'bank_operations', name: 'Operations adjustments' },
   { kind: 'external_clearing', name: 'External clearing' },
   { kind: 'loans_receivable', name: 'Loans receivable' },
+  { kind: 'interest_income', name: 'Interest income' },
 ];
 
 /** The bank's own accounts may go negative: they mirror money that entered or left the books. */

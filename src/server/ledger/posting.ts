@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
-import type { EntryKind } from '../db/schema';
+import type { EntryKind, LedgerAccountKind } from '../db/schema';
 import { AppError, assert } from '../http/errors';
 import { entryHash } from './chain';
 import { uuidv7 } from './uuid';
@@ -315,7 +315,7 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
 }
 
 /** Bank accounts by kind (cash, operations adjustments, external clearing...). */
-export async function bankAccountId(db: DB, kind: 'bank_cash' | 'bank_operations' | 'external_clearing' | 'loans_receivable'): Promise<string> {
+export async function bankAccountId(db: DB, kind: Exclude<LedgerAccountKind, 'savings' | 'checking'>): Promise<string> {
   const row = await db.selectFrom('ledger_accounts').select('id').where('kind', '=', kind).where('owner_id', 'is', null).executeTakeFirst();
   assert(row, `bank account ${kind} exists`);
   return row.id;

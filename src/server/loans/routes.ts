@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   LOAN_PENDING_MAX,
   LOAN_PRODUCTS,
+  LOAN_REPAID_MESSAGE,
   LOAN_SUCCESS_MESSAGE,
   type LoanDto,
   monthlyPaymentCents,
@@ -27,27 +28,26 @@ type CustomerColumns = { first_name: string; last_name: string; email: string; v
 
 const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
 
+/** The schedule of an approved loan, in cents (null before approval). */
+function scheduleOf(row: LoanRow) {
+  return row.status === 'approved' && row.disbursed_at
+    ? repaymentScheduleCents(row.amount_cents, row.annual_rate_bps, row.duration_months, new Date(row.disbursed_at).toISOString().slice(0, 10))
+    : null;
+}
+
 export function toLoanDto(row: LoanRow, customer?: CustomerColumns): LoanDto {
-  const total =
-    row.status === 'approved' && row.disbursed_at
-      ? repaymentScheduleCents(row.amount_cents, row.annual_rate_bps, row.duration_months, new Date(row.disbursed_at).toISOString().slice(0, 10)).reduce(
-          (sum, line) => sum + line.paymentCents,
-          0,
-        )
-      : row.monthly_payment_cents * row.duration_months;
-  const schedule =
-    row.status === 'approved' && row.disbursed_at
-      ? repaymentScheduleCents(row.amount_cents, row.annual_rate_bps, row.duration_months, new Date(row.disbursed_at).toISOString().slice(0, 10)).map(
-          (line) => ({
-            number: line.number,
-            dueDate: line.dueDate,
-            payment: line.paymentCents / 100,
-            principal: line.principalCents / 100,
-            interest: line.interestCents / 100,
-            balance: line.balanceCents / 100,
-          }),
-        )
-      : null;
+  const lines = scheduleOf(row);
+  const total = lines ? lines.reduce((sum, line) => sum + line.paymentCents, 0) : row.monthly_payment_cents * row.duration_months;
+  const schedule = lines
+    ? lines.map((line) => ({
+        number: line.number,
+        dueDate: line.dueDate,
+        payment: line.paymentCents / 100,
+        principal: line.principalCents / 100,
+        interest: line.interestCents / 100,
+        balance: line.balanceCents / 100,
+      }))
+    : null;
   return {
     _id: row.id,
     loanAmount: row.amount_cents / 100,
@@ -64,6 +64,12 @@ export function toLoanDto(row: LoanRow, customer?: CustomerColumns): LoanDto {
     createdAt: iso(row.created_at) ?? '',
     updatedAt: iso(row.updated_at) ?? '',
     schedule,
+    installmentsPaid: row.installments_paid,
+    principalRepaid: row.principal_repaid_cents / 100,
+    interestPaid: row.interest_paid_cents / 100,
+    outstanding: lines ? (row.amount_cents - row.principal_repaid_cents) / 100 : 0,
+    nextInstallment: schedule?.[row.installments_paid] ?? null,
+    repaidAt: iso(row.repaid_at),
     ...(customer
       ? {
           customer: {
@@ -172,6 +178,79 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
         .executeTakeFirstOrThrow();
     });
     return { data: toLoanDto(row), message: 'Loan application withdrawn' };
+  });
+
+  // The customer pays the next installment of an approved loan from checking: one entry moves the
+  // principal part back to loans receivable and the interest part to interest income.
+  app.post('/loans/:id/repayments', { preHandler: requireCustomer, ...perMinute(20) }, async (request, reply) => {
+    const user = currentUser(request);
+    const id = loanId(request.params);
+    return idempotent(app.db, request, reply, user.id, async (save) =>
+      app.db.transaction().execute(async (trx) => {
+        const loan = await trx.selectFrom('loans').selectAll().where('id', '=', id).where('user_id', '=', user.id).forUpdate().executeTakeFirst();
+        if (!loan) throw new AppError('not_found', 'Loan not found');
+        if (loan.status !== 'approved') throw new AppError('conflict', 'Only an approved loan can be repaid.');
+        const lines = scheduleOf(loan);
+        assert(lines, 'an approved loan has a schedule');
+        const line = lines[loan.installments_paid];
+        if (!line) throw new AppError('conflict', LOAN_REPAID_MESSAGE);
+        const checking = await trx.selectFrom('ledger_accounts').select('id').where('owner_id', '=', user.id).where('kind', '=', 'checking').executeTakeFirst();
+        assert(checking, 'every customer has a checking account');
+        const label = LOAN_PRODUCTS[loan.loan_type].label;
+        const installment = `${label} installment ${line.number} of ${lines.length}`;
+        const customerName = `${user.first_name} ${user.last_name}`;
+        const [posted] = await postEntries(trx, [
+          {
+            kind: 'loan',
+            description: installment,
+            authorId: user.id,
+            details: { loanId: loan.id, installment: line.number, principalCents: line.principalCents, interestCents: line.interestCents },
+            postings: [
+              { accountId: checking.id, amountCents: -line.paymentCents, memo: installment, counterparty: app.config.bankName },
+              {
+                accountId: await bankAccountId(trx, 'loans_receivable'),
+                amountCents: line.principalCents,
+                memo: `${installment}: principal`,
+                counterparty: customerName,
+              },
+              ...(line.interestCents > 0
+                ? [
+                    {
+                      accountId: await bankAccountId(trx, 'interest_income'),
+                      amountCents: line.interestCents,
+                      memo: `${installment}: interest`,
+                      counterparty: customerName,
+                    },
+                  ]
+                : []),
+            ],
+          },
+        ]);
+        assert(posted, 'the installment was posted');
+        const last = line.number === lines.length;
+        const updated = await trx
+          .updateTable('loans')
+          .set({
+            installments_paid: loan.installments_paid + 1,
+            principal_repaid_cents: loan.principal_repaid_cents + line.principalCents,
+            interest_paid_cents: loan.interest_paid_cents + line.interestCents,
+            repaid_at: last ? sql`now()` : null,
+            updated_at: sql`now()`,
+          })
+          .where('id', '=', loan.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        assert(!last || updated.principal_repaid_cents === updated.amount_cents, 'the last installment repays exactly what was lent');
+        const body = {
+          data: toLoanDto(updated),
+          message: last
+            ? `Installment ${line.number} of ${lines.length} paid: the loan is fully repaid.`
+            : `Installment ${line.number} of ${lines.length} paid.`,
+        };
+        await save(trx, { status: 201, body }, posted.id);
+        return { status: 201, body };
+      }),
+    );
   });
 
   // Staff: the applications, and the decision. Approval disburses the loan as a ledger entry.

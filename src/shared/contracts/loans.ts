@@ -157,5 +157,16 @@ export interface LoanDto {
   updatedAt: string;
   /** Approved loans only. */
   schedule: ScheduleRow[] | null;
+  /** Installments paid so far (the first `installmentsPaid` rows of the schedule). */
+  installmentsPaid: number;
+  principalRepaid: number;
+  interestPaid: number;
+  /** Principal still owed: the loan amount less the principal repaid (0 until approved). */
+  outstanding: number;
+  /** The installment a repayment pays now; null when nothing is due (not approved, or repaid). */
+  nextInstallment: ScheduleRow | null;
+  repaidAt: string | null;
   customer?: { id: string; firstName: string; lastName: string; email: string; verificationStatus: string };
 }
+
+export const LOAN_REPAID_MESSAGE = 'This loan is fully repaid.';

@@ -5,6 +5,7 @@ import * as customerServices from './2026-11-21-05-customer-services';
 import * as admin from './2026-11-21-06-admin';
 import * as adminCounters from './2026-11-21-06-admin-counters';
 import * as contacts from './2026-11-21-04-contacts';
+import * as loanRepayments from './2026-11-21-07-loan-repayments';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-06-admin': admin,
   '2026-11-21-06-admin-counters': adminCounters,
   '2026-11-21-04-contacts': contacts,
+  '2026-11-21-07-loan-repayments': loanRepayments,
 };

@@ -16,6 +16,12 @@ export async function withdrawLoan(id: string): Promise<string> {
   return (await api.delete<LoanDto>(`/loans/${encodeURIComponent(id)}`)).message ?? 'Loan application withdrawn';
 }
 
+/** Pays the loan's next installment from checking; one Idempotency-Key per click, so a retry never pays twice. */
+export async function repayLoan(id: string, idempotencyKey = newIdempotencyKey()): Promise<string> {
+  const answer = await api.post<LoanDto>(`/loans/${encodeURIComponent(id)}/repayments`, {}, { headers: { 'Idempotency-Key': idempotencyKey } });
+  return answer.message ?? 'Installment paid';
+}
+
 export interface LoanQueuePage {
   items: LoanDto[];
   page: number;

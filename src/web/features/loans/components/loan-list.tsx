@@ -5,7 +5,7 @@ import type { LoanDto } from '../../../../shared/contracts/loans';
 import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api';
-import { myLoansQuery, withdrawLoan } from '../api';
+import { myLoansQuery, repayLoan, withdrawLoan } from '../api';
 import { LoanStatusBadge, loanLabel, money } from './loan-format';
 import { RepaymentSchedule } from './repayment-schedule';
 
@@ -19,6 +19,16 @@ function LoanCard({ loan }: { loan: LoanDto }) {
     },
     onError: (error) => toast.error(errorMessage(error)),
   });
+  const repay = useMutation({
+    mutationFn: () => repayLoan(loan._id),
+    onSuccess: async (message) => {
+      toast.success(message);
+      // Balances and history change too.
+      await queryClient.invalidateQueries();
+    },
+    onError: (error) => toast.error(errorMessage(error)),
+  });
+  const next = loan.nextInstallment;
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -37,9 +47,27 @@ function LoanCard({ loan }: { loan: LoanDto }) {
               Paid into your checking account on {new Date(loan.disbursedAt).toLocaleDateString('en-US')}. Total to repay: {money(loan.totalRepayment)}.
             </p>
           ) : null}
+          {loan.status === 'approved' && loan.schedule ? (
+            <p className="mt-1 text-sm font-medium text-slate-900" data-testid="loan-progress">
+              {loan.repaidAt
+                ? `Fully repaid on ${new Date(loan.repaidAt).toLocaleDateString('en-US')}.`
+                : `${loan.installmentsPaid} of ${loan.schedule.length} installments paid · ${money(loan.outstanding)} of principal outstanding.`}
+            </p>
+          ) : null}
         </div>
         <div className="flex items-center gap-3">
           <LoanStatusBadge status={loan.status} />
+          {next ? (
+            <Button
+              disabled={repay.isPending}
+              onClick={() => {
+                if (window.confirm(`Pay installment ${next.number} of ${money(next.payment)} from your checking account now?`)) repay.mutate();
+              }}
+            >
+              {repay.isPending ? 'Paying...' : `Pay installment ${next.number}: ${money(next.payment)}`}
+              <span className="sr-only"> of the {loanLabel(loan.loanType).toLowerCase()}</span>
+            </Button>
+          ) : null}
           {loan.status === 'pending' ? (
             <Button
               variant="secondary"

@@ -13,6 +13,9 @@ export function RepaymentSchedule({ loan }: { loan: LoanDto }) {
               #
             </th>
             <th scope="col" className="py-2 pr-4">
+              Status
+            </th>
+            <th scope="col" className="py-2 pr-4">
               Due date
             </th>
             <th scope="col" className="py-2 pr-4 text-right">
@@ -33,6 +36,7 @@ export function RepaymentSchedule({ loan }: { loan: LoanDto }) {
           {loan.schedule.map((row) => (
             <tr key={row.number} className="border-b border-slate-100">
               <td className="py-1.5 pr-4">{row.number}</td>
+              <td className="py-1.5 pr-4">{row.number <= loan.installmentsPaid ? 'Paid' : row.number === loan.installmentsPaid + 1 ? 'Next' : ''}</td>
               <td className="py-1.5 pr-4">
                 {new Date(`${row.dueDate}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' })}
               </td>
