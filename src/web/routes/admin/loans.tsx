@@ -68,6 +68,13 @@ function LoanRow({ loan }: { loan: LoanDto }) {
               {money(loan.monthlyPayment)} a month at {loan.interestRate.toFixed(2)}%. Purpose: {loan.loanPurpose}
             </p>
             {loan.decisionReason ? <p className="mt-1 text-sm text-slate-800">Reason: {loan.decisionReason}</p> : null}
+            {loan.status === 'approved' && loan.schedule ? (
+              <p className="mt-1 text-sm text-slate-800">
+                {loan.repaidAt
+                  ? `Fully repaid on ${new Date(loan.repaidAt).toLocaleDateString('en-US')}.`
+                  : `Repaid ${loan.installmentsPaid} of ${loan.schedule.length} installments · ${money(loan.outstanding)} of principal outstanding.`}
+              </p>
+            ) : null}
           </div>
           <LoanStatusBadge status={loan.status} />
         </div>
