@@ -228,6 +228,24 @@ test.describe('admin back office', () => {
     await expect(journal.getByRole('row')).toHaveCount(2);
   });
 
+  test('the general ledger adds up to zero and verifies from the back office', async ({ page, checkA11y }) => {
+    await signInAs(page, ADMIN, '/admin/login');
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await page.getByRole('navigation', { name: 'Back office' }).first().getByRole('link', { name: 'General ledger' }).click();
+    await expect(page).toHaveURL(/\/admin\/ledger$/);
+    await expect(page.getByRole('heading', { name: 'General ledger', level: 1 })).toBeVisible();
+    await expect(page.getByRole('rowheader', { name: 'Cash' })).toBeVisible();
+    await expect(page.getByTestId('ledger-total')).toHaveText('$0.00');
+    await checkA11y();
+    await page.getByRole('button', { name: 'Verify the ledger' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /^OK: \d+ entries, \d+ accounts; hash chain and every balance match\./ })).toBeVisible({
+      timeout: 30_000,
+    });
+    await checkA11y();
+    await page.goto('/admin/audit');
+    await expect(page.getByRole('table').getByText('ledger.verify').first()).toBeVisible();
+  });
+
   test("an admin's own Disabled select is locked with the note", async ({ page, checkA11y }) => {
     await signInAs(page, ADMIN, '/admin/login');
     await expect(page).toHaveURL(/\/admin\/dashboard$/);

@@ -37,6 +37,7 @@ const adminPaths = (userId: string) => [
   '/admin/journal',
   '/admin/contacts',
   '/admin/audit',
+  '/admin/ledger',
   '/admin/kyc',
   '/admin/loans',
   '/admin/cards',

@@ -45,6 +45,7 @@ export const paths = {
     userTransactions: (id: string) => `/admin/transactions/${id}`,
     journal: '/admin/journal',
     audit: '/admin/audit',
+    ledger: '/admin/ledger',
     kyc: '/admin/kyc',
     loans: '/admin/loans',
     cards: '/admin/cards',

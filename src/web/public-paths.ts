@@ -76,6 +76,7 @@ export const clientRenderedPaths = [
   '/admin/transactions/:id',
   '/admin/journal',
   '/admin/audit',
+  '/admin/ledger',
   '/admin/kyc',
   '/admin/loans',
   '/admin/cards',

@@ -73,6 +73,7 @@ export default [
     route('admin/transactions/:id', 'routes/admin/user-transactions.tsx'),
     route('admin/journal', 'routes/admin/journal.tsx'),
     route('admin/audit', 'routes/admin/audit.tsx'),
+    route('admin/ledger', 'routes/admin/ledger.tsx'),
     route('admin/kyc', 'routes/admin/kyc.tsx'),
     route('admin/loans', 'routes/admin/loans.tsx'),
     route('admin/cards', 'routes/admin/cards.tsx'),

@@ -4,8 +4,10 @@ import { ZAdminUserListQuery, ZAdminUserUpdate, ZAuditQuery } from '../../shared
 import { ZEmail } from '../../shared/contracts/common';
 import { requireAdmin } from '../auth/sessions';
 import { parseInput } from '../http/errors';
+import { perMinute } from '../http/rate-limit';
 import { auditFilters, listAudit } from './audit-log';
 import { getDashboard } from './dashboard';
+import { getLedgerOverview, runLedgerVerification } from './ledger';
 import { assertUuid, deleteOrCloseUser, getUserByEmail, getUserById, listUsers, updateUser } from './users';
 
 const ZIdParams = z.object({ id: z.string().max(64) });
@@ -46,4 +48,12 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   app.get('/admin/audit/filters', staffOnly, async () => ({ data: await auditFilters(app.db) }));
 
   app.get('/admin/dashboard', staffOnly, async () => ({ data: await getDashboard(app.db) }));
+
+  // The general ledger, and the same verification as `npm run ledger:verify` (it reads every entry:
+  // a few per minute at most).
+  app.get('/admin/ledger', staffOnly, async () => ({ data: await getLedgerOverview(app.db) }));
+  app.post('/admin/ledger/verify', { ...staffOnly, ...perMinute(6) }, async (request) => {
+    const verification = await runLedgerVerification(app.db, request);
+    return { data: verification, message: verification.message };
+  });
 }

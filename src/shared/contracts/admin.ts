@@ -170,3 +170,26 @@ export interface AdminDashboard {
   /** The last 30 days, oldest first, every day present (zero when nothing moved). */
   transferVolume: DashboardDay[];
 }
+
+/** GET /api/admin/ledger: the bank's own accounts, what it holds for customers, and the chain head. */
+export interface AdminLedgerOverview {
+  /** The bank's named accounts (cash, operations adjustments, clearing, loans, interest), in cents. */
+  bankAccounts: Array<{ kind: string; name: string; balanceCents: number }>;
+  /** Every customer savings and checking balance, summed. */
+  customerBalancesCents: number;
+  customerAccounts: number;
+  /** Every account summed: zero whenever double entry holds. */
+  totalCents: number;
+  head: { seq: number; hash: string };
+}
+
+/** POST /api/admin/ledger/verify: `npm run ledger:verify`, run by staff from the back office. */
+export interface AdminLedgerVerification {
+  ok: boolean;
+  entries: number;
+  /** The first entry that does not match, when one does not. */
+  problem: string | null;
+  seq: number | null;
+  message: string;
+  checkedAt: string;
+}

@@ -2,6 +2,8 @@ import { queryOptions } from '@tanstack/react-query';
 import type {
   AdminDashboard,
   AdminDeleteResult,
+  AdminLedgerOverview,
+  AdminLedgerVerification,
   AdminUserDto,
   AdminUserList,
   AdminUserUpdate,
@@ -52,6 +54,16 @@ export const dashboardQuery = queryOptions({
   queryKey: ['admin', 'dashboard'],
   queryFn: async () => (await api.get<AdminDashboard>('/admin/dashboard')).data,
 });
+
+export const ledgerOverviewQuery = queryOptions({
+  queryKey: ['admin', 'ledger'],
+  queryFn: async () => (await api.get<AdminLedgerOverview>('/admin/ledger')).data,
+});
+
+/** Recomputes the hash chain and every balance on the server (it reads every entry). */
+export async function verifyLedgerNow(): Promise<AdminLedgerVerification> {
+  return (await api.post<AdminLedgerVerification>('/admin/ledger/verify', {})).data;
+}
 
 export interface AuditParams {
   page: number;

@@ -1,4 +1,4 @@
-import { BadgeCheck, BookOpen, ClipboardList, CreditCard, HandCoins, LayoutDashboard, Mail, PlusCircle, Users } from 'lucide-react';
+import { BadgeCheck, BookOpen, ClipboardList, CreditCard, HandCoins, Landmark, LayoutDashboard, Mail, PlusCircle, Users } from 'lucide-react';
 import { Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
@@ -9,6 +9,7 @@ const links: ShellLink[] = [
   { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/admin/users', label: 'Users', icon: Users },
   { to: '/admin/journal', label: 'Journal', icon: BookOpen },
+  { to: '/admin/ledger', label: 'General ledger', icon: Landmark },
   { to: '/admin/transactions/add-transactions', label: 'Add Transaction', icon: PlusCircle },
   { to: '/admin/kyc', label: 'Identity reviews', icon: BadgeCheck },
   { to: '/admin/loans', label: 'Loans', icon: HandCoins },
