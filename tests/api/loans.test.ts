@@ -290,6 +290,18 @@ describe('loan repayments', () => {
     expect(loan).toMatchObject({ installmentsPaid: 0, principalRepaid: 0, outstanding: 10000 });
   });
 
+  it('a customer who still owes on a loan cannot be closed, even with empty accounts', async () => {
+    const { customer } = await approvedLoan();
+    // The money was paid out: both accounts are at zero, the loan is not.
+    await topUp(customer.userId, -1_000_000);
+    expect((await me(customer.token)).account).toMatchObject({ savings: 0, checking: 0 });
+    const refused = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
+    expect(refused.statusCode).toBe(409);
+    expect(json(refused).message).toBe('This customer still owes $10,000.00 on a loan: it must be repaid before the account can be closed.');
+    const user = await ctx.database.db.selectFrom('users').select(['closed_at', 'email']).where('id', '=', customer.userId).executeTakeFirstOrThrow();
+    expect(user).toMatchObject({ closed_at: null, email: customer.email });
+  });
+
   it('a loan paid to the last installment is repaid exactly, and then refuses more', async () => {
     const { customer, id } = await approvedLoan({ ...application, loanAmount: 2500, loanDuration: 12 });
     const schedule = repaymentScheduleCents(250_000, 999, 12, new Date().toISOString().slice(0, 10));

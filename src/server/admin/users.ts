@@ -361,6 +361,22 @@ export async function deleteOrCloseUser(app: FastifyInstance, request: FastifyRe
       const balances = nonZero.map((account) => `${account.kind} ${formatCents(account.balance)}`).join(', ');
       throw conflict(`Balances must be zero before this account can be closed (${balances}). Move or pay out the money first.`);
     }
+    // A customer who still owes the bank is not closed: the loan would be left with nobody to repay it.
+    if (await tableExists(trx, 'loans')) {
+      const owed = await trx
+        .selectFrom('loans')
+        .select(({ fn }) => [fn.sum<string>(sql`amount_cents - principal_repaid_cents`).as('cents'), fn.countAll<number>().as('loans')])
+        .where('user_id', '=', id)
+        .where('status', '=', 'approved')
+        .where('repaid_at', 'is', null)
+        .executeTakeFirst();
+      if (owed && Number(owed.loans) > 0) {
+        const loans = Number(owed.loans);
+        throw conflict(
+          `This customer still owes ${formatCents(Number(owed.cents))} on ${loans === 1 ? 'a loan' : `${loans} loans`}: it must be repaid before the account can be closed.`,
+        );
+      }
+    }
     await trx
       .updateTable('users')
       .set({
