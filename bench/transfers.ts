@@ -274,7 +274,9 @@ async function main(): Promise<void> {
       .where('kind', '=', 'internal')
       .executeTakeFirstOrThrow()
       .catch(() => null);
+    const verifyStarted = performance.now();
     const verified = await verifyLedger(database.db);
+    const verifySeconds = (performance.now() - verifyStarted) / 1000;
     await database.close();
 
     const pad = (value: string, width: number) => value.padStart(width);
@@ -315,7 +317,7 @@ async function main(): Promise<void> {
       console.log(
         `Group commit: ${commits.entries} transfer entries in ${commits.commits} batches (${(Number(commits.entries) / Math.max(1, Number(commits.commits))).toFixed(1)} per commit)`,
       );
-    console.log(`Ledger after the runs: ${describeVerifyResult(verified)}`);
+    console.log(`Ledger after the runs: ${describeVerifyResult(verified)} (verified in ${verifySeconds.toFixed(1)} s)`);
     if (!verified.ok) process.exitCode = 1;
   } finally {
     if (server && server.exitCode === null) {
