@@ -16,6 +16,7 @@ import {
 import { formatCents } from '../../shared/money';
 import { audit } from '../audit/audit';
 import { currentUser, requireAdmin, requireCustomer } from '../auth/sessions';
+import type { DB } from '../db/database';
 import type { LoansTable } from '../db/schema';
 import { AppError, assert, parseInput } from '../http/errors';
 import { perMinute } from '../http/rate-limit';
@@ -82,6 +83,13 @@ export function toLoanDto(row: LoanRow, customer?: CustomerColumns): LoanDto {
         }
       : {}),
   };
+}
+
+/** The customer's checking account: where a loan is paid out and where its installments come from. */
+async function checkingAccountId(db: DB, userId: string): Promise<string> {
+  const checking = await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).where('kind', '=', 'checking').executeTakeFirst();
+  assert(checking, 'every customer has a checking account');
+  return checking.id;
 }
 
 function loanId(params: unknown): string {
@@ -194,8 +202,7 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
         assert(lines, 'an approved loan has a schedule');
         const line = lines[loan.installments_paid];
         if (!line) throw new AppError('conflict', LOAN_REPAID_MESSAGE);
-        const checking = await trx.selectFrom('ledger_accounts').select('id').where('owner_id', '=', user.id).where('kind', '=', 'checking').executeTakeFirst();
-        assert(checking, 'every customer has a checking account');
+        const checking = await checkingAccountId(trx, user.id);
         const label = LOAN_PRODUCTS[loan.loan_type].label;
         const installment = `${label} installment ${line.number} of ${lines.length}`;
         const customerName = `${user.first_name} ${user.last_name}`;
@@ -206,7 +213,7 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
             authorId: user.id,
             details: { loanId: loan.id, installment: line.number, principalCents: line.principalCents, interestCents: line.interestCents },
             postings: [
-              { accountId: checking.id, amountCents: -line.paymentCents, memo: installment, counterparty: app.config.bankName },
+              { accountId: checking, amountCents: -line.paymentCents, memo: installment, counterparty: app.config.bankName },
               {
                 accountId: await bankAccountId(trx, 'loans_receivable'),
                 amountCents: line.principalCents,
@@ -289,13 +296,7 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
         if (customer.closed_at) throw new AppError('conflict', "The customer's account is closed.");
         if (customer.verification_status !== 'verified')
           throw new AppError('conflict', "The customer's identity is not verified yet: review their documents first.");
-        const checking = await trx
-          .selectFrom('ledger_accounts')
-          .select('id')
-          .where('owner_id', '=', customer.id)
-          .where('kind', '=', 'checking')
-          .executeTakeFirst();
-        assert(checking, 'every customer has a checking account');
+        const checking = await checkingAccountId(trx, customer.id);
         const receivable = await bankAccountId(trx, 'loans_receivable');
         const label = LOAN_PRODUCTS[loan.loan_type].label;
         const [posted] = await postEntries(trx, [
@@ -311,7 +312,7 @@ export async function loanRoutes(app: FastifyInstance): Promise<void> {
                 memo: `${label} to ${customer.first_name} ${customer.last_name}`,
                 counterparty: `${customer.first_name} ${customer.last_name}`,
               },
-              { accountId: checking.id, amountCents: loan.amount_cents, memo: `${label} disbursement`, counterparty: app.config.bankName },
+              { accountId: checking, amountCents: loan.amount_cents, memo: `${label} disbursement`, counterparty: app.config.bankName },
             ],
           },
         ]);
