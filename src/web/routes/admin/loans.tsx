@@ -10,7 +10,7 @@ import { Pager } from '../../components/ui/pager';
 import { Card, PageTitle } from '../../components/ui/card';
 import { StatusTabs } from '../../features/kyc/components/status-tabs';
 import { approveLoan, loanQueueQuery, rejectLoan } from '../../features/loans/api';
-import { LoanStatusBadge, loanLabel, money } from '../../features/loans/components/loan-format';
+import { LoanStatusBadge, loanLabel, loanProgress, money } from '../../features/loans/components/loan-format';
 import { errorMessage, newIdempotencyKey } from '../../lib/api';
 
 export function meta() {
@@ -47,6 +47,7 @@ function LoanRow({ loan }: { loan: LoanDto }) {
     onError: (caught) => setError(errorMessage(caught)),
   });
   const name = loan.customer ? `${loan.customer.firstName} ${loan.customer.lastName}` : 'Customer';
+  const progress = loanProgress(loan);
 
   return (
     <li>
@@ -68,13 +69,7 @@ function LoanRow({ loan }: { loan: LoanDto }) {
               {money(loan.monthlyPayment)} a month at {loan.interestRate.toFixed(2)}%. Purpose: {loan.loanPurpose}
             </p>
             {loan.decisionReason ? <p className="mt-1 text-sm text-slate-800">Reason: {loan.decisionReason}</p> : null}
-            {loan.status === 'approved' && loan.schedule ? (
-              <p className="mt-1 text-sm text-slate-800">
-                {loan.repaidAt
-                  ? `Fully repaid on ${new Date(loan.repaidAt).toLocaleDateString('en-US')}.`
-                  : `Repaid ${loan.installmentsPaid} of ${loan.schedule.length} installments · ${money(loan.outstanding)} of principal outstanding.`}
-              </p>
-            ) : null}
+            {progress ? <p className="mt-1 text-sm text-slate-800">{progress}</p> : null}
           </div>
           <LoanStatusBadge status={loan.status} />
         </div>

@@ -16,3 +16,10 @@ export function LoanStatusBadge({ status }: { status: LoanDto['status'] }) {
 }
 
 export const money = formatDollars;
+
+/** How far an approved loan is repaid, in one sentence (null before approval). */
+export function loanProgress(loan: LoanDto): string | null {
+  if (loan.status !== 'approved' || !loan.schedule) return null;
+  if (loan.repaidAt) return `Fully repaid on ${new Date(loan.repaidAt).toLocaleDateString('en-US')}.`;
+  return `${loan.installmentsPaid} of ${loan.schedule.length} installments paid · ${money(loan.outstanding)} of principal outstanding.`;
+}

@@ -6,7 +6,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api';
 import { myLoansQuery, repayLoan, withdrawLoan } from '../api';
-import { LoanStatusBadge, loanLabel, money } from './loan-format';
+import { LoanStatusBadge, loanLabel, loanProgress, money } from './loan-format';
 import { RepaymentSchedule } from './repayment-schedule';
 
 function LoanCard({ loan }: { loan: LoanDto }) {
@@ -29,6 +29,7 @@ function LoanCard({ loan }: { loan: LoanDto }) {
     onError: (error) => toast.error(errorMessage(error)),
   });
   const next = loan.nextInstallment;
+  const progress = loanProgress(loan);
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -47,11 +48,9 @@ function LoanCard({ loan }: { loan: LoanDto }) {
               Paid into your checking account on {new Date(loan.disbursedAt).toLocaleDateString('en-US')}. Total to repay: {money(loan.totalRepayment)}.
             </p>
           ) : null}
-          {loan.status === 'approved' && loan.schedule ? (
+          {progress ? (
             <p className="mt-1 text-sm font-medium text-slate-900" data-testid="loan-progress">
-              {loan.repaidAt
-                ? `Fully repaid on ${new Date(loan.repaidAt).toLocaleDateString('en-US')}.`
-                : `${loan.installmentsPaid} of ${loan.schedule.length} installments paid · ${money(loan.outstanding)} of principal outstanding.`}
+              {progress}
             </p>
           ) : null}
         </div>
