@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { AdminTransactionDto, AdminAccountUpdate, AdminTransactionRequest, TransactionDto, TransactionPage } from '../../../shared/contracts/transactions';
+import type { AdminUserRow } from '../../../shared/contracts/admin';
 import { api } from '../../lib/api';
 
 export interface TransactionFilter {
@@ -65,15 +66,7 @@ export async function updateAccount(userId: string, body: AdminAccountUpdate, id
 }
 
 // Staff views of customers, from the back office's user calls.
-export interface StaffUserOption {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  accountNumber: string | null;
-  isAdmin: boolean;
-  closedAt: string | null;
-}
+export type StaffUserOption = Pick<AdminUserRow, '_id' | 'firstName' | 'lastName' | 'email' | 'accountNumber' | 'isAdmin' | 'closedAt'>;
 
 export const staffCustomersQuery = () =>
   queryOptions({
