@@ -7,7 +7,7 @@ import { PageTitle } from '../../components/ui/card';
 import { SelectField, TextField } from '../../components/ui/form';
 import { auditFiltersQuery, auditQuery, type AuditParams } from '../../features/admin/api';
 import { AuditTable } from '../../features/admin/components/audit-table';
-import { Pager } from '../../components/ui/pager';
+import { Pager, pageParam } from '../../components/ui/pager';
 import { errorMessage } from '../../lib/api';
 
 export function meta() {
@@ -16,7 +16,7 @@ export function meta() {
 
 function readParams(params: URLSearchParams): AuditParams {
   return {
-    page: Math.max(1, Math.min(100_000, Number.parseInt(params.get('page') ?? '1', 10) || 1)),
+    page: pageParam(params),
     actorId: params.get('actorId') ?? '',
     customer: params.get('customer') ?? '',
     action: params.get('action') ?? '',

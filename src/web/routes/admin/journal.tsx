@@ -6,7 +6,7 @@ import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { SelectField, TextField } from '../../components/ui/form';
-import { Pager } from '../../components/ui/pager';
+import { Pager, pageParam } from '../../components/ui/pager';
 import { adminJournalQuery } from '../../features/ledger/api';
 import { formatBookedAt, formatValueDate, kindLabel, signedAmount } from '../../features/ledger/format';
 import { errorMessage } from '../../lib/api';
@@ -32,13 +32,13 @@ interface JournalParams {
 const EMPTY: JournalParams = { page: 1, type: '', account: '', from: '', to: '' };
 
 // A hand-edited address with a value the API refuses is read as "no filter" rather than an error page.
-const realDate = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && isRealDate(value) ? value : '');
+const realDate = (value: string | null) => (value && isRealDate(value) ? value : '');
 
 function readParams(params: URLSearchParams): JournalParams {
   const type = params.get('type');
   const account = params.get('account');
   return {
-    page: Math.max(1, Math.min(100_000, Number.parseInt(params.get('page') ?? '1', 10) || 1)),
+    page: pageParam(params),
     type: type === 'credit' || type === 'debit' ? type : '',
     account: account === 'savings' || account === 'checking' ? account : '',
     from: realDate(params.get('from')),

@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button';
 import { PageTitle } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form';
 import { adminUsersQuery } from '../../features/admin/api';
-import { Pager } from '../../components/ui/pager';
+import { Pager, pageParam } from '../../components/ui/pager';
 import { UsersTable } from '../../features/admin/components/users-table';
 import { errorMessage } from '../../lib/api';
 
@@ -20,7 +20,7 @@ function readParams(params: URLSearchParams) {
   const sort: UserSortField = USER_SORT_FIELDS.includes(sortParam as UserSortField) ? (sortParam as UserSortField) : 'createdAt';
   const orderParam = params.get('order');
   const order: 'asc' | 'desc' = orderParam === 'asc' || orderParam === 'desc' ? orderParam : sort === 'createdAt' ? 'desc' : 'asc';
-  const page = Math.max(1, Math.min(100_000, Number.parseInt(params.get('page') ?? '1', 10) || 1));
+  const page = pageParam(params);
   return { page, search: (params.get('search') ?? '').slice(0, SEARCH_LENGTH_MAX), sort, order };
 }
 
