@@ -45,10 +45,9 @@ function preparingPool(pool: pg.Pool): PostgresPool {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
       const query = (textOrCursor: unknown, parameters?: ReadonlyArray<unknown>): unknown => {
-        if (typeof textOrCursor === 'string') {
-          const name = preparedNames.get(textOrCursor);
-          return client.query(name ? { name, text: textOrCursor, values: [...(parameters ?? [])] } : { text: textOrCursor, values: [...(parameters ?? [])] });
-        }
+        // An unnamed text (name undefined) goes out as before: parsed and planned on every call.
+        if (typeof textOrCursor === 'string')
+          return client.query({ name: preparedNames.get(textOrCursor), text: textOrCursor, values: [...(parameters ?? [])] });
         return client.query(textOrCursor as pg.Submittable);
       };
       return { query, release: () => client.release() } as PostgresPoolClient;
