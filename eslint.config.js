@@ -1,7 +1,10 @@
 // ESLint (flat config): JavaScript's and typescript-eslint's recommended rules, React's hook rules
 // for the web code, and nothing that Prettier already decides (formatting).
+import fs from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -28,5 +31,72 @@ export default tseslint.config(
     // navigation, are effects that set state on purpose.
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  // ---------------------------------------------------------------- boundaries (docs/decisions/007-code-shape.md)
+  {
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'], tsconfig: { configFile: path.resolve('tsconfig.json') } })],
+    },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaryZones() }] },
+  },
+  {
+    // The core and every service, repository and job run without HTTP: a job or a CLI calls them as they are.
+    files: [
+      'src/server/ledger/**/*.ts',
+      'src/server/lib/**/*.ts',
+      'src/server/db/**/*.ts',
+      'src/server/jobs/**/*.ts',
+      'src/server/**/service.ts',
+      'src/server/**/repository.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify', 'fastify-*', '@fastify/*'],
+              message: 'Services, repositories and the ledger know nothing of HTTP: take an explicit context instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );
+
+/**
+ * Import zones, each refused with its reason: the server never imports the web app (or the other
+ * way round), the ledger core imports no domain, HTTP plugin or seed, services and repositories
+ * import no HTTP plugin, and no web feature imports another feature (shared code lives in lib/).
+ */
+function boundaryZones() {
+  const features = fs
+    .readdirSync('src/web/features', { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  return [
+    { target: './src/server', from: './src/web', message: 'The server does not import the web app: shared code lives in src/shared.' },
+    { target: './src/web', from: './src/server', message: 'The web app does not import the server: shared code lives in src/shared.' },
+    { target: './src/shared', from: ['./src/server', './src/web'], message: 'src/shared is imported by both sides and imports neither.' },
+    {
+      target: './src/server/ledger',
+      from: './src/server',
+      except: ['./ledger', './db', './lib'],
+      message: 'The ledger core imports only the database and lib/: no domain, no HTTP, no seed.',
+    },
+    {
+      target: ['./src/server/**/service.ts', './src/server/**/repository.ts'],
+      from: ['./src/server/plugins', './src/server/app.ts', './src/server/server.ts'],
+      message: 'Services and repositories do not depend on the HTTP layer.',
+    },
+    ...features.map((feature) => ({
+      target: `./src/web/features/${feature}`,
+      from: './src/web/features',
+      except: [`./${feature}`],
+      message: 'A feature does not import another feature: move shared code to src/web/lib or components.',
+    })),
+  ];
+}

@@ -5,9 +5,10 @@
  */
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
+import { createAppContext } from '../src/server/context';
 import { createDatabase } from '../src/server/db/database';
+import { createLogger } from '../src/server/lib/logger';
 import { createMailer } from '../src/server/mail/mailer';
-import '../src/server/domains';
 
 async function main(): Promise<void> {
   const url = process.env.BENCH_DATABASE_URL;
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
   };
   const database = createDatabase(url);
   database.pool.on('error', () => {});
-  const app = await buildApp({ config, db: database.db, mailer: createMailer({ from: config.mailFrom }), logger: false });
+  const context = createAppContext({ config, db: database.db, mailer: createMailer({ from: config.mailFrom }), log: createLogger(config) });
+  const app = await buildApp(context);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });

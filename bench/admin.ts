@@ -22,7 +22,9 @@ import { createDatabase } from '../src/server/db/database';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { migrateToLatest } from '../src/server/db/migrate';
 import { DEMO_ADMIN_PASSWORD, seed } from '../src/server/seed';
-import '../src/server/domains';
+import { createAppContext } from '../src/server/context';
+import { createLogger } from '../src/server/lib/logger';
+import { createMailer } from '../src/server/mail/mailer';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 150_000);
@@ -208,7 +210,7 @@ async function main(): Promise<void> {
       ...loadConfig({ NODE_ENV: 'test', DATA_DIR: path.join(directory, 'data'), LOG_LEVEL: 'silent', DEMO_MODE: 'true' }),
       rateLimits: false,
     };
-    await seed(db, config);
+    await seed(createAppContext({ config, db, mailer: createMailer({ from: config.mailFrom }), log: createLogger(config) }));
 
     log(`Seeding ${CUSTOMERS.toLocaleString('en-US')} customers and ${TRANSFERS.toLocaleString('en-US')} transfers...`);
     const seedStarted = performance.now();

@@ -176,10 +176,10 @@ test.describe('admin back office', () => {
     await signInAs(page, ADMIN, '/admin/login');
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
 
-    // Two staff entries on a value date no other journey uses (a random day of the 1980s and 90s), so the
-    // filtered list is this test's alone: the other spec files post entries in parallel, so "newest
-    // first" alone would not be stable.
-    const day = new Date(Date.UTC(1980, 0, 1) + Math.floor(Math.random() * 7300) * 86_400_000);
+    // Two staff entries on a value date no other journey uses (a random day 30 to 365 days ago: staff
+    // may date an entry within a year of today), so the filtered list is this test's alone: the other
+    // spec files post entries in parallel, so "newest first" alone would not be stable.
+    const day = new Date(Date.now() - (30 + Math.floor(Math.random() * 335)) * 86_400_000);
     const valueDate = day.toISOString().slice(0, 10);
     for (const [transactionType, amount, description] of [
       ['credit', 120, 'Journal e2e credit'],

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Config } from './config';
-import type { DB } from './db/database';
+import type { AppContext } from './context';
 import { hashPassword } from './auth/crypto';
 import { ensureBankAccounts, openCustomerAccounts } from './ledger/accounts';
+import { openingEntries } from './ledger/opening';
 
 export interface DemoSignIn {
   role: 'admin' | 'customer';
@@ -35,18 +35,12 @@ export const DEMO_CUSTOMERS = [
   },
 ] as const;
 
-/** Hook for the ledger: credits a demo customer's opening balances through real entries. */
-export type OpeningBalancePoster = (db: DB, userId: string, cents: { checking: number; savings: number }) => Promise<void>;
-let postOpeningBalances: OpeningBalancePoster | undefined;
-export function setOpeningBalancePoster(poster: OpeningBalancePoster): void {
-  postOpeningBalances = poster;
-}
-
 /**
  * First start: the bank's own ledger accounts, the admin, and (in demo mode) two verified demo
  * customers. Idempotent: later starts change nothing and only report the sign-ins.
  */
-export async function seed(db: DB, config: Config): Promise<DemoSignIn[]> {
+export async function seed(ctx: AppContext): Promise<DemoSignIn[]> {
+  const { db, config } = ctx;
   await ensureBankAccounts(db);
   const signIns: DemoSignIn[] = [];
 
@@ -77,7 +71,8 @@ export async function seed(db: DB, config: Config): Promise<DemoSignIn[]> {
   for (const customer of DEMO_CUSTOMERS) {
     const existing = await db.selectFrom('users').select('id').where('email', '=', customer.email).executeTakeFirst();
     if (!existing) {
-      await db.transaction().execute(async (trx) => {
+      // Demo customers' opening balances are real entries from the bank's cash account, posted with the customer.
+      await ctx.ledger.transaction(async (trx, post) => {
         const created = await trx
           .insertInto('users')
           .values({
@@ -100,7 +95,8 @@ export async function seed(db: DB, config: Config): Promise<DemoSignIn[]> {
           .returning('id')
           .executeTakeFirstOrThrow();
         await openCustomerAccounts(trx, created.id);
-        if (postOpeningBalances) await postOpeningBalances(trx, created.id, customer.openingCents);
+        const entries = await openingEntries(trx, created.id, customer.openingCents);
+        if (entries.length > 0) await post(entries);
       });
     }
     signIns.push({ role: 'customer', email: customer.email, password: DEMO_CUSTOMER_PASSWORD });

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { createAppContext } from './context';
 import { loadCryptoDeposits } from './deposits/options';
+import { createLogger } from './lib/logger';
 import { createMailer } from './mail/mailer';
 import { openRuntime } from './runtime';
 import { seed } from './seed';
-import './domains';
 
 function readConfig(): Config {
   try {
@@ -39,13 +40,11 @@ async function main(): Promise<void> {
   // Fail fast on a mistyped deposit address, before anything starts (it names the option and the problem).
   loadCryptoDeposits(config);
   const runtime = await openRuntime(config);
-  const db = runtime.database.db;
-  const signIns = await seed(db, config);
-  // The mailer logs through the app's logger, which exists only once the app is built.
-  const appRef: { current?: Awaited<ReturnType<typeof buildApp>> } = {};
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => appRef.current?.log.info(line) });
-  const app = await buildApp({ config, db, mailer, serveWeb: true });
-  appRef.current = app;
+  const log = createLogger(config);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => log.info(line) });
+  const context = createAppContext({ config, db: runtime.database.db, mailer, log });
+  const signIns = await seed(context);
+  const app = await buildApp(context, { serveWeb: true });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

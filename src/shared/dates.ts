@@ -21,3 +21,15 @@ export const dateOfBirth = (messages: { required: string; underage: string }) =>
       const oldest = new Date(Date.UTC(now.getUTCFullYear() - 120, 0, 1));
       return date <= adult && date >= oldest;
     }, messages.underage);
+
+/** Today's date (UTC) as YYYY-MM-DD. */
+export function todayIso(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** A YYYY-MM-DD date moved by whole days. */
+export function addDays(date: string, days: number): string {
+  const moved = new Date(`${date}T00:00:00Z`);
+  moved.setUTCDate(moved.getUTCDate() + days);
+  return moved.toISOString().slice(0, 10);
+}

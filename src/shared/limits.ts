@@ -23,3 +23,11 @@ export const SESSION_IDLE_MS = 15 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 export const LOGIN_FAILURES_MAX = 5;
 export const LOGIN_LOCK_MS = 15 * 60 * 1000;
+
+/** JSON bodies nest at most this deep (the deepest contract needs 4); deeper is refused before anything recurses. */
+export const JSON_DEPTH_MAX = 32;
+/** Every date the bank accepts lies in this range (filters, value dates, dates of birth). */
+export const DATE_MIN = '1900-01-01';
+export const DATE_MAX = '2100-12-31';
+/** A staff member may date an entry at most this many days before or after today. */
+export const STAFF_VALUE_DATE_WINDOW_DAYS = 366;

@@ -38,24 +38,37 @@ export function centsToDollars(cents: number): number {
  * A positive amount in dollars (as the API carries it, number or string) parsed to integer cents.
  * `missingMessage` is what an absent amount gets (the spec's 'Please fill all fields' on transfers).
  */
+/** How an amount looks in the OpenAPI document: decimal dollars, as a number or a string. */
+export const AMOUNT_JSON_SCHEMA = {
+  anyOf: [
+    { type: 'number', exclusiveMinimum: 0, maximum: AMOUNT_CENTS_MAX / 100, multipleOf: 0.01 },
+    { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,2})?$' },
+  ],
+  description: 'Decimal dollars with at most 2 places, e.g. 120.25',
+  examples: [120.25],
+};
+
 export const amountCents = (missingMessage: string) =>
-  z.unknown().transform((value, ctx) => {
-    if (value === undefined || value === null || value === '') {
-      ctx.addIssue({ code: 'custom', message: missingMessage });
-      return z.NEVER;
-    }
-    const cents = dollarsToCents(value);
-    if (cents === null) {
-      ctx.addIssue({ code: 'custom', message: 'Amount must be a number with at most 2 decimal places' });
-      return z.NEVER;
-    }
-    if (cents <= 0) {
-      ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
-      return z.NEVER;
-    }
-    if (cents > AMOUNT_CENTS_MAX) {
-      ctx.addIssue({ code: 'custom', message: `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}` });
-      return z.NEVER;
-    }
-    return cents;
-  });
+  z
+    .unknown()
+    .meta(AMOUNT_JSON_SCHEMA)
+    .transform((value, ctx) => {
+      if (value === undefined || value === null || value === '') {
+        ctx.addIssue({ code: 'custom', message: missingMessage });
+        return z.NEVER;
+      }
+      const cents = dollarsToCents(value);
+      if (cents === null) {
+        ctx.addIssue({ code: 'custom', message: 'Amount must be a number with at most 2 decimal places' });
+        return z.NEVER;
+      }
+      if (cents <= 0) {
+        ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
+        return z.NEVER;
+      }
+      if (cents > AMOUNT_CENTS_MAX) {
+        ctx.addIssue({ code: 'custom', message: `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}` });
+        return z.NEVER;
+      }
+      return cents;
+    });

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp } from '../support/app';
+import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate } from '../support/app';
 
 const run = promisify(execFile);
 let ctx: TestContext;
@@ -21,14 +21,14 @@ async function fund(userId: string, dollars: number, account: 'savings' | 'check
     method: 'POST',
     url: `/api/transaction/admin/${userId}`,
     headers: { ...bearer(admin), 'idempotency-key': key() },
-    payload: { amount: dollars, transactionType: 'credit', date: '2026-11-01', description: 'Funding', reason: 'test setup', account },
+    payload: { amount: dollars, transactionType: 'credit', date: valueDate(), description: 'Funding', reason: 'test setup', account },
   });
   expect(response.statusCode).toBe(201);
 }
 
 async function verifyCli(): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'src/server/ledger/verify-cli.ts'], {
+    const { stdout, stderr } = await run('npx', ['tsx', 'src/server/cli/verify-ledger.ts'], {
       env: { ...process.env, DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' },
     });
     return { code: 0, output: stdout + stderr };
@@ -130,7 +130,7 @@ describe('concurrency on PostgreSQL', () => {
         method: 'POST',
         url: `/api/transaction/admin/${customer.userId}`,
         headers: { ...bearer(admin), 'idempotency-key': key() },
-        payload: { amount: 7, transactionType: 'credit', date: '2026-11-03', description: 'Bonus', reason: 'concurrency test', account: 'savings' },
+        payload: { amount: 7, transactionType: 'credit', date: valueDate(), description: 'Bonus', reason: 'concurrency test', account: 'savings' },
       }),
     );
     const answers = await Promise.all([...moves, ...staff]);

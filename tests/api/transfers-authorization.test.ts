@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp } from '../support/app';
+import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate } from '../support/app';
 
 // Customer A can neither read nor move customer B's money: every call, every id.
 let ctx: TestContext;
@@ -21,7 +21,7 @@ beforeAll(async () => {
       method: 'POST',
       url: `/api/transaction/admin/${customer.userId}`,
       headers: { ...bearer(admin), 'idempotency-key': key() },
-      payload: { amount: 100, transactionType: 'credit', date: '2026-11-02', description: 'Funding', reason: 'test setup' },
+      payload: { amount: 100, transactionType: 'credit', date: valueDate(), description: 'Funding', reason: 'test setup' },
     });
     expect(funded.statusCode).toBe(201);
   }
@@ -58,12 +58,12 @@ describe('object-level authorization', () => {
       {
         method: 'POST',
         url: `/api/transaction/admin/${b.userId}`,
-        payload: { amount: 5, transactionType: 'debit', date: '2026-11-02', description: 'x', reason: 'steal' },
+        payload: { amount: 5, transactionType: 'debit', date: valueDate(), description: 'x', reason: 'steal' },
       },
       {
         method: 'POST',
         url: `/api/transaction/admin/${a.userId}`,
-        payload: { amount: 5, transactionType: 'credit', date: '2026-11-02', description: 'x', reason: 'gift' },
+        payload: { amount: 5, transactionType: 'credit', date: valueDate(), description: 'x', reason: 'gift' },
       },
       { method: 'PUT', url: `/api/transaction/admin/${bPostingId}`, payload: { description: 'mine now' } },
       { method: 'PUT', url: `/api/transaction/admin/${bEntryId}`, payload: { description: 'mine now' } },

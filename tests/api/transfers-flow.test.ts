@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp } from '../support/app';
+import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -18,7 +18,7 @@ async function fund(userId: string, dollars: number, account: 'savings' | 'check
     method: 'POST',
     url: `/api/transaction/admin/${userId}`,
     headers: { ...bearer(admin), 'idempotency-key': key() },
-    payload: { amount: dollars, transactionType: 'credit', date: '2026-11-01', description: 'Test funding', reason: 'test setup', account },
+    payload: { amount: dollars, transactionType: 'credit', date: valueDate(), description: 'Test funding', reason: 'test setup', account },
   });
   expect(response.statusCode, response.body).toBe(201);
 }
@@ -126,7 +126,8 @@ describe('transfer to another customer with the emailed IMS code', () => {
     const base = { amount: 75, accountType: 'checking', accountNumber: '987654321', to: 'Outside Payee' };
     const noRouting = await post(sender.token, '/api/transaction/transfer', base);
     expect(noRouting.statusCode).toBe(400);
-    expect(json(noRouting).message).toBe('Please fill all fields');
+    expect(json(noRouting).message).toBe('This account is at another bank: please enter its routing number and bank name.');
+    expect(json(noRouting).fields).toMatchObject({ routingNumber: 'Routing number is required for another bank' });
     const badRouting = await post(sender.token, '/api/transaction/transfer', { ...base, routingNumber: '123456789', bankName: 'Other Bank' });
     expect(json(badRouting).message).toMatch(/Routing number/);
     const full = { ...base, routingNumber: '021000021', bankName: 'Other Bank' };

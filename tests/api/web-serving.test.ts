@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { WEB_BUILD_DIR } from '../../src/server/http/web';
+import { WEB_BUILD_DIR } from '../../src/server/plugins/web';
 import { createTestApp, type TestContext } from '../support/app';
 
 // Needs `npm run build` first (npm test builds before it runs the tests).
@@ -12,7 +12,7 @@ describe.skipIf(!built)('serving the built web app', () => {
   let web: Awaited<ReturnType<typeof buildApp>>;
   beforeAll(async () => {
     ctx = await createTestApp();
-    web = await buildApp({ config: ctx.config, db: ctx.database.db, mailer: ctx.mailer, serveWeb: true, logger: false });
+    web = await buildApp(ctx.context, { serveWeb: true });
   });
   afterAll(async () => {
     await web?.close();

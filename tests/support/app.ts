@@ -2,16 +2,20 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject as injectProvided } from 'vitest';
+import { addDays, todayIso } from '../../src/shared/dates';
 import { buildApp } from '../../src/server/app';
 import { loadConfig, type Config } from '../../src/server/config';
+import { type AppContext, createAppContext } from '../../src/server/context';
 import { createDatabase, type DatabaseHandle } from '../../src/server/db/database';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { createMailer, type Mailer } from '../../src/server/mail/mailer';
+import { createLogger } from '../../src/server/lib/logger';
 import { seed } from '../../src/server/seed';
-import '../../src/server/domains';
 
 export interface TestContext {
   app: FastifyInstance;
+  /** The dependencies the app was built from (services can be called with them directly). */
+  context: AppContext;
   database: DatabaseHandle;
   databaseUrl: string;
   mailer: Mailer;
@@ -32,7 +36,7 @@ export async function createTestDatabase(): Promise<{ url: string; name: string 
 
 /** Builds the real app on its own database; demo data seeded unless `seedDemo: false`. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; seedDemo?: boolean; rateLimits?: boolean; mailer?: Mailer } = {},
+  options: { env?: Record<string, string>; seedDemo?: boolean; rateLimits?: boolean; mailer?: Mailer; logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestContext> {
   const { url } = await createTestDatabase();
   const config = {
@@ -41,12 +45,15 @@ export async function createTestApp(
   };
   const database = createDatabase(url, { max: 10 });
   await migrateToLatest(database.db);
-  if (options.seedDemo !== false) await seed(database.db, config);
   const mailer = options.mailer ?? createMailer({ from: config.mailFrom });
-  const app = await buildApp({ config, db: database.db, mailer, logger: false });
+  const log = createLogger(config, options.logStream ? { stream: options.logStream, level: 'trace' } : { level: 'silent' });
+  const context = createAppContext({ config, db: database.db, mailer, log });
+  if (options.seedDemo !== false) await seed(context);
+  const app = await buildApp(context);
   await app.ready();
   return {
     app,
+    context,
     database,
     databaseUrl: url,
     mailer,
@@ -117,3 +124,6 @@ export async function adminToken(ctx: TestContext): Promise<string> {
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A value date relative to today (staff value dates must lie within a window around today). */
+export const valueDate = (daysFromToday = 0): string => addDays(todayIso(), daysFromToday);

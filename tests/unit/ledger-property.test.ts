@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp } from '../support/app';
+import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate } from '../support/app';
 
 // Random sequences of customer transfers, staff entries and reversals, run through the real API
 // against PostgreSQL, checked against a simple model: balances match, nothing goes negative,
@@ -57,7 +57,7 @@ describe('ledger invariants under random operations', () => {
               payload: {
                 amount: dollars(command.cents),
                 transactionType: command.credit ? 'credit' : 'debit',
-                date: '2026-11-01',
+                date: valueDate(),
                 description: 'Prop',
                 reason: 'property test',
                 account: command.account,

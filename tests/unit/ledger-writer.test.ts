@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries, type EntryInput } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { ledgerWriter } from '../../src/server/ledger/writer';
 import { createCustomer, type TestContext, createTestApp } from '../support/app';
 
 // The group-commit writer: one failing request never fails or stalls the others, staff entries
@@ -46,14 +45,14 @@ const move = (who: number, cents: number): EntryInput => ({
 
 describe('ledger writer', () => {
   it('isolates a failing request and keeps going', async () => {
-    const writer = ledgerWriter(ctx.database.db);
+    const writer = ctx.context.ledger;
     const results = await Promise.allSettled(
       Array.from({ length: 12 }, (_, index) =>
         writer.submit({
           entry: move(index % 3, 100),
           answer: (posted) => {
             if (index === 4) throw new Error('answer builder failed');
-            return { status: 201, body: { entryId: posted.id } };
+            return { data: { entryId: posted.id }, created: true };
           },
           idempotency: null,
         }),
@@ -62,16 +61,18 @@ describe('ledger writer', () => {
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(11);
     expect(results[4]).toMatchObject({ status: 'rejected' });
     // Nothing is stuck: later requests still post.
-    await expect(writer.submit({ entry: move(0, 1), answer: () => ({ status: 201, body: {} }), idempotency: null })).resolves.toMatchObject({ status: 201 });
+    await expect(writer.submit({ entry: move(0, 1), answer: () => ({ data: {}, created: true }), idempotency: null })).resolves.toMatchObject({
+      created: true,
+    });
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 
   it('refuses overdrafts one by one inside a batch and posts the rest', async () => {
-    const writer = ledgerWriter(ctx.database.db);
+    const writer = ctx.context.ledger;
     const before = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accounts[1]!.checking).executeTakeFirstOrThrow();
     const affordable = Math.floor(before.balance / 700);
     const results = await Promise.allSettled(
-      Array.from({ length: affordable + 5 }, () => writer.submit({ entry: move(1, 700), answer: () => ({ status: 201, body: {} }), idempotency: null })),
+      Array.from({ length: affordable + 5 }, () => writer.submit({ entry: move(1, 700), answer: () => ({ data: {}, created: true }), idempotency: null })),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(affordable);
     const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
@@ -101,38 +102,40 @@ describe('ledger writer', () => {
     );
 
   it('moves a balance from what it is, not from what its book says, after a staff debit', async () => {
-    const writer = ledgerWriter(ctx.database.db);
-    await writer.submit({ entry: move(0, 1), answer: () => ({ status: 201, body: {} }), idempotency: null }); // the book now knows both accounts
+    const writer = ctx.context.ledger;
+    await writer.submit({ entry: move(0, 1), answer: () => ({ data: {}, created: true }), idempotency: null }); // the book now knows both accounts
     const checking = await balanceOf(accounts[0]!.checking);
     await staffEntry(accounts[0]!.checking, -(checking - 1_000)); // 1,000 cents left; the book still says `checking`
-    await expect(writer.submit({ entry: move(0, 500), answer: () => ({ status: 201, body: {} }), idempotency: null })).resolves.toMatchObject({ status: 201 });
+    await expect(writer.submit({ entry: move(0, 500), answer: () => ({ data: {}, created: true }), idempotency: null })).resolves.toMatchObject({
+      created: true,
+    });
     expect(await balanceOf(accounts[0]!.checking)).toBe(500);
-    await expect(writer.submit({ entry: move(0, 600), answer: () => ({ status: 201, body: {} }), idempotency: null })).rejects.toThrow('Insufficient funds');
+    await expect(writer.submit({ entry: move(0, 600), answer: () => ({ data: {}, created: true }), idempotency: null })).rejects.toThrow('Insufficient funds');
     expect(await balanceOf(accounts[0]!.checking)).toBe(500);
     // The book is right again: the next payments take the one-statement way.
     const fromBookBefore = writer.stats.fromBook;
-    await writer.submit({ entry: move(0, 499), answer: () => ({ status: 201, body: {} }), idempotency: null });
+    await writer.submit({ entry: move(0, 499), answer: () => ({ data: {}, created: true }), idempotency: null });
     expect(writer.stats.fromBook).toBe(fromBookBefore + 1);
     expect(await balanceOf(accounts[0]!.checking)).toBe(1);
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 
   it('posts a payment its book would refuse once a staff credit has brought the money', async () => {
-    const writer = ledgerWriter(ctx.database.db);
-    await writer.submit({ entry: move(0, 1), answer: () => ({ status: 201, body: {} }), idempotency: null });
+    const writer = ctx.context.ledger;
+    await writer.submit({ entry: move(0, 1), answer: () => ({ data: {}, created: true }), idempotency: null });
     const checking = await balanceOf(accounts[0]!.checking);
     await staffEntry(accounts[0]!.checking, 5_000);
-    await expect(writer.submit({ entry: move(0, checking + 5_000), answer: () => ({ status: 201, body: {} }), idempotency: null })).resolves.toMatchObject({
-      status: 201,
+    await expect(writer.submit({ entry: move(0, checking + 5_000), answer: () => ({ data: {}, created: true }), idempotency: null })).resolves.toMatchObject({
+      created: true,
     });
     expect(await balanceOf(accounts[0]!.checking)).toBe(0);
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 
   it('interleaves with entries posted the plain way (the chain head moves under it)', async () => {
-    const writer = ledgerWriter(ctx.database.db);
+    const writer = ctx.context.ledger;
     const staff = Array.from({ length: 10 }, () => staffEntry(accounts[2]!.savings, 50));
-    const payments = Array.from({ length: 40 }, () => writer.submit({ entry: move(2, 10), answer: () => ({ status: 201, body: {} }), idempotency: null }));
+    const payments = Array.from({ length: 40 }, () => writer.submit({ entry: move(2, 10), answer: () => ({ data: {}, created: true }), idempotency: null }));
     await Promise.all([...staff, ...payments]);
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
     const savings = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accounts[2]!.savings).executeTakeFirstOrThrow();
@@ -165,7 +168,7 @@ describe('ledger writer, with a balance changed behind the ledger', () => {
           },
         ]),
       );
-      const writer = ledgerWriter(own.database.db);
+      const writer = own.context.ledger;
       const pay = (cents: number) =>
         writer.submit({
           entry: {
@@ -177,7 +180,7 @@ describe('ledger writer, with a balance changed behind the ledger', () => {
               { accountId: savings, amountCents: cents },
             ],
           },
-          answer: () => ({ status: 201, body: {} }),
+          answer: () => ({ data: {}, created: true }),
           idempotency: null,
         });
       await pay(1); // the writer's book: checking 999

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientRenderedPaths, isClientRenderedPath, publicPaths } from '../../src/web/public-paths';
+import { clientRenderedPaths, isClientRenderedPath, publicPaths } from '../../src/shared/routes';
 import routes from '../../src/web/routes';
 
 interface RouteEntry {

@@ -2,7 +2,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { z } from 'zod';
 import type { AuditEntryDto, AuditFilters, AuditList, ZAuditQuery } from '../../shared/contracts/admin';
 import type { DB } from '../db/database';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, notFound } from '../lib/errors';
 
 type Query = z.output<typeof ZAuditQuery>;
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AdminLedgerOverview, AdminLedgerVerification } from '../../shared/contracts/admin';
 import { audit } from '../audit/audit';
 import type { DB } from '../db/database';
-import { assert } from '../http/errors';
+import { assert } from '../lib/errors';
 import { describeVerifyResult, verifyLedger } from '../ledger/verify';
 
 /** The general ledger at a glance: a handful of rows, whatever the number of customers. */

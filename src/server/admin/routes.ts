@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { ZAdminUserListQuery, ZAdminUserUpdate, ZAuditQuery } from '../../shared/contracts/admin';
 import { ZEmail } from '../../shared/contracts/common';
 import { requireAdmin } from '../auth/sessions';
-import { parseInput } from '../http/errors';
-import { perMinute } from '../http/rate-limit';
+import { parseInput } from '../lib/errors';
+import { perMinute } from '../plugins/rate-limit';
 import { auditFilters, listAudit } from './audit-log';
 import { getDashboard } from './dashboard';
 import { getLedgerOverview, runLedgerVerification } from './ledger';
@@ -52,7 +52,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   // The general ledger, and the same verification as `npm run ledger:verify` (it reads every entry:
   // a few per minute at most).
   app.get('/admin/ledger', staffOnly, async () => ({ data: await getLedgerOverview(app.db) }));
-  app.post('/admin/ledger/verify', { ...staffOnly, ...perMinute(6) }, async (request) => {
+  app.post('/admin/ledger/verify', { ...staffOnly, config: perMinute(6) }, async (request) => {
     const verification = await runLedgerVerification(app.db, request);
     return { data: verification, message: verification.message };
   });

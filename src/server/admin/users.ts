@@ -15,7 +15,7 @@ import { endUserSessions } from '../auth/sessions';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
 import { discardFiles } from '../files/storage';
-import { AppError, badRequest, conflict, notFound } from '../http/errors';
+import { AppError, badRequest, conflict, notFound } from '../lib/errors';
 import { plainMail } from '../mail/templates';
 import { toUserDto } from '../users/presenter';
 import { runUserClosedHooks } from './hooks';

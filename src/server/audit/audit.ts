@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { DB } from '../db/database';
 
 export interface AuditInput {
@@ -15,7 +14,13 @@ export interface AuditInput {
  * Writes one staff (or security) action to the append-only audit log. Pass the transaction that
  * makes the change, so the change and its record commit together or not at all.
  */
-export async function audit(db: DB, request: FastifyRequest | null, input: AuditInput): Promise<void> {
+/** Who acted and from where: a service's actor (or, while routes still pass it, a request). */
+export interface AuditActor {
+  user: { id: string; email: string } | null;
+  ip?: string | null;
+}
+
+export async function audit(db: DB, request: AuditActor | null, input: AuditInput): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { CODE_ATTEMPTS_MAX } from '../../shared/limits';
 import type { DB } from '../db/database';
 import type { CodePurpose } from '../db/schema';
-import { AppError } from '../http/errors';
+import { AppError } from '../lib/errors';
 import { newNumericCode, safeEqual, sha256 } from './crypto';
 
 const codeHash = (binding: string, code: string) => sha256(`${binding}:${code}`);

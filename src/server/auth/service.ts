@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
+// eslint-disable-next-line no-restricted-imports -- TRANSITION: the auth domain is converted next
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ZSignUpRequest } from '../../shared/contracts/auth';
 import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
-import { AppError, badRequest } from '../http/errors';
+import { AppError, badRequest } from '../lib/errors';
 import { openCustomerAccounts } from '../ledger/accounts';
 import { accountLockedMail, passwordChangedMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
 import { consumeCode, issueCode } from './codes';

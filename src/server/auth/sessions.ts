@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../shared/limits';
 import { type DB, prepared } from '../db/database';
 import type { User } from '../db/schema';
-import { AppError, forbidden, unauthorized } from '../http/errors';
+import { AppError, forbidden, unauthorized } from '../lib/errors';
 import { newToken, sha256 } from './crypto';
 
 export const SESSION_COOKIE = 'll_session';
@@ -45,12 +45,6 @@ export async function endUserSessions(db: DB, userId: string, exceptSessionId?: 
   await query.execute();
 }
 
-function tokenFrom(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || null;
-  return request.cookies?.[SESSION_COOKIE] ?? null;
-}
-
 export function setSessionCookie(app: FastifyInstance, reply: FastifyReply, token: string): void {
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
@@ -65,43 +59,36 @@ export function clearSessionCookie(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
-/** Resolves the session on every /api request: sets request.user, or leaves it null. */
-export function registerSessionHook(app: FastifyInstance): void {
-  app.decorateRequest('user', null);
-  app.decorateRequest('sessionId', null);
-  app.addHook('onRequest', async (request) => {
-    const token = tokenFrom(request);
-    if (!token || token.length > 200) return;
-    // Every signed-in request runs this: a prepared statement, so it is planned once per connection.
-    const lookup = app.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.ended_at'])
-      .where('sessions.token_hash', '=', sha256(token));
-    const [row] = (await app.db.executeQuery(prepared(lookup.compile()))).rows;
-    if (!row || row.ended_at) return;
-    const now = Date.now();
-    const lastSeen = new Date(row.last_seen_at).getTime();
-    if (new Date(row.expires_at).getTime() <= now || lastSeen + SESSION_IDLE_MS <= now) {
-      await endSession(app.db, row.session_id);
-      return;
-    }
-    if (row.is_account_disabled || row.closed_at) {
-      await endSession(app.db, row.session_id);
-      return;
-    }
-    if (now - lastSeen > TOUCH_INTERVAL_MS) {
-      await app.db
-        .updateTable('sessions')
-        .set({ last_seen_at: sql`now()` })
-        .where('id', '=', row.session_id)
-        .execute();
-    }
-    const { session_id, last_seen_at: _seen, expires_at: _expires, ended_at: _ended, ...user } = row;
-    request.user = user as User;
-    request.sessionId = session_id;
-  });
+/**
+ * The session of a token, if it is live: not ended, not past its idle or absolute expiry, and its
+ * user neither disabled nor closed (such a session is ended on the spot). Every signed-in request
+ * runs this: a prepared statement, planned once per connection.
+ */
+export async function resolveSession(db: DB, token: string): Promise<{ id: string; user: User } | null> {
+  if (token.length > 200) return null;
+  const lookup = db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.ended_at'])
+    .where('sessions.token_hash', '=', sha256(token));
+  const [row] = (await db.executeQuery(prepared(lookup.compile()))).rows;
+  if (!row || row.ended_at) return null;
+  const now = Date.now();
+  const lastSeen = new Date(row.last_seen_at).getTime();
+  if (new Date(row.expires_at).getTime() <= now || lastSeen + SESSION_IDLE_MS <= now || row.is_account_disabled || row.closed_at) {
+    await endSession(db, row.session_id);
+    return null;
+  }
+  if (now - lastSeen > TOUCH_INTERVAL_MS) {
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: sql`now()` })
+      .where('id', '=', row.session_id)
+      .execute();
+  }
+  const { session_id, last_seen_at: _seen, expires_at: _expires, ended_at: _ended, ...user } = row;
+  return { id: session_id, user: user as User };
 }
 
 /** Any signed-in user. */

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { BENEFICIARIES_MAX, type BeneficiaryDto, ZBeneficiaryRequest } from '../../shared/contracts/beneficiaries';
 import { currentUser, requireCustomer } from '../auth/sessions';
 import type { BeneficiariesTable } from '../db/schema';
-import { AppError, badRequest, parseInput } from '../http/errors';
-import { perMinute } from '../http/rate-limit';
+import { AppError, badRequest, parseInput } from '../lib/errors';
+import { perMinute } from '../plugins/rate-limit';
 
 const toDto = (row: Selectable<BeneficiariesTable>): BeneficiaryDto => ({
   _id: row.id,
@@ -31,7 +31,7 @@ export async function beneficiaryRoutes(app: FastifyInstance): Promise<void> {
     return { data: rows.map(toDto) };
   });
 
-  app.post('/beneficiaries', { preHandler: requireCustomer, ...perMinute(30) }, async (request, reply) => {
+  app.post('/beneficiaries', { preHandler: requireCustomer, config: perMinute(30) }, async (request, reply) => {
     const user = currentUser(request);
     const input = parseInput(ZBeneficiaryRequest, request.body);
     const result = await app.db.transaction().execute(async (trx) => {

@@ -14,8 +14,8 @@ import {
 import { audit } from '../audit/audit';
 import { requireAdmin } from '../auth/sessions';
 import type { ContactMessagesTable } from '../db/schema';
-import { AppError, parseInput } from '../http/errors';
-import { perMinute } from '../http/rate-limit';
+import { AppError, parseInput } from '../lib/errors';
+import { perMinute } from '../plugins/rate-limit';
 import { plainMail } from '../mail/templates';
 
 type Row = Selectable<ContactMessagesTable>;
@@ -48,7 +48,7 @@ const contactId = (params: unknown): string => {
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
 
 export async function contactRoutes(app: FastifyInstance): Promise<void> {
-  app.post('/contacts', perMinute(CONTACT_PER_MINUTE_MAX), async (request, reply) => {
+  app.post('/contacts', { config: perMinute(CONTACT_PER_MINUTE_MAX) }, async (request, reply) => {
     const input = parseInput(ZContactRequest, request.body);
     // A filled honeypot is a bot: answer as if it worked so it learns nothing, keep nothing.
     if (input[CONTACT_HONEYPOT_FIELD]) {

@@ -7,7 +7,7 @@ import sharp, { type Metadata } from 'sharp';
 import { UPLOAD_BYTES_MAX } from '../../shared/limits';
 import type { DB } from '../db/database';
 import type { StoredFilePurpose, StoredMediaType } from '../db/schema';
-import { AppError, badRequest } from '../http/errors';
+import { AppError, badRequest } from '../lib/errors';
 
 // Shared file storage for uploads (profile pictures, identity documents).
 // - A file's name and Content-Type header prove nothing: the type is read from its bytes.

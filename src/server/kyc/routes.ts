@@ -17,8 +17,8 @@ import { currentUser, requireAdmin, requireCustomer, requireUser } from '../auth
 import type { DB } from '../db/database';
 import type { KycSubmissionsTable, StoredMediaType } from '../db/schema';
 import { discardFiles, prepareUpload, readMultipart, recordFile, sendStoredFile, writeFiles } from '../files/storage';
-import { AppError, badRequest, parseInput } from '../http/errors';
-import { perMinute } from '../http/rate-limit';
+import { AppError, badRequest, parseInput } from '../lib/errors';
+import { perMinute } from '../plugins/rate-limit';
 import { plainMail } from '../mail/templates';
 import { toUserDto } from '../users/presenter';
 
@@ -64,7 +64,7 @@ async function toDtos(db: DB, rows: SubmissionRow[]): Promise<KycSubmissionDto[]
 export async function kycRoutes(app: FastifyInstance): Promise<void> {
   const brand = () => ({ bankName: app.config.bankName, publicUrl: app.config.publicUrl });
 
-  app.post('/user/verification', { preHandler: requireCustomer, ...perMinute(10) }, async (request, reply) => {
+  app.post('/user/verification', { preHandler: requireCustomer, config: perMinute(10) }, async (request, reply) => {
     const user = currentUser(request);
     if (user.verification_status === 'verified') throw new AppError('conflict', 'Your identity is already verified.');
     if (user.verification_status === 'pending')

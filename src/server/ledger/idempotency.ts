@@ -1,100 +1,49 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db/database';
-import { AppError, badRequest } from '../http/errors';
-import { sha256 } from '../auth/crypto';
-import { canonicalJson } from './chain';
+import { isUniqueViolation } from '../db/errors';
+import { AppError } from '../lib/errors';
+import { storedOutcome, type Outcome, type StoredOutcome } from '../lib/outcome';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,100}$/;
-
-export interface IdempotentAnswer {
-  status: number;
-  body: unknown;
-}
-
-/** Stores the answer in the caller's transaction, next to what the request posted. */
-export type SaveAnswer = (trx: DB, answer: IdempotentAnswer, entryId?: string | null) => Promise<void>;
-
-/** Who asked, with which key and request: for writers that store the answer themselves. */
+/**
+ * Who asked, with which Idempotency-Key, for which exact request (a hash of method, URL and body).
+ * The HTTP layer makes the ticket; the code that posts stores the outcome with it, in the same
+ * transaction as the posting, so a crash between commit and answer can never post twice.
+ */
 export interface IdempotencyTicket {
   userId: string;
   key: string;
   requestHash: string;
 }
 
-function keyOf(request: FastifyRequest): string {
-  const raw = request.headers[IDEMPOTENCY_HEADER];
-  const key = Array.isArray(raw) ? raw[0] : raw;
-  if (!key) throw badRequest('An Idempotency-Key header is required for this request.');
-  if (!KEY_PATTERN.test(key)) throw badRequest('The Idempotency-Key header must be 8 to 100 letters, digits or - _ : .');
-  return key;
-}
+export const IDEMPOTENCY_CONFLICT_MESSAGE = 'This Idempotency-Key was already used for a different request.';
 
-function hashOf(request: FastifyRequest): string {
-  // The whole URL (query included) and the body: a retry must be the very same request.
-  return sha256(`${request.method} ${request.url} ${canonicalJson(request.body ?? null)}`);
-}
-
-async function replay(db: DB, userId: string, key: string, requestHash: string): Promise<IdempotentAnswer | null> {
+/** The outcome stored for this ticket's key, or null; a key used for another request is a 409. */
+export async function findStoredOutcome(db: DB, ticket: IdempotencyTicket): Promise<StoredOutcome | null> {
   const row = await db
     .selectFrom('idempotency_keys')
     .select(['request_hash', 'status_code', 'response'])
-    .where('user_id', '=', userId)
-    .where('key', '=', key)
+    .where('user_id', '=', ticket.userId)
+    .where('key', '=', ticket.key)
     .executeTakeFirst();
   if (!row) return null;
-  if (row.request_hash !== requestHash) {
-    throw new AppError('idempotency_conflict', 'This Idempotency-Key was already used for a different request.');
-  }
-  return { status: row.status_code, body: row.response };
+  if (row.request_hash !== ticket.requestHash) throw new AppError('idempotency_conflict', IDEMPOTENCY_CONFLICT_MESSAGE);
+  return { status: row.status_code, body: row.response as StoredOutcome['body'] };
 }
 
-const isKeyClash = (error: unknown) =>
-  typeof error === 'object' &&
-  error !== null &&
-  (error as { code?: string }).code === '23505' &&
-  (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';
-
-/**
- * Runs a money-moving request at most once per (user, Idempotency-Key): a retry with the same body
- * gets the first answer and posts nothing; the same key with another body is a 409. Only
- * successful answers are kept (they are saved in the transaction that posts), so a refused
- * request may be retried after the customer fixes the cause.
- *
- * `lookupFirst: false` skips the read before running, for calls whose only effect is the posting
- * that stores the key: a retry then collides with the stored key (the posting rolls back) or is
- * refused, and either way the stored answer is looked up and returned instead.
- */
-export async function idempotent(
-  db: DB,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  userId: string,
-  run: (save: SaveAnswer, ticket: IdempotencyTicket) => Promise<IdempotentAnswer>,
-  options: { lookupFirst?: boolean } = {},
-): Promise<FastifyReply> {
-  const key = keyOf(request);
-  const requestHash = hashOf(request);
-  if (options.lookupFirst !== false) {
-    const earlier = await replay(db, userId, key, requestHash);
-    if (earlier) return reply.status(earlier.status).header('idempotent-replay', 'true').send(earlier.body);
-  }
-  const save: SaveAnswer = async (trx, answer, entryId = null) => {
-    await trx
-      .insertInto('idempotency_keys')
-      .values({ user_id: userId, key, request_hash: requestHash, status_code: answer.status, response: JSON.stringify(answer.body), entry_id: entryId })
-      .execute();
-  };
-  try {
-    const answer = await run(save, { userId, key, requestHash });
-    return reply.status(answer.status).send(answer.body);
-  } catch (error) {
-    // The same key arrived twice at once (the first one won), or a retry was refused because the
-    // first attempt already took effect: answer as the first attempt did.
-    if (isKeyClash(error) || options.lookupFirst === false) {
-      const winner = await replay(db, userId, key, requestHash);
-      if (winner) return reply.status(winner.status).header('idempotent-replay', 'true').send(winner.body);
-    }
-    throw error;
-  }
+/** Stores the outcome in the caller's transaction, next to what the request changed. */
+export async function storeOutcome(trx: DB, ticket: IdempotencyTicket, outcome: Outcome, entryId: string | null = null): Promise<void> {
+  const stored = storedOutcome(outcome);
+  await trx
+    .insertInto('idempotency_keys')
+    .values({
+      user_id: ticket.userId,
+      key: ticket.key,
+      request_hash: ticket.requestHash,
+      status_code: stored.status,
+      response: JSON.stringify(stored.body),
+      entry_id: entryId,
+    })
+    .execute();
 }
+
+/** The same key arrived twice at once and the other request stored its outcome first. */
+export const isKeyClash = (error: unknown) => isUniqueViolation(error, 'idempotency_keys_pkey');

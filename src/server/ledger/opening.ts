@@ -1,10 +1,10 @@
-import { setOpeningBalancePoster } from '../seed';
-import { bankAccountId, postEntries, type EntryInput } from './posting';
+import type { DB } from '../db/database';
+import { bankAccountId, type EntryInput } from './posting';
 
-// Demo customers' opening balances are real entries from the bank's cash account, in the seed's transaction.
-setOpeningBalancePoster(async (db, userId, cents) => {
-  const cash = await bankAccountId(db, 'bank_cash');
-  const accounts = await db.selectFrom('ledger_accounts').select(['id', 'kind']).where('owner_id', '=', userId).execute();
+/** A new customer's opening balances as entries from the bank's cash account (demo customers). */
+export async function openingEntries(trx: DB, userId: string, cents: { checking: number; savings: number }): Promise<EntryInput[]> {
+  const cash = await bankAccountId(trx, 'bank_cash');
+  const accounts = await trx.selectFrom('ledger_accounts').select(['id', 'kind']).where('owner_id', '=', userId).execute();
   const entries: EntryInput[] = [];
   for (const kind of ['savings', 'checking'] as const) {
     const account = accounts.find((row) => row.kind === kind);
@@ -20,7 +20,5 @@ setOpeningBalancePoster(async (db, userId, cents) => {
       ],
     });
   }
-  if (entries.length === 0) return;
-  if (db.isTransaction) await postEntries(db, entries);
-  else await db.transaction().execute((trx) => postEntries(trx, entries));
-});
+  return entries;
+}

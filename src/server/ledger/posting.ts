@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
 import type { EntryKind, LedgerAccountKind } from '../db/schema';
-import { AppError, assert } from '../http/errors';
+import { AppError, assert } from '../lib/errors';
 import { entryHash } from './chain';
 import { uuidv7 } from './uuid';
 

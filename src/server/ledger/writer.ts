@@ -1,41 +1,65 @@
-import type { DB } from '../db/database';
-import { assert } from '../http/errors';
-import type { IdempotentAnswer } from './idempotency';
 import { sql } from 'kysely';
-import { type BookedAccount, InsufficientFundsError, postEntriesLenient, type ChainHead, type EntryInput, type PostedEntry } from './posting';
+import type { DB } from '../db/database';
+import { inTransaction } from '../db/transaction';
+import { AppError, assert } from '../lib/errors';
+import { storedOutcome, type Outcome } from '../lib/outcome';
+import type { IdempotencyTicket } from './idempotency';
+import { type BookedAccount, InsufficientFundsError, postEntries, postEntriesLenient, type ChainHead, type EntryInput, type PostedEntry } from './posting';
 
 /** What a request wants posted, and how to answer once it is. */
-export interface PostJob {
+export interface PostJob<T> {
   entry: EntryInput;
-  /** Builds the answer from the posted entry; pure (it runs inside the posting transaction). */
-  answer: (posted: PostedEntry) => IdempotentAnswer;
-  /** Stored with the entry, in the same transaction, so a retry replays the answer. */
-  idempotency: { userId: string; key: string; requestHash: string } | null;
+  /** Builds the outcome from the posted entry; pure (it runs inside the posting transaction). */
+  answer: (posted: PostedEntry) => Outcome<T>;
+  /** Stored with the entry, in the same transaction, so a retry replays the outcome. */
+  idempotency: IdempotencyTicket | null;
 }
 
-interface Pending {
-  job: PostJob;
-  resolve: (answer: IdempotentAnswer) => void;
+/** Posts entries inside an exclusive transaction (the only way to post there). */
+export type Post = (entries: EntryInput[]) => Promise<PostedEntry[]>;
+
+interface Batched {
+  kind: 'batched';
+  job: PostJob<unknown>;
+  resolve: (outcome: Outcome<unknown>) => void;
   reject: (error: unknown) => void;
 }
 
+interface Exclusive {
+  kind: 'exclusive';
+  work: (trx: DB, post: Post) => Promise<unknown>;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Pending = Batched | Exclusive;
+
 export const BATCH_ENTRIES_MAX = 256;
+/** Requests waiting for the writer; past this the bank answers 503 and the client retries later. */
+export const WRITER_QUEUE_MAX = 10_000;
+export const WRITER_BUSY_MESSAGE = 'The bank is very busy right now. Please try again in a moment.';
 /** The book holds at most this many accounts; past it, it starts again (a miss only costs a locking read). */
 const BOOK_ACCOUNTS_MAX = 100_000;
 
+export interface WriterLog {
+  warn(details: object, message: string): void;
+}
+
 /**
- * Group commit for customer payments (TigerBeetle's lesson): requests queue here, and one batch
- * at a time posts everything queued so far. Every entry still locks its accounts in id order, is
- * checked against balances, chained, and committed with its idempotency record before anyone is
- * answered. A failing batch is retried one entry per transaction, so one bad request never fails
- * another.
+ * The one path by which entries reach the ledger. Customer payments queue here and are posted in
+ * batches (group commit, TigerBeetle's lesson); work that must post inside a transaction of its
+ * own (a loan changing state with its disbursement, a staff entry with its audit record) runs
+ * through `transaction()`, in turn with the batches. Every entry still locks its accounts in id
+ * order, is checked against balances, chained, and committed with its idempotency record before
+ * anyone is answered. A failing batch is retried one entry per transaction, so one bad request
+ * never fails another.
  *
  * The writer keeps the chain head and a book of the balances its batches last wrote or read
  * under lock. A batch whose accounts are all in the book is one autocommit statement (one round
  * trip, its commit included) that posts only if every balance and the head are still exactly what
  * the batch was computed from; a batch with an account not yet in the book reads it under lock in
- * a transaction first. A stale book or head (a staff entry, a loan, another process) fails one
- * statement and the retry reads under lock: it costs time, never a wrong balance.
+ * a transaction first. A stale book or head (another process) fails one statement and the retry
+ * reads under lock: it costs time, never a wrong balance.
  */
 export class LedgerWriter {
   private queue: Pending[] = [];
@@ -47,41 +71,105 @@ export class LedgerWriter {
   /** Batches posted from the book in one statement (the tests check that the fast way is taken). */
   readonly stats = { fromBook: 0 };
 
-  constructor(private readonly db: DB) {}
+  constructor(
+    private readonly db: DB,
+    private readonly options: { log?: WriterLog; queueMax?: number } = {},
+  ) {}
 
-  submit(job: PostJob): Promise<IdempotentAnswer> {
+  /** Queues one entry for the next batch; settles once it is committed (or refused). */
+  submit<T>(job: PostJob<T>): Promise<Outcome<T>> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, resolve, reject });
-      if (!this.draining) void this.drain();
+      this.enqueue({ kind: 'batched', job: job as PostJob<unknown>, resolve: resolve as (outcome: Outcome<unknown>) => void, reject });
     });
+  }
+
+  /**
+   * Runs `work` in one transaction, between batches: what it posts through `post` commits with
+   * whatever else it writes there, or nothing does. Deadlocks and serialization failures are
+   * retried (the work must not have effects outside the transaction). Never call submit() from
+   * inside: the writer is busy running this work.
+   */
+  transaction<T>(work: (trx: DB, post: Post) => Promise<T>): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.enqueue({ kind: 'exclusive', work, resolve: resolve as (result: unknown) => void, reject });
+    });
+  }
+
+  private enqueue(item: Pending): void {
+    if (this.queue.length >= (this.options.queueMax ?? WRITER_QUEUE_MAX)) {
+      item.reject(new AppError('unavailable', WRITER_BUSY_MESSAGE));
+      return;
+    }
+    this.queue.push(item);
+    if (!this.draining) void this.drain();
+  }
+
+  /** The next run of work: one exclusive transaction, or up to BATCH_ENTRIES_MAX batched entries. */
+  private take(): Exclusive | Batched[] {
+    const first = this.queue[0];
+    if (first?.kind === 'exclusive') {
+      this.queue.shift();
+      return first;
+    }
+    let count = 0;
+    while (count < this.queue.length && count < BATCH_ENTRIES_MAX && this.queue[count]?.kind === 'batched') count += 1;
+    return this.queue.splice(0, count) as Batched[];
   }
 
   private async drain(): Promise<void> {
     this.draining = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, BATCH_ENTRIES_MAX);
-        try {
-          this.head ??= await this.readHead();
-          await this.post(batch, this.head);
-        } catch (error) {
-          if (process.env.LEDGER_WRITER_DEBUG) console.error('batch failed', error);
-          // The head or a balance moved under us (another writer posted) or one entry broke the
-          // batch: forget what we knew, and post each entry alone the plain way (head locked), so
-          // errors stay isolated.
-          this.forget();
-          for (const item of batch) {
-            try {
-              await this.post([item], null);
-            } catch (error) {
-              this.forget();
-              item.reject(error);
-            }
-          }
-        }
+        const next = this.take();
+        if (Array.isArray(next)) await this.runBatch(next);
+        else await this.runExclusive(next);
       }
     } finally {
       this.draining = false;
+    }
+  }
+
+  private async runBatch(batch: Batched[]): Promise<void> {
+    try {
+      this.head ??= await this.readHead();
+      await this.post(batch, this.head);
+    } catch (error) {
+      this.options.log?.warn({ err: error, entries: batch.length }, 'ledger batch failed; posting its entries one by one');
+      // The head or a balance moved under us (another writer posted) or one entry broke the
+      // batch: forget what we knew, and post each entry alone the plain way (head locked), so
+      // errors stay isolated.
+      this.forget();
+      for (const item of batch) {
+        try {
+          await this.post([item], null);
+        } catch (error) {
+          this.forget();
+          item.reject(error);
+        }
+      }
+    }
+  }
+
+  private async runExclusive(item: Exclusive): Promise<void> {
+    let posted: PostedEntry[] = [];
+    try {
+      const result = await inTransaction(this.db, (trx) => {
+        posted = [];
+        return item.work(trx, async (entries) => {
+          const done = await postEntries(trx, entries);
+          posted.push(...done);
+          return done;
+        });
+      });
+      // Committed: the head moved to the last entry posted here; the touched balances are no
+      // longer what the book says.
+      const last = posted.at(-1);
+      if (last) this.head = { seq: last.seq, hash: last.hash };
+      for (const entry of posted) for (const posting of entry.postings) this.book.delete(posting.accountId);
+      item.resolve(result);
+    } catch (error) {
+      this.forget();
+      item.reject(error);
     }
   }
 
@@ -101,29 +189,30 @@ export class LedgerWriter {
    * Posts a batch, chained onto `head` (null: lock the head row and chain onto it), in one
    * statement or transaction; settles every item only after the commit.
    */
-  private async post(batch: Pending[], head: ChainHead | null): Promise<void> {
+  private async post(batch: Batched[], head: ChainHead | null): Promise<void> {
     const entries = batch.map((item) => item.job.entry);
     if (this.book.size > BOOK_ACCOUNTS_MAX) this.book.clear();
     const fromBook = head !== null && entries.every((entry) => entry.postings.every((posting) => this.book.has(posting.accountId)));
     const write = async (executor: DB) => {
-      let answers: Array<{ answer: IdempotentAnswer; entry: PostedEntry } | null> = [];
+      let outcomes: Array<{ outcome: Outcome<unknown>; entry: PostedEntry } | null> = [];
       const posted = await postEntriesLenient(executor, entries, {
         book: this.book,
         head: head ?? undefined,
         extraRows: (posted) => {
-          answers = batch.map((item, index) => {
+          outcomes = batch.map((item, index) => {
             const entry = posted[index];
-            return entry ? { answer: item.job.answer(entry), entry } : null;
+            return entry ? { outcome: item.job.answer(entry), entry } : null;
           });
           return batch.flatMap((item, index) => {
-            const outcome = answers[index];
-            const idempotency = item.job.idempotency;
-            if (!outcome || !idempotency) return [];
-            return [{ ...idempotency, status: outcome.answer.status, response: outcome.answer.body, entryId: outcome.entry.id }];
+            const result = outcomes[index];
+            const ticket = item.job.idempotency;
+            if (!result || !ticket) return [];
+            const stored = storedOutcome(result.outcome);
+            return [{ ...ticket, status: stored.status, response: stored.body, entryId: result.entry.id }];
           });
         },
       });
-      return { posted, outcomes: batch.map((_, index) => answers[index] ?? null) };
+      return { posted, outcomes: batch.map((_, index) => outcomes[index] ?? null) };
     };
     const { posted, outcomes } = fromBook ? await write(this.db) : await this.db.transaction().execute(write);
     if (fromBook) this.stats.fromBook += 1;
@@ -131,24 +220,12 @@ export class LedgerWriter {
     if (last) this.head = { seq: last.seq, hash: last.hash };
     assert(outcomes.length === batch.length, 'one outcome per request');
     batch.forEach((item, index) => {
-      const outcome = outcomes[index];
-      if (outcome) item.resolve(outcome.answer);
+      const result = outcomes[index];
+      if (result) item.resolve(result.outcome);
       else {
         const account = item.job.entry.postings.find((posting) => posting.amountCents < 0)?.accountId ?? '';
         item.reject(new InsufficientFundsError(index, account));
       }
     });
   }
-}
-
-const writers = new WeakMap<DB, LedgerWriter>();
-
-/** The writer for this database handle (one per app). */
-export function ledgerWriter(db: DB): LedgerWriter {
-  let writer = writers.get(db);
-  if (!writer) {
-    writer = new LedgerWriter(db);
-    writers.set(db, writer);
-  }
-  return writer;
 }

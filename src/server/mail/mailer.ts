@@ -44,3 +44,11 @@ export function createMailer(options: { smtpUrl?: string; from: string; log?: (l
     close: () => transport?.close(),
   };
 }
+
+/**
+ * Sends a notice about a change that has already committed: a mail server hiccup must not turn
+ * the change into an error for the person who made it, so a failure is only logged.
+ */
+export async function sendQuietly(context: { mailer: Mailer; log: { error(details: object, message: string): void } }, message: MailMessage): Promise<void> {
+  await context.mailer.send(message).catch((error: unknown) => context.log.error({ err: error, subject: message.subject }, 'notification mail failed'));
+}

@@ -1,9 +1,13 @@
+import type { Config } from '../config';
 import type { MailMessage } from './mailer';
 
-interface Brand {
+export interface Brand {
   bankName: string;
   publicUrl: string;
 }
+
+/** Who every email is from and where its links point. */
+export const brandOf = (config: Pick<Config, 'bankName' | 'publicUrl'>): Brand => ({ bankName: config.bankName, publicUrl: config.publicUrl });
 
 const footer = (brand: Brand) =>
   `\n\n${brand.bankName} will never ask you for this code or your password by phone or email, and never charges for a code.\n${brand.publicUrl}`;

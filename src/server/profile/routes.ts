@@ -15,8 +15,8 @@ import { verifyPassword } from '../auth/crypto';
 import { currentUser, requireUser } from '../auth/sessions';
 import type { UserUpdate } from '../db/schema';
 import { discardFiles, IMAGE_EDGE_MAX, prepareUpload, readMultipart, recordFile, sendStoredFile, writeFiles } from '../files/storage';
-import { AppError, badRequest, parseInput } from '../http/errors';
-import { perMinute } from '../http/rate-limit';
+import { AppError, badRequest, parseInput } from '../lib/errors';
+import { perMinute } from '../plugins/rate-limit';
 import { plainMail } from '../mail/templates';
 import { toUserDto } from '../users/presenter';
 
@@ -25,7 +25,7 @@ const EMAIL_TAKEN = 'An account with this email already exists.';
 export async function profileRoutes(app: FastifyInstance): Promise<void> {
   const brand = () => ({ bankName: app.config.bankName, publicUrl: app.config.publicUrl });
 
-  app.patch('/user/profile', { preHandler: requireUser, ...perMinute(20) }, async (request) => {
+  app.patch('/user/profile', { preHandler: requireUser, config: perMinute(20) }, async (request) => {
     const input = parseInput(ZProfileUpdateRequest, request.body);
     const user = currentUser(request);
     // The names are shown read-only; sending them back unchanged is fine, changing them is not.
@@ -103,7 +103,7 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
     return { data: await toUserDto(app.db, updated), message, emailChangePending, pendingEmail: emailChangePending ? newEmail : null };
   });
 
-  app.patch('/user/profile-picture', { preHandler: requireUser, ...perMinute(10) }, async (request) => {
+  app.patch('/user/profile-picture', { preHandler: requireUser, config: perMinute(10) }, async (request) => {
     const user = currentUser(request);
     const form = await readMultipart(request, { files: [PROFILE_PICTURE_FIELD], fields: [] });
     const part = form.files.get(PROFILE_PICTURE_FIELD);

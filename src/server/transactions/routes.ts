@@ -1,84 +1,206 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAdminReversalRequest, ZAdminTransactionUpdate, ZTransactionListQuery } from '../../shared/contracts/transactions';
-import { currentUser, requireAdmin, requireCustomer } from '../auth/sessions';
-import { parseInput } from '../http/errors';
-import { perMinute } from '../http/rate-limit';
-import { idempotent } from '../ledger/idempotency';
-import { listAdminTransactions, listTransactions } from './queries';
-import { adminPostTransaction, adminReverse, adminUpdateAccount, adminUpdateDescription, findEntry, internalTransfer, transfer, wireTransfer } from './service';
+import { envelope, ZIdParams } from '../../shared/contracts/common';
+import {
+  ZAdminAccountUpdate,
+  ZAdminReversalRequest,
+  ZAdminTransactionPageAnswer,
+  ZAdminTransactionRequest,
+  ZAdminTransactionUpdate,
+  ZInternalTransferRequest,
+  ZTransactionAnswer,
+  ZTransactionLinesAnswer,
+  ZTransactionListQuery,
+  ZTransactionPageAnswer,
+  ZTransferCodeAnswer,
+  ZTransferRequest,
+  ZWireTransferRequest,
+} from '../../shared/contracts/transactions';
+import type { AppContext } from '../context';
+import { contextOf } from '../plugins/auth';
+import { ticketOf } from '../plugins/idempotency';
+import { perMinute } from '../plugins/rate-limit';
+import { send } from '../plugins/reply';
+import * as repository from './repository';
+import * as transactions from './service';
 
-const ZIdParam = z.object({ id: z.uuid('Not a valid id') });
-const ZUserIdParam = z.object({ userId: z.uuid('Not a valid id') });
+const ZUserIdParams = z.object({ userId: z.uuid() });
+const ZReversal = envelope(z.object({ reversedEntryId: z.string(), reversalEntryId: z.string() }));
+const ZCorrection = envelope(
+  z.object({ account: z.object({ number: z.string(), savings: z.number(), checking: z.number() }), entryId: z.string().nullable() }),
+);
+/** The reason of a reversal: in the body, or as ?reason= for clients that send no DELETE body. */
+const ZReasonQuery = z.object({ reason: ZAdminReversalRequest.shape.reason.optional() });
+const ZReversalBody = z.preprocess((body) => body ?? {}, z.object({ reason: ZAdminReversalRequest.shape.reason.optional() }));
 
-export async function transactionRoutes(app: FastifyInstance): Promise<void> {
-  // ---------------------------------------------------------------- customer
-  app.get('/transaction', { preHandler: requireCustomer }, async (request) => {
-    const query = parseInput(ZTransactionListQuery, request.query);
-    return { data: await listTransactions(app.db, { ...query, userId: currentUser(request).id }) };
-  });
+export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (api) => {
+    // ---------------------------------------------------------------- customer
+    api.get(
+      '/transaction',
+      {
+        config: { access: 'customer' },
+        schema: { tags: ['transactions'], summary: 'My history, newest first', querystring: ZTransactionListQuery, response: { 200: ZTransactionPageAnswer } },
+      },
+      async (request) => ({ data: await repository.listTransactions(context.db, { ...request.query, userId: contextOf(request, context).actor.user.id }) }),
+    );
 
-  app.get('/transaction/complete', { preHandler: requireCustomer }, async (request) => {
-    const query = parseInput(ZTransactionListQuery, request.query);
-    return { data: await listTransactions(app.db, { ...query, userId: currentUser(request).id, completedOnly: true }) };
-  });
+    api.get(
+      '/transaction/complete',
+      {
+        config: { access: 'customer' },
+        schema: {
+          tags: ['transactions'],
+          summary: 'My history without reversed entries',
+          querystring: ZTransactionListQuery,
+          response: { 200: ZTransactionPageAnswer },
+        },
+      },
+      async (request) => ({
+        data: await repository.listTransactions(context.db, { ...request.query, userId: contextOf(request, context).actor.user.id, completedOnly: true }),
+      }),
+    );
 
-  app.post('/transaction/internal-transfer', { preHandler: requireCustomer }, async (request, reply) => {
-    const user = currentUser(request);
-    // Its only effect is the posting that stores the key, so the key is checked there (see idempotent()).
-    return idempotent(app.db, request, reply, user.id, (_save, ticket) => internalTransfer(app, user, request.body, ticket), { lookupFirst: false });
-  });
+    // Its only effect is the posting that stores the key, so the key is checked there.
+    api.post(
+      '/transaction/internal-transfer',
+      {
+        config: { access: 'customer', idempotency: { lookupFirst: false } },
+        schema: {
+          tags: ['transactions'],
+          summary: 'Move money between my own accounts',
+          body: ZInternalTransferRequest,
+          response: { 201: ZTransactionAnswer },
+        },
+      },
+      async (request, reply) => send(reply, await transactions.internalTransfer(contextOf(request, context), request.body, ticketOf(request))),
+    );
 
-  // The first call emails a code (rate-limited); the call with the code posts.
-  app.post('/transaction/transfer', { preHandler: requireCustomer, ...perMinute(30) }, async (request, reply) => {
-    const user = currentUser(request);
-    return idempotent(app.db, request, reply, user.id, (save, ticket) => transfer(app, user, request.body, save, ticket));
-  });
+    // The first call emails a code (rate-limited); the call with the code posts.
+    api.post(
+      '/transaction/transfer',
+      {
+        config: { access: 'customer', idempotency: true, ...perMinute(30) },
+        schema: {
+          tags: ['transactions'],
+          summary: 'Send money to an account here or at another bank (two calls: the code, then the transfer)',
+          body: ZTransferRequest,
+          response: { 200: ZTransferCodeAnswer, 201: ZTransactionAnswer },
+        },
+      },
+      async (request, reply) => send(reply, await transactions.transfer(contextOf(request, context), request.body, ticketOf(request))),
+    );
 
-  app.post('/transaction/wire-transfer', { preHandler: requireCustomer, ...perMinute(30) }, async (request, reply) => {
-    const user = currentUser(request);
-    return idempotent(app.db, request, reply, user.id, (save, ticket) => wireTransfer(app, user, request.body, save, ticket));
-  });
+    api.post(
+      '/transaction/wire-transfer',
+      {
+        config: { access: 'customer', idempotency: true, ...perMinute(30) },
+        schema: {
+          tags: ['transactions'],
+          summary: 'Send an international wire (two calls: the code, then the wire)',
+          body: ZWireTransferRequest,
+          response: { 200: ZTransferCodeAnswer, 201: ZTransactionAnswer },
+        },
+      },
+      async (request, reply) => send(reply, await transactions.wireTransfer(contextOf(request, context), request.body, ticketOf(request))),
+    );
 
-  // ---------------------------------------------------------------- staff
-  app.get('/transaction/admin', { preHandler: requireAdmin }, async (request) => {
-    const query = parseInput(ZTransactionListQuery, request.query);
-    return { data: await listAdminTransactions(app.db, { ...query, userId: null }) };
-  });
+    // ---------------------------------------------------------------- staff
+    api.get(
+      '/transaction/admin',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['transactions', 'staff'],
+          summary: "Every customer's lines (the journal)",
+          querystring: ZTransactionListQuery,
+          response: { 200: ZAdminTransactionPageAnswer },
+        },
+      },
+      async (request) => ({ data: await repository.listAdminTransactions(context.db, { ...request.query, userId: null }) }),
+    );
 
-  app.get('/transaction/admin/:userId', { preHandler: requireAdmin }, async (request) => {
-    const { userId } = parseInput(ZUserIdParam, request.params);
-    const query = parseInput(ZTransactionListQuery, request.query);
-    return { data: await listAdminTransactions(app.db, { ...query, userId }) };
-  });
+    api.get(
+      '/transaction/admin/:userId',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['transactions', 'staff'],
+          summary: "One customer's lines",
+          params: ZUserIdParams,
+          querystring: ZTransactionListQuery,
+          response: { 200: ZAdminTransactionPageAnswer },
+        },
+      },
+      async (request) => ({ data: await repository.listAdminTransactions(context.db, { ...request.query, userId: request.params.userId }) }),
+    );
 
-  app.post('/transaction/admin/:userId', { preHandler: requireAdmin }, async (request, reply) => {
-    const { userId } = parseInput(ZUserIdParam, request.params);
-    const staff = currentUser(request);
-    return idempotent(app.db, request, reply, staff.id, (save) => adminPostTransaction(app, request, userId, request.body, save));
-  });
+    api.post(
+      '/transaction/admin/:userId',
+      {
+        config: { access: 'staff', idempotency: true },
+        schema: {
+          tags: ['transactions', 'staff'],
+          summary: "Credit or debit a customer's account (a reasoned, audited adjustment)",
+          params: ZUserIdParams,
+          body: ZAdminTransactionRequest,
+          response: { 201: ZTransactionAnswer },
+        },
+      },
+      async (request, reply) =>
+        send(reply, await transactions.postStaffEntry(contextOf(request, context), request.params.userId, request.body, ticketOf(request))),
+    );
 
-  app.put('/transaction/admin/:id', { preHandler: requireAdmin }, async (request) => {
-    const { id } = parseInput(ZIdParam, request.params);
-    const input = parseInput(ZAdminTransactionUpdate, request.body);
-    const lines = await adminUpdateDescription(app, request, id, input.description, input.reason);
-    return { data: lines, message: 'Transaction updated' };
-  });
+    api.put(
+      '/transaction/admin/:id',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags: ['transactions', 'staff'],
+          summary: 'Correct how an entry reads (a note; the entry never changes)',
+          params: ZIdParams,
+          body: ZAdminTransactionUpdate,
+          response: { 200: ZTransactionLinesAnswer },
+        },
+      },
+      async (request) => ({
+        data: await transactions.describeEntry(contextOf(request, context), request.params.id, request.body.description, request.body.reason),
+        message: 'Transaction updated',
+      }),
+    );
 
-  app.delete('/transaction/admin/:id', { preHandler: requireAdmin }, async (request, reply) => {
-    const { id } = parseInput(ZIdParam, request.params);
-    // The reason comes in the body, or as ?reason= for clients that send no DELETE body.
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const { reason } = parseInput(ZAdminReversalRequest, { reason: body.reason ?? query.reason });
-    await findEntry(app.db, id);
-    const staff = currentUser(request);
-    return idempotent(app.db, request, reply, staff.id, (save) => adminReverse(app, request, id, reason, save));
-  });
+    api.delete(
+      '/transaction/admin/:id',
+      {
+        config: { access: 'staff', idempotency: true },
+        schema: {
+          tags: ['transactions', 'staff'],
+          summary: 'Reverse an entry (its reversal is posted; nothing is deleted)',
+          params: ZIdParams,
+          querystring: ZReasonQuery,
+          body: ZReversalBody,
+          response: { 200: ZReversal },
+        },
+      },
+      async (request, reply) => {
+        const { reason } = ZAdminReversalRequest.parse({ reason: request.body.reason ?? request.query.reason });
+        return send(reply, await transactions.reverseEntry(contextOf(request, context), request.params.id, reason, ticketOf(request)));
+      },
+    );
 
-  app.put('/user/admin/account/:id', { preHandler: requireAdmin }, async (request, reply) => {
-    const { id } = parseInput(ZIdParam, request.params);
-    const staff = currentUser(request);
-    return idempotent(app.db, request, reply, staff.id, (save) => adminUpdateAccount(app, request, id, request.body, save));
-  });
+    api.put(
+      '/user/admin/account/:id',
+      {
+        config: { access: 'staff', idempotency: true },
+        schema: {
+          tags: ['transactions', 'staff'],
+          summary: "Set a customer's balances (correction entries) and account number",
+          params: ZIdParams,
+          body: ZAdminAccountUpdate,
+          response: { 200: ZCorrection },
+        },
+      },
+      async (request, reply) => send(reply, await transactions.correctAccount(contextOf(request, context), request.params.id, request.body, ticketOf(request))),
+    );
+  };
 }

@@ -1,6 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AdminAccountUpdate, CustomerAccountKind, TransactionDto } from '../../shared/contracts/transactions';
-import {
+import type { z } from 'zod';
+import type {
+  CustomerAccountKind,
+  TransactionDto,
+  TransferCodeSent,
   ZAdminAccountUpdate,
   ZAdminTransactionRequest,
   ZInternalTransferRequest,
@@ -13,36 +15,36 @@ import { bicCountry, wireCountries } from '../../shared/wire';
 import { audit } from '../audit/audit';
 import { consumeCode, issueCode } from '../auth/codes';
 import { sha256 } from '../auth/crypto';
+import type { ActorContext } from '../context';
 import type { DB } from '../db/database';
+import { isUniqueViolation } from '../db/errors';
+import { inTransaction } from '../db/transaction';
 import type { User } from '../db/schema';
-import { AppError, assert, badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { isValidAccountNumber } from '../ledger/accounts';
-import type { IdempotencyTicket, IdempotentAnswer, SaveAnswer } from '../ledger/idempotency';
-import { ledgerWriter } from '../ledger/writer';
-import { bankAccountId, postEntries, type PostedEntry } from '../ledger/posting';
-import { plainMail } from '../mail/templates';
-import { entryLines } from './queries';
-import type { z } from 'zod';
+import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
+import { bankAccountId, type EntryInput, type PostedEntry } from '../ledger/posting';
+import { AppError, assert, badRequest, conflict, forbidden, notFound } from '../lib/errors';
+import type { Outcome } from '../lib/outcome';
+import { plainMail, brandOf } from '../mail/templates';
+import * as repository from './repository';
 
 export const BLOCKED_MESSAGE = 'Your account is blocked from sending money. Please contact support.';
+export const TRANSFER_SUCCESS_MESSAGE = 'Transfer Successful';
+const TRANSACTION_NOT_FOUND = 'Transaction not found';
 
-interface OwnAccounts {
-  number: string;
-  savings: { id: string; balance: number };
-  checking: { id: string; balance: number };
-}
+type InternalTransferInput = z.output<typeof ZInternalTransferRequest>;
+type TransferInput = z.output<typeof ZTransferRequest>;
+type WireInput = z.output<typeof ZWireTransferRequest>;
+type StaffEntryInput = z.output<typeof ZAdminTransactionRequest>;
+type AccountUpdateInput = z.output<typeof ZAdminAccountUpdate>;
 
-export async function ownAccounts(db: DB, userId: string): Promise<OwnAccounts> {
-  const rows = await db
-    .selectFrom('ledger_accounts')
-    .select(['id', 'kind', 'number', 'balance'])
-    .where('owner_id', '=', userId)
-    .where('kind', 'in', ['savings', 'checking'])
-    .execute();
-  const savings = rows.find((row) => row.kind === 'savings');
-  const checking = rows.find((row) => row.kind === 'checking');
-  if (!savings || !checking) throw notFound('This customer has no accounts.');
-  return { number: checking.number ?? '', savings: { id: savings.id, balance: savings.balance }, checking: { id: checking.id, balance: checking.balance } };
+/** A transfer call answers the code step first, then the posted line. */
+export type TransferOutcome = Outcome<TransferCodeSent> | Outcome<TransactionDto>;
+
+async function ownAccounts(db: DB, userId: string): Promise<repository.OwnAccounts> {
+  const own = await repository.findOwnAccounts(db, userId);
+  if (!own) throw notFound('This customer has no accounts.');
+  return own;
 }
 
 const fullName = (user: Pick<User, 'first_name' | 'last_name'>) => `${user.first_name} ${user.last_name}`.trim();
@@ -69,23 +71,7 @@ function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountK
   };
 }
 
-/** Posts the entry and stores the idempotent answer in one transaction; the line's _id is the posting's id. */
-async function postAndAnswer(
-  db: DB,
-  save: SaveAnswer,
-  entry: Parameters<typeof postEntries>[1][number],
-  answer: (posted: PostedEntry, trx: DB) => Promise<IdempotentAnswer>,
-): Promise<IdempotentAnswer> {
-  return db.transaction().execute(async (trx) => {
-    const [posted] = await postEntries(trx, [entry]);
-    assert(posted, 'one entry posted');
-    const result = await answer(posted, trx);
-    await save(trx, result, posted.id);
-    return result;
-  });
-}
-
-/** Customer account ids never change (accounts are never removed), so they are cached. */
+/** Customer account ids never change (accounts are never removed): the hot path keeps them. */
 const accountIdCache = new Map<string, { savings: string; checking: string }>();
 const ACCOUNT_ID_CACHE_MAX = 50_000;
 
@@ -101,23 +87,22 @@ async function ownAccountIds(db: DB, userId: string): Promise<{ savings: string;
 
 // ---------------------------------------------------------------- customer: between own accounts
 
-export async function internalTransfer(app: FastifyInstance, user: User, body: unknown, ticket: IdempotencyTicket): Promise<IdempotentAnswer> {
-  const input = ZInternalTransferRequest.parse(body);
-  const ids = await ownAccountIds(app.db, user.id);
+export async function internalTransfer(ctx: ActorContext, input: InternalTransferInput, ticket: IdempotencyTicket): Promise<Outcome<TransactionDto>> {
+  const user = ctx.actor.user;
+  const ids = await ownAccountIds(ctx.db, user.id);
   const from = ids[input.from];
-  const to = ids[input.to];
   // The balance check happens where it counts: under the account locks, in the writer's batch.
-  return ledgerWriter(app.db).submit({
+  return ctx.ledger.submit({
     entry: {
       kind: 'internal',
       description: `Transfer from ${input.from} to ${input.to}`,
       authorId: user.id,
       postings: [
         { accountId: from, amountCents: -input.amount },
-        { accountId: to, amountCents: input.amount },
+        { accountId: ids[input.to], amountCents: input.amount },
       ],
     },
-    answer: (posted) => ({ status: 201, body: { data: lineOf(posted, from, input.from), message: 'Transfer Successful' } }),
+    answer: (posted) => ({ data: lineOf(posted, from, input.from), message: TRANSFER_SUCCESS_MESSAGE, created: true }),
     idempotency: ticket,
   });
 }
@@ -136,45 +121,43 @@ function assertCanSend(user: User): void {
 const lastDigits = (value: string) => value.replace(/\s+/g, '').slice(-4);
 
 interface CodeStep {
-  user: User;
   binding: string;
   amountCents: number;
   payee: string;
   summary: string;
 }
 
-async function sendTransferCode(app: FastifyInstance, step: CodeStep, save: SaveAnswer): Promise<IdempotentAnswer> {
-  const code = await issueCode(app.db, {
-    userId: step.user.id,
+/** The first call: a code for exactly this transfer, emailed; the answer is stored under the key. */
+async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
+  const user = ctx.actor.user;
+  const code = await issueCode(ctx.db, {
+    userId: user.id,
     purpose: 'transfer',
     binding: step.binding,
     ttlMs: TRANSFER_CODE_TTL_MS,
     payload: { amountCents: step.amountCents, payee: step.payee },
   });
-  await app.mailer.send(
+  await ctx.mailer.send(
     plainMail(
-      { bankName: app.config.bankName, publicUrl: app.config.publicUrl },
-      step.user.email,
+      brandOf(ctx.config),
+      user.email,
       `your IMS code ${code}`,
-      `Hello ${step.user.first_name},\n\nYour IMS code is ${code}.\n\nIt authorizes only this transfer: ${step.summary}.\n` +
+      `Hello ${user.first_name},\n\nYour IMS code is ${code}.\n\nIt authorizes only this transfer: ${step.summary}.\n` +
         `It is valid for 5 minutes and for 5 attempts, and it is free. If you did not ask for it, do not share it and contact support.`,
     ),
   );
-  const answer: IdempotentAnswer = {
-    status: 200,
-    body: {
-      data: {
-        step: 'code',
-        expiresAt: new Date(Date.now() + TRANSFER_CODE_TTL_MS).toISOString(),
-        sentTo: maskEmail(step.user.email),
-        amount: step.amountCents / 100,
-        payee: step.payee,
-      },
-      message: `We emailed your IMS code to ${maskEmail(step.user.email)}. It is free and works only for this transfer.`,
+  const outcome: Outcome<TransferCodeSent> = {
+    data: {
+      step: 'code',
+      expiresAt: new Date(ctx.clock.now().getTime() + TRANSFER_CODE_TTL_MS).toISOString(),
+      sentTo: maskEmail(user.email),
+      amount: step.amountCents / 100,
+      payee: step.payee,
     },
+    message: `We emailed your IMS code to ${maskEmail(user.email)}. It is free and works only for this transfer.`,
   };
-  await app.db.transaction().execute((trx) => save(trx, answer));
-  return answer;
+  await inTransaction(ctx.db, (trx) => storeOutcome(trx, ticket, outcome));
+  return outcome;
 }
 
 const CODE_MESSAGES = {
@@ -184,26 +167,23 @@ const CODE_MESSAGES = {
   exhausted: 'Too many wrong IMS codes. Please request a new code.',
 };
 
-export async function transfer(app: FastifyInstance, user: User, body: unknown, save: SaveAnswer, ticket: IdempotencyTicket): Promise<IdempotentAnswer> {
+export async function transfer(ctx: ActorContext, input: TransferInput, ticket: IdempotencyTicket): Promise<TransferOutcome> {
+  const user = ctx.actor.user;
   assertCanSend(user);
-  const input = ZTransferRequest.parse(body);
-  const own = await ownAccounts(app.db, user.id);
+  const own = await ownAccounts(ctx.db, user.id);
   if (input.from !== undefined && input.from !== own.number) throw forbidden('You can only send money from your own account.');
   if (input.accountNumber === own.number)
     throw badRequest('You cannot transfer to the same account', { accountNumber: 'You cannot transfer to the same account' });
   const source = own[input.accountType];
   if (source.balance < input.amount) throw new AppError('insufficient_funds', 'Insufficient funds');
 
-  const payee = await app.db
-    .selectFrom('ledger_accounts as a')
-    .innerJoin('users as u', 'u.id', 'a.owner_id')
-    .select(['a.id', 'u.first_name', 'u.last_name', 'u.closed_at'])
-    .where('a.number', '=', input.accountNumber)
-    .where('a.kind', '=', 'checking')
-    .executeTakeFirst();
+  const payee = await repository.findPayeeByAccountNumber(ctx.db, input.accountNumber);
   if (payee?.closed_at) throw badRequest('This account is closed and cannot receive transfers.');
   if (!payee && (!input.routingNumber || !input.bankName)) {
-    throw badRequest('Please fill all fields', {
+    // The spec's 'Please fill all fields' covers amount, account type and recipient; another
+    // bank's missing details are named.
+    const missing = [input.routingNumber ? null : 'routing number', input.bankName ? null : 'bank name'].filter(Boolean).join(' and ');
+    throw badRequest(`This account is at another bank: please enter its ${missing}.`, {
       ...(input.routingNumber ? {} : { routingNumber: 'Routing number is required for another bank' }),
       ...(input.bankName ? {} : { bankName: 'Bank name is required for another bank' }),
     });
@@ -214,23 +194,22 @@ export async function transfer(app: FastifyInstance, user: User, body: unknown, 
 
   if (input.paymentPin === undefined) {
     return sendTransferCode(
-      app,
+      ctx,
       {
-        user,
         binding,
         amountCents: input.amount,
         payee: payeeLabel,
         summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}`,
       },
-      save,
+      ticket,
     );
   }
-  await consumeCode(app.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
+  await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
 
   const senderName = fullName(user);
   const description = input.description ?? `Transfer to ${input.to}`;
-  const creditAccountId = payee ? payee.id : await bankAccountId(app.db, 'external_clearing');
-  return ledgerWriter(app.db).submit({
+  const creditAccountId = payee ? payee.id : await bankAccountId(ctx.db, 'external_clearing');
+  return ctx.ledger.submit({
     idempotency: ticket,
     entry: {
       kind: 'transfer',
@@ -251,14 +230,14 @@ export async function transfer(app: FastifyInstance, user: User, body: unknown, 
           : { accountId: creditAccountId, amountCents: input.amount, memo: `Outgoing to ${input.to}`, counterparty: senderName },
       ],
     },
-    answer: (posted) => ({ status: 201, body: { data: lineOf(posted, source.id, input.accountType), message: 'Transfer Successful' } }),
+    answer: (posted) => ({ data: lineOf(posted, source.id, input.accountType), message: TRANSFER_SUCCESS_MESSAGE, created: true }),
   });
 }
 
-export async function wireTransfer(app: FastifyInstance, user: User, body: unknown, save: SaveAnswer, ticket: IdempotencyTicket): Promise<IdempotentAnswer> {
+export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: IdempotencyTicket): Promise<TransferOutcome> {
+  const user = ctx.actor.user;
   assertCanSend(user);
-  const input = ZWireTransferRequest.parse(body);
-  const own = await ownAccounts(app.db, user.id);
+  const own = await ownAccounts(ctx.db, user.id);
   const beneficiaryAccount = input.beneficiaryAccount.replace(/[\s-]+/g, '').toUpperCase();
   if (beneficiaryAccount === own.number)
     throw badRequest('You cannot transfer to the same account', { beneficiaryAccount: 'You cannot transfer to the same account' });
@@ -282,21 +261,20 @@ export async function wireTransfer(app: FastifyInstance, user: User, body: unkno
   const payeeLabel = `${input.beneficiaryName} (${input.bankName}, ${countryName}, account ending ${lastDigits(beneficiaryAccount)})`;
   if (input.paymentPin === undefined) {
     return sendTransferCode(
-      app,
+      ctx,
       {
-        user,
         binding,
         amountCents: input.amount,
         payee: payeeLabel,
         summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}`,
       },
-      save,
+      ticket,
     );
   }
-  await consumeCode(app.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
+  await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
   const description = input.description ?? `Wire to ${input.beneficiaryName}`;
-  const clearing = await bankAccountId(app.db, 'external_clearing');
-  return ledgerWriter(app.db).submit({
+  const clearing = await bankAccountId(ctx.db, 'external_clearing');
+  return ctx.ledger.submit({
     idempotency: ticket,
     entry: {
       kind: 'wire',
@@ -308,155 +286,127 @@ export async function wireTransfer(app: FastifyInstance, user: User, body: unkno
         { accountId: clearing, amountCents: input.amount, memo: `Outgoing wire to ${input.beneficiaryName}`, counterparty: fullName(user) },
       ],
     },
-    answer: (posted) => ({ status: 201, body: { data: lineOf(posted, source.id, input.account), message: 'Transfer Successful' } }),
+    answer: (posted) => ({ data: lineOf(posted, source.id, input.account), message: TRANSFER_SUCCESS_MESSAGE, created: true }),
   });
 }
 
 // ---------------------------------------------------------------- staff
 
 async function customerById(db: DB, userId: string): Promise<User> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  const user = await repository.findUser(db, userId);
   if (!user || user.is_admin) throw notFound('Customer not found');
   return user;
 }
 
-export async function adminPostTransaction(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  userId: string,
-  body: unknown,
-  save: SaveAnswer,
-): Promise<IdempotentAnswer> {
-  const input = ZAdminTransactionRequest.parse(body);
-  const customer = await customerById(app.db, userId);
-  const own = await ownAccounts(app.db, customer.id);
+/** A staff credit or debit: a reasoned entry against the bank's operations account, audited. */
+export async function postStaffEntry(ctx: ActorContext, userId: string, input: StaffEntryInput, ticket: IdempotencyTicket): Promise<Outcome<TransactionDto>> {
+  const customer = await customerById(ctx.db, userId);
+  const own = await ownAccounts(ctx.db, customer.id);
   const account = own[input.account];
-  const operations = await bankAccountId(app.db, 'bank_operations');
+  const operations = await bankAccountId(ctx.db, 'bank_operations');
   const signed = input.transactionType === 'credit' ? input.amount : -input.amount;
-  const staff = request.user;
-  assert(staff, 'staff signed in');
-  return postAndAnswer(
-    app.db,
-    save,
-    {
-      kind: 'adjustment',
-      description: input.description,
-      valueDate: input.date,
-      authorId: staff.id,
-      details: { reason: input.reason },
-      postings: [
-        { accountId: account.id, amountCents: signed, counterparty: 'Bank adjustment' },
-        { accountId: operations, amountCents: -signed, counterparty: fullName(customer) },
-      ],
-    },
-    async (posted, trx) => {
-      const line = lineOf(posted, account.id, input.account);
-      await audit(trx, request, {
-        action: 'transaction.create',
-        targetUserId: customer.id,
-        targetType: 'journal_entry',
-        targetId: posted.id,
-        before: { account: input.account, balance: account.balance / 100 },
-        after: {
-          account: input.account,
-          balance: line.balanceAfter,
-          amount: input.amount / 100,
-          transactionType: input.transactionType,
-          valueDate: input.date,
-          description: input.description,
-        },
-        reason: input.reason,
-      });
-      return { status: 201, body: { data: line, message: 'Transaction added successfully' } };
-    },
-  );
+  const entry: EntryInput = {
+    kind: 'adjustment',
+    description: input.description,
+    valueDate: input.date,
+    authorId: ctx.actor.user.id,
+    details: { reason: input.reason },
+    postings: [
+      { accountId: account.id, amountCents: signed, counterparty: 'Bank adjustment' },
+      { accountId: operations, amountCents: -signed, counterparty: fullName(customer) },
+    ],
+  };
+  return ctx.ledger.transaction(async (trx, post) => {
+    const [posted] = await post([entry]);
+    assert(posted, 'one entry posted');
+    const line = lineOf(posted, account.id, input.account);
+    const balanceAfterCents = posted.postings.find((posting) => posting.accountId === account.id)?.balanceAfterCents ?? 0;
+    await audit(trx, ctx.actor, {
+      action: 'transaction.create',
+      targetUserId: customer.id,
+      targetType: 'journal_entry',
+      targetId: posted.id,
+      before: { account: input.account, balance: (balanceAfterCents - signed) / 100 },
+      after: {
+        account: input.account,
+        balance: line.balanceAfter,
+        amount: input.amount / 100,
+        transactionType: input.transactionType,
+        valueDate: input.date,
+        description: input.description,
+      },
+      reason: input.reason,
+    });
+    const outcome: Outcome<TransactionDto> = { data: line, message: 'Transaction added successfully', created: true };
+    await storeOutcome(trx, ticket, outcome, posted.id);
+    return outcome;
+  });
 }
 
-/** Finds an entry by its id or by the id of one of its postings (the list's _id). */
-export async function findEntry(db: DB, id: string) {
-  const byPosting = await db.selectFrom('postings').select('entry_id').where('id', '=', id).executeTakeFirst();
-  const entryId = byPosting?.entry_id ?? id;
-  const entry = await db.selectFrom('journal_entries').selectAll().where('id', '=', entryId).executeTakeFirst();
-  if (!entry) throw notFound('Transaction not found');
+export async function findEntryOrThrow(db: DB, id: string) {
+  const entry = await repository.findEntry(db, id);
+  if (!entry) throw notFound(TRANSACTION_NOT_FOUND);
   return entry;
 }
 
-const isUniqueViolation = (error: unknown, constraint: string) =>
-  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint === constraint;
-
-export async function adminReverse(app: FastifyInstance, request: FastifyRequest, id: string, reason: string, save: SaveAnswer): Promise<IdempotentAnswer> {
-  const entry = await findEntry(app.db, id);
+/** "Deleting" an entry posts its reversal (DESIGN rule 2), reasoned and audited. */
+export async function reverseEntry(
+  ctx: ActorContext,
+  id: string,
+  reason: string,
+  ticket: IdempotencyTicket,
+): Promise<Outcome<{ reversedEntryId: string; reversalEntryId: string }>> {
+  const entry = await findEntryOrThrow(ctx.db, id);
   if (entry.kind === 'reversal') throw badRequest('A reversal cannot be reversed. Add a new transaction instead.');
-  const already = await app.db.selectFrom('journal_entries').select('id').where('reversal_of', '=', entry.id).executeTakeFirst();
-  if (already) throw conflict('This transaction has already been reversed.');
-  const lines = await app.db
-    .selectFrom('postings as p')
-    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
-    .select(['p.account_id', 'p.amount', 'p.memo', 'a.owner_id'])
-    .where('p.entry_id', '=', entry.id)
-    .execute();
-  const staff = request.user;
-  assert(staff, 'staff signed in');
+  if (await repository.isReversed(ctx.db, entry.id)) throw conflict('This transaction has already been reversed.');
+  const lines = await repository.entryPostings(ctx.db, entry.id);
   const customers = [...new Set(lines.map((line) => line.owner_id).filter((owner): owner is string => owner !== null))];
   try {
-    return await postAndAnswer(
-      app.db,
-      save,
-      {
-        kind: 'reversal',
-        description: `Reversal: ${entry.description}`,
-        authorId: staff.id,
-        reversalOf: entry.id,
-        details: { reason },
-        postings: lines.map((line) => ({
-          accountId: line.account_id,
-          amountCents: -line.amount,
-          memo: `Reversal: ${line.memo ?? entry.description}`,
-          counterparty: 'Bank adjustment',
-        })),
-      },
-      async (posted, trx) => {
-        await audit(trx, request, {
-          action: 'transaction.reverse',
-          targetUserId: customers[0] ?? null,
-          targetType: 'journal_entry',
-          targetId: entry.id,
-          before: { entry: entry.id, kind: entry.kind, amount: entry.amount / 100, status: 'completed' },
-          after: { entry: entry.id, status: 'reversed', reversal: posted.id },
-          reason,
-        });
-        return { status: 200, body: { data: { reversedEntryId: entry.id, reversalEntryId: posted.id }, message: 'Transaction reversed' } };
-      },
-    );
+    return await ctx.ledger.transaction(async (trx, post) => {
+      const [posted] = await post([
+        {
+          kind: 'reversal',
+          description: `Reversal: ${entry.description}`,
+          authorId: ctx.actor.user.id,
+          reversalOf: entry.id,
+          details: { reason },
+          postings: lines.map((line) => ({
+            accountId: line.account_id,
+            amountCents: -line.amount,
+            memo: `Reversal: ${line.memo ?? entry.description}`,
+            counterparty: 'Bank adjustment',
+          })),
+        },
+      ]);
+      assert(posted, 'the reversal posted');
+      await audit(trx, ctx.actor, {
+        action: 'transaction.reverse',
+        targetUserId: customers[0] ?? null,
+        targetType: 'journal_entry',
+        targetId: entry.id,
+        before: { entry: entry.id, kind: entry.kind, amount: entry.amount / 100, status: 'completed' },
+        after: { entry: entry.id, status: 'reversed', reversal: posted.id },
+        reason,
+      });
+      const outcome = { data: { reversedEntryId: entry.id, reversalEntryId: posted.id }, message: 'Transaction reversed' };
+      await storeOutcome(trx, ticket, outcome, posted.id);
+      return outcome;
+    });
   } catch (error) {
     if (isUniqueViolation(error, 'journal_entries_reversal_of_key')) throw conflict('This transaction has already been reversed.');
     throw error;
   }
 }
 
-export async function adminUpdateDescription(app: FastifyInstance, request: FastifyRequest, id: string, description: string, reason: string | undefined) {
-  const entry = await findEntry(app.db, id);
-  const staff = request.user;
-  assert(staff, 'staff signed in');
-  await app.db.transaction().execute(async (trx) => {
-    const previous = await trx
-      .selectFrom('entry_notes')
-      .select('description')
-      .where('entry_id', '=', entry.id)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    await trx.insertInto('entry_notes').values({ entry_id: entry.id, description, author_id: staff.id }).execute();
-    const owner = await trx
-      .selectFrom('postings as p')
-      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
-      .select('a.owner_id')
-      .where('p.entry_id', '=', entry.id)
-      .where('a.owner_id', 'is not', null)
-      .executeTakeFirst();
-    await audit(trx, request, {
+/** Staff correct how an entry reads (a note; the entry itself never changes), audited. */
+export async function describeEntry(ctx: ActorContext, id: string, description: string, reason: string | undefined): Promise<TransactionDto[]> {
+  const entry = await findEntryOrThrow(ctx.db, id);
+  await inTransaction(ctx.db, async (trx) => {
+    const previous = await repository.latestEntryNote(trx, entry.id);
+    await repository.addEntryNote(trx, { entryId: entry.id, description, authorId: ctx.actor.user.id });
+    await audit(trx, ctx.actor, {
       action: 'transaction.describe',
-      targetUserId: owner?.owner_id ?? null,
+      targetUserId: await repository.entryCustomer(trx, entry.id),
       targetType: 'journal_entry',
       targetId: entry.id,
       before: { description: previous?.description ?? entry.description },
@@ -464,53 +414,43 @@ export async function adminUpdateDescription(app: FastifyInstance, request: Fast
       reason: reason ?? null,
     });
   });
-  return entryLines(app.db, entry.id, null);
+  return repository.entryLines(ctx.db, entry.id, null);
 }
 
-export async function adminUpdateAccount(
-  app: FastifyInstance,
-  request: FastifyRequest,
+export interface AccountCorrection {
+  account: { number: string; savings: number; checking: number };
+  entryId: string | null;
+}
+
+/**
+ * The spec's "set balances": each difference becomes a correction entry against the operations
+ * account, computed under lock from the balances as they are now. The customer's accounts and the
+ * operations account are locked together, in id order, as every posting locks them.
+ */
+export async function correctAccount(
+  ctx: ActorContext,
   userId: string,
-  body: unknown,
-  save: SaveAnswer,
-): Promise<IdempotentAnswer> {
-  const input: z.output<typeof ZAdminAccountUpdate> = ZAdminAccountUpdate.parse(body as AdminAccountUpdate);
-  const customer = await customerById(app.db, userId);
-  const own = await ownAccounts(app.db, customer.id);
+  input: AccountUpdateInput,
+  ticket: IdempotencyTicket,
+): Promise<Outcome<AccountCorrection>> {
+  const customer = await customerById(ctx.db, userId);
+  const own = await ownAccounts(ctx.db, customer.id);
   if (input.number !== own.number) {
     if (!isValidAccountNumber(input.number))
       throw badRequest('Account number must be 10 digits with a valid check digit', { number: 'Not a valid account number' });
-    const taken = await app.db
-      .selectFrom('ledger_accounts')
-      .select('id')
-      .where('number', '=', input.number)
-      .where('owner_id', '!=', customer.id)
-      .executeTakeFirst();
-    if (taken) throw conflict('This account number is already in use.');
+    if (await repository.accountNumberTaken(ctx.db, input.number, customer.id)) throw conflict('This account number is already in use.');
   }
-  const staff = request.user;
-  assert(staff, 'staff signed in');
-  const operations = await bankAccountId(app.db, 'bank_operations');
+  const operations = await bankAccountId(ctx.db, 'bank_operations');
   try {
-    return await app.db.transaction().execute(async (trx) => {
-      // Lock both accounts (id order) and compute the corrections from the balances as they are now.
-      const locked = await trx
-        .selectFrom('ledger_accounts')
-        .select(['id', 'kind', 'balance'])
-        .where('id', 'in', [own.savings.id, own.checking.id].sort())
-        .orderBy('id')
-        .forUpdate()
-        .execute();
-      const before = {
-        number: own.number,
-        savings: (locked.find((row) => row.kind === 'savings')?.balance ?? 0) / 100,
-        checking: (locked.find((row) => row.kind === 'checking')?.balance ?? 0) / 100,
-      };
-      const postings = [] as Array<{ accountId: string; amountCents: number; counterparty: string }>;
+    return await ctx.ledger.transaction(async (trx, post) => {
+      const locked = await repository.lockAccounts(trx, [own.savings.id, own.checking.id, operations]);
+      const balanceOf = (kind: 'savings' | 'checking') => locked.find((row) => row.kind === kind)?.balance ?? 0;
+      const before = { number: own.number, savings: balanceOf('savings') / 100, checking: balanceOf('checking') / 100 };
+      const postings: Array<{ accountId: string; amountCents: number; counterparty: string }> = [];
       let total = 0;
       for (const row of locked) {
-        const target = row.kind === 'savings' ? input.savings : input.checking;
-        const difference = target - row.balance;
+        if (row.kind !== 'savings' && row.kind !== 'checking') continue;
+        const difference = input[row.kind] - row.balance;
         if (difference !== 0) {
           postings.push({ accountId: row.id, amountCents: difference, counterparty: 'Bank adjustment' });
           total += difference;
@@ -519,16 +459,14 @@ export async function adminUpdateAccount(
       let entryId: string | null = null;
       if (postings.length > 0) {
         if (total !== 0) postings.push({ accountId: operations, amountCents: -total, counterparty: fullName(customer) });
-        const [posted] = await postEntries(trx, [
-          { kind: 'adjustment', description: 'Balance correction', authorId: staff.id, details: { reason: input.reason }, postings },
+        const [posted] = await post([
+          { kind: 'adjustment', description: 'Balance correction', authorId: ctx.actor.user.id, details: { reason: input.reason }, postings },
         ]);
         entryId = posted?.id ?? null;
       }
-      if (input.number !== own.number) {
-        await trx.updateTable('ledger_accounts').set({ number: input.number }).where('owner_id', '=', customer.id).execute();
-      }
+      if (input.number !== own.number) await repository.renumberCustomerAccounts(trx, customer.id, input.number);
       const after = { number: input.number, savings: input.savings / 100, checking: input.checking / 100 };
-      await audit(trx, request, {
+      await audit(trx, ctx.actor, {
         action: 'account.update',
         targetUserId: customer.id,
         targetType: 'ledger_account',
@@ -537,9 +475,9 @@ export async function adminUpdateAccount(
         after,
         reason: input.reason,
       });
-      const answer: IdempotentAnswer = { status: 200, body: { data: { account: after, entryId }, message: 'Account balance successfully' } };
-      await save(trx, answer, entryId);
-      return answer;
+      const outcome = { data: { account: after, entryId }, message: 'Account balance successfully' };
+      await storeOutcome(trx, ticket, outcome, entryId);
+      return outcome;
     });
   } catch (error) {
     if (isUniqueViolation(error, 'ledger_accounts_number_kind_key')) throw conflict('This account number is already in use.');

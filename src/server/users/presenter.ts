@@ -1,17 +1,8 @@
 import type { UserDto } from '../../shared/contracts/user';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
+import { userVerification } from '../kyc/decorator';
 import { getAccountSummary } from '../ledger/accounts';
-
-/**
- * Extra parts of the user that other domains own (KYC documents...). A domain registers a
- * decorator here instead of this file importing every domain.
- */
-type UserDecorator = (db: DB, user: User, dto: UserDto) => Promise<void>;
-const decorators: UserDecorator[] = [];
-export function addUserDecorator(decorator: UserDecorator): void {
-  decorators.push(decorator);
-}
 
 export function profilePictureUrl(user: Pick<User, 'id' | 'profile_picture'>): { url: string } | null {
   return user.profile_picture ? { url: `/api/user/profile-picture/${user.id}?v=${encodeURIComponent(user.profile_picture)}` } : null;
@@ -34,13 +25,12 @@ export async function toUserDto(db: DB, user: User): Promise<UserDto> {
       checking: (account?.checkingCents ?? 0) / 100,
     },
     verificationStatus: user.verification_status,
-    verification: null,
+    verification: user.is_admin ? null : await userVerification(db, user.id),
     isAdmin: user.is_admin,
     isBlocked: user.is_blocked,
     isAccountDisabled: user.is_account_disabled,
     isEmailConfirmed: user.is_email_confirmed,
     createdAt: new Date(user.created_at).toISOString(),
   };
-  for (const decorate of decorators) await decorate(db, user, dto);
   return dto;
 }

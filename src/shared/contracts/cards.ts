@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TEXT_LENGTH_MAX } from '../limits';
+import { envelope, paginated, ZPage, ZTimestamp, optionalText } from './common';
 
 export const CARD_REQUEST_SENT_MESSAGE = 'Card request sent we will get back to you';
 export const CARD_TYPES = ['debit', 'credit'] as const;
@@ -21,32 +22,40 @@ export const CARD_STATUS_NEXT: Record<CardRequestStatus, CardRequestStatus[]> = 
   shipped: [],
 };
 
-export const ZCardRequest = z.object({
-  cardType: z.enum(CARD_TYPES, { message: 'Card type must be debit or credit' }).default('debit'),
-});
+/** The body is optional: no body asks for a debit card. */
+export const ZCardRequest = z.preprocess(
+  (body) => body ?? {},
+  z.object({
+    cardType: z.enum(CARD_TYPES, { message: 'Card type must be debit or credit' }).default('debit'),
+  }),
+);
 
 export const ZCardStatusChange = z
   .object({
     status: z.enum(CARD_REQUEST_STATUSES, { message: 'Status must be pending, approved, rejected or shipped' }),
-    note: z.string().trim().max(TEXT_LENGTH_MAX, `The note must be at most ${TEXT_LENGTH_MAX} characters`).optional(),
+    note: optionalText('The note', TEXT_LENGTH_MAX, { multiline: true }),
   })
   .refine((value) => value.status !== 'rejected' || (value.note && value.note.length >= 3), {
     message: 'A reason is required to decline a card request',
     path: ['note'],
   });
 
-export const ZCardQueueQuery = z.object({
-  status: z.enum([...CARD_REQUEST_STATUSES, 'all']).default('pending'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+export const ZCardQueueQuery = ZPage.extend({
+  status: z.enum([...CARD_REQUEST_STATUSES, 'all'], { message: 'status must be pending, approved, rejected, shipped or all' }).default('pending'),
 });
 
-export interface CardRequestDto {
-  _id: string;
-  cardType: (typeof CARD_TYPES)[number];
-  status: CardRequestStatus;
-  note: string | null;
-  createdAt: string;
-  updatedAt: string;
-  customer?: { id: string; firstName: string; lastName: string; email: string };
-}
+export const ZCardRequestDto = z.object({
+  _id: z.string(),
+  cardType: z.enum(CARD_TYPES),
+  status: z.enum(CARD_REQUEST_STATUSES),
+  note: z.string().nullable(),
+  createdAt: ZTimestamp,
+  updatedAt: ZTimestamp,
+  /** Staff views name the customer. */
+  customer: z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() }).optional(),
+});
+export type CardRequestDto = z.infer<typeof ZCardRequestDto>;
+
+export const ZCardRequestAnswer = envelope(ZCardRequestDto);
+export const ZCardRequestList = envelope(z.array(ZCardRequestDto));
+export const ZCardQueue = envelope(paginated(ZCardRequestDto));

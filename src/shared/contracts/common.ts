@@ -1,9 +1,44 @@
 import { z } from 'zod';
-import { EMAIL_LENGTH_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../limits';
+import { isRealDate } from '../dates';
+import { DATE_MAX, DATE_MIN, EMAIL_LENGTH_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../limits';
 
-/** A required text field: trimmed, not empty, bounded. */
-export const requiredText = (label: string, max: number, message = `${label} is required`) =>
-  z.string({ message }).trim().min(1, message).max(max, `${label} must be at most ${max} characters`);
+// ---------------------------------------------------------------- text
+
+/**
+ * Control characters (C0, DEL and C1) are refused in every text field: PostgreSQL cannot store a
+ * NUL, and none belongs in a name or a description. Multi-line text keeps tab and line breaks.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const SINGLE_LINE_TEXT = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const MULTI_LINE_TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
+export const controlCharactersMessage = (label: string) => `${label} must not contain control characters`;
+
+/** Any string field: bounded, and free of control characters (its message names the field). */
+export const safeString = (label: string, max: number, options: { multiline?: boolean; message?: string } = {}) =>
+  z
+    .string({ message: options.message ?? `${label} must be text` })
+    .max(max, `${label} must be at most ${max} characters`)
+    .regex(options.multiline ? MULTI_LINE_TEXT : SINGLE_LINE_TEXT, controlCharactersMessage(label));
+
+/** A required text field: trimmed, not empty, bounded, no control characters. */
+export const requiredText = (label: string, max: number, message = `${label} is required`, options: { multiline?: boolean } = {}) =>
+  z
+    .string({ message })
+    .trim()
+    .min(1, message)
+    .max(max, `${label} must be at most ${max} characters`)
+    .regex(options.multiline ? MULTI_LINE_TEXT : SINGLE_LINE_TEXT, controlCharactersMessage(label));
+
+/** An optional text field: trimmed; empty means absent. */
+export const optionalText = (label: string, max: number, options: { multiline?: boolean } = {}) =>
+  z
+    .string({ message: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .regex(options.multiline ? MULTI_LINE_TEXT : SINGLE_LINE_TEXT, controlCharactersMessage(label))
+    .optional()
+    .transform((value) => value || undefined);
 
 export const ZEmail = z
   .string({ message: 'Email is required' })
@@ -13,7 +48,19 @@ export const ZEmail = z
   .pipe(z.email('Please enter a valid email address'))
   .transform((email) => email.toLowerCase());
 
+// ---------------------------------------------------------------- ids, dates, paging
+
 export const ZUuid = z.uuid('Not a valid id');
+/** `/{id}` in a path; a malformed id answers 404 (nothing has that id). */
+export const ZIdParams = z.object({ id: ZUuid });
+
+/** A calendar date written YYYY-MM-DD, between DATE_MIN and DATE_MAX. */
+export const isoDate = (label = 'Date') =>
+  z
+    .string({ message: `${label} must be a date (YYYY-MM-DD)` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates look like YYYY-MM-DD')
+    .refine(isRealDate, 'Not a real date')
+    .refine((value) => value >= DATE_MIN && value <= DATE_MAX, `${label} must be between ${DATE_MIN} and ${DATE_MAX}`);
 
 export const ZPage = z.object({
   page: z.coerce.number().int().min(1, 'page must be at least 1').max(100_000).default(1),
@@ -24,6 +71,27 @@ export const ZPage = z.object({
     .max(PAGE_SIZE_MAX, `pageSize must be at most ${PAGE_SIZE_MAX}`)
     .default(PAGE_SIZE_DEFAULT),
 });
+
+// ---------------------------------------------------------------- answers
+
+/** Every failure: the message to show, a machine code, and the fields at fault. */
+export const ZApiError = z
+  .object({
+    message: z.string(),
+    code: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  })
+  .meta({ id: 'ApiError' });
+export type ApiFailure = z.infer<typeof ZApiError>;
+
+/** A success: `{ data, message? }`. */
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ data, message: z.string().optional() });
+/** A success that carries no data (`data: null`). */
+export const ZNoData = envelope(z.null());
+
+/** One page of a list. */
+export const paginated = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), page: z.number().int(), pageSize: z.number().int(), total: z.number().int() });
 
 export interface Paginated<T> {
   items: T[];
@@ -37,8 +105,5 @@ export interface ApiSuccess<T> {
   message?: string;
 }
 
-export interface ApiFailure {
-  message: string;
-  code?: string;
-  fields?: Record<string, string>;
-}
+/** An ISO 8601 timestamp as the API sends it. */
+export const ZTimestamp = z.string().meta({ format: 'date-time' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { dollarsToCents, formatCents } from '../money';
+import { AMOUNT_JSON_SCHEMA, dollarsToCents, formatCents } from '../money';
 import { TEXT_LENGTH_MAX } from '../limits';
+import { controlCharactersMessage, envelope, MULTI_LINE_TEXT, paginated, ZPage, ZTimestamp } from './common';
 
 // Loan products. Limits come from the marketing figures (spec section 9) and are recorded in
 // docs/decisions/005-loan-limits.md; the rates are indicative, shown before applying.
@@ -48,14 +49,15 @@ export function monthlyPaymentCents(amountCents: number, annualRateBps: number, 
   return Math.ceil((amountCents * rate) / (1 - (1 + rate) ** -months));
 }
 
-export interface ScheduleRow {
-  number: number;
-  dueDate: string;
-  payment: number;
-  principal: number;
-  interest: number;
-  balance: number;
-}
+export const ZScheduleRow = z.object({
+  number: z.number().int(),
+  dueDate: z.string(),
+  payment: z.number(),
+  principal: z.number(),
+  interest: z.number(),
+  balance: z.number(),
+});
+export type ScheduleRow = z.infer<typeof ZScheduleRow>;
 
 function addMonths(isoDate: string, months: number): string {
   const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
@@ -88,14 +90,17 @@ export function repaymentScheduleCents(amountCents: number, annualRateBps: numbe
   return rows;
 }
 
-const amount = z.union([z.number(), z.string()], { message: 'Loan amount is required' }).transform((value, ctx) => {
-  const cents = dollarsToCents(value);
-  if (cents === null || cents <= 0) {
-    ctx.addIssue({ code: 'custom', message: 'Loan amount must be a positive amount with at most 2 decimal places' });
-    return z.NEVER;
-  }
-  return cents;
-});
+const amount = z
+  .union([z.number(), z.string().max(20)], { message: 'Loan amount is required' })
+  .meta(AMOUNT_JSON_SCHEMA)
+  .transform((value, ctx) => {
+    const cents = dollarsToCents(value);
+    if (cents === null || cents <= 0) {
+      ctx.addIssue({ code: 'custom', message: 'Loan amount must be a positive amount with at most 2 decimal places' });
+      return z.NEVER;
+    }
+    return cents;
+  });
 
 /** POST /api/loans and PUT /api/loans/{id}: { loanAmount, loanType, loanDuration, loanPurpose } (spec section 3). */
 export const ZLoanApplication = z
@@ -111,7 +116,8 @@ export const ZLoanApplication = z
       .string({ message: 'Loan purpose is required' })
       .trim()
       .min(3, 'Loan purpose is required')
-      .max(LOAN_PURPOSE_LENGTH_MAX, `Loan purpose must be at most ${LOAN_PURPOSE_LENGTH_MAX} characters`),
+      .max(LOAN_PURPOSE_LENGTH_MAX, `Loan purpose must be at most ${LOAN_PURPOSE_LENGTH_MAX} characters`)
+      .regex(MULTI_LINE_TEXT, controlCharactersMessage('Loan purpose')),
   })
   .superRefine((value, ctx) => {
     const product = LOAN_PRODUCTS[value.loanType];
@@ -130,43 +136,50 @@ export const ZLoanRejectRequest = z.object({
     .string({ message: 'A reason is required' })
     .trim()
     .min(3, 'A reason is required')
-    .max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`),
+    .max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`)
+    .regex(MULTI_LINE_TEXT, controlCharactersMessage('The reason')),
 });
 
-export const ZLoanQueueQuery = z.object({
-  status: z.enum([...LOAN_STATUSES, 'all']).default('pending'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+export const ZLoanQueueQuery = ZPage.extend({
+  status: z.enum([...LOAN_STATUSES, 'all'], { message: 'status must be pending, approved, rejected, withdrawn or all' }).default('pending'),
 });
 
 /** A loan as the API carries it: amounts in dollars. */
-export interface LoanDto {
-  _id: string;
-  loanAmount: number;
-  loanType: LoanType;
-  loanDuration: number;
-  loanPurpose: string;
-  status: LoanStatus;
-  interestRate: number;
-  monthlyPayment: number;
-  totalRepayment: number;
-  decisionReason: string | null;
-  decidedAt: string | null;
-  disbursedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** Approved loans only. */
-  schedule: ScheduleRow[] | null;
-  /** Installments paid so far (the first `installmentsPaid` rows of the schedule). */
-  installmentsPaid: number;
-  principalRepaid: number;
-  interestPaid: number;
-  /** Principal still owed: the loan amount less the principal repaid (0 until approved). */
-  outstanding: number;
-  /** The installment a repayment pays now; null when nothing is due (not approved, or repaid). */
-  nextInstallment: ScheduleRow | null;
-  repaidAt: string | null;
-  customer?: { id: string; firstName: string; lastName: string; email: string; verificationStatus: string };
-}
+export const ZLoan = z
+  .object({
+    _id: z.string(),
+    loanAmount: z.number(),
+    loanType: z.enum(LOAN_TYPES),
+    loanDuration: z.number().int(),
+    loanPurpose: z.string(),
+    status: z.enum(LOAN_STATUSES),
+    interestRate: z.number(),
+    monthlyPayment: z.number(),
+    totalRepayment: z.number(),
+    decisionReason: z.string().nullable(),
+    decidedAt: ZTimestamp.nullable(),
+    disbursedAt: ZTimestamp.nullable(),
+    createdAt: ZTimestamp,
+    updatedAt: ZTimestamp,
+    /** Approved loans only. */
+    schedule: z.array(ZScheduleRow).nullable(),
+    /** Installments paid so far (the first `installmentsPaid` rows of the schedule). */
+    installmentsPaid: z.number().int(),
+    principalRepaid: z.number(),
+    interestPaid: z.number(),
+    /** Principal still owed: the loan amount less the principal repaid (0 until approved). */
+    outstanding: z.number(),
+    /** The installment a repayment pays now; null when nothing is due (not approved, or repaid). */
+    nextInstallment: ZScheduleRow.nullable(),
+    repaidAt: ZTimestamp.nullable(),
+    /** Staff views name the customer. */
+    customer: z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string(), verificationStatus: z.string() }).optional(),
+  })
+  .meta({ id: 'Loan' });
+export type LoanDto = z.infer<typeof ZLoan>;
+
+export const ZLoanAnswer = envelope(ZLoan);
+export const ZLoanList = envelope(z.array(ZLoan));
+export const ZLoanQueue = envelope(paginated(ZLoan));
 
 export const LOAN_REPAID_MESSAGE = 'This loan is fully repaid.';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { NAME_LENGTH_MAX, OTP_LENGTH, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TEXT_LENGTH_MAX } from '../limits';
-import { isRealDate } from '../dates';
+import { NAME_LENGTH_MAX, OTP_LENGTH, STAFF_VALUE_DATE_WINDOW_DAYS, TEXT_LENGTH_MAX } from '../limits';
+import { addDays, todayIso } from '../dates';
 import { AMOUNT_CENTS_MAX, amountCents, dollarsToCents } from '../money';
+import { controlCharactersMessage, envelope, isoDate, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
 
 export const ENTRY_KINDS = ['opening', 'transfer', 'wire', 'internal', 'adjustment', 'reversal', 'loan'] as const;
@@ -10,34 +11,36 @@ export const CUSTOMER_ACCOUNTS = ['savings', 'checking'] as const;
 export type CustomerAccountKind = (typeof CUSTOMER_ACCOUNTS)[number];
 
 /** One line of a customer's history: a posting on their savings or checking account. */
-export interface TransactionDto {
-  _id: string;
-  /** The journal entry this line belongs to (an internal transfer shows as two lines of one entry). */
-  entryId: string;
-  description: string;
-  /** Value date, YYYY-MM-DD. */
-  date: string;
-  /** When the bank booked it (ISO 8601); never editable. */
-  bookedAt: string;
-  /** Positive dollars. */
-  amount: number;
-  transactionType: 'debit' | 'credit';
-  account: CustomerAccountKind;
-  kind: EntryKindName;
-  status: 'completed' | 'reversed';
-  reversalOf: string | null;
-  reversedBy: string | null;
-  counterparty: string | null;
-  /** Balance of that account right after this line, dollars. */
-  balanceAfter: number;
-}
+export const ZTransaction = z
+  .object({
+    _id: z.string(),
+    /** The journal entry this line belongs to (an internal transfer shows as two lines of one entry). */
+    entryId: z.string(),
+    description: z.string(),
+    /** Value date, YYYY-MM-DD. */
+    date: z.string(),
+    /** When the bank booked it (ISO 8601); never editable. */
+    bookedAt: ZTimestamp,
+    /** Positive dollars. */
+    amount: z.number(),
+    transactionType: z.enum(['debit', 'credit']),
+    account: z.enum(CUSTOMER_ACCOUNTS),
+    kind: z.enum(ENTRY_KINDS),
+    status: z.enum(['completed', 'reversed']),
+    reversalOf: z.string().nullable(),
+    reversedBy: z.string().nullable(),
+    counterparty: z.string().nullable(),
+    /** Balance of that account right after this line, dollars. */
+    balanceAfter: z.number(),
+  })
+  .meta({ id: 'Transaction' });
+export type TransactionDto = z.infer<typeof ZTransaction>;
 
 /** An admin list line also names the customer. */
-export interface AdminTransactionDto extends TransactionDto {
-  userId: string;
-  customerName: string;
-  accountNumber: string;
-}
+export const ZAdminTransaction = ZTransaction.extend({ userId: z.string(), customerName: z.string(), accountNumber: z.string() }).meta({
+  id: 'AdminTransaction',
+});
+export type AdminTransactionDto = z.infer<typeof ZAdminTransaction>;
 
 export interface TransactionPage<T = TransactionDto> {
   items: T[];
@@ -46,23 +49,16 @@ export interface TransactionPage<T = TransactionDto> {
   total: number;
 }
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates look like YYYY-MM-DD')
-  .refine(isRealDate, 'Not a real date');
+export const ZTransactionPageAnswer = envelope(paginated(ZTransaction));
+export const ZAdminTransactionPageAnswer = envelope(paginated(ZAdminTransaction));
+export const ZTransactionAnswer = envelope(ZTransaction);
+export const ZTransactionLinesAnswer = envelope(z.array(ZTransaction));
 
-export const ZTransactionListQuery = z.object({
-  page: z.coerce.number().int().min(1, 'page must be at least 1').max(100_000).default(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1, 'pageSize must be at least 1')
-    .max(PAGE_SIZE_MAX, `pageSize must be at most ${PAGE_SIZE_MAX}`)
-    .default(PAGE_SIZE_DEFAULT),
+export const ZTransactionListQuery = ZPage.extend({
   account: z.enum(CUSTOMER_ACCOUNTS, { message: 'account must be savings or checking' }).optional(),
   type: z.enum(['debit', 'credit'], { message: 'type must be debit or credit' }).optional(),
-  from: isoDate.optional(),
-  to: isoDate.optional(),
+  from: isoDate('from').optional(),
+  to: isoDate('to').optional(),
 });
 export type TransactionListQuery = z.infer<typeof ZTransactionListQuery>;
 
@@ -71,14 +67,13 @@ const FILL_ALL = 'Please fill all fields';
 /** Amount in dollars; missing is 'Please fill all fields', zero or less is 'Amount must be greater than 0'. */
 export const ZTransferAmount = amountCents(FILL_ALL);
 
-const filled = (label: string, max: number) => z.string({ message: FILL_ALL }).trim().min(1, FILL_ALL).max(max, `${label} must be at most ${max} characters`);
-const optionalText = (label: string, max: number) =>
+const filled = (label: string, max: number) =>
   z
-    .string({ message: `${label} must be text` })
+    .string({ message: FILL_ALL })
     .trim()
+    .min(1, FILL_ALL)
     .max(max, `${label} must be at most ${max} characters`)
-    .optional()
-    .transform((value) => value || undefined);
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage(label));
 
 const accountKind = (message: string) => z.enum(CUSTOMER_ACCOUNTS, { message });
 
@@ -86,6 +81,7 @@ const accountKind = (message: string) => z.enum(CUSTOMER_ACCOUNTS, { message });
 const ZPaymentPin = z
   .string({ message: 'Please enter IMS code' })
   .trim()
+  .meta({ pattern: `^[0-9]{${OTP_LENGTH}}$`, description: 'The IMS code emailed by the first call; absent on the first call.' })
   .optional()
   .superRefine((value, ctx) => {
     if (value === undefined) return;
@@ -140,31 +136,43 @@ export const ZWireTransferRequest = z.object({
 export type WireTransferRequest = z.input<typeof ZWireTransferRequest>;
 
 /** Answer to the first call of a transfer: the code is on its way. */
-export interface TransferCodeSent {
-  step: 'code';
-  expiresAt: string;
+export const ZTransferCodeSent = z.object({
+  step: z.literal('code'),
+  expiresAt: ZTimestamp,
   /** Where the code went, masked. */
-  sentTo: string;
-  amount: number;
-  payee: string;
-}
+  sentTo: z.string(),
+  amount: z.number(),
+  payee: z.string(),
+});
+export type TransferCodeSent = z.infer<typeof ZTransferCodeSent>;
+
+/** The first call answers 200 with the code step; the call with the code answers 201 with the posted line. */
+export const ZTransferCodeAnswer = envelope(ZTransferCodeSent);
 
 const ALL_REQUIRED = 'All fields are required';
 const reason = z
   .string({ message: 'A reason is required' })
   .trim()
   .min(3, 'A reason is required (at least 3 characters)')
-  .max(TEXT_LENGTH_MAX, `Reason must be at most ${TEXT_LENGTH_MAX} characters`);
+  .max(TEXT_LENGTH_MAX, `Reason must be at most ${TEXT_LENGTH_MAX} characters`)
+  .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Reason'));
+
+/** A staff value date: a real date within STAFF_VALUE_DATE_WINDOW_DAYS of today (the booking time is never editable). */
+const staffValueDate = isoDate('Value date').refine((value) => {
+  const today = todayIso();
+  return value >= addDays(today, -STAFF_VALUE_DATE_WINDOW_DAYS) && value <= addDays(today, STAFF_VALUE_DATE_WINDOW_DAYS);
+}, `The value date must be within ${STAFF_VALUE_DATE_WINDOW_DAYS} days of today`);
 
 export const ZAdminTransactionRequest = z.object({
   amount: ZTransferAmount.pipe(z.number()),
   transactionType: z.enum(['credit', 'debit'], { message: ALL_REQUIRED }),
-  date: z.string({ message: ALL_REQUIRED }).min(1, ALL_REQUIRED).pipe(isoDate),
+  date: z.string({ message: ALL_REQUIRED }).min(1, ALL_REQUIRED).pipe(staffValueDate),
   description: z
     .string({ message: ALL_REQUIRED })
     .trim()
     .min(1, ALL_REQUIRED)
-    .max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`),
+    .max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`)
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Description')),
   reason,
   account: accountKind('account must be savings or checking').default('checking'),
 });
@@ -175,7 +183,8 @@ export const ZAdminTransactionUpdate = z.object({
     .string({ message: 'Description is required' })
     .trim()
     .min(1, 'Description is required')
-    .max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`),
+    .max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`)
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Description')),
   reason: reason.optional(),
 });
 

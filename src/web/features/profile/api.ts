@@ -1,13 +1,7 @@
 import type { ProfileUpdateRequest } from '../../../shared/contracts/profile';
 import type { UserDto } from '../../../shared/contracts/user';
-import { api, storeUser } from '../../lib/api';
-import { queryClient } from '../../lib/query';
-
-/** The signed-in user changed: every view of it (header avatar included) shows the new one. */
-export function rememberUpdatedUser(user: UserDto): void {
-  queryClient.setQueryData(['me'], user);
-  storeUser(user);
-}
+import { api } from '../../lib/api';
+import { rememberUpdatedUser } from '../../lib/current-user';
 
 export interface ProfileUpdateAnswer {
   user: UserDto;

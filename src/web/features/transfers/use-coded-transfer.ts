@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import type { TransactionDto, TransferCodeSent } from '../../../shared/contracts/transactions';
 import { errorMessage } from '../../lib/api';
-import { useIdempotencyKey } from '../ledger/idempotency';
+import { useIdempotencyKey } from '../../lib/idempotency';
 import type { StepAnswer } from './api';
 
 /**

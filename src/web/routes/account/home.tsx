@@ -8,7 +8,7 @@ import { ButtonLink, Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { transactionsQuery } from '../../features/ledger/api';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
-import { formatUsd } from '../../features/ledger/format';
+import { formatUsd } from '../../lib/format';
 import { BANK_NAME } from '../../lib/settings';
 import { currentUserQuery, queryClient, useCurrentUser } from '../../lib/query';
 import { paths } from '../../paths';

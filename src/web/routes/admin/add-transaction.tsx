@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/form';
 import { addAdminTransaction, staffCustomersQuery } from '../../features/ledger/api';
-import { useIdempotencyKey } from '../../features/ledger/idempotency';
+import { useIdempotencyKey } from '../../lib/idempotency';
 import { errorMessage } from '../../lib/api';
 import { queryClient } from '../../lib/query';
 import { BANK_NAME } from '../../lib/settings';

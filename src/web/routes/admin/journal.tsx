@@ -8,7 +8,7 @@ import { Card, PageTitle } from '../../components/ui/card';
 import { SelectField, TextField } from '../../components/ui/form';
 import { Pager, pageParam } from '../../components/ui/pager';
 import { adminJournalQuery } from '../../features/ledger/api';
-import { formatBookedAt, formatValueDate, kindLabel, signedAmount } from '../../features/ledger/format';
+import { formatBookedAt, formatValueDate, kindLabel, signedAmount } from '../../lib/format';
 import { errorMessage } from '../../lib/api';
 import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';

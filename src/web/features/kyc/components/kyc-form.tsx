@@ -6,7 +6,7 @@ import { UPLOAD_BYTES_MAX } from '../../../../shared/limits';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
-import { rememberUpdatedUser } from '../../profile/api';
+import { rememberUpdatedUser } from '../../../lib/current-user';
 import { submitKyc } from '../api';
 
 const SIZE_MESSAGE = 'Each file must be at most 5 MB.';

@@ -1,5 +1,5 @@
 import type { TransactionDto } from '../../../../shared/contracts/transactions';
-import { formatBookedAt, formatValueDate, kindLabel, signedAmount } from '../format';
+import { formatBookedAt, formatValueDate, kindLabel, signedAmount } from '../../../lib/format';
 
 /** A customer's history lines: description, kind badge, account, dates and signed amount. */
 export function TransactionList({ items, emptyText = 'No transactions yet.' }: { items: TransactionDto[]; emptyText?: string }) {

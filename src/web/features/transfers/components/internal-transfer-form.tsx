@@ -7,8 +7,8 @@ import { SelectField, TextField } from '../../../components/ui/form';
 import { errorMessage } from '../../../lib/api';
 import { useCurrentUser } from '../../../lib/query';
 import { paths } from '../../../paths';
-import { formatUsd } from '../../ledger/format';
-import { useIdempotencyKey } from '../../ledger/idempotency';
+import { formatUsd } from '../../../lib/format';
+import { useIdempotencyKey } from '../../../lib/idempotency';
 import { internalTransfer } from '../api';
 
 type Kind = 'savings' | 'checking';

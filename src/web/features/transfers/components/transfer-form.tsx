@@ -8,7 +8,7 @@ import { useCurrentUser } from '../../../lib/query';
 import { BANK_NAME } from '../../../lib/settings';
 import { paths } from '../../../paths';
 import { useCodedTransfer } from '../use-coded-transfer';
-import { formatUsd } from '../../ledger/format';
+import { formatUsd } from '../../../lib/format';
 import { sendTransfer } from '../api';
 import { CodeStep } from './code-step';
 import { transferResultState } from './transfer-result';

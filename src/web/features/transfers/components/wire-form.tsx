@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { useCurrentUser } from '../../../lib/query';
 import { paths } from '../../../paths';
-import { formatUsd } from '../../ledger/format';
+import { formatUsd } from '../../../lib/format';
 import { useCodedTransfer } from '../use-coded-transfer';
 import { sendWire } from '../api';
 import { CodeStep } from './code-step';

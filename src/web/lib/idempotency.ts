@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { ApiError, newIdempotencyKey } from '../../lib/api';
+import { ApiError, newIdempotencyKey } from './api';
 
 /**
  * A fresh Idempotency-Key per submit, and the same key when the very same submit is retried after

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
 
 /** Content-Security-Policy for an HTML page whose inline scripts have the given hashes. */
 export function htmlContentSecurityPolicy(scriptHashes: string[]): string {
@@ -20,8 +21,8 @@ export function htmlContentSecurityPolicy(scriptHashes: string[]): string {
 
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  const https = app.config.publicUrl.startsWith('https://');
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
+  const https = config.publicUrl.startsWith('https://');
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('X-Frame-Options', 'DENY');

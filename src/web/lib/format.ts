@@ -1,4 +1,4 @@
-import { ENTRY_KIND_LABELS, type TransactionDto } from '../../../shared/contracts/transactions';
+import { ENTRY_KIND_LABELS, type TransactionDto } from '../../shared/contracts/transactions';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 /** USD in en-US format; a missing amount shows $0 as the specification asks. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isClientRenderedPath } from '../../web/public-paths';
+import { isClientRenderedPath } from '../../shared/routes';
 import { htmlContentSecurityPolicy } from './security';
 
 /** Where `npm run build` writes the web app. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AdminTransactionDto, TransactionDto, TransactionListQuery, TransactionPage } from '../../shared/contracts/transactions';
 import type { DB } from '../db/database';
+import type { User } from '../db/schema';
 
 export interface ListFilter extends TransactionListQuery {
   page: number;
@@ -144,4 +145,102 @@ export async function entryLines(db: DB, entryId: string, userId: string | null)
   if (userId) query = query.where('a.owner_id', '=', userId);
   const rows = await query.orderBy('a.kind').execute();
   return rows.map((row) => toTransactionDto(row as Row));
+}
+
+// ---------------------------------------------------------------- accounts and entries
+
+export interface OwnAccounts {
+  number: string;
+  savings: { id: string; balance: number };
+  checking: { id: string; balance: number };
+}
+
+/** A customer's savings and checking accounts with their balances (null: no such customer accounts). */
+export async function findOwnAccounts(db: DB, userId: string): Promise<OwnAccounts | null> {
+  const rows = await db
+    .selectFrom('ledger_accounts')
+    .select(['id', 'kind', 'number', 'balance'])
+    .where('owner_id', '=', userId)
+    .where('kind', 'in', ['savings', 'checking'])
+    .execute();
+  const savings = rows.find((row) => row.kind === 'savings');
+  const checking = rows.find((row) => row.kind === 'checking');
+  if (!savings || !checking) return null;
+  return { number: checking.number ?? '', savings: { id: savings.id, balance: savings.balance }, checking: { id: checking.id, balance: checking.balance } };
+}
+
+/** The checking account an account number names at this bank, with its owner. */
+export function findPayeeByAccountNumber(db: DB, accountNumber: string) {
+  return db
+    .selectFrom('ledger_accounts as a')
+    .innerJoin('users as u', 'u.id', 'a.owner_id')
+    .select(['a.id', 'u.first_name', 'u.last_name', 'u.closed_at'])
+    .where('a.number', '=', accountNumber)
+    .where('a.kind', '=', 'checking')
+    .executeTakeFirst();
+}
+
+export function findUser(db: DB, userId: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+/** An entry by its own id or by the id of one of its postings (a history line's _id). */
+export async function findEntry(db: DB, id: string) {
+  const byPosting = await db.selectFrom('postings').select('entry_id').where('id', '=', id).executeTakeFirst();
+  const entryId = byPosting?.entry_id ?? id;
+  return db.selectFrom('journal_entries').selectAll().where('id', '=', entryId).executeTakeFirst();
+}
+
+export async function isReversed(db: DB, entryId: string): Promise<boolean> {
+  return (await db.selectFrom('journal_entries').select('id').where('reversal_of', '=', entryId).executeTakeFirst()) !== undefined;
+}
+
+/** Every posting of an entry with the owner of its account. */
+export function entryPostings(db: DB, entryId: string) {
+  return db
+    .selectFrom('postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .select(['p.account_id', 'p.amount', 'p.memo', 'a.owner_id'])
+    .where('p.entry_id', '=', entryId)
+    .execute();
+}
+
+/** The newest staff note on an entry's description, if any. */
+export function latestEntryNote(db: DB, entryId: string) {
+  return db.selectFrom('entry_notes').select('description').where('entry_id', '=', entryId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function addEntryNote(db: DB, note: { entryId: string; description: string; authorId: string }): Promise<void> {
+  await db.insertInto('entry_notes').values({ entry_id: note.entryId, description: note.description, author_id: note.authorId }).execute();
+}
+
+/** The customer an entry touches (for the audit record), if any. */
+export async function entryCustomer(db: DB, entryId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .select('a.owner_id')
+    .where('p.entry_id', '=', entryId)
+    .where('a.owner_id', 'is not', null)
+    .executeTakeFirst();
+  return row?.owner_id ?? null;
+}
+
+/** Locks accounts in id order (the one order every writer uses) and reads their balances. */
+export function lockAccounts(trx: DB, accountIds: string[]) {
+  return trx
+    .selectFrom('ledger_accounts')
+    .select(['id', 'kind', 'balance'])
+    .where('id', 'in', [...accountIds].sort())
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+export function accountNumberTaken(db: DB, number: string, exceptOwnerId: string) {
+  return db.selectFrom('ledger_accounts').select('id').where('number', '=', number).where('owner_id', '!=', exceptOwnerId).executeTakeFirst();
+}
+
+export async function renumberCustomerAccounts(trx: DB, ownerId: string, number: string): Promise<void> {
+  await trx.updateTable('ledger_accounts').set({ number }).where('owner_id', '=', ownerId).execute();
 }

@@ -4,7 +4,7 @@ import { loadConfig } from '../config';
 import { createDatabase, type DatabaseHandle } from '../db/database';
 import { isAlive } from '../db/embedded';
 import { openRuntime } from '../runtime';
-import { describeVerifyResult, verifyLedger } from './verify';
+import { describeVerifyResult, verifyLedger } from '../ledger/verify';
 
 /**
  * When the embedded PostgreSQL in DATA_DIR is already running (the server is up), connect to it

@@ -1,0 +1,54 @@
+import type { Config } from './config';
+import type { DB } from './db/database';
+import type { User } from './db/schema';
+import type { Logger } from './lib/logger';
+import { LedgerWriter } from './ledger/writer';
+import type { Mailer } from './mail/mailer';
+
+/** Time, injectable: services and jobs ask the clock, so tests can run a simulated day. */
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** The bank's dependencies, built once in app.ts and handed to every service call. */
+export interface AppContext {
+  /** The database, or the transaction a caller already opened. */
+  db: DB;
+  /** The ledger's only writer: every posting goes through it. */
+  ledger: LedgerWriter;
+  mailer: Mailer;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+}
+
+/** Who is acting and from where (the audit log records both). */
+export interface Actor {
+  user: User;
+  sessionId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** What a service function takes: the dependencies and the acting user (null when signed out). */
+export interface ServiceContext extends AppContext {
+  actor: Actor | null;
+}
+
+/** A context whose actor is known (routes behind a sign-in guard). */
+export interface ActorContext extends AppContext {
+  actor: Actor;
+}
+
+/** The same context on another database handle (a transaction). */
+export const withDb = <C extends AppContext>(ctx: C, db: DB): C => ({ ...ctx, db });
+
+/** The process's dependencies: one ledger writer per database handle, made here and nowhere else. */
+export function createAppContext(dependencies: { config: Config; db: DB; mailer: Mailer; log: Logger; clock?: Clock }): AppContext {
+  return {
+    ...dependencies,
+    clock: dependencies.clock ?? systemClock,
+    ledger: new LedgerWriter(dependencies.db, { log: dependencies.log }),
+  };
+}

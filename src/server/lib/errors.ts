@@ -1,0 +1,62 @@
+/**
+ * Domain errors. Services and the ledger throw these; one handler (plugins/errors.ts) maps each
+ * code to an HTTP status. Nothing here knows HTTP beyond that table.
+ */
+export type ErrorCode =
+  | 'bad_request'
+  | 'validation'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'idempotency_conflict'
+  | 'payload_too_large'
+  | 'unsupported_media'
+  | 'rate_limited'
+  | 'locked'
+  | 'insufficient_funds'
+  | 'unavailable'
+  | 'internal';
+
+/** A failure the client can act on: the message is shown to the user as is. */
+export class AppError extends Error {
+  constructor(
+    public readonly code: ErrorCode,
+    message: string,
+    public readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, fields?: Record<string, string>) => new AppError('validation', message, fields);
+export const notFound = (message = 'Not found') => new AppError('not_found', message);
+export const forbidden = (message = 'You are not allowed to do this') => new AppError('forbidden', message);
+export const unauthorized = (message = 'Please sign in') => new AppError('unauthorized', message);
+export const conflict = (message: string, fields?: Record<string, string>) => new AppError('conflict', message, fields);
+
+/** An invariant of the bank's own code: failing it is a bug, answered 500 and logged. */
+export function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`Assertion failed: ${message}`);
+}
+
+// ---------------------------------------------------------------- transitional (removed once every route declares its schema)
+import type { z } from 'zod';
+
+/** Turns zod issues into the `{ message, fields }` answer: the first issue's message leads. */
+export function validationError(error: z.ZodError): AppError {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_';
+    fields[key] ??= issue.message;
+  }
+  const first = error.issues[0];
+  return new AppError('validation', first?.message ?? 'Invalid request', fields);
+}
+
+/** Parses untrusted input with a shared schema; bad input becomes a 400 with the schema's message. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}

@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { AppError, type ErrorCode, validationError } from '../lib/errors';
+import { replayAfterError } from './idempotency';
+
+/** The one place a domain error becomes an HTTP status. */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  bad_request: 400,
+  validation: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media: 415,
+  rate_limited: 429,
+  locked: 423,
+  insufficient_funds: 400,
+  unavailable: 503,
+  internal: 500,
+};
+
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
+
+/** Seconds a client should wait before retrying a 503 (the database or the writer is busy). */
+export const RETRY_AFTER_SECONDS = 2;
+
+function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.code === 'unavailable') reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  return reply.status(STATUS_OF[error.code]).send({ message: error.message, code: error.code, ...(error.fields ? { fields: error.fields } : {}) });
+}
+
+/**
+ * Maps every failure to `{ message, code, fields? }`. Request validation from a route's schema
+ * answers 400 naming the fields (a malformed id in the path is 404: nothing has that id); domain
+ * errors answer their code's status; anything else is a 500 whose details stay in the log.
+ */
+export function registerErrorHandler(app: FastifyInstance, context: AppContext): void {
+  app.setErrorHandler(async (error: FastifyError | AppError | Error, request, reply) => {
+    if (request.idempotency) {
+      // The same key for another request is a 409 here too, found while looking for the winner.
+      const replayed = await replayAfterError(request, reply, error, context).catch((replayError: unknown) => replayError);
+      if (replayed instanceof AppError) return sendError(reply, replayed);
+      if (replayed === true) return reply;
+    }
+    if (error instanceof AppError) return sendError(reply, error);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      if (error.validationContext === 'params') return sendError(reply, new AppError('not_found', 'Not found'));
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) fields[issue.instancePath.slice(1).replaceAll('/', '.') || '_'] ??= issue.message ?? 'Invalid value';
+      return sendError(reply, new AppError('validation', error.validation[0]?.message ?? 'Invalid request', fields));
+    }
+    if (error instanceof z.ZodError) return sendError(reply, validationError(error));
+    const fastifyError = error as FastifyError;
+    // A response that does not match its schema is a bug of ours (500, logged), whatever its status says.
+    const serialization = fastifyError.code === 'FST_ERR_RESPONSE_SERIALIZATION';
+    if (!serialization) {
+      const status = fastifyError.statusCode ?? 500;
+      if (status === 429) return sendError(reply, new AppError('rate_limited', 'Too many requests. Please wait a moment and try again.'));
+      if (status === 413 || fastifyError.code === 'FST_REQ_FILE_TOO_LARGE' || fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        return sendError(reply, new AppError('payload_too_large', 'The request is too large.'));
+      }
+      if (status >= 400 && status < 500) {
+        const message =
+          fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'Unsupported content type.'
+            : fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+              ? 'The request body is not valid JSON.'
+              : 'Bad request.';
+        return reply.status(status).send({ message, code: 'bad_request' });
+      }
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ message: INTERNAL_ERROR_MESSAGE, code: 'internal' });
+  });
+}

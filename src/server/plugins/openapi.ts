@@ -1,0 +1,54 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { Config } from '../config';
+import { SESSION_COOKIE } from '../auth/sessions';
+import { htmlContentSecurityPolicy } from './security';
+
+export const OPENAPI_PATH = '/api/openapi.json';
+export const DOCS_PREFIX = '/api/docs';
+
+/**
+ * Must be registered before the routes: @fastify/swagger collects every route as it is added.
+ * Only /api routes are described (not the web app, /metrics or /dev/mailbox); their schemas are
+ * the shared zod contracts, turned into JSON Schema by the same provider that validates with them.
+ */
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: `${config.bankName} API`,
+        version: '1.0.0',
+        description:
+          'Every call answers `{ data, message? }` on success and `{ message, code, fields? }` on failure. ' +
+          'Money calls take an `Idempotency-Key` header: a retry with the same key and body is answered as the first attempt and posts nothing. ' +
+          'Amounts are decimal dollars with at most 2 places.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          cookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie set by sign-in (browsers).' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'The token answered by sign-in (API clients).' },
+        },
+      },
+    },
+    transform: (document) => {
+      if (!document.url.startsWith('/api/')) return { schema: { ...document.schema, hide: true }, url: document.url };
+      return jsonSchemaTransform(document);
+    },
+    transformObject: jsonSchemaTransformObject,
+  });
+}
+
+/** The document and a reader for it, both served by the bank itself (no other host, strict CSP). */
+export async function registerApiDocs(app: FastifyInstance): Promise<void> {
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) => reply.header('Cache-Control', 'no-cache').send(app.swagger()));
+  await app.register(fastifySwaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    uiConfig: { validatorUrl: null, deepLinking: true, tryItOutEnabled: false },
+    // Swagger UI's page has no inline script: the bank's own strict policy fits it.
+    staticCSP: htmlContentSecurityPolicy([]),
+  });
+}
