@@ -259,10 +259,9 @@ async function main(): Promise<void> {
       // checking 450,000 rows one by one would dominate the run. The SQL below keeps every entry balanced.
       await sql`set session_replication_role = replica`.execute(conn);
       await sql`
-        insert into journal_entries (id, seq, kind, description, value_date, booked_at, amount, prev_hash, hash)
-        select id, (select coalesce(max(seq), 0) from journal_entries) + row_number() over (order by seq_hint), kind, 'Bench ' || kind, (booked_at at time zone 'UTC')::date, booked_at, amount,
-               repeat('0', 64), repeat('0', 64)
-        from bench_entries`.execute(conn);
+        insert into journal_entries (id, seq, kind, description, value_date, booked_at, amount)
+        select id, nextval('journal_entries_seq'), kind, 'Bench ' || kind, (booked_at at time zone 'UTC')::date, booked_at, amount
+        from (select * from bench_entries order by seq_hint) as ordered`.execute(conn);
       await sql`
         insert into postings (entry_id, entry_seq, account_id, amount, balance_after)
         select e.id, j.seq, e.debit_account, e.amount, 0 from bench_entries e join journal_entries j on j.id = e.id

@@ -49,6 +49,6 @@ export function createAppContext(dependencies: { config: Config; db: DB; mailer:
   return {
     ...dependencies,
     clock: dependencies.clock ?? systemClock,
-    ledger: new LedgerWriter(dependencies.db, { log: dependencies.log }),
+    ledger: new LedgerWriter(dependencies.db, { log: dependencies.log, now: () => (dependencies.clock ?? systemClock).now() }),
   };
 }

@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createAppContext } from './context';
 import { loadCryptoDeposits } from './deposits/options';
+import { startSealer, sealAll } from './ledger/sealer';
 import { createLogger } from './lib/logger';
 import { createMailer } from './mail/mailer';
 import { openRuntime } from './runtime';
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
   const context = createAppContext({ config, db: runtime.database.db, mailer, log });
   const signIns = await seed(context);
   const app = await buildApp(context, { serveWeb: true });
+  // Chains committed entries into the hash chain within about a second (ADR 008).
+  const sealer = startSealer(context.db, log);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -53,6 +56,8 @@ async function main(): Promise<void> {
     app.log.info(`${signal}: shutting down`);
     try {
       await app.close();
+      await sealer.stop();
+      await sealAll(context.db);
       await runtime.stop();
     } finally {
       process.exit(0);

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealAll } from '../../src/server/ledger/sealer';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate } from '../support/app';
 
@@ -177,5 +178,39 @@ describe('tamper detection', () => {
     const cli = await verifyCli();
     expect(cli.code).toBe(1);
     expect(cli.output).toContain(`FAILED at entry ${target.entry_id}`);
+  });
+
+  it('reports an entry whose words were rewritten once it is on the hash chain', async () => {
+    // Balances alone cannot see a changed description or counterparty: the chain can, once the
+    // sealer has chained the entry (an edit inside the sealing delay is the documented gap, ADR 008).
+    const fresh = await createTestApp();
+    try {
+      const customer = await createCustomer(fresh);
+      const staff = await adminToken(fresh);
+      const funded = await fresh.app.inject({
+        method: 'POST',
+        url: `/api/transaction/admin/${customer.userId}`,
+        headers: { ...bearer(staff), 'idempotency-key': `tamper-${Date.now()}` },
+        payload: { amount: 12, transactionType: 'credit', date: valueDate(), description: 'Honest words', reason: 'tamper test' },
+      });
+      expect(funded.statusCode, funded.body).toBe(201);
+      const entryId = json(funded).data.entryId as string;
+      expect(await sealAll(fresh.database.db)).toBeGreaterThan(0);
+      expect(await verifyLedger(fresh.database.db)).toMatchObject({ ok: true, unsealed: 0 });
+      const client = new pg.Client({ connectionString: fresh.databaseUrl });
+      await client.connect();
+      try {
+        await client.query('set session_replication_role = replica');
+        await client.query("update journal_entries set description = 'Rewritten words' where id = $1", [entryId]);
+        await client.query('set session_replication_role = origin');
+      } finally {
+        await client.end();
+      }
+      const result = await verifyLedger(fresh.database.db);
+      expect(result).toMatchObject({ ok: false, entryId });
+      expect(result.ok ? '' : result.problem).toMatch(/^hash does not match the entry and its postings \(chain position \d+\)$/);
+    } finally {
+      await fresh.close();
+    }
   });
 });

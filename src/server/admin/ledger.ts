@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AdminLedgerOverview, AdminLedgerVerification } from '../../shared/contracts/admin';
 import { audit } from '../audit/audit';
 import type { DB } from '../db/database';
-import { assert } from '../lib/errors';
+import { chainHead } from '../ledger/sealer';
 import { describeVerifyResult, verifyLedger } from '../ledger/verify';
 
 /** The general ledger at a glance: a handful of rows, whatever the number of customers. */
@@ -19,15 +19,14 @@ export async function getLedgerOverview(db: DB): Promise<AdminLedgerOverview> {
         .select([sql<string>`coalesce(sum(balance), 0)`.as('total'), sql<string>`count(*)`.as('accounts')])
         .where('owner_id', 'is not', null)
         .executeTakeFirstOrThrow();
-      const head = await trx.selectFrom('ledger_chain_head').select(['seq', 'hash']).where('id', '=', 1).executeTakeFirst();
-      assert(head, 'the chain head exists');
+      const head = await chainHead(trx);
       const customerBalancesCents = Number(customers.total);
       return {
         bankAccounts: bankAccounts.map((account) => ({ kind: account.kind, name: account.name, balanceCents: account.balance })),
         customerBalancesCents,
         customerAccounts: Number(customers.accounts),
         totalCents: customerBalancesCents + bankAccounts.reduce((sum, account) => sum + account.balance, 0),
-        head: { seq: Number(head.seq), hash: head.hash },
+        head: { seq: head.position, hash: head.hash },
       };
     });
 }

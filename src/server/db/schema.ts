@@ -196,17 +196,11 @@ export interface BeneficiariesTable {
 
 export type EntryKind = 'opening' | 'transfer' | 'wire' | 'internal' | 'adjustment' | 'reversal' | 'loan';
 
-export interface LedgerChainHeadTable {
-  id: number;
-  seq: number;
-  hash: string;
-}
-
 export interface JournalEntriesTable {
   /** UUIDv7, made by the posting function. */
   id: string;
-  /** Position in the hash chain, gapless. */
-  seq: number;
+  /** The order entries were applied in (assigned under the account locks; gaps allowed). Not the chain position. */
+  seq: Generated<number>;
   kind: EntryKind;
   description: string;
   /** YYYY-MM-DD; may differ from booked_at for staff entries. */
@@ -217,8 +211,22 @@ export interface JournalEntriesTable {
   amount: number;
   reversal_of: string | null;
   details: Json<Record<string, unknown>> | null;
+}
+
+/** The hash chain: every committed entry, in the order the sealer chained it. Append-only. */
+export interface LedgerChainTable {
+  position: number;
+  entry_id: string;
   prev_hash: string;
   hash: string;
+  sealed_at: DefaultTimestamp;
+}
+
+/** Committed entries the sealer has not chained yet. */
+export interface LedgerUnsealedTable {
+  entry_id: string;
+  seq: number;
+  booked_at: Date;
 }
 
 export interface PostingsTable {
@@ -272,7 +280,8 @@ export interface Database {
   login_throttle: LoginThrottleTable;
   audit_log: AuditLogTable;
   ledger_accounts: LedgerAccountsTable;
-  ledger_chain_head: LedgerChainHeadTable;
+  ledger_chain: LedgerChainTable;
+  ledger_unsealed: LedgerUnsealedTable;
   journal_entries: JournalEntriesTable;
   postings: PostingsTable;
   entry_notes: EntryNotesTable;

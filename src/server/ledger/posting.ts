@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
 import type { EntryKind, LedgerAccountKind } from '../db/schema';
 import { AppError, assert } from '../lib/errors';
-import { entryHash } from './chain';
 import { uuidv7 } from './uuid';
 
 export interface PostingInput {
@@ -38,6 +37,7 @@ export interface PostedPosting {
 
 export interface PostedEntry {
   id: string;
+  /** The order the entry was applied in (not its chain position: the sealer chains it later). */
   seq: number;
   kind: EntryKind;
   description: string;
@@ -47,8 +47,6 @@ export interface PostedEntry {
   amountCents: number;
   reversalOf: string | null;
   details: Record<string, unknown> | null;
-  prevHash: string;
-  hash: string;
   postings: PostedPosting[];
 }
 
@@ -82,12 +80,13 @@ function checkEntry(entry: EntryInput): number {
 
 /**
  * Posts entries inside the caller's transaction: locks every touched account in id order, checks
- * that no account that may not go negative would, then appends the entries to the hash chain and
- * moves the balances. All entries commit together or none does. Nothing here assumes one entry
- * per transaction: a batch of many entries takes each lock once.
+ * that no account that may not go negative would, then writes the entries, their postings and the
+ * new balances, and queues the entries for the sealer (which chains them). All entries commit
+ * together or none does. Nothing here assumes one entry per transaction: a batch of many entries
+ * takes each lock once.
  */
-export async function postEntries(trx: DB, entries: EntryInput[]): Promise<PostedEntry[]> {
-  const posted = await postBatch(trx, entries, { skipUnaffordable: false });
+export async function postEntries(trx: DB, entries: EntryInput[], options: { now?: Date } = {}): Promise<PostedEntry[]> {
+  const posted = await postBatch(trx, entries, { skipUnaffordable: false, now: options.now });
   return posted.map((entry) => {
     assert(entry, 'every entry posted');
     return entry;
@@ -116,26 +115,10 @@ export interface IdempotencyRow {
   entryId: string | null;
 }
 
-export interface ChainHead {
-  seq: number;
-  hash: string;
-}
-
-interface LockedRow {
-  id: string | null;
-  balance: number | null;
-  allow_negative: boolean | null;
-  seq: number | null;
-  hash: string | null;
-}
-
 export interface BatchOptions {
   skipUnaffordable: boolean;
-  /**
-   * Chain onto this head (the group-commit writer's, known in memory) instead of locking the
-   * head row up front: the write then moves the head only from exactly this one, or fails whole.
-   */
-  head?: ChainHead;
+  /** The booking time (the writer's clock); now by default. */
+  now?: Date | undefined;
   /** Rows to store with the entries, built once the entries (and their posting ids) are known. */
   extraRows?: (posted: Array<PostedEntry | null>) => IdempotencyRow[];
   /**
@@ -143,7 +126,7 @@ export interface BatchOptions {
    * soon as they are computed. Outside a transaction, with every touched account in it, the batch
    * is computed from the book instead of a locking read, and written in one autocommit statement
    * that locks the accounts in id order and posts only if each balance is still exactly the
-   * book's; otherwise it fails whole and the caller retries with locks.
+   * book's; otherwise it fails whole (StaleBookError) and the caller retries with locks.
    */
   book?: Map<string, BookedAccount>;
 }
@@ -160,17 +143,26 @@ export class UnconfirmedRefusalError extends Error {
   }
 }
 
+async function lockedBalances(trx: DB, accountIds: string[]): Promise<Map<string, BookedAccount>> {
+  // One round trip takes every lock, in id order: every writer takes them in this order, so no
+  // two transactions can wait on each other in a cycle.
+  const query = sql<{ id: string; balance: number; allow_negative: boolean }>`
+    select id, balance, allow_negative from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update`;
+  const rows = (await trx.executeQuery(prepared(query.compile(trx)))).rows;
+  assert(rows.length === accountIds.length, 'every posted account exists');
+  return new Map(rows.map((row) => [row.id, { balance: Number(row.balance), allowNegative: row.allow_negative === true }]));
+}
+
 async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions): Promise<Array<PostedEntry | null>> {
   const skipUnaffordable = options.skipUnaffordable;
   const fromBook = !trx.isTransaction;
-  assert(!fromBook || (options.book && options.head), 'only the writer posts from its book, outside a transaction');
+  assert(!fromBook || options.book, 'only the writer posts from its book, outside a transaction');
   assert(entries.length > 0 && entries.length <= ENTRIES_PER_CALL_MAX, 'a batch holds 1 to 1000 entries');
   const movedCents = entries.map(checkEntry);
 
   const accountIds = [...new Set(entries.flatMap((entry) => entry.postings.map((posting) => posting.accountId)))].sort();
   const book = options.book;
   let accounts: Map<string, BookedAccount>;
-  let headRow: ChainHead | null = null;
   if (fromBook && book) {
     accounts = new Map(
       accountIds.map((id) => {
@@ -180,27 +172,7 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
       }),
     );
   } else {
-    // One round trip takes every lock: the accounts in id order, then the chain head. Every writer
-    // takes them in this order, so no two transactions can wait on each other in a cycle.
-    // (A batch given the head takes the head row later, in its write; still after the accounts.)
-    const lockQuery = options.head
-      ? sql<LockedRow>`
-      select id, balance, allow_negative, null::bigint as seq, null::text as hash
-        from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update`
-      : sql<LockedRow>`
-      select id, balance, allow_negative, null::bigint as seq, null::text as hash
-        from (select id, balance, allow_negative from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update) as accounts
-      union all
-      select null, null, null, seq, hash from (select seq, hash from ledger_chain_head where id = 1 for update) as head`;
-    const locked = await trx.executeQuery(prepared(lockQuery.compile(trx)));
-    const rows = locked.rows
-      .filter((row) => row.id !== null)
-      .map((row) => ({ id: row.id ?? '', balance: Number(row.balance), allow_negative: row.allow_negative === true }));
-    const lockedHead = locked.rows.find((row) => row.id === null);
-    assert(rows.length === accountIds.length, 'every posted account exists');
-    headRow = lockedHead && lockedHead.hash !== null ? { seq: Number(lockedHead.seq), hash: lockedHead.hash } : null;
-    assert(options.head || headRow, 'the chain head exists');
-    accounts = new Map(rows.map((row) => [row.id, { balance: row.balance, allowNegative: row.allow_negative }]));
+    accounts = await lockedBalances(trx, accountIds);
   }
   // What the write checks each balance against, under its lock.
   const balancesBefore = accountIds.map((id) => accounts.get(id)?.balance ?? 0);
@@ -228,27 +200,14 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
   if (book) for (const id of accountIds) book.set(id, { ...(accounts.get(id) as BookedAccount) });
   if (balancesAfter.every((balances) => balances === null)) return entries.map(() => null);
 
-  const start = options.head ?? (headRow as ChainHead);
-  let seq = start.seq;
-  let prevHash: string = start.hash;
-  const bookedAt = new Date();
+  const bookedAt = options.now ?? new Date();
   const today = bookedAt.toISOString().slice(0, 10);
-
   const results: Array<PostedEntry | null> = entries.map((entry, entryIndex) => {
     const balances = balancesAfter[entryIndex];
     if (!balances) return null;
-    seq += 1;
-    const postings = entry.postings.map((posting, postingIndex) => ({
-      id: '',
-      accountId: posting.accountId,
-      amountCents: posting.amountCents,
-      balanceAfterCents: balances[postingIndex] ?? Number.NaN,
-      memo: posting.memo ?? null,
-      counterparty: posting.counterparty ?? null,
-    }));
-    const base = {
+    return {
       id: uuidv7(bookedAt.getTime()),
-      seq,
+      seq: 0,
       kind: entry.kind,
       description: entry.description,
       valueDate: entry.valueDate ?? today,
@@ -257,22 +216,26 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
       amountCents: movedCents[entryIndex] ?? 0,
       reversalOf: entry.reversalOf ?? null,
       details: entry.details ?? null,
-      postings,
+      postings: entry.postings.map((posting, postingIndex) => ({
+        id: randomUUID(),
+        accountId: posting.accountId,
+        amountCents: posting.amountCents,
+        balanceAfterCents: balances[postingIndex] ?? Number.NaN,
+        memo: posting.memo ?? null,
+        counterparty: posting.counterparty ?? null,
+      })),
     };
-    const hash = entryHash(prevHash, base);
-    const result: PostedEntry = { ...base, prevHash, hash };
-    prevHash = hash;
-    return result;
   });
   const posted = results.filter((entry): entry is PostedEntry => entry !== null);
-  for (const entry of posted) for (const posting of entry.postings) posting.id = randomUUID();
   const extraRows = options.extraRows?.(results) ?? [];
 
-  // One statement writes the entries, their postings, the new balances, the chain head and the
-  // callers' idempotency records: one round trip while the chain head is held. Its text is the
-  // same for any batch (the rows travel as arrays), so it is prepared: planned once per connection.
+  // One statement writes the entries, their postings, the new balances, the sealer's queue and
+  // the callers' idempotency records: one round trip. No row is shared by every writer (the hash
+  // chain is sealed afterwards), so writers touching other accounts never wait for each other. Its
+  // text is the same for any batch (the rows travel as arrays), so it is prepared: planned once
+  // per connection.
   const postingsOf = posted.flatMap((entry) => entry.postings.map((posting) => ({ entry, posting })));
-  const writeQuery = sql`
+  const writeQuery = sql<{ guard: number; entries: Array<[string, number]> | null }>`
   with locked as materialized (
     select id from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update
   ), moved as (
@@ -283,34 +246,46 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     where account.id = target.id and account.balance = target.before and (select count(*) from locked) = ${accountIds.length}::integer
     returning account.id
   ), new_entries as (
-    insert into journal_entries (id, seq, kind, description, value_date, booked_at, author_id, amount, reversal_of, details, prev_hash, hash)
-    select * from unnest(${posted.map((entry) => entry.id)}::uuid[], ${posted.map((entry) => entry.seq)}::bigint[], ${posted.map((entry) => entry.kind)}::text[],
-      ${posted.map((entry) => entry.description)}::text[], ${posted.map((entry) => entry.valueDate)}::date[], ${posted.map((entry) => entry.bookedAt.toISOString())}::timestamptz[],
-      ${posted.map((entry) => entry.authorId)}::uuid[], ${posted.map((entry) => entry.amountCents)}::bigint[], ${posted.map((entry) => entry.reversalOf)}::uuid[],
-      ${posted.map((entry) => (entry.details === null ? null : JSON.stringify(entry.details)))}::jsonb[], ${posted.map((entry) => entry.prevHash)}::text[], ${posted.map((entry) => entry.hash)}::text[])
+    -- After the balances moved (so under every lock): seq then orders each account's postings
+    -- as their running balances were computed, whichever process wrote them.
+    insert into journal_entries (id, seq, kind, description, value_date, booked_at, author_id, amount, reversal_of, details)
+    select batch.id, nextval('journal_entries_seq'), batch.kind, batch.description, batch.value_date, batch.booked_at, batch.author_id, batch.amount, batch.reversal_of, batch.details
+    from (
+      select * from unnest(${posted.map((entry) => entry.id)}::uuid[], ${posted.map((entry) => entry.kind)}::text[],
+        ${posted.map((entry) => entry.description)}::text[], ${posted.map((entry) => entry.valueDate)}::date[], ${posted.map((entry) => entry.bookedAt.toISOString())}::timestamptz[],
+        ${posted.map((entry) => entry.authorId)}::uuid[], ${posted.map((entry) => entry.amountCents)}::bigint[], ${posted.map((entry) => entry.reversalOf)}::uuid[],
+        ${posted.map((entry) => (entry.details === null ? null : JSON.stringify(entry.details)))}::jsonb[])
+        with ordinality as rows(id, kind, description, value_date, booked_at, author_id, amount, reversal_of, details, position)
+      where (select count(*) from moved) = ${accountIds.length}::integer
+      order by rows.position
+    ) as batch
+    returning id, seq, booked_at
   ), new_postings as (
     insert into postings (id, entry_id, entry_seq, account_id, amount, balance_after, memo, counterparty)
-    select * from unnest(${postingsOf.map((row) => row.posting.id)}::uuid[], ${postingsOf.map((row) => row.entry.id)}::uuid[], ${postingsOf.map((row) => row.entry.seq)}::bigint[],
+    select lines.id, lines.entry_id, new_entries.seq, lines.account_id, lines.amount, lines.balance_after, lines.memo, lines.counterparty
+    from unnest(${postingsOf.map((row) => row.posting.id)}::uuid[], ${postingsOf.map((row) => row.entry.id)}::uuid[],
       ${postingsOf.map((row) => row.posting.accountId)}::uuid[], ${postingsOf.map((row) => row.posting.amountCents)}::bigint[], ${postingsOf.map((row) => row.posting.balanceAfterCents)}::bigint[],
       ${postingsOf.map((row) => row.posting.memo)}::text[], ${postingsOf.map((row) => row.posting.counterparty)}::text[])
+      as lines(id, entry_id, account_id, amount, balance_after, memo, counterparty)
+    join new_entries on new_entries.id = lines.entry_id
+  ), new_unsealed as (
+    insert into ledger_unsealed (entry_id, seq, booked_at) select id, seq, booked_at from new_entries
   ), new_keys as (
     insert into idempotency_keys (user_id, key, request_hash, status_code, response, entry_id)
     select * from unnest(${extraRows.map((row) => row.userId)}::uuid[], ${extraRows.map((row) => row.key)}::text[], ${extraRows.map((row) => row.requestHash)}::text[],
       ${extraRows.map((row) => row.status)}::integer[], ${extraRows.map((row) => JSON.stringify(row.response))}::jsonb[], ${extraRows.map((row) => row.entryId)}::uuid[])
-  ), new_head as (
-    -- The condition sits in SET, not WHERE: WHERE would be judged on this statement's snapshot
-    -- (the head before the previous batch committed); SET sees the row as locked, after it.
-    -- Reading moved here makes the accounts lock (in id order) before the head, as everywhere.
-    update ledger_chain_head
-    set seq = case when seq = ${start.seq}::bigint and hash = ${start.hash}::text then ${seq}::bigint else seq end,
-        hash = case when seq = ${start.seq}::bigint and hash = ${start.hash}::text then ${prevHash}::text else hash end
-    where id = 1 and (select count(*) from moved) = ${accountIds.length}::integer
-    returning seq = ${seq}::bigint and hash = ${prevHash}::text as chained_on
   )
-  select 1 / (select count(*)::integer from new_head where chained_on) as chained`;
-  // The head moves only from exactly the head this batch chained onto; otherwise nothing is
-  // written (the division by zero aborts the statement) and the writer retries the slow way.
-  await trx.executeQuery(prepared(writeQuery.compile(trx)));
+  -- Evaluated exactly once, whatever else happened: a balance that was not what the batch was
+  -- computed from divides by zero, and the whole statement (every insert above) rolls back.
+  select 1 / ((select count(*) from moved) = ${accountIds.length}::integer)::integer as guard,
+    (select json_agg(json_build_array(id, seq)) from new_entries) as entries`;
+  const [row] = (await trx.executeQuery(prepared(writeQuery.compile(trx)))).rows;
+  const seqs = new Map((row?.entries ?? []).map(([id, seq]) => [id, Number(seq)]));
+  for (const entry of posted) {
+    const seq = seqs.get(entry.id);
+    assert(seq !== undefined, 'every posted entry got its seq');
+    entry.seq = seq;
+  }
   return results;
 }
 

@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import type { DB } from '../db/database';
 import { inTransaction } from '../db/transaction';
 import { AppError, assert } from '../lib/errors';
 import { storedOutcome, type Outcome } from '../lib/outcome';
 import type { IdempotencyTicket } from './idempotency';
-import { type BookedAccount, InsufficientFundsError, postEntries, postEntriesLenient, type ChainHead, type EntryInput, type PostedEntry } from './posting';
+import { type BookedAccount, InsufficientFundsError, postEntries, postEntriesLenient, type EntryInput, type PostedEntry } from './posting';
 
 /** What a request wants posted, and how to answer once it is. */
 export interface PostJob<T> {
@@ -54,18 +53,19 @@ export interface WriterLog {
  * anyone is answered. A failing batch is retried one entry per transaction, so one bad request
  * never fails another.
  *
- * The writer keeps the chain head and a book of the balances its batches last wrote or read
- * under lock. A batch whose accounts are all in the book is one autocommit statement (one round
- * trip, its commit included) that posts only if every balance and the head are still exactly what
- * the batch was computed from; a batch with an account not yet in the book reads it under lock in
- * a transaction first. A stale book or head (another process) fails one statement and the retry
- * reads under lock: it costs time, never a wrong balance.
+ * The hash chain is not on this path: entries are queued for the sealer (ledger/sealer.ts) in
+ * the statement that posts them, so writers in several processes share no hot row.
+ *
+ * The writer keeps a book of the balances its batches last wrote or read under lock. A batch
+ * whose accounts are all in the book is one autocommit statement (one round trip, its commit
+ * included) that posts only if every balance is still exactly what the batch was computed from;
+ * a batch with an account not yet in the book reads it under lock in a transaction first. A stale
+ * book (another process posted) fails one statement and the retry reads under lock: it costs
+ * time, never a wrong balance.
  */
 export class LedgerWriter {
   private queue: Pending[] = [];
   private draining = false;
-  /** The head as this writer's last batch left it (null: unknown, read it from the database). */
-  private head: ChainHead | null = null;
   /** Balances as this writer's batches left them, by account id (see the class comment). */
   private readonly book = new Map<string, BookedAccount>();
   /** Batches posted from the book in one statement (the tests check that the fast way is taken). */
@@ -73,7 +73,7 @@ export class LedgerWriter {
 
   constructor(
     private readonly db: DB,
-    private readonly options: { log?: WriterLog; queueMax?: number } = {},
+    private readonly options: { log?: WriterLog; queueMax?: number; now?: () => Date } = {},
   ) {}
 
   /** Queues one entry for the next batch; settles once it is committed (or refused). */
@@ -131,17 +131,15 @@ export class LedgerWriter {
 
   private async runBatch(batch: Batched[]): Promise<void> {
     try {
-      this.head ??= await this.readHead();
-      await this.post(batch, this.head);
+      await this.post(batch, true);
     } catch (error) {
       this.options.log?.warn({ err: error, entries: batch.length }, 'ledger batch failed; posting its entries one by one');
-      // The head or a balance moved under us (another writer posted) or one entry broke the
-      // batch: forget what we knew, and post each entry alone the plain way (head locked), so
-      // errors stay isolated.
+      // A balance moved under us (another writer posted) or one entry broke the batch: forget
+      // what we knew, and post each entry alone under locks, so errors stay isolated.
       this.forget();
       for (const item of batch) {
         try {
-          await this.post([item], null);
+          await this.post([item], false);
         } catch (error) {
           this.forget();
           item.reject(error);
@@ -156,15 +154,12 @@ export class LedgerWriter {
       const result = await inTransaction(this.db, (trx) => {
         posted = [];
         return item.work(trx, async (entries) => {
-          const done = await postEntries(trx, entries);
+          const done = await postEntries(trx, entries, { now: this.options.now?.() });
           posted.push(...done);
           return done;
         });
       });
-      // Committed: the head moved to the last entry posted here; the touched balances are no
-      // longer what the book says.
-      const last = posted.at(-1);
-      if (last) this.head = { seq: last.seq, hash: last.hash };
+      // Committed: the touched balances are no longer what the book says.
       for (const entry of posted) for (const posting of entry.postings) this.book.delete(posting.accountId);
       item.resolve(result);
     } catch (error) {
@@ -173,31 +168,23 @@ export class LedgerWriter {
     }
   }
 
-  private async readHead(): Promise<ChainHead> {
-    const row = await sql<{ seq: number; hash: string }>`select seq, hash from ledger_chain_head where id = 1`.execute(this.db);
-    const head = row.rows[0];
-    assert(head, 'the chain head exists');
-    return { seq: Number(head.seq), hash: head.hash };
-  }
-
   private forget(): void {
-    this.head = null;
     this.book.clear();
   }
 
   /**
-   * Posts a batch, chained onto `head` (null: lock the head row and chain onto it), in one
-   * statement or transaction; settles every item only after the commit.
+   * Posts a batch in one statement (from the book, when `mayUseBook` and it knows every account)
+   * or one transaction under locks; settles every item only after the commit.
    */
-  private async post(batch: Batched[], head: ChainHead | null): Promise<void> {
+  private async post(batch: Batched[], mayUseBook: boolean): Promise<void> {
     const entries = batch.map((item) => item.job.entry);
     if (this.book.size > BOOK_ACCOUNTS_MAX) this.book.clear();
-    const fromBook = head !== null && entries.every((entry) => entry.postings.every((posting) => this.book.has(posting.accountId)));
+    const fromBook = mayUseBook && entries.every((entry) => entry.postings.every((posting) => this.book.has(posting.accountId)));
     const write = async (executor: DB) => {
       let outcomes: Array<{ outcome: Outcome<unknown>; entry: PostedEntry } | null> = [];
       const posted = await postEntriesLenient(executor, entries, {
         book: this.book,
-        head: head ?? undefined,
+        now: this.options.now?.(),
         extraRows: (posted) => {
           outcomes = batch.map((item, index) => {
             const entry = posted[index];
@@ -216,8 +203,7 @@ export class LedgerWriter {
     };
     const { posted, outcomes } = fromBook ? await write(this.db) : await this.db.transaction().execute(write);
     if (fromBook) this.stats.fromBook += 1;
-    const last = posted.findLast((entry) => entry !== null);
-    if (last) this.head = { seq: last.seq, hash: last.hash };
+    assert(posted.length === batch.length, 'one result per entry');
     assert(outcomes.length === batch.length, 'one outcome per request');
     batch.forEach((item, index) => {
       const result = outcomes[index];

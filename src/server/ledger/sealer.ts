@@ -1,0 +1,151 @@
+import { sql } from 'kysely';
+import type { DB } from '../db/database';
+import { inTransaction } from '../db/transaction';
+import { assert } from '../lib/errors';
+import { entryHash, GENESIS_HASH, type HashedEntry } from './chain';
+
+/** Entries chained per sealing transaction. */
+export const SEAL_BATCH_MAX = 2000;
+/** How often a process looks for entries to seal; an entry is chained within about this long (plus a batch). */
+export const SEAL_INTERVAL_MS = 200;
+/** The advisory lock that makes one sealer at a time (any process may be it, one round at a time). */
+const SEAL_LOCK_KEY = 4_812_001;
+
+export interface ChainHead {
+  position: number;
+  hash: string;
+}
+
+export async function chainHead(db: DB): Promise<ChainHead> {
+  const head = await db.selectFrom('ledger_chain').select(['position', 'hash']).orderBy('position', 'desc').limit(1).executeTakeFirst();
+  return head ? { position: Number(head.position), hash: head.hash } : { position: 0, hash: GENESIS_HASH };
+}
+
+/** An entry and its postings as stored: what its hash covers. */
+export async function loadHashedEntries(db: DB, entryIds: string[]): Promise<Map<string, Omit<HashedEntry, 'seq'>>> {
+  if (entryIds.length === 0) return new Map();
+  const [entries, postings] = await Promise.all([
+    db.selectFrom('journal_entries').selectAll().where('id', 'in', entryIds).execute(),
+    db.selectFrom('postings').select(['entry_id', 'account_id', 'amount', 'balance_after', 'memo', 'counterparty']).where('entry_id', 'in', entryIds).execute(),
+  ]);
+  const linesOf = new Map<string, HashedEntry['postings']>();
+  for (const line of postings) {
+    const lines = linesOf.get(line.entry_id) ?? [];
+    lines.push({
+      accountId: line.account_id,
+      amountCents: line.amount,
+      balanceAfterCents: line.balance_after,
+      memo: line.memo,
+      counterparty: line.counterparty,
+    });
+    linesOf.set(line.entry_id, lines);
+  }
+  return new Map(
+    entries.map((entry) => [
+      entry.id,
+      {
+        id: entry.id,
+        kind: entry.kind,
+        description: entry.description,
+        valueDate: entry.value_date,
+        bookedAt: new Date(entry.booked_at),
+        authorId: entry.author_id,
+        amountCents: entry.amount,
+        reversalOf: entry.reversal_of,
+        details: (entry.details as Record<string, unknown> | null) ?? null,
+        postings: linesOf.get(entry.id) ?? [],
+      },
+    ]),
+  );
+}
+
+/**
+ * Chains committed entries that are not chained yet, in the order they were applied: each gets
+ * the next position and the hash of its content, its postings and its predecessor's hash
+ * (ledger/chain.ts). One sealer at a time, whichever process gets the lock; returns how many
+ * entries it chained, or null when another sealer is at work.
+ */
+export async function sealPending(db: DB, batchMax = SEAL_BATCH_MAX): Promise<number | null> {
+  return inTransaction(db, async (trx) => {
+    const lock = await sql<{ got: boolean }>`select pg_try_advisory_xact_lock(${SEAL_LOCK_KEY}) as got`.execute(trx);
+    if (!lock.rows[0]?.got) return null;
+    const pending = await trx.selectFrom('ledger_unsealed').select('entry_id').orderBy('seq').limit(batchMax).execute();
+    if (pending.length === 0) return 0;
+    const ids = pending.map((row) => row.entry_id);
+    const entries = await loadHashedEntries(trx, ids);
+    let { position, hash: prevHash } = await chainHead(trx);
+    const rows = ids.map((id) => {
+      const entry = entries.get(id);
+      assert(entry, 'an unsealed entry exists');
+      position += 1;
+      const hash = entryHash(prevHash, { ...entry, seq: position });
+      const row = { position, entryId: id, prevHash, hash };
+      prevHash = hash;
+      return row;
+    });
+    await sql`
+      insert into ledger_chain (position, entry_id, prev_hash, hash)
+      select * from unnest(${rows.map((row) => row.position)}::bigint[], ${rows.map((row) => row.entryId)}::uuid[],
+        ${rows.map((row) => row.prevHash)}::text[], ${rows.map((row) => row.hash)}::text[])`.execute(trx);
+    await trx.deleteFrom('ledger_unsealed').where('entry_id', 'in', ids).execute();
+    return rows.length;
+  });
+}
+
+/** Seals until nothing is left (tests, the verify command, shutdown); waits for a sealer at work elsewhere. */
+export async function sealAll(db: DB): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const sealed = await sealPending(db);
+    if (sealed === null) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      continue;
+    }
+    total += sealed;
+    if (sealed < SEAL_BATCH_MAX) return total;
+  }
+}
+
+export interface SealerLog {
+  warn(details: object, message: string): void;
+}
+
+/**
+ * Keeps sealing in the background, every SEAL_INTERVAL_MS (at once again while batches are
+ * full). Every app process and worker runs one; the advisory lock lets one of them seal at a time,
+ * so the chain keeps growing while any of them is up. A failure (the database away) is logged and
+ * retried. `stop()` finishes the round under way.
+ */
+export function startSealer(db: DB, log: SealerLog, intervalMs = SEAL_INTERVAL_MS): { stop(): Promise<void> } {
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const loop = (async () => {
+    let failures = 0;
+    while (!stopped) {
+      try {
+        const sealed = await sealPending(db);
+        failures = 0;
+        if (sealed === SEAL_BATCH_MAX) continue;
+      } catch (error) {
+        failures += 1;
+        log.warn({ err: error }, 'sealing the ledger failed; retrying');
+      }
+      await sleep(failures === 0 ? intervalMs : Math.min(5_000, intervalMs * 2 ** failures));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      (wake as (() => void) | null)?.();
+      await loop;
+    },
+  };
+}
