@@ -133,6 +133,8 @@ describe('GET /api/user/admin', () => {
       ['sort=password_hash', 'sort must be one of createdAt, firstName, lastName, email'],
       ['order=sideways', 'order must be asc or desc'],
       [`search=${'x'.repeat(101)}`, 'Search must be at most 100 characters'],
+      ['search=ab%00cd', 'Search must not contain control characters'],
+      ['search=ab%1B%5B31mcd', 'Search must not contain control characters'],
     ];
     for (const [query, message] of cases) {
       const response = await ctx.app.inject({ method: 'GET', url: `/api/user/admin?${query}`, headers: bearer(admin) });
@@ -203,6 +205,8 @@ describe('PUT /api/user/admin/:id', () => {
       [validUpdate({ isBlocked: 'yes' }), 'Blocked must be true or false'],
       [validUpdate({ firstName: 'x'.repeat(81) }), 'First name must be at most 80 characters'],
       [validUpdate({ phone: 'call me' }), 'Please enter a valid phone number'],
+      [validUpdate({ lastName: 'Zabriskie\u0000' }), 'Last name must not contain control characters'],
+      [validUpdate({ location: { address: '5 Elm\nRoad', state: 'Ohio' } }), 'Address must not contain control characters'],
     ];
     for (const [body, message] of cases) {
       const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: body });
