@@ -5,11 +5,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { REQUEST_BODY_BYTES_MAX, UPLOAD_BYTES_MAX } from '../shared/limits';
 import { adminRoutes } from './admin/routes';
+import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
 import { beneficiaryRoutes } from './beneficiaries/routes';
 import { cardRoutes } from './cards/routes';
 import { contactRoutes } from './contacts/routes';
 import type { AppContext } from './context';
+import { customerRoutes } from './customers/routes';
 import { depositRoutes } from './deposits/routes';
 import { devMailboxRoutes } from './dev/mailbox';
 import { kycRoutes } from './kyc/routes';
@@ -78,7 +80,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(cardRoutes(context));
       await api.register(beneficiaryRoutes);
       await api.register(depositRoutes);
-      await api.register(adminRoutes);
+      await api.register(customerRoutes(context));
+      await api.register(auditRoutes(context));
+      await api.register(adminRoutes(context));
     },
     { prefix: '/api' },
   );

@@ -108,6 +108,8 @@ describe('GET /api/admin/audit', () => {
       ['customer=Alice', 400, 'Customer must be a user id, an email address or a 10-digit account number'],
       ['customer=nobody%40example.com', 404, 'No customer has that email address or account number'],
       ['pageSize=101', 400, 'pageSize must be at most 100'],
+      ['customer=alice%0A%40example.com', 400, 'customer must not contain control characters'],
+      ['action=user.block%00', 400, 'action may contain only lower-case letters, digits, dots and underscores'],
     ];
     for (const [query, status, message] of cases) {
       const response = await ctx.app.inject({ method: 'GET', url: `/api/admin/audit?${query}`, headers: bearer(admin) });

@@ -133,6 +133,8 @@ describe('GET /api/user/admin', () => {
       ['sort=password_hash', 'sort must be one of createdAt, firstName, lastName, email'],
       ['order=sideways', 'order must be asc or desc'],
       [`search=${'x'.repeat(101)}`, 'Search must be at most 100 characters'],
+      ['search=ab%00cd', 'Search must not contain control characters'],
+      ['search=ab%1B%5B31mcd', 'Search must not contain control characters'],
     ];
     for (const [query, message] of cases) {
       const response = await ctx.app.inject({ method: 'GET', url: `/api/user/admin?${query}`, headers: bearer(admin) });
@@ -162,10 +164,11 @@ describe('GET /api/user/admin/:id and /email/:email', () => {
     expect(json(byEmail).data._id).toBe(customer.userId);
   });
 
-  it('answers 400 for a malformed id or email and 404 for an unknown one', async () => {
+  it('answers 404 for a malformed or unknown id, 400 for a malformed email and 404 for an unknown one', async () => {
+    // One rule for every path id: a malformed one names nothing, so it is not found like an unknown one.
     const badId = await ctx.app.inject({ method: 'GET', url: '/api/user/admin/not-a-uuid', headers: bearer(admin) });
-    expect(badId.statusCode).toBe(400);
-    expect(json(badId).message).toBe('Not a valid id');
+    expect(badId.statusCode).toBe(404);
+    expect(json(badId).code).toBe('not_found');
     const unknown = await ctx.app.inject({ method: 'GET', url: '/api/user/admin/00000000-0000-4000-8000-000000000000', headers: bearer(admin) });
     expect(unknown.statusCode).toBe(404);
     expect(json(unknown).message).toBe('User not found');
@@ -202,6 +205,8 @@ describe('PUT /api/user/admin/:id', () => {
       [validUpdate({ isBlocked: 'yes' }), 'Blocked must be true or false'],
       [validUpdate({ firstName: 'x'.repeat(81) }), 'First name must be at most 80 characters'],
       [validUpdate({ phone: 'call me' }), 'Please enter a valid phone number'],
+      [validUpdate({ lastName: 'Zabriskie\u0000' }), 'Last name must not contain control characters'],
+      [validUpdate({ location: { address: '5 Elm\nRoad', state: 'Ohio' } }), 'Address must not contain control characters'],
     ];
     for (const [body, message] of cases) {
       const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: body });
@@ -301,7 +306,7 @@ describe('PUT /api/user/admin/:id', () => {
     expect(fine.statusCode).toBe(200);
   });
 
-  it('answers 404 for an unknown user and 400 for a bad id', async () => {
+  it('answers 404 for an unknown user and for a malformed id', async () => {
     const unknown = await ctx.app.inject({
       method: 'PUT',
       url: '/api/user/admin/00000000-0000-4000-8000-000000000000',
@@ -310,7 +315,7 @@ describe('PUT /api/user/admin/:id', () => {
     });
     expect(unknown.statusCode).toBe(404);
     const bad = await ctx.app.inject({ method: 'PUT', url: '/api/user/admin/1', headers: bearer(admin), payload: validUpdate() });
-    expect(bad.statusCode).toBe(400);
+    expect(bad.statusCode).toBe(404);
   });
 });
 
@@ -463,6 +468,6 @@ describe('DELETE /api/user/admin/:id', () => {
     expect(other.statusCode).toBe(409);
     expect(json(other).message).toBe('You cannot delete an admin account.');
     const bad = await ctx.app.inject({ method: 'DELETE', url: '/api/user/admin/xyz', headers: bearer(admin) });
-    expect(bad.statusCode).toBe(400);
+    expect(bad.statusCode).toBe(404);
   });
 });

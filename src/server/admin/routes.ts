@@ -1,59 +1,42 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { ZAdminUserListQuery, ZAdminUserUpdate, ZAuditQuery } from '../../shared/contracts/admin';
-import { ZEmail } from '../../shared/contracts/common';
-import { requireAdmin } from '../auth/sessions';
-import { parseInput } from '../lib/errors';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZAdminDashboardAnswer, ZAdminLedgerOverviewAnswer, ZAdminLedgerVerificationAnswer } from '../../shared/contracts/admin';
+import type { AppContext } from '../context';
+import { contextOf } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
-import { auditFilters, listAudit } from './audit-log';
-import { getDashboard } from './dashboard';
-import { getLedgerOverview, runLedgerVerification } from './ledger';
-import { assertUuid, deleteOrCloseUser, getUserByEmail, getUserById, listUsers, updateUser } from './users';
+import { send } from '../plugins/reply';
+import * as reports from './service';
 
-const ZIdParams = z.object({ id: z.string().max(64) });
-const ZEmailParams = z.object({ email: ZEmail });
+/** The back office's dashboard and general ledger: bank staff only. */
+export function adminRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (api) => {
+    const tags = ['reports', 'staff'];
 
-/** The back office: every route is for bank staff only (401 without a session, 403 for customers). */
-export async function adminRoutes(app: FastifyInstance): Promise<void> {
-  const staffOnly = { preHandler: requireAdmin };
+    api.get(
+      '/admin/dashboard',
+      {
+        config: { access: 'staff' },
+        schema: { tags, summary: 'Customers, deposits, transfers and queues at a glance', response: { 200: ZAdminDashboardAnswer } },
+      },
+      async (request) => ({ data: await reports.getDashboard(contextOf(request, context)) }),
+    );
 
-  app.get('/user/admin', staffOnly, async (request) => ({ data: await listUsers(app.db, parseInput(ZAdminUserListQuery, request.query)) }));
+    api.get(
+      '/admin/ledger',
+      {
+        config: { access: 'staff' },
+        schema: { tags, summary: "The bank's accounts, customer balances summed, and the chain head", response: { 200: ZAdminLedgerOverviewAnswer } },
+      },
+      async (request) => ({ data: await reports.getLedgerOverview(contextOf(request, context)) }),
+    );
 
-  app.get('/user/admin/email/:email', staffOnly, async (request) => {
-    const { email } = parseInput(ZEmailParams, request.params);
-    return { data: await getUserByEmail(app.db, email) };
-  });
-
-  app.get('/user/admin/:id', staffOnly, async (request) => {
-    const { id } = parseInput(ZIdParams, request.params);
-    assertUuid(id);
-    return { data: await getUserById(app.db, id) };
-  });
-
-  app.put('/user/admin/:id', staffOnly, async (request) => {
-    const { id } = parseInput(ZIdParams, request.params);
-    assertUuid(id);
-    const input = parseInput(ZAdminUserUpdate, request.body);
-    return { data: await updateUser(app, request, id, input), message: 'User updated successfully' };
-  });
-
-  app.delete('/user/admin/:id', staffOnly, async (request) => {
-    const { id } = parseInput(ZIdParams, request.params);
-    assertUuid(id);
-    const result = await deleteOrCloseUser(app, request, id);
-    return { data: result, message: result.message };
-  });
-
-  app.get('/admin/audit', staffOnly, async (request) => ({ data: await listAudit(app.db, parseInput(ZAuditQuery, request.query)) }));
-  app.get('/admin/audit/filters', staffOnly, async () => ({ data: await auditFilters(app.db) }));
-
-  app.get('/admin/dashboard', staffOnly, async () => ({ data: await getDashboard(app.db) }));
-
-  // The general ledger, and the same verification as `npm run ledger:verify` (it reads every entry:
-  // a few per minute at most).
-  app.get('/admin/ledger', staffOnly, async () => ({ data: await getLedgerOverview(app.db) }));
-  app.post('/admin/ledger/verify', { ...staffOnly, config: perMinute(6) }, async (request) => {
-    const verification = await runLedgerVerification(app.db, request);
-    return { data: verification, message: verification.message };
-  });
+    // The same verification as `npm run ledger:verify`: it reads every entry, so a few per minute at most.
+    api.post(
+      '/admin/ledger/verify',
+      {
+        config: { access: 'staff', ...perMinute(6) },
+        schema: { tags, summary: 'Recompute the hash chain and every balance (audited)', response: { 200: ZAdminLedgerVerificationAnswer } },
+      },
+      async (request, reply) => send(reply, await reports.runLedgerVerification(contextOf(request, context))),
+    );
+  };
 }

@@ -10,22 +10,23 @@ export interface AuditInput {
   reason?: string | null;
 }
 
-/**
- * Writes one staff (or security) action to the append-only audit log. Pass the transaction that
- * makes the change, so the change and its record commit together or not at all.
- */
 /** Who acted and from where: a service's actor (or, while routes still pass it, a request). */
 export interface AuditActor {
   user: { id: string; email: string } | null;
   ip?: string | null;
 }
 
-export async function audit(db: DB, request: AuditActor | null, input: AuditInput): Promise<void> {
+/**
+ * Writes one staff (or security) action to the append-only audit log. Pass the transaction that
+ * makes the change, so the change and its record commit together or not at all. (The log's read
+ * side, for the back office, is audit/repository.ts.)
+ */
+export async function audit(db: DB, actor: AuditActor | null, input: AuditInput): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({
-      actor_id: request?.user?.id ?? null,
-      actor_email: request?.user?.email ?? null,
+      actor_id: actor?.user?.id ?? null,
+      actor_email: actor?.user?.email ?? null,
       action: input.action,
       target_user_id: input.targetUserId ?? null,
       target_type: input.targetType ?? null,
@@ -33,7 +34,7 @@ export async function audit(db: DB, request: AuditActor | null, input: AuditInpu
       before: input.before === undefined ? null : JSON.stringify(input.before),
       after: input.after === undefined ? null : JSON.stringify(input.after),
       reason: input.reason ?? null,
-      ip: request?.ip ?? null,
+      ip: actor?.ip ?? null,
     })
     .execute();
 }

@@ -82,3 +82,38 @@ export async function getAccountSummary(db: DB, userId: string): Promise<Account
     checkingCents: rows.find((row) => row.kind === 'checking')?.balance ?? 0,
   };
 }
+
+export interface CustomerAccount {
+  id: string;
+  kind: LedgerAccountKind;
+  number: string | null;
+  balance: number;
+}
+
+/** Locks a customer's accounts (in id order, as every writer does) to close them: nothing posts meanwhile. */
+export function lockCustomerAccounts(trx: DB, userId: string): Promise<CustomerAccount[]> {
+  return trx.selectFrom('ledger_accounts').select(['id', 'kind', 'number', 'balance']).where('owner_id', '=', userId).orderBy('id').forUpdate().execute();
+}
+
+/** True once any posting touched one of the customer's accounts: such a customer is closed, never deleted. */
+export async function hasLedgerHistory(db: DB, userId: string): Promise<boolean> {
+  const found = await db
+    .selectFrom('postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .select('p.id')
+    .where('a.owner_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
+/** Deletes a customer's accounts; only possible while no posting refers to them (a foreign key refuses otherwise). */
+export async function deleteCustomerAccounts(trx: DB, userId: string): Promise<void> {
+  await trx.deleteFrom('ledger_accounts').where('owner_id', '=', userId).execute();
+}
+
+/** The customer an account number belongs to, if any. */
+export async function accountOwner(db: DB, number: string): Promise<string | null> {
+  const account = await db.selectFrom('ledger_accounts').select('owner_id').where('number', '=', number).where('owner_id', 'is not', null).executeTakeFirst();
+  return account?.owner_id ?? null;
+}

@@ -35,7 +35,8 @@ function sendError(reply: FastifyReply, error: AppError): FastifyReply {
 
 /**
  * Maps every failure to `{ message, code, fields? }`. Request validation from a route's schema
- * answers 400 naming the fields (a malformed id in the path is 404: nothing has that id); domain
+ * answers 400 naming the fields (a malformed id in the path is 404: nothing has that id; any other
+ * malformed path parameter is a 400 like a body field); domain
  * errors answer their code's status; anything else is a 500 whose details stay in the log.
  */
 export function registerErrorHandler(app: FastifyInstance, context: AppContext): void {
@@ -48,7 +49,9 @@ export function registerErrorHandler(app: FastifyInstance, context: AppContext):
     }
     if (error instanceof AppError) return sendError(reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {
-      if (error.validationContext === 'params') return sendError(reply, new AppError('not_found', 'Not found'));
+      // A malformed id in the path names nothing: 404. Another path parameter (an email) says what is wrong with it.
+      const pathIdsOnly = error.validationContext === 'params' && error.validation.every((issue) => /^\/(id|\w+Id)$/.test(issue.instancePath));
+      if (pathIdsOnly) return sendError(reply, new AppError('not_found', 'Not found'));
       const fields: Record<string, string> = {};
       for (const issue of error.validation) fields[issue.instancePath.slice(1).replaceAll('/', '.') || '_'] ??= issue.message ?? 'Invalid value';
       return sendError(reply, new AppError('validation', error.validation[0]?.message ?? 'Invalid request', fields));

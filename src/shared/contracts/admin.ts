@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../limits';
 import { VERIFICATION_STATUSES } from '../reference';
-import type { UserDto } from './user';
+import { controlCharactersMessage, envelope, optionalText, paginated, SINGLE_LINE_TEXT, ZEmail, ZTimestamp } from './common';
+import { ZUser } from './user';
 
 // The admin back office (spec sections 2 "Admin area", 5 and 6; DESIGN.md rules 4 and 6).
 
@@ -28,48 +29,45 @@ export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 export const ZAdminUserListQuery = z.object({
   page,
   pageSize,
-  search: z
-    .string()
-    .trim()
-    .max(SEARCH_LENGTH_MAX, `Search must be at most ${SEARCH_LENGTH_MAX} characters`)
-    .optional()
-    .transform((value) => (value ? value : undefined)),
+  search: optionalText('Search', SEARCH_LENGTH_MAX),
   sort: z.enum(USER_SORT_FIELDS, { message: `sort must be one of ${USER_SORT_FIELDS.join(', ')}` }).default('createdAt'),
   order: z.enum(['asc', 'desc'], { message: 'order must be asc or desc' }).optional(),
 });
 export type AdminUserListQuery = z.input<typeof ZAdminUserListQuery>;
 
 /** One row of the users table: enough for the list, never the whole profile. */
-export interface AdminUserRow {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  accountNumber: string | null;
-  isAdmin: boolean;
-  isBlocked: boolean;
-  isAccountDisabled: boolean;
-  verificationStatus: UserDto['verificationStatus'];
-  closedAt: string | null;
-  createdAt: string;
-}
-
-export interface AdminUserList {
-  items: AdminUserRow[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
+export const ZAdminUserRow = z.object({
+  _id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  accountNumber: z.string().nullable(),
+  isAdmin: z.boolean(),
+  isBlocked: z.boolean(),
+  isAccountDisabled: z.boolean(),
+  verificationStatus: z.enum(VERIFICATION_STATUSES),
+  closedAt: ZTimestamp.nullable(),
+  createdAt: ZTimestamp,
+});
+export type AdminUserRow = z.infer<typeof ZAdminUserRow>;
+export const ZAdminUserList = paginated(ZAdminUserRow);
+export type AdminUserList = z.infer<typeof ZAdminUserList>;
 
 /** The spec's user object plus what only staff see. */
-export interface AdminUserDto extends UserDto {
-  closedAt: string | null;
+export const ZAdminUser = ZUser.extend({
+  closedAt: ZTimestamp.nullable(),
   /** True once any ledger entry touched the customer's accounts: closing, not deleting, applies. */
-  hasLedgerHistory: boolean;
-}
+  hasLedgerHistory: z.boolean(),
+}).meta({ id: 'AdminUser' });
+export type AdminUserDto = z.infer<typeof ZAdminUser>;
 
 const required = (max: number, label: string) =>
-  z.string({ message: ALL_FIELDS_REQUIRED }).trim().min(1, ALL_FIELDS_REQUIRED).max(max, `${label} must be at most ${max} characters`);
+  z
+    .string({ message: ALL_FIELDS_REQUIRED })
+    .trim()
+    .min(1, ALL_FIELDS_REQUIRED)
+    .max(max, `${label} must be at most ${max} characters`)
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage(label));
 
 export const ZAdminUserUpdate = z.object(
   {
@@ -96,10 +94,14 @@ export const ZAdminUserUpdate = z.object(
 );
 export type AdminUserUpdate = z.input<typeof ZAdminUserUpdate>;
 
-export interface AdminDeleteResult {
-  outcome: 'deleted' | 'closed';
-  message: string;
-}
+export const ZAdminDeleteResult = z.object({ outcome: z.enum(['deleted', 'closed']), message: z.string() });
+export type AdminDeleteResult = z.infer<typeof ZAdminDeleteResult>;
+
+export const ZAdminUserListAnswer = envelope(ZAdminUserList);
+export const ZAdminUserAnswer = envelope(ZAdminUser);
+export const ZAdminDeleteAnswer = envelope(ZAdminDeleteResult);
+/** The email in a path: the JSON Schema says it is one (ZEmail's pipe shows only its length). */
+export const ZEmailParams = z.object({ email: ZEmail.meta({ format: 'email' }) });
 
 export const ZAuditQuery = z.object({
   page,
@@ -107,12 +109,7 @@ export const ZAuditQuery = z.object({
   /** Staff member: their user id. */
   actorId: z.uuid('actorId is not a valid id').optional(),
   /** Customer: a user id, an email or a 10-digit account number. */
-  customer: z
-    .string()
-    .trim()
-    .max(EMAIL_LENGTH_MAX, `customer must be at most ${EMAIL_LENGTH_MAX} characters`)
-    .optional()
-    .transform((value) => (value ? value : undefined)),
+  customer: optionalText('customer', EMAIL_LENGTH_MAX),
   action: z
     .string()
     .trim()
@@ -123,73 +120,82 @@ export const ZAuditQuery = z.object({
 });
 export type AuditQuery = z.input<typeof ZAuditQuery>;
 
-export interface AuditEntryDto {
-  id: string;
-  at: string;
-  actorId: string | null;
-  actorEmail: string | null;
-  action: string;
-  targetUserId: string | null;
-  targetName: string | null;
-  targetType: string | null;
-  targetId: string | null;
-  before: unknown;
-  after: unknown;
-  reason: string | null;
-  ip: string | null;
-}
+export const ZAuditEntry = z.object({
+  id: z.string(),
+  at: ZTimestamp,
+  actorId: z.string().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  targetUserId: z.string().nullable(),
+  targetName: z.string().nullable(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  /** What the action changed, as recorded (any JSON, or null). */
+  before: z.unknown(),
+  after: z.unknown(),
+  reason: z.string().nullable(),
+  ip: z.string().nullable(),
+});
+export type AuditEntryDto = z.infer<typeof ZAuditEntry>;
+export const ZAuditList = paginated(ZAuditEntry);
+export type AuditList = z.infer<typeof ZAuditList>;
 
-export interface AuditList {
-  items: AuditEntryDto[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
+export const ZAuditFilters = z.object({
+  staff: z.array(z.object({ id: z.string(), email: z.string(), name: z.string() })),
+  actions: z.array(z.string()),
+});
+export type AuditFilters = z.infer<typeof ZAuditFilters>;
 
-export interface AuditFilters {
-  staff: Array<{ id: string; email: string; name: string }>;
-  actions: string[];
-}
+export const ZAuditListAnswer = envelope(ZAuditList);
+export const ZAuditFiltersAnswer = envelope(ZAuditFilters);
 
-export interface DashboardDay {
+const cents = z.number().int();
+
+export const ZDashboardDay = z.object({
   /** YYYY-MM-DD (UTC). */
-  date: string;
-  count: number;
-  volumeCents: number;
-}
+  date: z.string(),
+  count: z.number().int(),
+  volumeCents: cents,
+});
+export type DashboardDay = z.infer<typeof ZDashboardDay>;
 
-export interface AdminDashboard {
-  customers: number;
-  depositsHeldCents: number;
-  transfersToday: { count: number; volumeCents: number };
-  pendingKycReviews: number;
-  /** Null while the loans module is not installed. */
-  pendingLoanApplications: number | null;
-  /** Null while the contact module is not installed. */
-  newContactMessages: number | null;
+export const ZAdminDashboard = z.object({
+  customers: z.number().int(),
+  depositsHeldCents: cents,
+  transfersToday: z.object({ count: z.number().int(), volumeCents: cents }),
+  pendingKycReviews: z.number().int(),
+  pendingLoanApplications: z.number().int(),
+  newContactMessages: z.number().int(),
   /** The last 30 days, oldest first, every day present (zero when nothing moved). */
-  transferVolume: DashboardDay[];
-}
+  transferVolume: z.array(ZDashboardDay),
+});
+export type AdminDashboard = z.infer<typeof ZAdminDashboard>;
 
 /** GET /api/admin/ledger: the bank's own accounts, what it holds for customers, and the chain head. */
-export interface AdminLedgerOverview {
+export const ZAdminLedgerOverview = z.object({
   /** The bank's named accounts (cash, operations adjustments, clearing, loans, interest), in cents. */
-  bankAccounts: Array<{ kind: string; name: string; balanceCents: number }>;
+  bankAccounts: z.array(z.object({ kind: z.string(), name: z.string(), balanceCents: cents })),
   /** Every customer savings and checking balance, summed. */
-  customerBalancesCents: number;
-  customerAccounts: number;
+  customerBalancesCents: cents,
+  customerAccounts: z.number().int(),
   /** Every account summed: zero whenever double entry holds. */
-  totalCents: number;
-  head: { seq: number; hash: string };
-}
+  totalCents: cents,
+  head: z.object({ seq: z.number().int(), hash: z.string() }),
+});
+export type AdminLedgerOverview = z.infer<typeof ZAdminLedgerOverview>;
 
 /** POST /api/admin/ledger/verify: `npm run ledger:verify`, run by staff from the back office. */
-export interface AdminLedgerVerification {
-  ok: boolean;
-  entries: number;
+export const ZAdminLedgerVerification = z.object({
+  ok: z.boolean(),
+  entries: z.number().int(),
   /** The first entry that does not match, when one does not. */
-  problem: string | null;
-  seq: number | null;
-  message: string;
-  checkedAt: string;
-}
+  problem: z.string().nullable(),
+  seq: z.number().int().nullable(),
+  message: z.string(),
+  checkedAt: ZTimestamp,
+});
+export type AdminLedgerVerification = z.infer<typeof ZAdminLedgerVerification>;
+
+export const ZAdminDashboardAnswer = envelope(ZAdminDashboard);
+export const ZAdminLedgerOverviewAnswer = envelope(ZAdminLedgerOverview);
+export const ZAdminLedgerVerificationAnswer = envelope(ZAdminLedgerVerification);

@@ -1,0 +1,93 @@
+import type { AdminDashboard, AdminLedgerOverview, AdminLedgerVerification, DashboardDay } from '../../shared/contracts/admin';
+import { audit } from '../audit/audit';
+import type { ActorContext, AppContext } from '../context';
+import type { DB } from '../db/database';
+import { describeVerifyResult, verifyLedger } from '../ledger/verify';
+import type { Outcome } from '../lib/outcome';
+import * as repository from './repository';
+
+// The back office's reports: the dashboard and the general ledger, with its verification.
+
+export const SERIES_DAYS = 30;
+/** Journal kinds that count as transfers: payments to others, wires, and moves between own accounts. */
+export const TRANSFER_KINDS = ['transfer', 'wire', 'internal'] as const;
+
+const DAY_MS = 86_400_000;
+const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+type Totals = { count: number; volumeCents: number };
+
+/**
+ * Closed days never change (entries are append-only and their booking time is set when they are
+ * posted), so their totals are read once per database and kept. A day counts as closed a few
+ * minutes after midnight UTC, once no transaction that booked on it can still be committing.
+ */
+const closedDays = new WeakMap<DB, Map<string, Totals>>();
+const CLOSED_AFTER_MS = 5 * 60 * 1000;
+
+async function transferSeries(db: DB, now: Date): Promise<DashboardDay[]> {
+  const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const days = Array.from({ length: SERIES_DAYS }, (_, index) => todayStart - (SERIES_DAYS - 1 - index) * DAY_MS);
+  const cache = closedDays.get(db) ?? new Map<string, Totals>();
+  closedDays.set(db, cache);
+
+  const isClosed = (start: number) => start + DAY_MS + CLOSED_AFTER_MS <= now.getTime();
+  const missing = days.filter((start) => isClosed(start) && !cache.has(utcDay(start)));
+  if (missing.length > 0) {
+    const totals = await repository.entryTotalsByDay(db, TRANSFER_KINDS, new Date(Math.min(...missing)), new Date(Math.max(...missing) + DAY_MS));
+    const found = new Map(totals.map(({ date, ...day }) => [date, day]));
+    for (const start of missing) cache.set(utcDay(start), found.get(utcDay(start)) ?? { count: 0, volumeCents: 0 });
+  }
+  // Today (and yesterday during the first minutes after midnight) are read live.
+  const openDays = days.filter((start) => !isClosed(start));
+  const live = new Map<string, Totals>();
+  if (openDays.length > 0) {
+    for (const { date, ...day } of await repository.entryTotalsByDay(db, TRANSFER_KINDS, new Date(Math.min(...openDays)))) live.set(date, day);
+  }
+  return days.map((start) => {
+    const date = utcDay(start);
+    return { date, ...(live.get(date) ?? cache.get(date) ?? { count: 0, volumeCents: 0 }) };
+  });
+}
+
+/** The figures a back office starts its day with. */
+export async function getDashboard(ctx: AppContext): Promise<AdminDashboard> {
+  const [figures, transferVolume] = await Promise.all([repository.dashboardFigures(ctx.db), transferSeries(ctx.db, ctx.clock.now())]);
+  const today = transferVolume[transferVolume.length - 1] ?? { count: 0, volumeCents: 0 };
+  return {
+    customers: figures.customers,
+    depositsHeldCents: figures.depositsHeldCents,
+    transfersToday: { count: today.count, volumeCents: today.volumeCents },
+    pendingKycReviews: figures.pendingKyc,
+    pendingLoanApplications: figures.pendingLoans,
+    newContactMessages: figures.newMessages,
+    transferVolume,
+  };
+}
+
+/** The general ledger at a glance: a handful of rows, whatever the number of customers. */
+export async function getLedgerOverview(ctx: AppContext): Promise<AdminLedgerOverview> {
+  const snapshot = await repository.generalLedgerSnapshot(ctx.db);
+  return {
+    ...snapshot,
+    totalCents: snapshot.customerBalancesCents + snapshot.bankAccounts.reduce((sum, account) => sum + account.balanceCents, 0),
+  };
+}
+
+/** Recomputes the chain and every balance (as `npm run ledger:verify` does) and records who ran it. */
+export async function runLedgerVerification(ctx: ActorContext): Promise<Outcome<AdminLedgerVerification>> {
+  const result = await verifyLedger(ctx.db);
+  const verification: AdminLedgerVerification = {
+    ok: result.ok,
+    entries: result.entries,
+    problem: result.ok ? null : result.problem,
+    seq: result.ok ? null : result.seq,
+    message: describeVerifyResult(result),
+    checkedAt: ctx.clock.now().toISOString(),
+  };
+  await audit(ctx.db, ctx.actor, {
+    action: 'ledger.verify',
+    targetType: 'ledger',
+    after: { ok: verification.ok, entries: verification.entries, problem: verification.problem, seq: verification.seq },
+  });
+  return { data: verification, message: verification.message };
+}

@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import type { AuditFilters, AuditList, ZAuditQuery } from '../../shared/contracts/admin';
+import type { AppContext } from '../context';
+import { displayNames, findUserByEmail, listStaff } from '../customers/repository';
+import { accountOwner } from '../ledger/accounts';
+import { badRequest, notFound } from '../lib/errors';
+import * as repository from './repository';
+
+type AuditQuery = z.output<typeof ZAuditQuery>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const STAFF_LIST_MAX = 500;
+
+/** The customer filter accepts what an admin has at hand: an id, an email or an account number. */
+async function resolveCustomer(ctx: AppContext, customer: string): Promise<string> {
+  if (UUID.test(customer)) return customer.toLowerCase();
+  let found: string | null | undefined;
+  if (/^\d{10}$/.test(customer)) found = await accountOwner(ctx.db, customer);
+  else if (customer.includes('@')) found = (await findUserByEmail(ctx.db, customer.toLowerCase()))?.id;
+  else throw badRequest('Customer must be a user id, an email address or a 10-digit account number', { customer: 'Not recognised' });
+  if (!found) throw notFound('No customer has that email address or account number');
+  return found;
+}
+
+export async function listAudit(ctx: AppContext, query: AuditQuery): Promise<AuditList> {
+  const { page, pageSize, actorId, action, customer } = query;
+  const targetUserId = customer ? await resolveCustomer(ctx, customer) : undefined;
+  const result = await repository.listAuditEntries(ctx.db, { actorId, targetUserId, action }, { page, pageSize });
+  const names = await displayNames(ctx.db, [...new Set(result.items.flatMap((row) => (row.target_user_id ? [row.target_user_id] : [])))]);
+  return {
+    ...result,
+    items: result.items.map((row) => ({
+      id: row.id,
+      at: new Date(row.at).toISOString(),
+      actorId: row.actor_id,
+      actorEmail: row.actor_email,
+      action: row.action,
+      targetUserId: row.target_user_id,
+      targetName: (row.target_user_id && names.get(row.target_user_id)) ?? null,
+      targetType: row.target_type,
+      targetId: row.target_id,
+      before: row.before,
+      after: row.after,
+      reason: row.reason,
+      ip: row.ip,
+    })),
+  };
+}
+
+/** What the filter controls offer: every staff member and every action the log holds. */
+export async function auditFilters(ctx: AppContext): Promise<AuditFilters> {
+  const [staff, actions] = await Promise.all([listStaff(ctx.db, STAFF_LIST_MAX), repository.distinctActions(ctx.db)]);
+  return { staff: staff.map((member) => ({ id: member.id, email: member.email, name: `${member.first_name} ${member.last_name}` })), actions };
+}

@@ -1,0 +1,204 @@
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { UserSortField } from '../../shared/contracts/admin';
+import type { Paginated } from '../../shared/contracts/common';
+import type { DB } from '../db/database';
+import { isForeignKeyViolation } from '../db/errors';
+import type { User, VerificationStatus } from '../db/schema';
+
+// The back office's queries on the users table: the customers list, one customer, staff edits, and
+// closing or deleting (DESIGN.md rule 6). Other domains' rows go through their own erase functions.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** LIKE treats % _ and \ as wildcards; what an admin types is matched literally. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/**
+ * The search box: an account number (digits), a user id, or any part of a name or email. Every
+ * branch is served by an index of the admin migration.
+ */
+function searchCondition(search: string): Expression<SqlBool> {
+  const digits = search.replace(/[\s-]/g, '');
+  if (/^\d{4,10}$/.test(digits)) {
+    return sql<SqlBool>`u.id in (select owner_id from ledger_accounts where owner_id is not null and number like ${`${digits}%`})`;
+  }
+  if (UUID.test(search)) return sql<SqlBool>`u.id = ${search.toLowerCase()}::uuid`;
+  const text = search.toLowerCase().replace(/\s+/g, ' ');
+  if (text.length >= 3) {
+    return sql<SqlBool>`lower(u.first_name || ' ' || u.last_name || ' ' || u.email) like ${`%${escapeLike(text)}%`}`;
+  }
+  // Shorter than one trigram: prefixes of the first name, last name or email.
+  const prefix = `${escapeLike(text)}%`;
+  return sql<SqlBool>`(lower(u.first_name) like ${prefix} or lower(u.last_name) like ${prefix} or u.email like ${prefix})`;
+}
+
+const SORT_COLUMNS = {
+  createdAt: sql`u.created_at`,
+  firstName: sql`lower(u.first_name)`,
+  lastName: sql`lower(u.last_name)`,
+  email: sql`u.email`,
+} as const;
+
+export interface UserListRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  number: string | null;
+  is_admin: boolean;
+  is_blocked: boolean;
+  is_account_disabled: boolean;
+  verification_status: VerificationStatus;
+  closed_at: Date | null;
+  created_at: Date;
+}
+
+export interface UserListQuery {
+  page: number;
+  pageSize: number;
+  search?: string | undefined;
+  sort: UserSortField;
+  order: 'asc' | 'desc';
+}
+
+/**
+ * One page of users with their account number, in one round trip. Without a search the total is the
+ * users counter (kept exact by triggers, see the admin-counters migration); with one, the matches are
+ * found once (trigram or prefix index) and both counted and paged. The page's rows are then joined
+ * to their account numbers.
+ */
+export async function listUsers(db: DB, query: UserListQuery): Promise<Paginated<UserListRow>> {
+  const direction = sql.raw(query.order);
+  const offset = (query.page - 1) * query.pageSize;
+  const sortKey = sql`${SORT_COLUMNS[query.sort]} ${direction}, u.id ${direction}`;
+  const source = query.search
+    ? sql`with matches as materialized (select * from users u where ${searchCondition(query.search)}),
+          page as (select * from matches u order by ${sortKey} limit ${query.pageSize} offset ${offset})
+          select t.total, u.*, a.number from (select count(*)::int as total from matches) t`
+    : sql`with page as (select * from users u order by ${sortKey} limit ${query.pageSize} offset ${offset})
+          select t.total, u.*, a.number from (select value::int as total from admin_counters where name = 'users') t`;
+  const result = await sql<Omit<UserListRow, 'id'> & { id: string | null; total: number }>`
+    ${source}
+    left join page u on true
+    left join ledger_accounts a on a.owner_id = u.id and a.kind = 'checking'
+    order by ${sortKey}`.execute(db);
+  // A page past the end still carries the total, on one row with no user.
+  const items = result.rows.filter((row): row is typeof row & { id: string } => row.id !== null).map(({ total: _total, ...row }) => row);
+  return { items, page: query.page, pageSize: query.pageSize, total: result.rows[0]?.total ?? 0 };
+}
+
+export function findUser(db: DB, id: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findUserByEmail(db: DB, email: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+/** Locks the user row for a staff change (use inside a transaction). */
+export function lockUser(trx: DB, id: string): Promise<User | undefined> {
+  return trx.selectFrom('users').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function emailTakenByAnother(db: DB, email: string, exceptId: string): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', exceptId).executeTakeFirst()) !== undefined;
+}
+
+/** One account per email address. */
+export const EMAIL_UNIQUE_CONSTRAINT = 'users_email_key';
+/** Refused by the database: no admin is ever disabled. */
+export const ADMIN_NEVER_DISABLED_CONSTRAINT = 'users_admin_never_disabled';
+
+export interface UserChange {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  address: string;
+  state: string;
+  verificationStatus: VerificationStatus;
+  isBlocked: boolean;
+  isAccountDisabled: boolean;
+}
+
+export function updateUser(trx: DB, id: string, change: UserChange): Promise<User> {
+  return trx
+    .updateTable('users')
+    .set({
+      first_name: change.firstName,
+      last_name: change.lastName,
+      email: change.email,
+      phone: change.phone,
+      address: change.address,
+      state: change.state,
+      verification_status: change.verificationStatus,
+      is_blocked: change.isBlocked,
+      is_account_disabled: change.isAccountDisabled,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Closing: the row stays (entries point at its accounts), its personal data goes, sign-in stops. */
+export async function anonymizeUser(trx: DB, id: string): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set({
+      first_name: 'Closed',
+      last_name: 'customer',
+      email: `closed-${id}@closed.invalid`,
+      password_hash: '!closed',
+      phone: '',
+      address: '',
+      state: '',
+      date_of_birth: null,
+      sex: null,
+      country_code: null,
+      occupation: null,
+      annual_income_range: null,
+      ssn_tin: null,
+      profile_picture: null,
+      is_account_disabled: true,
+      closed_at: sql`now()`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteUser(trx: DB, id: string): Promise<void> {
+  await trx.deleteFrom('users').where('id', '=', id).execute();
+}
+
+/**
+ * Runs a delete under a savepoint and undoes it when another domain's row (a loan...) still refers
+ * to what it deletes: a RESTRICT or NO ACTION foreign key refuses it. Answers undefined then.
+ */
+export async function unlessReferenced<T>(trx: DB, work: () => Promise<T>): Promise<T | undefined> {
+  await sql`savepoint unless_referenced`.execute(trx);
+  try {
+    const result = await work();
+    await sql`release savepoint unless_referenced`.execute(trx);
+    return result;
+  } catch (error) {
+    if (!isForeignKeyViolation(error)) throw error;
+    await sql`rollback to savepoint unless_referenced`.execute(trx);
+    return undefined;
+  }
+}
+
+/** Every staff member, for the audit log's filter. */
+export function listStaff(db: DB, limit: number) {
+  return db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('is_admin', '=', true).orderBy('email').limit(limit).execute();
+}
+
+/** "First Last" of each of these users (the audit log names its targets). */
+export async function displayNames(db: DB, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, `${row.first_name} ${row.last_name}`]));
+}

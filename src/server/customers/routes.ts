@@ -1,0 +1,67 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZAdminDeleteAnswer, ZAdminUserAnswer, ZAdminUserListAnswer, ZAdminUserListQuery, ZAdminUserUpdate, ZEmailParams } from '../../shared/contracts/admin';
+import { ZIdParams } from '../../shared/contracts/common';
+import type { AppContext } from '../context';
+import { contextOf } from '../plugins/auth';
+import { send } from '../plugins/reply';
+import * as customers from './service';
+
+/** The back office's customers: bank staff only (401 without a session, 403 for customers). */
+export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (api) => {
+    const tags = ['customers', 'staff'];
+
+    api.get(
+      '/user/admin',
+      {
+        config: { access: 'staff' },
+        schema: { tags, summary: 'Search and page through every user', querystring: ZAdminUserListQuery, response: { 200: ZAdminUserListAnswer } },
+      },
+      async (request) => ({ data: await customers.listCustomers(contextOf(request, context), request.query) }),
+    );
+
+    api.get(
+      '/user/admin/email/:email',
+      {
+        config: { access: 'staff' },
+        schema: { tags, summary: 'One user by email address', params: ZEmailParams, response: { 200: ZAdminUserAnswer } },
+      },
+      async (request) => ({ data: await customers.customerByEmail(contextOf(request, context), request.params.email) }),
+    );
+
+    api.get(
+      '/user/admin/:id',
+      { config: { access: 'staff' }, schema: { tags, summary: 'One user', params: ZIdParams, response: { 200: ZAdminUserAnswer } } },
+      async (request) => ({ data: await customers.customerById(contextOf(request, context), request.params.id) }),
+    );
+
+    api.put(
+      '/user/admin/:id',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags,
+          summary: "Change a user's details, verification status, block or access (audited; the customer is told)",
+          params: ZIdParams,
+          body: ZAdminUserUpdate,
+          response: { 200: ZAdminUserAnswer },
+        },
+      },
+      async (request, reply) => send(reply, await customers.updateCustomer(contextOf(request, context), request.params.id, request.body)),
+    );
+
+    api.delete(
+      '/user/admin/:id',
+      {
+        config: { access: 'staff' },
+        schema: {
+          tags,
+          summary: 'Delete a customer without ledger history, or close and anonymize one with history',
+          params: ZIdParams,
+          response: { 200: ZAdminDeleteAnswer },
+        },
+      },
+      async (request, reply) => send(reply, await customers.closeOrDeleteCustomer(contextOf(request, context), request.params.id)),
+    );
+  };
+}

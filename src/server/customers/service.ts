@@ -1,0 +1,296 @@
+import type { z } from 'zod';
+import {
+  ADMIN_CANNOT_BE_DISABLED,
+  type AdminDeleteResult,
+  type AdminUserDto,
+  type AdminUserList,
+  type ZAdminUserListQuery,
+  type ZAdminUserUpdate,
+} from '../../shared/contracts/admin';
+import { formatCents } from '../../shared/money';
+import { audit } from '../audit/audit';
+import { eraseCredentials } from '../auth/repository';
+import { endUserSessions } from '../auth/sessions';
+import type { ActorContext, AppContext } from '../context';
+import type { DB } from '../db/database';
+import { isCheckViolation, isUniqueViolation } from '../db/errors';
+import type { User } from '../db/schema';
+import { inTransaction } from '../db/transaction';
+import { eraseOwnerFiles } from '../files/repository';
+import { discardFiles } from '../files/storage';
+import { eraseCustomerKyc } from '../kyc/repository';
+import { deleteCustomerAccounts, hasLedgerHistory, lockCustomerAccounts } from '../ledger/accounts';
+import { AppError, conflict, notFound } from '../lib/errors';
+import type { Outcome } from '../lib/outcome';
+import { amountOwed } from '../loans/repository';
+import { sendQuietly } from '../mail/mailer';
+import { brandOf, plainMail } from '../mail/templates';
+import { toUserDto } from '../users/presenter';
+import * as repository from './repository';
+
+// The back office's customers (spec section 5; DESIGN.md rule 6): the list, one customer, staff
+// edits with their effects, and closing or deleting.
+
+type ListQuery = z.output<typeof ZAdminUserListQuery>;
+type UpdateInput = z.output<typeof ZAdminUserUpdate>;
+
+export const USER_NOT_FOUND = 'User not found';
+export const USER_UPDATED_MESSAGE = 'User updated successfully';
+const EMAIL_IN_USE = () => new AppError('conflict', 'This email address is already used by another account.', { email: 'Already in use' });
+const ADMIN_NOT_DISABLED = () => new AppError('validation', ADMIN_CANNOT_BE_DISABLED, { isAccountDisabled: ADMIN_CANNOT_BE_DISABLED });
+
+export async function listCustomers(ctx: AppContext, query: ListQuery): Promise<AdminUserList> {
+  const order = query.order ?? (query.sort === 'createdAt' ? 'desc' : 'asc');
+  const result = await repository.listUsers(ctx.db, { ...query, order });
+  return {
+    ...result,
+    items: result.items.map((row) => ({
+      _id: row.id,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      email: row.email,
+      accountNumber: row.number,
+      isAdmin: row.is_admin,
+      isBlocked: row.is_blocked,
+      isAccountDisabled: row.is_account_disabled,
+      verificationStatus: row.verification_status,
+      closedAt: row.closed_at ? new Date(row.closed_at).toISOString() : null,
+      createdAt: new Date(row.created_at).toISOString(),
+    })),
+  };
+}
+
+/** The spec's user object plus what only staff see. */
+async function toAdminUserDto(db: DB, user: User): Promise<AdminUserDto> {
+  return {
+    ...(await toUserDto(db, user)),
+    closedAt: user.closed_at ? new Date(user.closed_at).toISOString() : null,
+    hasLedgerHistory: user.is_admin ? false : await hasLedgerHistory(db, user.id),
+  };
+}
+
+export async function customerById(ctx: AppContext, id: string): Promise<AdminUserDto> {
+  const user = await repository.findUser(ctx.db, id);
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return toAdminUserDto(ctx.db, user);
+}
+
+export async function customerByEmail(ctx: AppContext, email: string): Promise<AdminUserDto> {
+  const user = await repository.findUserByEmail(ctx.db, email);
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return toAdminUserDto(ctx.db, user);
+}
+
+// ---------------------------------------------------------------- staff edits
+
+type Snapshot = Record<string, unknown>;
+
+function snapshot(user: User): Snapshot {
+  return {
+    firstName: user.first_name,
+    lastName: user.last_name,
+    email: user.email,
+    phone: user.phone,
+    address: user.address,
+    state: user.state,
+    verificationStatus: user.verification_status,
+    isBlocked: user.is_blocked,
+    isAccountDisabled: user.is_account_disabled,
+  };
+}
+
+const pick = (source: Snapshot, keys: string[]): Snapshot => Object.fromEntries(keys.map((key) => [key, source[key]]));
+
+const LABELS: Record<string, string> = {
+  firstName: 'first name',
+  lastName: 'last name',
+  email: 'email address',
+  phone: 'phone number',
+  address: 'address',
+  state: 'state',
+  verificationStatus: 'verification status',
+};
+
+interface Change {
+  before: User;
+  after: User;
+  /** Every snapshot key that changed; `details` are those other than the block and disable flags. */
+  changed: string[];
+  details: string[];
+}
+
+function diff(before: User, after: User): Change {
+  const old = snapshot(before);
+  const now = snapshot(after);
+  const changed = Object.keys(old).filter((key) => old[key] !== now[key]);
+  return { before, after, changed, details: changed.filter((key) => key !== 'isBlocked' && key !== 'isAccountDisabled') };
+}
+
+/** One audit row per kind of action, so the log can be filtered by "who blocked whom". */
+async function auditChange(trx: DB, ctx: ActorContext, { before, after, changed, details }: Change): Promise<void> {
+  const target = { targetUserId: after.id, targetType: 'user', targetId: after.id };
+  if (details.length > 0) {
+    await audit(trx, ctx.actor, { action: 'user.update', ...target, before: pick(snapshot(before), details), after: pick(snapshot(after), details) });
+  }
+  if (changed.includes('isBlocked')) {
+    await audit(trx, ctx.actor, {
+      action: after.is_blocked ? 'user.block' : 'user.unblock',
+      ...target,
+      before: { isBlocked: before.is_blocked },
+      after: { isBlocked: after.is_blocked },
+    });
+  }
+  if (changed.includes('isAccountDisabled')) {
+    await audit(trx, ctx.actor, {
+      action: after.is_account_disabled ? 'user.disable' : 'user.enable',
+      ...target,
+      before: { isAccountDisabled: before.is_account_disabled },
+      after: { isAccountDisabled: after.is_account_disabled },
+    });
+  }
+}
+
+/** The customer hears of every change, at the old address and the new one. */
+async function notifyChange(ctx: AppContext, { before, after, changed, details }: Change): Promise<void> {
+  if (changed.length === 0 || after.is_admin) return;
+  const lines: string[] = [];
+  if (details.length > 0) lines.push(`The bank updated your ${details.map((key) => LABELS[key] ?? key).join(', ')}.`);
+  if (changed.includes('isBlocked')) {
+    lines.push(
+      after.is_blocked
+        ? 'Your account is blocked: outgoing payments are stopped until the bank lifts the block.'
+        : 'The block on your account was lifted: you can make payments again.',
+    );
+  }
+  if (changed.includes('isAccountDisabled')) {
+    lines.push(after.is_account_disabled ? 'Your online banking access is disabled and you were signed out.' : 'Your online banking access is enabled again.');
+  }
+  const body = `Hello ${after.first_name},\n\n${lines.join('\n')}\n\nIf you have questions, contact support.`;
+  for (const to of new Set([before.email, after.email])) {
+    await sendQuietly(ctx, plainMail(brandOf(ctx.config), to, 'changes to your account', body));
+  }
+}
+
+/**
+ * PUT /user/admin/:id. Block and disable take effect at once: the session hook reads the flags on
+ * every request, and disabling also ends every session the customer holds.
+ */
+export async function updateCustomer(ctx: ActorContext, id: string, input: UpdateInput): Promise<Outcome<AdminUserDto>> {
+  const change = await inTransaction(ctx.db, async (trx) => {
+    const user = await repository.lockUser(trx, id);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    if (user.closed_at) throw conflict('This account is closed and can no longer be changed.');
+    if (user.is_admin && input.isAccountDisabled) throw ADMIN_NOT_DISABLED();
+    if (input.email !== user.email && (await repository.emailTakenByAnother(trx, input.email, id))) throw EMAIL_IN_USE();
+    const { location, ...details } = input;
+    const updated = await repository.updateUser(trx, id, { ...details, address: location.address, state: location.state });
+    const change = diff(user, updated);
+    await auditChange(trx, ctx, change);
+    if (updated.is_account_disabled) await endUserSessions(trx, id);
+    return change;
+  }).catch((error: unknown) => {
+    // Two edits racing for one address, or an admin disabled behind the check: the database decides.
+    if (isUniqueViolation(error, repository.EMAIL_UNIQUE_CONSTRAINT)) throw EMAIL_IN_USE();
+    if (isCheckViolation(error, repository.ADMIN_NEVER_DISABLED_CONSTRAINT)) throw ADMIN_NOT_DISABLED();
+    throw error;
+  });
+  await notifyChange(ctx, change);
+  return { data: await toAdminUserDto(ctx.db, change.after), message: USER_UPDATED_MESSAGE };
+}
+
+// ---------------------------------------------------------------- closing and deleting
+
+type Ending = { kind: 'deleted' | 'closed'; user: User; files: string[] };
+
+/**
+ * A customer no entry ever touched is deleted with their accounts, identity documents and files.
+ * Another domain's row (a loan application...) may still hold them: then nothing is deleted and
+ * the customer is closed instead.
+ */
+async function deleteWithoutHistory(trx: DB, ctx: ActorContext, user: User, accountNumber: string | null): Promise<Ending | undefined> {
+  const files = await repository.unlessReferenced(trx, async () => {
+    await eraseCustomerKyc(trx, user.id);
+    const files = await eraseOwnerFiles(trx, user.id);
+    await deleteCustomerAccounts(trx, user.id);
+    await repository.deleteUser(trx, user.id);
+    return files;
+  });
+  if (!files) return undefined;
+  await audit(trx, ctx.actor, {
+    action: 'user.delete',
+    targetUserId: user.id,
+    targetType: 'user',
+    targetId: user.id,
+    before: { accountNumber, createdAt: user.created_at },
+    after: null,
+  });
+  return { kind: 'deleted', user, files };
+}
+
+/** Closing: zero balances and no open loan first; then sign-in stops and personal data goes, entries stay. */
+async function close(trx: DB, ctx: ActorContext, user: User, accounts: Awaited<ReturnType<typeof lockCustomerAccounts>>, history: boolean): Promise<Ending> {
+  const nonZero = accounts.filter((account) => account.balance !== 0);
+  if (nonZero.length > 0) {
+    const balances = nonZero.map((account) => `${account.kind} ${formatCents(account.balance)}`).join(', ');
+    throw conflict(`Balances must be zero before this account can be closed (${balances}). Move or pay out the money first.`);
+  }
+  // A customer who still owes the bank is not closed: the loan would be left with nobody to repay it.
+  const owed = await amountOwed(trx, user.id);
+  if (owed.loans > 0) {
+    throw conflict(
+      `This customer still owes ${formatCents(owed.cents)} on ${owed.loans === 1 ? 'a loan' : `${owed.loans} loans`}: it must be repaid before the account can be closed.`,
+    );
+  }
+  await repository.anonymizeUser(trx, user.id);
+  await endUserSessions(trx, user.id);
+  await eraseCredentials(trx, user.id, user.email);
+  await eraseCustomerKyc(trx, user.id);
+  const files = await eraseOwnerFiles(trx, user.id);
+  // No personal data in the record: it would outlive the anonymization it documents.
+  await audit(trx, ctx.actor, {
+    action: 'user.close',
+    targetUserId: user.id,
+    targetType: 'user',
+    targetId: user.id,
+    before: { closedAt: null, accountNumber: accounts[0]?.number ?? null, ledgerHistory: history },
+    after: { closedAt: ctx.clock.now().toISOString(), anonymized: true },
+  });
+  return { kind: 'closed', user, files };
+}
+
+const ENDINGS = {
+  deleted: {
+    subject: 'your account was deleted',
+    body: "Your account was deleted at the bank's back office. No data about it is kept.",
+    message: 'The customer had no ledger history and was deleted.',
+  },
+  closed: {
+    subject: 'your account was closed',
+    body: 'Your account was closed. Sign-in no longer works and your personal data was removed; the record of past transactions is kept as the law requires.',
+    message: 'The customer had ledger history: the account was closed and personal data anonymized. Entries are kept.',
+  },
+} as const;
+
+/**
+ * DELETE /user/admin/:id (DESIGN.md rule 6). A customer without ledger history is deleted; one with
+ * history is closed: balances must be zero, sign-in stops, personal data is anonymized, entries stay.
+ * Files leave the disk once the rows that name them are gone for good (after commit).
+ */
+export async function closeOrDeleteCustomer(ctx: ActorContext, id: string): Promise<Outcome<AdminDeleteResult>> {
+  if (ctx.actor.user.id === id) throw conflict('You cannot delete your own account.');
+  const ending = await inTransaction(ctx.db, async (trx) => {
+    const user = await repository.lockUser(trx, id);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    if (user.is_admin) throw conflict('You cannot delete an admin account.');
+    if (user.closed_at) throw conflict('This account is already closed.');
+    const accounts = await lockCustomerAccounts(trx, id);
+    const history = await hasLedgerHistory(trx, id);
+    const deleted = history ? undefined : await deleteWithoutHistory(trx, ctx, user, accounts[0]?.number ?? null);
+    return deleted ?? close(trx, ctx, user, accounts, history);
+  });
+  // TRANSITION: files/storage.ts still takes the app and reads only its config.dataDir; files/service.ts's discardFiles(ctx, names) replaces this.
+  await discardFiles({ config: ctx.config } as unknown as Parameters<typeof discardFiles>[0], ending.files);
+  const { subject, body, message } = ENDINGS[ending.kind];
+  await sendQuietly(ctx, plainMail(brandOf(ctx.config), ending.user.email, subject, `Hello ${ending.user.first_name},\n\n${body}`));
+  return { data: { outcome: ending.kind, message }, message };
+}
