@@ -74,7 +74,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(transactionRoutes(context));
       await api.register(contactRoutes);
       await api.register(loanRoutes(context));
-      await api.register(kycRoutes);
+      await api.register(kycRoutes(context));
       await api.register(cardRoutes(context));
       await api.register(beneficiaryRoutes);
       await api.register(depositRoutes);
