@@ -70,7 +70,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(healthRoutes(context));
       await api.register(authRoutes);
       await api.register(userRoutes);
-      await api.register(profileRoutes);
+      await api.register(profileRoutes(context));
       await api.register(transactionRoutes(context));
       await api.register(contactRoutes);
       await api.register(loanRoutes(context));
