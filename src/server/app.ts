@@ -76,7 +76,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(loanRoutes(context));
       await api.register(kycRoutes(context));
       await api.register(cardRoutes(context));
-      await api.register(beneficiaryRoutes);
+      await api.register(beneficiaryRoutes(context));
       await api.register(depositRoutes);
       await api.register(adminRoutes);
     },
