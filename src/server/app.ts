@@ -72,7 +72,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(userRoutes);
       await api.register(profileRoutes(context));
       await api.register(transactionRoutes(context));
-      await api.register(contactRoutes);
+      await api.register(contactRoutes(context));
       await api.register(loanRoutes(context));
       await api.register(kycRoutes(context));
       await api.register(cardRoutes(context));
