@@ -77,7 +77,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(kycRoutes(context));
       await api.register(cardRoutes(context));
       await api.register(beneficiaryRoutes(context));
-      await api.register(depositRoutes);
+      await api.register(depositRoutes(context));
       await api.register(adminRoutes);
     },
     { prefix: '/api' },
