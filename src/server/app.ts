@@ -84,7 +84,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   );
   await registerApiDocs(app);
 
-  if (!config.isProduction) await app.register(devMailboxRoutes);
+  if (!config.isProduction) await app.register(devMailboxRoutes(context));
   if (options.serveWeb) await registerWebApp(app);
   else app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'not_found' }));
   return app;
