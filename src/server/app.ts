@@ -72,14 +72,14 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(healthRoutes(context));
       await api.register(authRoutes);
       await api.register(userRoutes);
-      await api.register(profileRoutes);
+      await api.register(profileRoutes(context));
       await api.register(transactionRoutes(context));
-      await api.register(contactRoutes);
+      await api.register(contactRoutes(context));
       await api.register(loanRoutes(context));
-      await api.register(kycRoutes);
+      await api.register(kycRoutes(context));
       await api.register(cardRoutes(context));
-      await api.register(beneficiaryRoutes);
-      await api.register(depositRoutes);
+      await api.register(beneficiaryRoutes(context));
+      await api.register(depositRoutes(context));
       await api.register(customerRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(adminRoutes(context));
@@ -88,7 +88,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   );
   await registerApiDocs(app);
 
-  if (!config.isProduction) await app.register(devMailboxRoutes);
+  if (!config.isProduction) await app.register(devMailboxRoutes(context));
   if (options.serveWeb) await registerWebApp(app);
   else app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'not_found' }));
   return app;

@@ -209,3 +209,17 @@ describe('staff review', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/kyc?status=bogus', headers: bearer(admin) })).statusCode).toBe(400);
   });
 });
+
+describe('the API document', () => {
+  it('describes the identity form as multipart/form-data with its fields, and documents as binary files', async () => {
+    const document = json(await ctx.app.inject({ method: 'GET', url: '/api/openapi.json' }));
+    const form = document.paths['/api/user/verification'].post.requestBody.content['multipart/form-data'].schema;
+    expect(form.required).toEqual(['passportImageFile', 'documentFile', 'proofOfAddressFile', 'documentType', 'dateOfBirth']);
+    expect(form.properties.passportImageFile).toMatchObject({ type: 'string', format: 'binary' });
+    expect(form.properties.documentType.enum).toEqual(['passport', 'national_id', 'drivers_license']);
+    expect(form.properties.dateOfBirth.pattern).toBeDefined();
+    const file = document.paths['/api/user/verification/files/{id}'].get.responses['200'].content;
+    expect(Object.keys(file)).toEqual(['image/jpeg', 'image/png', 'application/pdf']);
+    expect(file['application/pdf'].schema).toEqual({ type: 'string', format: 'binary' });
+  });
+});

@@ -205,3 +205,13 @@ describe('profile picture', () => {
     expect(files).toHaveLength(1);
   });
 });
+
+describe('the API document', () => {
+  it('describes the picture upload as multipart/form-data and the picture as a binary image', async () => {
+    const document = json(await ctx.app.inject({ method: 'GET', url: '/api/openapi.json' }));
+    const form = document.paths['/api/user/profile-picture'].patch.requestBody.content['multipart/form-data'].schema;
+    expect(form).toMatchObject({ type: 'object', required: ['profilePicture'], properties: { profilePicture: { type: 'string', format: 'binary' } } });
+    const picture = document.paths['/api/user/profile-picture/{id}'].get.responses['200'].content;
+    expect(Object.keys(picture)).toEqual(['image/jpeg', 'image/png']);
+  });
+});

@@ -17,7 +17,7 @@ import { isCheckViolation, isUniqueViolation } from '../db/errors';
 import type { User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { eraseOwnerFiles } from '../files/repository';
-import { discardFiles } from '../files/storage';
+import { discardFiles } from '../files/service';
 import { eraseCustomerKyc } from '../kyc/repository';
 import { deleteCustomerAccounts, hasLedgerHistory, lockCustomerAccounts } from '../ledger/accounts';
 import { AppError, conflict, notFound } from '../lib/errors';
@@ -288,8 +288,7 @@ export async function closeOrDeleteCustomer(ctx: ActorContext, id: string): Prom
     const deleted = history ? undefined : await deleteWithoutHistory(trx, ctx, user, accounts[0]?.number ?? null);
     return deleted ?? close(trx, ctx, user, accounts, history);
   });
-  // TRANSITION: files/storage.ts still takes the app and reads only its config.dataDir; files/service.ts's discardFiles(ctx, names) replaces this.
-  await discardFiles({ config: ctx.config } as unknown as Parameters<typeof discardFiles>[0], ending.files);
+  await discardFiles(ctx, ending.files);
   const { subject, body, message } = ENDINGS[ending.kind];
   await sendQuietly(ctx, plainMail(brandOf(ctx.config), ending.user.email, subject, `Hello ${ending.user.first_name},\n\n${body}`));
   return { data: { outcome: ending.kind, message }, message };

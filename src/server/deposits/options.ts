@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import type { CryptoDepositOption } from '../../shared/contracts/deposits';
+import type { CryptoDepositOption, CryptoDepositsResponse } from '../../shared/contracts/deposits';
 import type { Config } from '../config';
 import { addressProblem, CHAINS, type Chain } from './addresses';
 
@@ -110,3 +110,8 @@ export function loadCryptoDeposits(config: Pick<Config, 'cryptoDepositsFile'>): 
 }
 
 export const publicOption = ({ chain: _chain, ...option }: ConfiguredOption): CryptoDepositOption => option;
+
+/** The answer of GET /api/deposit/crypto: the options without their internal fields, and whether they are the demo's. */
+export function cryptoDepositsAnswer(settings: CryptoDepositSettings): CryptoDepositsResponse {
+  return { data: settings.options.map(publicOption), demo: settings.demo };
+}

@@ -1,10 +1,19 @@
-import type { FastifyInstance } from 'fastify';
-import { requireCustomer } from '../auth/sessions';
-import { loadCryptoDeposits, publicOption } from './options';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZCryptoDepositsResponse } from '../../shared/contracts/deposits';
+import type { AppContext } from '../context';
+import { cryptoDepositsAnswer, loadCryptoDeposits } from './options';
 
-export async function depositRoutes(app: FastifyInstance): Promise<void> {
-  // Validated when the app is built: a bad address stops the start instead of reaching a customer.
-  const settings = loadCryptoDeposits(app.config);
-  const options = settings.options.map(publicOption);
-  app.get('/deposit/crypto', { preHandler: requireCustomer }, async () => ({ data: options, demo: settings.demo }));
+export function depositRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (api) => {
+    // Validated when the app is built: a bad address stops the start instead of reaching a customer.
+    const answer = cryptoDepositsAnswer(loadCryptoDeposits(context.config));
+    api.get(
+      '/deposit/crypto',
+      {
+        config: { access: 'customer' },
+        schema: { tags: ['deposits'], summary: 'Where to send a crypto deposit', response: { 200: ZCryptoDepositsResponse } },
+      },
+      async () => answer,
+    );
+  };
 }

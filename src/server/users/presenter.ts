@@ -1,7 +1,7 @@
 import type { UserDto } from '../../shared/contracts/user';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
-import { userVerification } from '../kyc/decorator';
+import { userVerification } from '../kyc/repository';
 import { getAccountSummary } from '../ledger/accounts';
 
 export function profilePictureUrl(user: Pick<User, 'id' | 'profile_picture'>): { url: string } | null {

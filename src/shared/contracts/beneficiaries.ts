@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NAME_LENGTH_MAX } from '../limits';
+import { controlCharactersMessage, envelope, requiredText, SINGLE_LINE_TEXT, ZTimestamp } from './common';
 
 export const BENEFICIARIES_MAX = 100;
 export const NO_BENEFICIARIES_MESSAGE = 'You have no beneficiaries yet.';
@@ -16,6 +17,7 @@ const optionalText = (label: string, max: number) =>
     .string({ message: `${label} must be text` })
     .trim()
     .max(max, `${label} must be at most ${max} characters`)
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage(label))
     .optional()
     .transform((value) => value ?? '');
 
@@ -24,7 +26,7 @@ const optionalText = (label: string, max: number) =>
  * this bank needs no routing number or bank name; one at another bank has both.
  */
 export const ZBeneficiaryRequest = z.object({
-  name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(NAME_LENGTH_MAX, `Name must be at most ${NAME_LENGTH_MAX} characters`),
+  name: requiredText('Name', NAME_LENGTH_MAX),
   accountNumber: z
     .string({ message: 'Account number is required' })
     .trim()
@@ -38,14 +40,20 @@ export const ZBeneficiaryRequest = z.object({
 });
 export type BeneficiaryRequest = z.input<typeof ZBeneficiaryRequest>;
 
-export interface BeneficiaryDto {
-  _id: string;
-  name: string;
-  accountNumber: string;
-  routingNumber: string;
-  bankName: string;
-  createdAt: string;
-}
+export const ZBeneficiary = z.object({
+  _id: z.string(),
+  name: z.string(),
+  accountNumber: z.string(),
+  /** '' for a payee at this bank. */
+  routingNumber: z.string(),
+  bankName: z.string(),
+  createdAt: ZTimestamp,
+});
+export type BeneficiaryDto = z.infer<typeof ZBeneficiary>;
+
+export const ZBeneficiaryAnswer = envelope(ZBeneficiary);
+export const ZBeneficiaryList = envelope(z.array(ZBeneficiary));
+export const ZBeneficiaryRemoved = envelope(z.object({ _id: z.string() }));
 
 /** Where a payee's "Use" action leads: the transfer form reads these query parameters. */
 export function transferLinkFor(beneficiary: Pick<BeneficiaryDto, 'name' | 'accountNumber' | 'routingNumber' | 'bankName'>): string {

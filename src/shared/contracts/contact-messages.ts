@@ -9,22 +9,5 @@ export const CONTACT_HONEYPOT_FIELD = 'website';
 /** Messages one address may send per minute. */
 export const CONTACT_PER_MINUTE_MAX = 5;
 
-export interface ContactDto {
-  _id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  subject: string;
-  message: string;
-  createdAt: string;
-  readAt: string | null;
-}
-
-export interface ContactList {
-  items: ContactDto[];
-  page: number;
-  pageSize: number;
-  total: number;
-  /** Messages nobody has opened yet (read_at is null). */
-  unread: number;
-}
+// The DTOs are zod schemas in contacts.ts; a type-only export keeps zod out of this module.
+export type { ContactDto, ContactList } from './contacts';

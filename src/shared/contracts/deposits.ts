@@ -1,18 +1,22 @@
-/** A crypto deposit option as GET /api/deposit/crypto returns it (spec section 3). */
-export interface CryptoDepositOption {
-  name: string;
-  symbol: string;
-  /** The network as customers read it, e.g. "Tron (TRC20)". */
-  network: string;
-  address: string;
-  iconUrl: string | null;
-}
+import { z } from 'zod';
+import { envelope } from './common';
 
-export interface CryptoDepositsResponse {
-  data: CryptoDepositOption[];
+/** A crypto deposit option as GET /api/deposit/crypto returns it (spec section 3). */
+export const ZCryptoDepositOption = z.object({
+  name: z.string(),
+  symbol: z.string(),
+  /** The network as customers read it, e.g. "Tron (TRC20)". */
+  network: z.string(),
+  address: z.string(),
+  iconUrl: z.string().nullable(),
+});
+export type CryptoDepositOption = z.infer<typeof ZCryptoDepositOption>;
+
+export const ZCryptoDepositsResponse = envelope(z.array(ZCryptoDepositOption)).extend({
   /** True while the options are the built-in demo addresses, not the operator's. */
-  demo: boolean;
-}
+  demo: z.boolean(),
+});
+export type CryptoDepositsResponse = z.infer<typeof ZCryptoDepositsResponse>;
 
 export const DEPOSIT_METHODS = [
   { id: 'paypal', label: 'PayPal' },

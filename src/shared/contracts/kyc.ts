@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { dateOfBirth } from '../dates';
 import { TEXT_LENGTH_MAX } from '../limits';
+import { VERIFICATION_STATUSES } from '../reference';
+import { envelope, MULTI_LINE_TEXT, controlCharactersMessage, paginated, ZPage, ZTimestamp } from './common';
 
 export const KYC_DOCUMENT_TYPES = [
   { value: 'passport', label: 'Passport' },
@@ -9,53 +11,73 @@ export const KYC_DOCUMENT_TYPES = [
 ] as const;
 export const KYC_DOCUMENT_TYPE_VALUES = ['passport', 'national_id', 'drivers_license'] as const;
 export type KycDocumentType = (typeof KYC_DOCUMENT_TYPE_VALUES)[number];
+export const KYC_SUBMISSION_STATUSES = ['pending', 'verified', 'failed'] as const;
 
 export const KYC_REQUIRED_MESSAGE = 'All fields are required.';
 export const KYC_SUCCESS_MESSAGE = 'KYC submitted successfully!';
 export const KYC_FAILURE_MESSAGE = 'An error occurred during KYC submission.';
 
-/** Multipart field names of POST /api/user/verification (spec section 3). */
+/** The file fields of POST /api/user/verification (spec section 3); its text fields are ZKycTextFields. */
 export const KYC_FILE_FIELDS = ['passportImageFile', 'documentFile', 'proofOfAddressFile'] as const;
-export const KYC_TEXT_FIELDS = ['documentType', 'dateOfBirth'] as const;
 
 export const ZKycTextFields = z.object({
   documentType: z.enum(KYC_DOCUMENT_TYPE_VALUES, { message: "Please choose a document type: Passport, National ID or Driver's License" }),
   dateOfBirth: dateOfBirth({ required: KYC_REQUIRED_MESSAGE, underage: 'You must be at least 18 years old' }),
 });
+export type KycTextFields = z.infer<typeof ZKycTextFields>;
+
+/**
+ * The multipart form of POST /api/user/verification: three files and two text fields, all
+ * required. Files are checked by their bytes on the server (images re-encoded, PDFs without
+ * active content), whatever their name or declared type.
+ */
+export const KYC_FORM = {
+  files: {
+    passportImageFile: 'The passport photo page: a JPEG, PNG or WebP image',
+    documentFile: 'The identity document: a JPEG, PNG or WebP image, or a PDF',
+    proofOfAddressFile: 'A proof of address: a JPEG, PNG or WebP image, or a PDF',
+  } satisfies Record<(typeof KYC_FILE_FIELDS)[number], string>,
+  fields: ZKycTextFields,
+  missing: { message: KYC_REQUIRED_MESSAGE, field: 'Required' },
+};
 
 export const ZKycRejectRequest = z.object({
   reason: z
     .string({ message: 'A reason is required' })
     .trim()
     .min(3, 'A reason is required')
-    .max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`),
+    .max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`)
+    .regex(MULTI_LINE_TEXT, controlCharactersMessage('The reason')),
 });
 
-export const ZKycQueueQuery = z.object({
-  status: z.enum(['pending', 'verified', 'failed', 'all']).default('pending'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+export const ZKycQueueQuery = ZPage.extend({
+  status: z.enum([...KYC_SUBMISSION_STATUSES, 'all']).default('pending'),
 });
 
-export interface KycFileDto {
-  id: string;
-  url: string;
-  mediaType: string;
-}
+export const ZKycFile = z.object({ id: z.string(), url: z.string(), mediaType: z.string() });
+export type KycFileDto = z.infer<typeof ZKycFile>;
 
-export interface KycSubmissionDto {
-  id: string;
-  userId: string;
-  customer: { firstName: string; lastName: string; email: string };
-  documentType: KycDocumentType;
-  dateOfBirth: string;
-  status: 'pending' | 'verified' | 'failed';
-  reason: string | null;
-  passportImage: KycFileDto;
-  document: KycFileDto;
-  proofOfAddress: KycFileDto;
-  reviewedAt: string | null;
-  createdAt: string;
-}
+export const ZKycSubmission = z.object({
+  id: z.string(),
+  userId: z.string(),
+  customer: z.object({ firstName: z.string(), lastName: z.string(), email: z.string() }),
+  documentType: z.enum(KYC_DOCUMENT_TYPE_VALUES),
+  dateOfBirth: z.string(),
+  status: z.enum(KYC_SUBMISSION_STATUSES),
+  reason: z.string().nullable(),
+  passportImage: ZKycFile,
+  document: ZKycFile,
+  proofOfAddress: ZKycFile,
+  reviewedAt: ZTimestamp.nullable(),
+  createdAt: ZTimestamp,
+});
+export type KycSubmissionDto = z.infer<typeof ZKycSubmission>;
+
+export const ZKycQueue = envelope(paginated(ZKycSubmission));
+export const ZCustomerKyc = envelope(z.object({ verificationStatus: z.enum(VERIFICATION_STATUSES), submissions: z.array(ZKycSubmission) }));
+export const ZKycDecisionAnswer = envelope(z.object({ userId: z.string(), verificationStatus: z.enum(VERIFICATION_STATUSES) }));
+
+/** The types a stored KYC file can have (images are re-encoded as JPEG or PNG). */
+export const KYC_FILE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
 
 export const kycFileUrl = (fileId: string) => `/api/user/verification/files/${fileId}`;

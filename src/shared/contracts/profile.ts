@@ -1,7 +1,8 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, OTP_LENGTH, PASSWORD_LENGTH_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../limits';
-import { requiredText } from './common';
+import { controlCharactersMessage, envelope, requiredText, safeString, SINGLE_LINE_TEXT } from './common';
+import { ZUser } from './user';
 
 export const PHONE_MESSAGE = 'Please enter a valid phone number, with its country code (e.g. +1 202 555 0101)';
 export const PROFILE_UPDATED_MESSAGE = 'Profile updated successfully';
@@ -25,12 +26,13 @@ export function normalizePhone(value: string, dialCode?: string | null): string 
  * confirms it in a second call carrying `emailCode`.
  */
 export const ZProfileUpdateRequest = z.object({
-  firstName: z.string().trim().max(NAME_LENGTH_MAX).optional(),
-  lastName: z.string().trim().max(NAME_LENGTH_MAX).optional(),
+  firstName: z.string().trim().max(NAME_LENGTH_MAX).regex(SINGLE_LINE_TEXT, controlCharactersMessage('First name')).optional(),
+  lastName: z.string().trim().max(NAME_LENGTH_MAX).regex(SINGLE_LINE_TEXT, controlCharactersMessage('Last name')).optional(),
   email: z
     .string()
     .trim()
     .max(EMAIL_LENGTH_MAX, `Email must be at most ${EMAIL_LENGTH_MAX} characters`)
+    .regex(SINGLE_LINE_TEXT, 'Please enter a valid email address')
     .pipe(z.email('Please enter a valid email address'))
     .transform((email) => email.toLowerCase())
     .optional(),
@@ -39,10 +41,11 @@ export const ZProfileUpdateRequest = z.object({
     .trim()
     .min(1, 'Phone number is required')
     .max(PHONE_LENGTH_MAX + 5, PHONE_MESSAGE)
+    .regex(SINGLE_LINE_TEXT, PHONE_MESSAGE)
     .optional(),
   address: requiredText('Address', ADDRESS_LENGTH_MAX).optional(),
   state: requiredText('State', STATE_LENGTH_MAX).optional(),
-  password: z.string().max(PASSWORD_LENGTH_MAX).optional(),
+  password: safeString('Password', PASSWORD_LENGTH_MAX).optional(),
   emailCode: z
     .string()
     .trim()
@@ -51,10 +54,23 @@ export const ZProfileUpdateRequest = z.object({
 });
 export type ProfileUpdateRequest = z.input<typeof ZProfileUpdateRequest>;
 
-export interface ProfileUpdateResponse {
+/**
+ * The answer to PATCH /api/user/profile: the user, and beside it whether a code was mailed to a
+ * new address (the email is not changed until that code comes back).
+ */
+export const ZProfileUpdateAnswer = envelope(ZUser).extend({
   /** True when a code was mailed to the new address and the email is not changed yet. */
-  emailChangePending: boolean;
-  pendingEmail: string | null;
-}
+  emailChangePending: z.boolean(),
+  pendingEmail: z.string().nullable(),
+});
 
 export const PROFILE_PICTURE_FIELD = 'profilePicture';
+export const PROFILE_PICTURE_UPDATED_MESSAGE = 'Profile picture updated';
+/** The types a stored profile picture can have (uploads are re-encoded as JPEG or PNG). */
+export const PROFILE_PICTURE_MEDIA_TYPES = ['image/jpeg', 'image/png'] as const;
+
+/** The multipart form of PATCH /api/user/profile-picture: one image. */
+export const PROFILE_PICTURE_FORM = {
+  files: { [PROFILE_PICTURE_FIELD]: 'The picture: a JPEG, PNG or WebP image' } as Record<typeof PROFILE_PICTURE_FIELD, string>,
+  missing: { message: 'Please choose a picture to upload.', field: 'No file selected' },
+};

@@ -1,0 +1,43 @@
+import { BENEFICIARIES_MAX, type BeneficiaryDto } from '../../shared/contracts/beneficiaries';
+import type { ActorContext } from '../context';
+import { inTransaction } from '../db/transaction';
+import { badRequest, notFound } from '../lib/errors';
+import type { Outcome } from '../lib/outcome';
+import * as repository from './repository';
+
+// Saved payees. Every query filters by the acting customer: another customer's payee id is a 404.
+
+const toBeneficiaryDto = (row: repository.BeneficiaryRow): BeneficiaryDto => ({
+  _id: row.id,
+  name: row.name,
+  accountNumber: row.account_number,
+  routingNumber: row.routing_number,
+  bankName: row.bank_name,
+  createdAt: new Date(row.created_at).toISOString(),
+});
+
+export async function myBeneficiaries(ctx: ActorContext): Promise<BeneficiaryDto[]> {
+  const rows = await repository.listBeneficiaries(ctx.db, ctx.actor.user.id, BENEFICIARIES_MAX);
+  return rows.map(toBeneficiaryDto);
+}
+
+/** Saving a payee twice is harmless: the answer is the saved one (200 instead of 201). */
+export async function saveBeneficiary(ctx: ActorContext, payee: repository.NewBeneficiary): Promise<Outcome<BeneficiaryDto>> {
+  const userId = ctx.actor.user.id;
+  const { row, created } = await inTransaction(ctx.db, async (trx) => {
+    await repository.lockOwner(trx, userId);
+    const existing = await repository.findSavedPayee(trx, userId, payee);
+    if (existing) return { row: existing, created: false };
+    if ((await repository.countBeneficiaries(trx, userId)) >= BENEFICIARIES_MAX) {
+      throw badRequest(`You can save at most ${BENEFICIARIES_MAX} beneficiaries. Please remove one first.`);
+    }
+    return { row: await repository.insertBeneficiary(trx, userId, payee), created: true };
+  });
+  return { data: toBeneficiaryDto(row), message: created ? 'Beneficiary saved' : 'This beneficiary is already saved', created };
+}
+
+export async function removeBeneficiary(ctx: ActorContext, id: string): Promise<Outcome<{ _id: string }>> {
+  const deleted = await repository.deleteBeneficiary(ctx.db, ctx.actor.user.id, id);
+  if (!deleted) throw notFound('Beneficiary not found');
+  return { data: { _id: deleted }, message: 'Beneficiary removed' };
+}
