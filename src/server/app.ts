@@ -68,8 +68,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       registerAuth(api, context);
       registerIdempotency(api, context);
       await api.register(healthRoutes(context));
-      await api.register(authRoutes);
-      await api.register(userRoutes);
+      await api.register(authRoutes(context));
+      await api.register(userRoutes(context));
       await api.register(profileRoutes);
       await api.register(transactionRoutes(context));
       await api.register(contactRoutes);

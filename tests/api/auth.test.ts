@@ -44,6 +44,13 @@ describe('POST /api/auth/signup', () => {
     ['under 18', { dateOfBirth: `${new Date().getUTCFullYear() - 10}-01-01` }, 'You must be at least 18 years old to open an account'],
     ['impossible date', { dateOfBirth: '1990-02-31' }, 'Date of birth must be a real date'],
     ['common password', { password: 'password123', confirmPassword: 'password123' }, 'This password is too common. Please choose a less predictable one.'],
+    [
+      'control character in the password',
+      { password: 'Violet\u0007Harbor-42', confirmPassword: 'Violet\u0007Harbor-42' },
+      'Password must not contain control characters',
+    ],
+    ['control character in SSN/TIN', { countryCode: '44', ssnTIN: 'AB\u0000123456C' }, 'SSN/TIN must not contain control characters'],
+    ['a dial code that is not digits', { countryCode: '1; drop' }, 'Please choose a country from the list'],
   ])('refuses %s with a clear message and writes nothing', async (_label, override, message) => {
     const body = validSignUp(override);
     const response = await post('/api/auth/signup', body);
@@ -121,6 +128,17 @@ describe('POST /api/auth/signin', () => {
       expect(response.statusCode).toBe(400);
       expect(json(response).message).toBe('Please fill in all fields');
     }
+  });
+
+  it('refuses control characters before looking anything up, and counts no failure', async () => {
+    const email = 'alex.morgan@example.com\u0000';
+    const response = await post('/api/auth/signin', { email, password: 'Ledgerline-Demo-2026' });
+    expect(response.statusCode).toBe(400);
+    expect(json(response).message).toBe('Email must not contain control characters');
+    const password = await post('/api/auth/signin', { email: 'alex.morgan@example.com', password: 'Ledgerline\u001bDemo' });
+    expect(json(password).message).toBe('Password must not contain control characters');
+    const throttle = await ctx.database.db.selectFrom('login_throttle').select('email').where('email', 'like', 'alex.morgan%').execute();
+    expect(throttle).toEqual([]);
   });
 
   it('gives the same answer for a wrong password and an unknown email', async () => {
@@ -336,6 +354,9 @@ describe('sessions, sign-out, password change and reset', () => {
 
     const weak = await post('/api/auth/reset-password', { token, password: 'password1' });
     expect(json(weak).message).toBe('This password is too common. Please choose a less predictable one.');
+    const malformed = await post('/api/auth/reset-password', { token: `${token}/../x`, password: 'Bright-Meadow-88' });
+    expect(malformed.statusCode).toBe(400);
+    expect(json(malformed).message).toBe('The reset link is invalid or has expired');
     const bad = await post('/api/auth/reset-password', { token: 'x'.repeat(43), password: 'Bright-Meadow-88' });
     expect(bad.statusCode).toBe(400);
     expect(json(bad).message).toBe('The reset link is invalid or has expired. Please ask for a new one.');

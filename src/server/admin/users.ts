@@ -17,7 +17,7 @@ import type { User } from '../db/schema';
 import { discardFiles } from '../files/storage';
 import { AppError, badRequest, conflict, notFound } from '../lib/errors';
 import { plainMail } from '../mail/templates';
-import { toUserDto } from '../users/presenter';
+import { toUserDto } from '../users/service';
 import { runUserClosedHooks } from './hooks';
 import { tableExists } from './optional-tables';
 import type { z } from 'zod';

@@ -20,7 +20,7 @@ import { discardFiles, prepareUpload, readMultipart, recordFile, sendStoredFile,
 import { AppError, badRequest, parseInput } from '../lib/errors';
 import { perMinute } from '../plugins/rate-limit';
 import { plainMail } from '../mail/templates';
-import { toUserDto } from '../users/presenter';
+import { toUserDto } from '../users/service';
 
 type SubmissionRow = Selectable<KycSubmissionsTable> & { first_name: string; last_name: string; email: string };
 

@@ -18,7 +18,7 @@ import { discardFiles, IMAGE_EDGE_MAX, prepareUpload, readMultipart, recordFile,
 import { AppError, badRequest, parseInput } from '../lib/errors';
 import { perMinute } from '../plugins/rate-limit';
 import { plainMail } from '../mail/templates';
-import { toUserDto } from '../users/presenter';
+import { toUserDto } from '../users/service';
 
 const EMAIL_TAKEN = 'An account with this email already exists.';
 
