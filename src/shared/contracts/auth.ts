@@ -1,9 +1,11 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { countryOptions } from '../countries';
 import { dateOfBirth } from '../dates';
 import { ADDRESS_LENGTH_MAX, NAME_LENGTH_MAX, OTP_LENGTH, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN, PHONE_LENGTH_MAX } from '../limits';
 import { ACCOUNT_TYPES, EMPLOYMENT_TYPE_VALUES, SALARY_RANGES, SEX_OPTIONS } from '../reference';
 import { controlCharactersMessage, envelope, requiredText, SINGLE_LINE_TEXT, ZEmail } from './common';
+import { normalizePhone } from './profile';
 import { ZUser } from './user';
 
 export const PASSWORD_RULE_MESSAGE = `Password must be at least ${PASSWORD_LENGTH_MIN} characters`;
@@ -23,6 +25,16 @@ export const ZNewPassword = z
   .min(PASSWORD_LENGTH_MIN, PASSWORD_RULE_MESSAGE)
   .max(PASSWORD_LENGTH_MAX, `Password must be at most ${PASSWORD_LENGTH_MAX} characters`)
   .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password'));
+
+/**
+ * The phone a customer types at sign-up, in E.164 (+12025550101): a number without its "+" is
+ * read in the chosen country's dial code, and libphonenumber-js must accept it, as on the
+ * profile (which would otherwise refuse every later save of a number stored as typed).
+ */
+export function signUpPhone(phone: string, dialCode: string): string | null {
+  const international = normalizePhone(phone, dialCode);
+  return international ? (parsePhoneNumberFromString(international)?.number ?? null) : null;
+}
 
 const ZDateOfBirth = dateOfBirth({ required: 'Date of birth is required', underage: 'You must be at least 18 years old to open an account' });
 
@@ -58,6 +70,9 @@ export const ZSignUpRequest = z
       .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password')),
   })
   .superRefine((value, ctx) => {
+    if (!signUpPhone(value.phone, value.countryCode)) {
+      ctx.addIssue({ code: 'custom', path: ['phone'], message: PHONE_INVALID_MESSAGE });
+    }
     if (value.password !== value.confirmPassword) {
       ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
     }
@@ -67,6 +82,7 @@ export const ZSignUpRequest = z
   })
   .transform((value) => ({
     ...value,
+    phone: signUpPhone(value.phone, value.countryCode) ?? value.phone,
     ssnTIN: value.countryCode === '1' ? undefined : value.ssnTIN,
   }));
 
