@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { hashPassword } from '../src/server/auth/crypto';
 import { createSession } from '../src/server/auth/sessions';
+import { systemClock } from '../src/server/context';
 import { createDatabase } from '../src/server/db/database';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { openCustomerAccounts } from '../src/server/ledger/accounts';
@@ -218,7 +219,7 @@ async function main(): Promise<void> {
           })),
         ),
       );
-      tokens.push(await createSession(database.db, user.id, { userAgent: 'bench' }));
+      tokens.push(await createSession({ db: database.db, clock: systemClock }, user.id, { ip: null, userAgent: 'bench' }));
     }
 
     if (pgbench) {

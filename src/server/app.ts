@@ -70,8 +70,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       registerAuth(api, context);
       registerIdempotency(api, context);
       await api.register(healthRoutes(context));
-      await api.register(authRoutes);
-      await api.register(userRoutes);
+      await api.register(authRoutes(context));
+      await api.register(userRoutes(context));
       await api.register(profileRoutes(context));
       await api.register(transactionRoutes(context));
       await api.register(contactRoutes(context));

@@ -76,7 +76,7 @@ describe('admin user calls: who may call them', () => {
       expect(json(response).message).toBe('Only bank staff can do this.');
     }
     const still = await ctx.database.db.selectFrom('users').select(['phone', 'closed_at']).where('id', '=', customer.userId).executeTakeFirstOrThrow();
-    expect(still.phone).toBe('+1 202 555 0101');
+    expect(still.phone).toBe('+12025550101');
     expect(still.closed_at).toBeNull();
   });
 });
@@ -195,7 +195,7 @@ describe('PUT /api/user/admin/:id', () => {
       expect(json(response).message).toBe('All fields are required');
     }
     const row = await ctx.database.db.selectFrom('users').select('phone').where('id', '=', customer.userId).executeTakeFirstOrThrow();
-    expect(row.phone).toBe('+1 202 555 0101');
+    expect(row.phone).toBe('+12025550101');
   });
 
   it('refuses wrong types, bad email, bad status and too-long text', async () => {
@@ -237,7 +237,7 @@ describe('PUT /api/user/admin/:id', () => {
       .where('action', '=', 'user.update')
       .executeTakeFirstOrThrow();
     expect(entry.actor_id).toBe(adminId);
-    expect(entry.before).toMatchObject({ phone: '+1 202 555 0101', verificationStatus: 'awaiting' });
+    expect(entry.before).toMatchObject({ phone: '+12025550101', verificationStatus: 'awaiting' });
     expect(entry.after).toMatchObject({ phone: '+1 202 555 0199', state: 'Ohio', verificationStatus: 'verified' });
     const mail = ctx.mailer.outbox().find((message) => message.to === customer.email && message.subject.includes('changes to your account'));
     expect(mail?.text).toContain('phone number');

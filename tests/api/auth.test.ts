@@ -1,6 +1,8 @@
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createCustomer, createTestApp, json, lastCode, signIn, validSignUp, type TestContext } from '../support/app';
+import { createDatabase } from '../../src/server/db/database';
+import { migrations } from '../../src/server/db/migrations/index';
+import { bearer, createCustomer, createTestApp, createTestDatabase, json, lastCode, signIn, validSignUp, type TestContext } from '../support/app';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -44,6 +46,15 @@ describe('POST /api/auth/signup', () => {
     ['under 18', { dateOfBirth: `${new Date().getUTCFullYear() - 10}-01-01` }, 'You must be at least 18 years old to open an account'],
     ['impossible date', { dateOfBirth: '1990-02-31' }, 'Date of birth must be a real date'],
     ['common password', { password: 'password123', confirmPassword: 'password123' }, 'This password is too common. Please choose a less predictable one.'],
+    [
+      'control character in the password',
+      { password: 'Violet\u0007Harbor-42', confirmPassword: 'Violet\u0007Harbor-42' },
+      'Password must not contain control characters',
+    ],
+    ['control character in SSN/TIN', { countryCode: '44', ssnTIN: 'AB\u0000123456C' }, 'SSN/TIN must not contain control characters'],
+    ['a dial code that is not digits', { countryCode: '1; drop' }, 'Please choose a country from the list'],
+    ['a phone too short for its country', { countryCode: '1', phone: '555 0101' }, 'Please enter a valid phone number'],
+    ['a phone with the trunk prefix as well as the dial code', { countryCode: '1', phone: '1 1 202 555 0101' }, 'Please enter a valid phone number'],
   ])('refuses %s with a clear message and writes nothing', async (_label, override, message) => {
     const body = validSignUp(override);
     const response = await post('/api/auth/signup', body);
@@ -92,6 +103,80 @@ describe('POST /api/auth/signup', () => {
   });
 });
 
+// Issue: a phone typed without its country code (the form hints "Country code +1") was stored as
+// typed, and every later profile save then failed on it, whatever field was changed.
+describe('phone numbers at sign-up', () => {
+  const storedPhone = async (email: string) =>
+    (await ctx.database.db.selectFrom('users').select('phone').where('email', '=', email).executeTakeFirstOrThrow()).phone;
+
+  it('stores a number typed without its country code in E.164 from the chosen dial code, and the profile saves with it', async () => {
+    const body = validSignUp({ countryCode: '1', phone: '202 555 0101' });
+    const response = await post('/api/auth/signup', body);
+    expect(response.statusCode).toBe(201);
+    expect(json(response).data.phone).toBe('+12025550101');
+    expect(await storedPhone(body.email)).toBe('+12025550101');
+
+    const token = await signIn(ctx, body.email, body.password);
+    expect((await post('/api/auth/verify-email', { otp: lastCode(ctx.mailer, body.email) }, bearer(token))).statusCode).toBe(200);
+    const me = json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data;
+    expect(me.phone).toBe('+12025550101');
+    // What the Edit Profile form sends when only the address changes: every field, the phone as stored.
+    const saved = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/user/profile',
+      headers: bearer(token),
+      payload: { firstName: me.firstName, lastName: me.lastName, phoneNumber: me.phone, address: '9 Harbor Lane' },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(json(saved).message).toBe('Profile updated successfully');
+    expect(json(saved).data.location.address).toBe('9 Harbor Lane');
+  });
+
+  it('reads a national number (trunk 0 included) in the chosen country, and a number with "+" as written', async () => {
+    const london = validSignUp({ countryCode: '44', ssnTIN: 'AB123456C', phone: '020 7946 0958' });
+    expect(json(await post('/api/auth/signup', london)).data.phone).toBe('+442079460958');
+    const abroad = validSignUp({ countryCode: '44', ssnTIN: 'AB123456C', phone: '+1 (202) 555-0123' });
+    expect(json(await post('/api/auth/signup', abroad)).data.phone).toBe('+12025550123');
+    expect(await storedPhone(abroad.email)).toBe('+12025550123');
+  });
+
+  it("migration 2026-11-23-08 rewrites stored phones to E.164 where they parse in the row's dial code, and leaves the rest", async () => {
+    const { url } = await createTestDatabase();
+    const database = createDatabase(url, { max: 2 });
+    try {
+      const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
+      const before = await migrator.migrateTo('2026-11-21-07-loan-repayments');
+      expect(before.error).toBeUndefined();
+      const rows: Array<[phone: string, countryCode: string | null, expected: string]> = [
+        ['202 555 0101', '1', '+12025550101'],
+        ['(202) 555-0102', '+1', '+12025550102'],
+        ['020 7946 0958', '44', '+442079460958'],
+        ['+1 202 555 0103', '44', '+12025550103'],
+        ['+12025550104', '1', '+12025550104'],
+        ['555 0101', '1', '555 0101'],
+        ['call me', '1', 'call me'],
+        ['202 555 0105', null, '202 555 0105'],
+        ['', '1', ''],
+      ];
+      for (const [index, [phone, countryCode]] of rows.entries()) {
+        await database.db
+          .insertInto('users')
+          .values({ email: `phone${index}@example.com`, password_hash: 'x', first_name: 'P', last_name: 'Q', phone, country_code: countryCode })
+          .execute();
+      }
+      const after = await migrator.migrateToLatest();
+      expect(after.error).toBeUndefined();
+      expect(after.results?.map((result) => result.migrationName)).toContain('2026-11-23-08-phone-e164');
+      const stored = await database.db.selectFrom('users').select(['email', 'phone']).execute();
+      for (const [index, [, , expected]] of rows.entries()) {
+        expect(stored.find((row) => row.email === `phone${index}@example.com`)?.phone, rows[index]?.[0]).toBe(expected);
+      }
+    } finally {
+      await database.close();
+    }
+  });
+});
+
 describe('POST /api/auth/signin', () => {
   it('returns { token, user } and sets an HttpOnly SameSite=Strict cookie', async () => {
     const response = await post('/api/auth/signin', { email: 'ALEX.MORGAN@example.com', password: 'Ledgerline-Demo-2026' });
@@ -121,6 +206,17 @@ describe('POST /api/auth/signin', () => {
       expect(response.statusCode).toBe(400);
       expect(json(response).message).toBe('Please fill in all fields');
     }
+  });
+
+  it('refuses control characters before looking anything up, and counts no failure', async () => {
+    const email = 'alex.morgan@example.com\u0000';
+    const response = await post('/api/auth/signin', { email, password: 'Ledgerline-Demo-2026' });
+    expect(response.statusCode).toBe(400);
+    expect(json(response).message).toBe('Email must not contain control characters');
+    const password = await post('/api/auth/signin', { email: 'alex.morgan@example.com', password: 'Ledgerline\u001bDemo' });
+    expect(json(password).message).toBe('Password must not contain control characters');
+    const throttle = await ctx.database.db.selectFrom('login_throttle').select('email').where('email', 'like', 'alex.morgan%').execute();
+    expect(throttle).toEqual([]);
   });
 
   it('gives the same answer for a wrong password and an unknown email', async () => {
@@ -336,6 +432,9 @@ describe('sessions, sign-out, password change and reset', () => {
 
     const weak = await post('/api/auth/reset-password', { token, password: 'password1' });
     expect(json(weak).message).toBe('This password is too common. Please choose a less predictable one.');
+    const malformed = await post('/api/auth/reset-password', { token: `${token}/../x`, password: 'Bright-Meadow-88' });
+    expect(malformed.statusCode).toBe(400);
+    expect(json(malformed).message).toBe('The reset link is invalid or has expired');
     const bad = await post('/api/auth/reset-password', { token: 'x'.repeat(43), password: 'Bright-Meadow-88' });
     expect(bad.statusCode).toBe(400);
     expect(json(bad).message).toBe('The reset link is invalid or has expired. Please ask for a new one.');

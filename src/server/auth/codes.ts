@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
 import { CODE_ATTEMPTS_MAX } from '../../shared/limits';
 import type { DB } from '../db/database';
 import type { CodePurpose } from '../db/schema';
+import { inTransaction } from '../db/transaction';
 import { AppError } from '../lib/errors';
 import { newNumericCode, safeEqual, sha256 } from './crypto';
+import * as repository from './repository';
 
 const codeHash = (binding: string, code: string) => sha256(`${binding}:${code}`);
 
@@ -13,28 +14,20 @@ const codeHash = (binding: string, code: string) => sha256(`${binding}:${code}`)
  */
 export async function issueCode(
   db: DB,
-  input: { userId: string; purpose: CodePurpose; binding: string; ttlMs: number; payload?: Record<string, unknown> },
+  input: { userId: string; purpose: CodePurpose; binding: string; ttlMs: number; payload?: Record<string, unknown>; now?: Date },
 ): Promise<string> {
   const code = newNumericCode();
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('one_time_codes')
-      .set({ consumed_at: sql`now()` })
-      .where('user_id', '=', input.userId)
-      .where('purpose', '=', input.purpose)
-      .where('consumed_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('one_time_codes')
-      .values({
-        user_id: input.userId,
-        purpose: input.purpose,
-        binding: input.binding,
-        code_hash: codeHash(input.binding, code),
-        payload: input.payload ? JSON.stringify(input.payload) : null,
-        expires_at: new Date(Date.now() + input.ttlMs),
-      })
-      .execute();
+  const now = input.now ?? new Date();
+  await inTransaction(db, async (trx) => {
+    await repository.retireOpenCodes(trx, input.userId, input.purpose);
+    await repository.insertCode(trx, {
+      userId: input.userId,
+      purpose: input.purpose,
+      binding: input.binding,
+      codeHash: codeHash(input.binding, code),
+      payload: input.payload ?? null,
+      expiresAt: new Date(now.getTime() + input.ttlMs),
+    });
   });
   return code;
 }
@@ -57,6 +50,7 @@ export async function consumeCode(
     binding?: string;
     code: string;
     messages?: Partial<Record<'missing' | 'expired' | 'wrong' | 'exhausted', string>>;
+    now?: Date;
   },
 ): Promise<ConsumedCode> {
   const messages = {
@@ -66,37 +60,23 @@ export async function consumeCode(
     exhausted: 'Too many wrong attempts. Please ask for a new code.',
     ...input.messages,
   };
-  const outcome = await db.transaction().execute(async (trx) => {
-    let query = trx
-      .selectFrom('one_time_codes')
-      .selectAll()
-      .where('user_id', '=', input.userId)
-      .where('purpose', '=', input.purpose)
-      .where('consumed_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .limit(1);
-    if (input.binding !== undefined) query = query.where('binding', '=', input.binding);
-    const row = await query.forUpdate().executeTakeFirst();
+  const now = input.now ?? new Date();
+  // A wrong try is answered with an error but must still commit its count: the transaction
+  // returns the error instead of throwing it.
+  const outcome = await inTransaction(db, async (trx): Promise<{ error: string } | { consumed: ConsumedCode }> => {
+    const row = await repository.lockNewestOpenCode(trx, { userId: input.userId, purpose: input.purpose, binding: input.binding });
     if (!row) return { error: messages.missing };
-    if (new Date(row.expires_at).getTime() <= Date.now()) return { error: messages.expired };
+    if (new Date(row.expires_at).getTime() <= now.getTime()) return { error: messages.expired };
     if (row.attempts >= CODE_ATTEMPTS_MAX) return { error: messages.exhausted };
     if (!safeEqual(row.code_hash, codeHash(row.binding, input.code))) {
       const attempts = row.attempts + 1;
-      await trx
-        .updateTable('one_time_codes')
-        .set({ attempts, ...(attempts >= CODE_ATTEMPTS_MAX ? { consumed_at: sql`now()` } : {}) })
-        .where('id', '=', row.id)
-        .execute();
+      await repository.recordWrongCode(trx, row.id, attempts, attempts >= CODE_ATTEMPTS_MAX);
       const left = CODE_ATTEMPTS_MAX - attempts;
       return { error: left > 0 ? `${messages.wrong} ${left} attempt${left === 1 ? '' : 's'} left.` : messages.exhausted };
     }
-    await trx
-      .updateTable('one_time_codes')
-      .set({ consumed_at: sql`now()` })
-      .where('id', '=', row.id)
-      .execute();
+    await repository.markCodeConsumed(trx, row.id);
     return { consumed: { id: row.id, payload: (row.payload as Record<string, unknown> | null) ?? null } };
   });
-  if ('error' in outcome) throw new AppError('validation', outcome.error ?? messages.wrong);
+  if ('error' in outcome) throw new AppError('validation', outcome.error);
   return outcome.consumed;
 }

@@ -1,71 +1,105 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ZChangePasswordRequest,
   ZForgotPasswordRequest,
   ZResetPasswordRequest,
+  ZSignInAnswer,
   ZSignInRequest,
   ZSignUpRequest,
   ZVerifyEmailRequest,
 } from '../../shared/contracts/auth';
-import { parseInput } from '../lib/errors';
+import { ZNoData } from '../../shared/contracts/common';
+import { ZUserAnswer } from '../../shared/contracts/user';
+import type { AppContext } from '../context';
+import { clearSessionCookie, contextOf, originOf, publicContextOf, setSessionCookie } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
-import { toUserDto } from '../users/presenter';
-import { changePassword, requestPasswordReset, resendVerificationCode, resetPassword, signIn, signUp, verifyEmail } from './service';
-import { clearSessionCookie, currentUser, endSession, requireUser, setSessionCookie } from './sessions';
+import { send } from '../plugins/reply';
+import * as users from '../users/service';
+import * as auth from './service';
 
-export async function authRoutes(app: FastifyInstance): Promise<void> {
-  app.post('/auth/signup', { config: perMinute(10) }, async (request, reply) => {
-    const input = parseInput(ZSignUpRequest, request.body);
-    const user = await signUp(app, input);
-    return reply.status(201).send({
-      data: await toUserDto(app.db, user),
-      message: 'Account created. We emailed you a verification code; sign in to enter it.',
-    });
-  });
+export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
+  return async (api) => {
+    api.post(
+      '/auth/signup',
+      {
+        config: { access: 'public', ...perMinute(10) },
+        schema: { tags: ['auth'], summary: 'Open a customer account', body: ZSignUpRequest, response: { 201: ZUserAnswer } },
+      },
+      async (request, reply) => send(reply, await auth.signUp(publicContextOf(request, context), request.body)),
+    );
 
-  const signInHandler = (adminOnly: boolean) => async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
-    const input = parseInput(ZSignInRequest, request.body);
-    const { token, user } = await signIn(app, request, input, { adminOnly });
-    setSessionCookie(app, reply, token);
-    return { data: { token, user: await toUserDto(app.db, user) } };
+    // The session token goes in an HttpOnly cookie for browsers and in the answer for API clients.
+    for (const [url, adminOnly, summary] of [
+      ['/auth/signin', false, 'Sign in'],
+      ['/auth/admin/signin', true, 'Sign in to the back office (staff only)'],
+    ] as const) {
+      api.post(
+        url,
+        { config: { access: 'public', ...perMinute(20) }, schema: { tags: ['auth'], summary, body: ZSignInRequest, response: { 200: ZSignInAnswer } } },
+        async (request, reply) => {
+          const signedIn = await auth.signIn(publicContextOf(request, context), request.body, { adminOnly, origin: originOf(request) });
+          setSessionCookie(reply, signedIn.token, context.config);
+          return { data: signedIn };
+        },
+      );
+    }
+
+    api.post(
+      '/auth/verify-email',
+      {
+        config: { access: 'user', ...perMinute(10) },
+        schema: { tags: ['auth'], summary: 'Confirm the email with the mailed code', body: ZVerifyEmailRequest, response: { 200: ZUserAnswer } },
+      },
+      async (request, reply) => send(reply, await auth.verifyEmail(contextOf(request, context), request.body.otp)),
+    );
+
+    api.post(
+      '/auth/resend-otp',
+      { config: { access: 'user', ...perMinute(5) }, schema: { tags: ['auth'], summary: 'Mail a new verification code', response: { 200: ZNoData } } },
+      async (request, reply) => send(reply, await auth.resendVerificationCode(contextOf(request, context))),
+    );
+
+    api.post(
+      '/auth/forgot-password',
+      {
+        config: { access: 'public', ...perMinute(5) },
+        schema: { tags: ['auth'], summary: 'Mail a password reset link (same answer for any email)', body: ZForgotPasswordRequest, response: { 200: ZNoData } },
+      },
+      async (request, reply) => send(reply, await auth.requestPasswordReset(publicContextOf(request, context), request.body.email)),
+    );
+
+    api.post(
+      '/auth/reset-password',
+      {
+        config: { access: 'public', ...perMinute(10) },
+        schema: { tags: ['auth'], summary: 'Choose a new password with a reset link', body: ZResetPasswordRequest, response: { 200: ZNoData } },
+      },
+      async (request, reply) => send(reply, await auth.resetPassword(publicContextOf(request, context), request.body)),
+    );
+
+    api.post(
+      '/auth/signout',
+      { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'End the session', response: { 200: ZNoData } } },
+      async (request, reply) => {
+        const outcome = await auth.signOut(publicContextOf(request, context));
+        clearSessionCookie(reply);
+        return send(reply, outcome);
+      },
+    );
+
+    api.get(
+      '/auth/user',
+      { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: ZUserAnswer } } },
+      async (request) => ({ data: await users.me(contextOf(request, context)) }),
+    );
+
+    api.post(
+      '/auth/change-password',
+      {
+        config: { access: 'user', ...perMinute(10) },
+        schema: { tags: ['auth'], summary: 'Change the password (other sessions end)', body: ZChangePasswordRequest, response: { 200: ZNoData } },
+      },
+      async (request, reply) => send(reply, await auth.changePassword(contextOf(request, context), request.body)),
+    );
   };
-  app.post('/auth/signin', { config: perMinute(20) }, signInHandler(false));
-  app.post('/auth/admin/signin', { config: perMinute(20) }, signInHandler(true));
-
-  app.post('/auth/verify-email', { preHandler: requireUser, config: perMinute(10) }, async (request) => {
-    const { otp } = parseInput(ZVerifyEmailRequest, request.body);
-    const user = await verifyEmail(app, currentUser(request), otp);
-    return { data: await toUserDto(app.db, user), message: 'Email verified' };
-  });
-
-  app.post('/auth/resend-otp', { preHandler: requireUser, config: perMinute(5) }, async (request) => {
-    await resendVerificationCode(app, currentUser(request));
-    return { data: null, message: 'Email sent successfully' };
-  });
-
-  app.post('/auth/forgot-password', { config: perMinute(5) }, async (request) => {
-    const { email } = parseInput(ZForgotPasswordRequest, request.body);
-    await requestPasswordReset(app, email);
-    return { data: null, message: 'If an account exists for this email, we have sent a link to reset the password. It is valid for 30 minutes.' };
-  });
-
-  app.post('/auth/reset-password', { config: perMinute(10) }, async (request) => {
-    const { token, password } = parseInput(ZResetPasswordRequest, request.body);
-    await resetPassword(app, token, password);
-    return { data: null, message: 'Your password has been reset. Please sign in with the new password.' };
-  });
-
-  app.post('/auth/signout', async (request, reply) => {
-    if (request.sessionId) await endSession(app.db, request.sessionId);
-    clearSessionCookie(reply);
-    return { data: null, message: 'Signed out' };
-  });
-
-  app.get('/auth/user', { preHandler: requireUser }, async (request) => ({ data: await toUserDto(app.db, currentUser(request)) }));
-
-  app.post('/auth/change-password', { preHandler: requireUser, config: perMinute(10) }, async (request) => {
-    const { oldPassword, newPassword } = parseInput(ZChangePasswordRequest, request.body);
-    await changePassword(app, currentUser(request), request.sessionId ?? '', oldPassword, newPassword);
-    return { data: null, message: 'Password updated successfully' };
-  });
 }

@@ -1,43 +1,62 @@
-import { sql } from 'kysely';
-// eslint-disable-next-line no-restricted-imports -- TRANSITION: the auth domain is converted next
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import type { ZSignUpRequest } from '../../shared/contracts/auth';
+import {
+  CODE_SENT_MESSAGE,
+  EMAIL_VERIFIED_MESSAGE,
+  PASSWORD_CHANGED_MESSAGE,
+  PASSWORD_RESET_MESSAGE,
+  RESET_LINK_SENT_MESSAGE,
+  SIGNED_OUT_MESSAGE,
+  SIGNED_UP_MESSAGE,
+  type SignInResponse,
+  type SignUpInput,
+} from '../../shared/contracts/auth';
+import type { UserDto } from '../../shared/contracts/user';
 import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
-import type { DB } from '../db/database';
+import type { Actor, ActorContext, AppContext, ServiceContext } from '../context';
+import { isUniqueViolation } from '../db/errors';
 import type { User } from '../db/schema';
-import { AppError, badRequest } from '../lib/errors';
+import { inTransaction } from '../db/transaction';
 import { openCustomerAccounts } from '../ledger/accounts';
-import { accountLockedMail, passwordChangedMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
+import { AppError, badRequest, conflict } from '../lib/errors';
+import type { Outcome } from '../lib/outcome';
+import { sendQuietly } from '../mail/mailer';
+import { accountLockedMail, brandOf, passwordChangedMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
+import { toUserDto } from '../users/service';
 import { consumeCode, issueCode } from './codes';
 import { hashPassword, isCommonPassword, newToken, sha256, verifyAgainstDummy, verifyPassword } from './crypto';
-import { createSession, endUserSessions } from './sessions';
+import * as repository from './repository';
+import { createSession } from './sessions';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const LOCKED_MESSAGE = 'Too many failed sign-in attempts. Sign-in is locked for 15 minutes; check your email.';
 export const DISABLED_MESSAGE = 'This account has been disabled. Please contact support.';
 export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Please choose a less predictable one.';
-
-const brand = (app: FastifyInstance) => ({ bankName: app.config.bankName, publicUrl: app.config.publicUrl });
+const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists. Please sign in instead.';
+const RESET_LINK_INVALID_MESSAGE = 'The reset link is invalid or has expired. Please ask for a new one.';
 
 export function assertPasswordAllowed(password: string): void {
   if (isCommonPassword(password)) throw badRequest(COMMON_PASSWORD_MESSAGE, { password: COMMON_PASSWORD_MESSAGE });
 }
 
-export async function sendVerificationCode(app: FastifyInstance, user: User): Promise<void> {
-  const code = await issueCode(app.db, { userId: user.id, purpose: 'email_verification', binding: user.email, ttlMs: EMAIL_CODE_TTL_MS });
-  await app.mailer.send(verificationCodeMail(brand(app), user.email, user.first_name, code));
+/** Mails a fresh email verification code (the earlier one stops working). */
+async function sendVerificationCode(ctx: AppContext, user: User): Promise<void> {
+  const code = await issueCode(ctx.db, {
+    userId: user.id,
+    purpose: 'email_verification',
+    binding: user.email,
+    ttlMs: EMAIL_CODE_TTL_MS,
+    now: ctx.clock.now(),
+  });
+  await ctx.mailer.send(verificationCodeMail(brandOf(ctx.config), user.email, user.first_name, code));
 }
 
-export async function signUp(app: FastifyInstance, input: z.output<typeof ZSignUpRequest>): Promise<User> {
+/** Opens a customer with their two accounts; the email is confirmed later with a mailed code. */
+export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<Outcome<UserDto>> {
   assertPasswordAllowed(input.password);
   const passwordHash = await hashPassword(input.password);
-  const user = await app.db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
-    if (existing) throw new AppError('conflict', 'An account with this email already exists. Please sign in instead.', { email: 'Email already registered' });
-    const created = await trx
-      .insertInto('users')
-      .values({
+  const user = await inTransaction(ctx.db, async (trx) => {
+    if (await repository.emailRegistered(trx, input.email)) throw conflict(EMAIL_TAKEN_MESSAGE, { email: 'Email already registered' });
+    const created = await repository
+      .insertUser(trx, {
         email: input.email,
         password_hash: passwordHash,
         first_name: input.firstName,
@@ -52,168 +71,142 @@ export async function signUp(app: FastifyInstance, input: z.output<typeof ZSignU
         account_type: input.accountType,
         ssn_tin: input.ssnTIN ?? null,
       })
-      .returningAll()
-      .executeTakeFirstOrThrow()
-      .catch((error: { code?: string }) => {
-        if (error.code === '23505') throw new AppError('conflict', 'An account with this email already exists. Please sign in instead.');
+      .catch((error: unknown) => {
+        // Two sign-ups with one email at the same moment: the index decides.
+        if (isUniqueViolation(error, repository.USERS_EMAIL_CONSTRAINT)) throw conflict(EMAIL_TAKEN_MESSAGE);
         throw error;
       });
     await openCustomerAccounts(trx, created.id);
     return created;
   });
-  try {
-    await sendVerificationCode(app, user);
-  } catch (error) {
-    // The account exists; the customer can ask for the code again from the verification page.
-    app.log.error({ err: error }, 'verification email failed');
-  }
-  return user;
+  // The account exists; the customer can ask for the code again from the verification page.
+  await sendVerificationCode(ctx, user).catch((error: unknown) => ctx.log.error({ err: error }, 'verification email failed'));
+  return { data: await toUserDto(ctx.db, user), message: SIGNED_UP_MESSAGE, created: true };
 }
 
-async function recordFailure(app: FastifyInstance, email: string, user: User | undefined): Promise<void> {
-  const row = await app.db
-    .insertInto('login_throttle')
-    .values({ email, failures: 1 })
-    .onConflict((conflict) =>
-      conflict.column('email').doUpdateSet({
-        failures: sql`case when login_throttle.locked_until is not null and login_throttle.locked_until <= now() then 1 else login_throttle.failures + 1 end`,
-        locked_until: sql`case when login_throttle.locked_until is not null and login_throttle.locked_until <= now() then null else login_throttle.locked_until end`,
-        updated_at: sql`now()`,
-      }),
-    )
-    .returning(['failures'])
-    .executeTakeFirstOrThrow();
-  if (row.failures >= LOGIN_FAILURES_MAX) {
-    await app.db
-      .updateTable('login_throttle')
-      .set({ locked_until: new Date(Date.now() + LOGIN_LOCK_MS), failures: 0 })
-      .where('email', '=', email)
-      .execute();
-    if (user) {
-      await app.mailer.send(accountLockedMail(brand(app), user.email, user.first_name)).catch((error: unknown) => {
-        app.log.error({ err: error }, 'lock email failed');
-      });
-    }
-    throw new AppError('locked', LOCKED_MESSAGE);
-  }
+/**
+ * Counts a failed sign-in for the email, registered or not. The fifth in a row locks sign-in for
+ * LOGIN_LOCK_MS and mails the owner, if there is one; the answer is the same either way.
+ */
+async function recordFailure(ctx: ServiceContext, email: string, user: User | undefined): Promise<void> {
+  const failures = await repository.countLoginFailure(ctx.db, email, ctx.clock.now());
+  if (failures < LOGIN_FAILURES_MAX) return;
+  await repository.lockSignIn(ctx.db, email, new Date(ctx.clock.now().getTime() + LOGIN_LOCK_MS));
+  if (user) await sendQuietly(ctx, accountLockedMail(brandOf(ctx.config), user.email, user.first_name));
+  throw new AppError('locked', LOCKED_MESSAGE);
 }
 
+/**
+ * Checks the credentials and opens a session. An unknown email costs the same time as a wrong
+ * password and gets the same answer; a disabled account is named only after the right password.
+ */
 export async function signIn(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  input: { email: string; password: string },
-  options: { adminOnly?: boolean } = {},
-): Promise<{ token: string; user: User }> {
-  const throttle = await app.db.selectFrom('login_throttle').selectAll().where('email', '=', input.email).executeTakeFirst();
-  if (throttle?.locked_until && new Date(throttle.locked_until).getTime() > Date.now()) {
+  ctx: ServiceContext,
+  credentials: { email: string; password: string },
+  options: { adminOnly: boolean; origin: Pick<Actor, 'ip' | 'userAgent'> },
+): Promise<SignInResponse> {
+  const throttle = await repository.findLoginThrottle(ctx.db, credentials.email);
+  if (throttle?.locked_until && new Date(throttle.locked_until).getTime() > ctx.clock.now().getTime()) {
     throw new AppError('locked', LOCKED_MESSAGE);
   }
-  const user = await app.db.selectFrom('users').selectAll().where('email', '=', input.email).where('closed_at', 'is', null).executeTakeFirst();
-  const valid = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
+  const user = await repository.findOpenUserByEmail(ctx.db, credentials.email);
+  const valid = user ? await verifyPassword(user.password_hash, credentials.password) : await verifyAgainstDummy(credentials.password);
   if (!user || !valid || (options.adminOnly && !user.is_admin)) {
-    await recordFailure(app, input.email, user);
+    await recordFailure(ctx, credentials.email, user);
     throw new AppError('unauthorized', INVALID_CREDENTIALS);
   }
   if (user.is_account_disabled) throw new AppError('forbidden', DISABLED_MESSAGE);
-  await app.db.deleteFrom('login_throttle').where('email', '=', input.email).execute();
-  const token = await createSession(app.db, user.id, { userAgent: request.headers['user-agent'], ip: request.ip });
-  return { token, user };
+  await repository.clearLoginFailures(ctx.db, credentials.email);
+  const token = await createSession(ctx, user.id, options.origin);
+  return { token, user: await toUserDto(ctx.db, user) };
 }
 
-export async function verifyEmail(app: FastifyInstance, user: User, otp: string): Promise<User> {
-  if (user.is_email_confirmed) return user;
-  await consumeCode(app.db, {
-    userId: user.id,
-    purpose: 'email_verification',
-    binding: user.email,
-    code: otp,
-    messages: { wrong: 'Invalid verification code.', expired: 'This code has expired. Please ask for a new one.' },
-  });
-  return app.db
-    .updateTable('users')
-    .set({ is_email_confirmed: true, updated_at: sql`now()` })
-    .where('id', '=', user.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/** Ends the request's session, if it has one. */
+export async function signOut(ctx: ServiceContext): Promise<Outcome<null>> {
+  if (ctx.actor?.sessionId) await repository.endSession(ctx.db, ctx.actor.sessionId);
+  return { data: null, message: SIGNED_OUT_MESSAGE };
 }
 
-export async function resendVerificationCode(app: FastifyInstance, user: User): Promise<void> {
+export async function verifyEmail(ctx: ActorContext, otp: string): Promise<Outcome<UserDto>> {
+  let user = ctx.actor.user;
+  if (!user.is_email_confirmed) {
+    await consumeCode(ctx.db, {
+      userId: user.id,
+      purpose: 'email_verification',
+      binding: user.email,
+      code: otp,
+      messages: { wrong: 'Invalid verification code.', expired: 'This code has expired. Please ask for a new one.' },
+      now: ctx.clock.now(),
+    });
+    user = await repository.markEmailConfirmed(ctx.db, user.id);
+  }
+  return { data: await toUserDto(ctx.db, user), message: EMAIL_VERIFIED_MESSAGE };
+}
+
+/** A new verification code, at most once per RESEND_INTERVAL_MS. */
+export async function resendVerificationCode(ctx: ActorContext): Promise<Outcome<null>> {
+  const user = ctx.actor.user;
   if (user.is_email_confirmed) throw badRequest('Your email is already verified.');
-  const last = await app.db
-    .selectFrom('one_time_codes')
-    .select('created_at')
-    .where('user_id', '=', user.id)
-    .where('purpose', '=', 'email_verification')
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (last && Date.now() - new Date(last.created_at).getTime() < RESEND_INTERVAL_MS) {
+  const last = await repository.newestCodeIssuedAt(ctx.db, user.id, 'email_verification');
+  if (last && ctx.clock.now().getTime() - last.getTime() < RESEND_INTERVAL_MS) {
     throw new AppError('rate_limited', 'Please wait a minute before asking for another code.');
   }
-  await sendVerificationCode(app, user);
+  await sendVerificationCode(ctx, user);
+  return { data: null, message: CODE_SENT_MESSAGE };
 }
 
 /** Always answers the same way, so the form never reveals whether an email has an account. */
-export async function requestPasswordReset(app: FastifyInstance, email: string): Promise<void> {
-  const user = await app.db.selectFrom('users').selectAll().where('email', '=', email).where('closed_at', 'is', null).executeTakeFirst();
-  if (!user || user.is_account_disabled) return;
+export async function requestPasswordReset(ctx: ServiceContext, email: string): Promise<Outcome<null>> {
+  const answer = { data: null, message: RESET_LINK_SENT_MESSAGE };
+  const user = await repository.findOpenUserByEmail(ctx.db, email);
+  if (!user || user.is_account_disabled) return answer;
   const token = newToken();
-  await app.db.transaction().execute(async (trx) => {
-    // Only the newest link works.
-    await trx
-      .updateTable('password_resets')
-      .set({ used_at: sql`now()` })
-      .where('user_id', '=', user.id)
-      .where('used_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('password_resets')
-      .values({ user_id: user.id, token_hash: sha256(token), expires_at: new Date(Date.now() + PASSWORD_RESET_TTL_MS) })
-      .execute();
+  await inTransaction(ctx.db, async (trx) => {
+    await repository.retireOpenResets(trx, user.id);
+    await repository.insertPasswordReset(trx, {
+      userId: user.id,
+      tokenHash: sha256(token),
+      expiresAt: new Date(ctx.clock.now().getTime() + PASSWORD_RESET_TTL_MS),
+    });
   });
-  const link = `${app.config.publicUrl}/forgot-password?token=${token}`;
-  await app.mailer.send(passwordResetMail(brand(app), user.email, user.first_name, link));
+  const link = `${ctx.config.publicUrl}/forgot-password?token=${token}`;
+  // Quietly: a mail failure must not answer differently for a registered email.
+  await sendQuietly(ctx, passwordResetMail(brandOf(ctx.config), user.email, user.first_name, link));
+  return answer;
 }
 
-export async function resetPassword(app: FastifyInstance, token: string, password: string): Promise<void> {
-  assertPasswordAllowed(password);
-  const passwordHash = await hashPassword(password);
-  const user = await app.db.transaction().execute(async (trx) => {
-    const reset = await trx.selectFrom('password_resets').selectAll().where('token_hash', '=', sha256(token)).forUpdate().executeTakeFirst();
-    if (!reset || reset.used_at || new Date(reset.expires_at).getTime() <= Date.now()) {
-      throw badRequest('The reset link is invalid or has expired. Please ask for a new one.');
+/** A reset link works once, within its time; it ends every session and lifts a sign-in lock. */
+export async function resetPassword(ctx: ServiceContext, input: { token: string; password: string }): Promise<Outcome<null>> {
+  assertPasswordAllowed(input.password);
+  const passwordHash = await hashPassword(input.password);
+  const user = await inTransaction(ctx.db, async (trx) => {
+    const reset = await repository.lockPasswordReset(trx, sha256(input.token));
+    if (!reset || reset.used_at || new Date(reset.expires_at).getTime() <= ctx.clock.now().getTime()) {
+      throw badRequest(RESET_LINK_INVALID_MESSAGE);
     }
-    await trx
-      .updateTable('password_resets')
-      .set({ used_at: sql`now()` })
-      .where('id', '=', reset.id)
-      .execute();
-    const updated = await trx
-      .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: sql`now()` })
-      .where('id', '=', reset.user_id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await endUserSessions(trx, updated.id);
-    await trx.deleteFrom('login_throttle').where('email', '=', updated.email).execute();
+    await repository.markResetUsed(trx, reset.id);
+    const updated = await repository.setPasswordHash(trx, reset.user_id, passwordHash);
+    await repository.endUserSessions(trx, updated.id);
+    await repository.clearLoginFailures(trx, updated.email);
     return updated;
   });
-  await app.mailer.send(passwordChangedMail(brand(app), user.email, user.first_name)).catch(() => undefined);
+  await sendQuietly(ctx, passwordChangedMail(brandOf(ctx.config), user.email, user.first_name));
+  return { data: null, message: PASSWORD_RESET_MESSAGE };
 }
 
-export async function changePassword(app: FastifyInstance, user: User, sessionId: string, oldPassword: string, newPassword: string): Promise<void> {
-  if (!(await verifyPassword(user.password_hash, oldPassword)))
+/** Needs the current password; every other session of the user ends. */
+export async function changePassword(ctx: ActorContext, input: { oldPassword: string; newPassword: string }): Promise<Outcome<null>> {
+  const { user, sessionId } = ctx.actor;
+  if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
     throw badRequest('Your current password is not correct.', { oldPassword: 'Incorrect password' });
-  if (oldPassword === newPassword) throw badRequest('The new password must be different from the current one.');
-  assertPasswordAllowed(newPassword);
-  const passwordHash = await hashPassword(newPassword);
-  await app.db.transaction().execute(async (trx: DB) => {
-    await trx
-      .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: sql`now()` })
-      .where('id', '=', user.id)
-      .execute();
-    await endUserSessions(trx, user.id, sessionId);
+  }
+  if (input.oldPassword === input.newPassword) throw badRequest('The new password must be different from the current one.');
+  assertPasswordAllowed(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword);
+  await inTransaction(ctx.db, async (trx) => {
+    await repository.setPasswordHash(trx, user.id, passwordHash);
+    await repository.endUserSessions(trx, user.id, sessionId);
   });
-  await app.mailer.send(passwordChangedMail(brand(app), user.email, user.first_name)).catch(() => undefined);
+  await sendQuietly(ctx, passwordChangedMail(brandOf(ctx.config), user.email, user.first_name));
+  return { data: null, message: PASSWORD_CHANGED_MESSAGE };
 }

@@ -25,7 +25,7 @@ import type { Outcome } from '../lib/outcome';
 import { amountOwed } from '../loans/repository';
 import { sendQuietly } from '../mail/mailer';
 import { brandOf, plainMail } from '../mail/templates';
-import { toUserDto } from '../users/presenter';
+import { toUserDto } from '../users/service';
 import * as repository from './repository';
 
 // The back office's customers (spec section 5; DESIGN.md rule 6): the list, one customer, staff

@@ -20,7 +20,7 @@ import { assert, conflict, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { sendQuietly } from '../mail/mailer';
 import { brandOf, plainMail } from '../mail/templates';
-import { toUserDto } from '../users/presenter';
+import { toUserDto } from '../users/service';
 import * as repository from './repository';
 
 const UNDER_REVIEW_MESSAGE = 'Your documents are already under review. We will email you when they have been checked.';

@@ -1,3 +1,4 @@
+import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS } from '../../shared/limits';
 import type { Config } from '../config';
 import type { MailMessage } from './mailer';
 
@@ -9,6 +10,9 @@ export interface Brand {
 /** Who every email is from and where its links point. */
 export const brandOf = (config: Pick<Config, 'bankName' | 'publicUrl'>): Brand => ({ bankName: config.bankName, publicUrl: config.publicUrl });
 
+/** The auth mails name the same limits the code enforces, so the text cannot drift from them. */
+const minutes = (ms: number) => `${ms / 60_000} minutes`;
+
 const footer = (brand: Brand) =>
   `\n\n${brand.bankName} will never ask you for this code or your password by phone or email, and never charges for a code.\n${brand.publicUrl}`;
 
@@ -16,7 +20,7 @@ export function verificationCodeMail(brand: Brand, to: string, firstName: string
   return {
     to,
     subject: `Your ${brand.bankName} verification code: ${code}`,
-    text: `Hello ${firstName},\n\nYour email verification code is ${code}. It is valid for 10 minutes.${footer(brand)}`,
+    text: `Hello ${firstName},\n\nYour email verification code is ${code}. It is valid for ${minutes(EMAIL_CODE_TTL_MS)}.${footer(brand)}`,
   };
 }
 
@@ -25,7 +29,7 @@ export function accountLockedMail(brand: Brand, to: string, firstName: string): 
     to,
     subject: `${brand.bankName}: sign-in locked after failed attempts`,
     text:
-      `Hello ${firstName},\n\nWe locked sign-in to your account for 15 minutes after 5 failed attempts in a row. ` +
+      `Hello ${firstName},\n\nWe locked sign-in to your account for ${minutes(LOGIN_LOCK_MS)} after ${LOGIN_FAILURES_MAX} failed attempts in a row. ` +
       `If this was not you, reset your password at ${brand.publicUrl}/forgot-password and contact support.${footer(brand)}`,
   };
 }
@@ -35,7 +39,7 @@ export function passwordResetMail(brand: Brand, to: string, firstName: string, l
     to,
     subject: `${brand.bankName}: reset your password`,
     text:
-      `Hello ${firstName},\n\nUse this link within 30 minutes to choose a new password. It works once.\n\n${link}\n\n` +
+      `Hello ${firstName},\n\nUse this link within ${minutes(PASSWORD_RESET_TTL_MS)} to choose a new password. It works once.\n\n${link}\n\n` +
       `If you did not ask for this, ignore this email: your password stays as it is.${footer(brand)}`,
   };
 }

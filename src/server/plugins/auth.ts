@@ -1,6 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZApiError } from '../../shared/contracts/common';
-import { resolveSession, SESSION_COOKIE } from '../auth/sessions';
+import { SESSION_ABSOLUTE_MS } from '../../shared/limits';
+import { resolveSession } from '../auth/sessions';
+import type { Config } from '../config';
 import type { Actor, AppContext, ActorContext, ServiceContext } from '../context';
 import type { User } from '../db/schema';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
@@ -26,6 +28,23 @@ declare module 'fastify' {
 export const CUSTOMERS_ONLY_MESSAGE = 'This is for customers. Admins use the back office.';
 export const VERIFY_EMAIL_FIRST_MESSAGE = 'Please verify your email address first.';
 export const STAFF_ONLY_MESSAGE = 'Only bank staff can do this.';
+
+/** The session's cookie: HttpOnly, SameSite=Strict, Secure behind https. */
+export const SESSION_COOKIE = 'll_session';
+
+export function setSessionCookie(reply: FastifyReply, token: string, config: Pick<Config, 'publicUrl'>): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: config.publicUrl.startsWith('https://'),
+    maxAge: SESSION_ABSOLUTE_MS / 1000,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
 
 /** The security requirement the OpenAPI document shows for a signed-in route: the cookie or a bearer token. */
 export const SIGNED_IN_SECURITY: Array<Record<string, string[]>> = [{ cookie: [] }, { bearer: [] }];
@@ -71,7 +90,7 @@ export function registerAuth(api: FastifyInstance, context: AppContext): void {
   api.addHook('onRequest', async (request) => {
     const token = tokenFrom(request);
     if (token) {
-      const session = await resolveSession(context.db, token);
+      const session = await resolveSession(context, token);
       if (session) {
         request.user = session.user;
         request.sessionId = session.id;
@@ -82,10 +101,15 @@ export function registerAuth(api: FastifyInstance, context: AppContext): void {
   });
 }
 
+/** Where a request comes from (a new session and the audit log record it). */
+export function originOf(request: FastifyRequest): Pick<Actor, 'ip' | 'userAgent'> {
+  return { ip: request.ip ?? null, userAgent: request.headers['user-agent']?.slice(0, 300) ?? null };
+}
+
 /** The acting user of a request behind a sign-in (user, customer or staff access). */
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.user) throw unauthorized();
-  return { user: request.user, sessionId: request.sessionId, ip: request.ip ?? null, userAgent: request.headers['user-agent']?.slice(0, 300) ?? null };
+  return { user: request.user, sessionId: request.sessionId, ...originOf(request) };
 }
 
 /** The service context of a signed-in request. */

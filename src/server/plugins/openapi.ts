@@ -3,7 +3,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
-import { SESSION_COOKIE } from '../auth/sessions';
+import { SESSION_COOKIE } from './auth';
 import { htmlContentSecurityPolicy } from './security';
 
 export const OPENAPI_PATH = '/api/openapi.json';

@@ -22,7 +22,7 @@ import { assert, badRequest, conflict, forbidden, notFound } from '../lib/errors
 import type { Outcome } from '../lib/outcome';
 import { sendQuietly } from '../mail/mailer';
 import { brandOf, plainMail } from '../mail/templates';
-import { toUserDto } from '../users/presenter';
+import { toUserDto } from '../users/service';
 import * as repository from './repository';
 
 const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists.';

@@ -6,6 +6,7 @@ import * as admin from './2026-11-21-06-admin';
 import * as adminCounters from './2026-11-21-06-admin-counters';
 import * as contacts from './2026-11-21-04-contacts';
 import * as loanRepayments from './2026-11-21-07-loan-repayments';
+import * as phoneE164 from './2026-11-23-08-phone-e164';
 import * as ledgerChain from './2026-11-23-09-ledger-chain';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-06-admin-counters': adminCounters,
   '2026-11-21-04-contacts': contacts,
   '2026-11-21-07-loan-repayments': loanRepayments,
+  '2026-11-23-08-phone-e164': phoneE164,
   '2026-11-23-09-ledger-chain': ledgerChain,
 };

@@ -1,4 +1,5 @@
 import type { UserDto } from '../../shared/contracts/user';
+import type { ActorContext } from '../context';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
 import { userVerification } from '../kyc/repository';
@@ -11,7 +12,7 @@ export function profilePictureUrl(user: Pick<User, 'id' | 'profile_picture'>): {
 /** The spec's user object. Balances come from the ledger, in dollars as the API carries them. */
 export async function toUserDto(db: DB, user: User): Promise<UserDto> {
   const account = user.is_admin ? null : await getAccountSummary(db, user.id);
-  const dto: UserDto = {
+  return {
     _id: user.id,
     firstName: user.first_name,
     lastName: user.last_name,
@@ -32,5 +33,9 @@ export async function toUserDto(db: DB, user: User): Promise<UserDto> {
     isEmailConfirmed: user.is_email_confirmed,
     createdAt: new Date(user.created_at).toISOString(),
   };
-  return dto;
+}
+
+/** The signed-in user, as the session found them at the start of the request. */
+export function me(ctx: ActorContext): Promise<UserDto> {
+  return toUserDto(ctx.db, ctx.actor.user);
 }
