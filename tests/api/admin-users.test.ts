@@ -24,7 +24,7 @@ const validUpdate = (overrides: Record<string, unknown> = {}) => ({
   firstName: 'Quentin',
   lastName: 'Zabriskie',
   email: customer.email,
-  phone: '+1 202 555 0199',
+  phone: '+12025550199',
   location: { address: '5 Elm Road', state: 'Ohio' },
   verificationStatus: 'verified',
   isBlocked: false,
@@ -229,7 +229,7 @@ describe('PUT /api/user/admin/:id', () => {
   it('updates the details, audits before and after, and emails the customer', async () => {
     const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate() });
     expect(response.statusCode).toBe(200);
-    expect(json(response).data).toMatchObject({ phone: '+1 202 555 0199', location: { address: '5 Elm Road', state: 'Ohio' }, verificationStatus: 'verified' });
+    expect(json(response).data).toMatchObject({ phone: '+12025550199', location: { address: '5 Elm Road', state: 'Ohio' }, verificationStatus: 'verified' });
     const entry = await ctx.database.db
       .selectFrom('audit_log')
       .selectAll()
@@ -238,7 +238,7 @@ describe('PUT /api/user/admin/:id', () => {
       .executeTakeFirstOrThrow();
     expect(entry.actor_id).toBe(adminId);
     expect(entry.before).toMatchObject({ phone: '+12025550101', verificationStatus: 'awaiting' });
-    expect(entry.after).toMatchObject({ phone: '+1 202 555 0199', state: 'Ohio', verificationStatus: 'verified' });
+    expect(entry.after).toMatchObject({ phone: '+12025550199', state: 'Ohio', verificationStatus: 'verified' });
     const mail = ctx.mailer.outbox().find((message) => message.to === customer.email && message.subject.includes('changes to your account'));
     expect(mail?.text).toContain('phone number');
   });

@@ -19,7 +19,7 @@ describe('PATCH /api/user/profile', () => {
     expect(response.statusCode).toBe(200);
     const body = json(response);
     expect(body.message).toBe('Profile updated successfully');
-    expect(body.data.phone).toBe('+1 202 555 0188');
+    expect(body.data.phone).toBe('+12025550188');
     expect(body.data.location).toEqual({ address: '5 Elm Road', state: 'Texas' });
     const me = json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(customer.token) }));
     expect(me.data.location.state).toBe('Texas');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizePhone } from './profile';
 import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../limits';
 import { VERIFICATION_STATUSES } from '../reference';
 import { controlCharactersMessage, envelope, optionalText, paginated, SINGLE_LINE_TEXT, ZEmail, ZTimestamp } from './common';
@@ -76,7 +77,15 @@ export const ZAdminUserUpdate = z.object(
     email: required(EMAIL_LENGTH_MAX, 'Email')
       .pipe(z.email('Please enter a valid email address'))
       .transform((email) => email.toLowerCase()),
-    phone: required(PHONE_LENGTH_MAX, 'Phone').regex(/^\+?[0-9 ()-]{4,}$/, 'Please enter a valid phone number'),
+    // Stored in E.164, like every phone the bank keeps (a number with its country code, "+..." or digits).
+    phone: required(PHONE_LENGTH_MAX, 'Phone').transform((phone, ctx) => {
+      const e164 = normalizePhone(phone);
+      if (!e164) {
+        ctx.addIssue({ code: 'custom', message: 'Please enter a valid phone number' });
+        return z.NEVER;
+      }
+      return e164;
+    }),
     location: z.object(
       {
         address: required(ADDRESS_LENGTH_MAX, 'Address'),

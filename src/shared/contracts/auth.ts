@@ -1,4 +1,3 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { countryOptions } from '../countries';
 import { dateOfBirth } from '../dates';
@@ -32,8 +31,7 @@ export const ZNewPassword = z
  * profile (which would otherwise refuse every later save of a number stored as typed).
  */
 export function signUpPhone(phone: string, dialCode: string): string | null {
-  const international = normalizePhone(phone, dialCode);
-  return international ? (parsePhoneNumberFromString(international)?.number ?? null) : null;
+  return normalizePhone(phone, dialCode);
 }
 
 const ZDateOfBirth = dateOfBirth({ required: 'Date of birth is required', underage: 'You must be at least 18 years old to open an account' });

@@ -17,7 +17,7 @@ export function normalizePhone(value: string, dialCode?: string | null): string 
   if (!text || text.length > PHONE_LENGTH_MAX + 5) return null;
   const candidate = text.startsWith('+') ? text : dialCode ? `+${dialCode}${text.replace(/^0+/, '')}` : `+${text}`;
   if (!isValidPhoneNumber(candidate)) return null;
-  return parsePhoneNumberFromString(candidate)?.formatInternational() ?? null;
+  return parsePhoneNumberFromString(candidate)?.number ?? null;
 }
 
 /**
