@@ -27,7 +27,6 @@ import { registerWebApp } from './plugins/web';
 import { profileRoutes } from './profile/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
-import './types';
 
 export interface AppOptions {
   /** Serve the built web app (off for API tests). */
@@ -49,10 +48,6 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // TRANSITION: routes not yet converted read these decorations.
-  app.decorate('config', config);
-  app.decorate('db', context.db);
-  app.decorate('mailer', context.mailer);
 
   registerJsonParser(app);
   registerErrorHandler(app, context);

@@ -1,8 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../shared/limits';
 import type { Actor, AppContext } from '../context';
 import type { User } from '../db/schema';
-import { AppError, forbidden, unauthorized } from '../lib/errors';
 import { newToken, sha256 } from './crypto';
 import * as repository from './repository';
 
@@ -42,29 +40,4 @@ export async function resolveSession(ctx: Pick<AppContext, 'db' | 'clock'>, toke
   if (now - lastSeen > TOUCH_INTERVAL_MS) await repository.touchSession(ctx.db, row.session_id);
   const { session_id, last_seen_at: _seen, expires_at: _expires, ended_at: _ended, ...user } = row;
   return { id: session_id, user };
-}
-
-// ---------------------------------------------------------------- transitional (removed once every route declares its access)
-
-/** Any signed-in user. */
-export async function requireUser(request: FastifyRequest): Promise<void> {
-  if (!request.user) throw unauthorized();
-}
-
-/** A signed-in customer whose email is confirmed. */
-export async function requireCustomer(request: FastifyRequest): Promise<void> {
-  if (!request.user) throw unauthorized();
-  if (request.user.is_admin) throw forbidden('This is for customers. Admins use the back office.');
-  if (!request.user.is_email_confirmed) throw new AppError('forbidden', 'Please verify your email address first.');
-}
-
-export async function requireAdmin(request: FastifyRequest): Promise<void> {
-  if (!request.user) throw unauthorized();
-  if (!request.user.is_admin) throw forbidden('Only bank staff can do this.');
-}
-
-/** The signed-in user; use after a guard. */
-export function currentUser(request: FastifyRequest): User {
-  if (!request.user) throw unauthorized();
-  return request.user;
 }

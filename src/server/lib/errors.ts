@@ -40,7 +40,7 @@ export function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`Assertion failed: ${message}`);
 }
 
-// ---------------------------------------------------------------- transitional (removed once every route declares its schema)
+// ---------------------------------------------------------------- zod issues
 import type { z } from 'zod';
 
 /** Turns zod issues into the `{ message, fields }` answer: the first issue's message leads. */
@@ -52,11 +52,4 @@ export function validationError(error: z.ZodError): AppError {
   }
   const first = error.issues[0];
   return new AppError('validation', first?.message ?? 'Invalid request', fields);
-}
-
-/** Parses untrusted input with a shared schema; bad input becomes a 400 with the schema's message. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
-  if (!result.success) throw validationError(result.error);
-  return result.data;
 }

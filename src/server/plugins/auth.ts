@@ -69,23 +69,19 @@ export function checkAccess(access: Access, user: User | null): void {
 /**
  * The /api scope's sign-in: every request's session is resolved once (cookie or Bearer), then the
  * route's declared access is enforced before its body is even validated. A route that declares no
- * access fails at start-up, so none can be left open by accident. The declaration also becomes the
- * route's security in the OpenAPI document, and every route documents the error shape.
+ * access (or no response schema) fails at start-up, so none can be left open or undescribed by
+ * accident. The declaration also becomes the route's security in the OpenAPI document, and every
+ * route documents the error shape.
  */
 export function registerAuth(api: FastifyInstance, context: AppContext): void {
   api.decorateRequest('user', null);
   api.decorateRequest('sessionId', null);
   api.addHook('onRoute', (route) => {
     const access = route.config?.access;
-    if (!access) {
-      // TRANSITION: routes not yet converted keep their preHandler guards.
-      if (route.schema) throw new Error(`${String(route.method)} ${route.url} declares no access (config.access)`);
-      return;
-    }
-    if (route.schema) {
-      route.schema.security = access === 'public' ? [] : SIGNED_IN_SECURITY;
-      route.schema.response = { '4xx': ZApiError, '5xx': ZApiError, ...(route.schema.response as object | undefined) };
-    }
+    if (!access) throw new Error(`${String(route.method)} ${route.url} declares no access (config.access)`);
+    if (!route.schema?.response) throw new Error(`${String(route.method)} ${route.url} declares no response schema`);
+    route.schema.security = access === 'public' ? [] : SIGNED_IN_SECURITY;
+    route.schema.response = { '4xx': ZApiError, '5xx': ZApiError, ...(route.schema.response as object) };
   });
   api.addHook('onRequest', async (request) => {
     const token = tokenFrom(request);

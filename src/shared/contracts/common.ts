@@ -45,6 +45,8 @@ export const ZEmail = z
   .trim()
   .min(1, 'Email is required')
   .max(EMAIL_LENGTH_MAX, `Email must be at most ${EMAIL_LENGTH_MAX} characters`)
+  // The document shows the format the pipe below enforces (JSON Schema sees only this side of it).
+  .meta({ format: 'email' })
   .pipe(z.email('Please enter a valid email address'))
   .transform((email) => email.toLowerCase());
 
