@@ -165,20 +165,22 @@ export class Fuzzer {
 
   private formOf(operation: Operation): Form | null {
     const media = Object.entries(operation.body?.content ?? {}).find(([type]) => type.startsWith('multipart/form-data'));
-    if (media) {
-      const schema = this.resolve(media[1].schema);
-      const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
-      const form: Form = { files: {}, fields: {}, required: isObject(schema) && Array.isArray(schema.required) ? schema.required.map(String) : [] };
-      for (const [name, property] of Object.entries(properties)) {
+    const fallback = MULTIPART_FALLBACK[operation.key];
+    const schema = media ? this.resolve(media[1].schema) : undefined;
+    if (media && isObject(schema) && isObject(schema.properties)) {
+      const form: Form = { files: {}, fields: {}, required: Array.isArray(schema.required) ? schema.required.map(String) : [] };
+      for (const [name, property] of Object.entries(schema.properties)) {
         const part = this.resolve(property);
-        const isFile = isObject(part) && (part.format === 'binary' || part.contentMediaType !== undefined || part.contentEncoding !== undefined);
-        if (isFile) form.files[name] = /pdf/.test(String(part.contentMediaType ?? '')) ? 'image_or_pdf' : 'image';
+        const isFile =
+          (isObject(part) && (part.format === 'binary' || part.contentMediaType !== undefined || part.contentEncoding !== undefined)) ||
+          fallback?.files[name] !== undefined;
+        if (isFile) form.files[name] = fallback?.files[name] ?? (/pdf/.test(String(isObject(part) ? part.contentMediaType : '')) ? 'image_or_pdf' : 'image');
         else form.fields[name] = property as JsonSchema;
       }
       return form;
     }
-    const fallback = operation.body ? undefined : MULTIPART_FALLBACK[operation.key];
-    if (!fallback) return null;
+    // A form the document does not describe (no body, or a multipart body without properties).
+    if (!fallback || (operation.body && !media)) return null;
     if (!this.report.undocumentedMultipart.includes(operation.key)) this.report.undocumentedMultipart.push(operation.key);
     return { ...fallback, required: [...Object.keys(fallback.files), ...Object.keys(fallback.fields)] };
   }
