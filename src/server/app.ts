@@ -17,7 +17,7 @@ import { devMailboxRoutes } from './dev/mailbox';
 import { kycRoutes } from './kyc/routes';
 import { loanRoutes } from './loans/routes';
 import { registerAuth } from './plugins/auth';
-import { registerErrorHandler } from './plugins/errors';
+import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerJsonParser } from './plugins/json';
@@ -45,6 +45,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     loggerInstance: context.log as FastifyBaseLogger,
     bodyLimit: REQUEST_BODY_BYTES_MAX,
     trustProxy: config.isProduction,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context';
@@ -31,6 +31,17 @@ export const RETRY_AFTER_SECONDS = 2;
 function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === 'unavailable') reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
   return reply.status(STATUS_OF[error.code]).send({ message: error.message, code: error.code, ...(error.fields ? { fields: error.fields } : {}) });
+}
+
+/**
+ * Failures Fastify answers before any route (or error handler) runs: a path that is not valid
+ * percent-encoding, or a path parameter longer than the router takes. Its own answers would not
+ * have the API's error shape (and would echo the path back); these keep its statuses.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') reply.status(414).send({ message: 'The address is too long.', code: 'bad_request' });
+  else if (error.code === 'FST_ERR_BAD_URL') reply.status(400).send({ message: 'Bad request.', code: 'bad_request' });
+  else reply.status(500).send({ message: INTERNAL_ERROR_MESSAGE, code: 'internal' });
 }
 
 /**

@@ -166,7 +166,13 @@ const staffValueDate = isoDate('Value date').refine((value) => {
 export const ZAdminTransactionRequest = z.object({
   amount: ZTransferAmount.pipe(z.number()),
   transactionType: z.enum(['credit', 'debit'], { message: ALL_REQUIRED }),
-  date: z.string({ message: ALL_REQUIRED }).min(1, ALL_REQUIRED).pipe(staffValueDate),
+  // The regex repeats staffValueDate's first check so the OpenAPI document shows the pattern (a pipe's
+  // inner schema is not part of the input's JSON Schema); the messages are the same.
+  date: z
+    .string({ message: ALL_REQUIRED })
+    .min(1, ALL_REQUIRED)
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates look like YYYY-MM-DD')
+    .pipe(staffValueDate),
   description: z
     .string({ message: ALL_REQUIRED })
     .trim()
@@ -191,18 +197,28 @@ export const ZAdminTransactionUpdate = z.object({
 export const ZAdminReversalRequest = z.object({ reason });
 
 /** Balance targets in dollars (zero allowed), as the admin form sends them. */
-const balanceTarget = z.unknown().transform((value, ctx) => {
-  if (value === undefined || value === null || value === '') {
-    ctx.addIssue({ code: 'custom', message: ALL_REQUIRED });
-    return z.NEVER;
-  }
-  const cents = dollarsToCents(value);
-  if (cents === null || cents < 0 || cents > AMOUNT_CENTS_MAX * 10) {
-    ctx.addIssue({ code: 'custom', message: 'Balances must be amounts of at least 0 with at most 2 decimal places' });
-    return z.NEVER;
-  }
-  return cents;
-});
+const balanceTarget = z
+  .unknown()
+  .meta({
+    anyOf: [
+      { type: 'number', minimum: 0, maximum: (AMOUNT_CENTS_MAX * 10) / 100, multipleOf: 0.01 },
+      { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,2})?$' },
+    ],
+    description: 'The balance to set, decimal dollars (zero allowed) with at most 2 places, e.g. 2500.75',
+    examples: [2500.75],
+  })
+  .transform((value, ctx) => {
+    if (value === undefined || value === null || value === '') {
+      ctx.addIssue({ code: 'custom', message: ALL_REQUIRED });
+      return z.NEVER;
+    }
+    const cents = dollarsToCents(value);
+    if (cents === null || cents < 0 || cents > AMOUNT_CENTS_MAX * 10) {
+      ctx.addIssue({ code: 'custom', message: 'Balances must be amounts of at least 0 with at most 2 decimal places' });
+      return z.NEVER;
+    }
+    return cents;
+  });
 
 export const ZAdminAccountUpdate = z.object({
   savings: balanceTarget,
