@@ -3,6 +3,7 @@ import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { signOut } from '../../features/auth/api';
 import { Logo } from './logo';
+import { paths } from '../../paths';
 
 export interface ShellLink {
   to: string;
@@ -31,7 +32,7 @@ export function AppShell({
 
   async function logout() {
     await signOut().catch(() => undefined);
-    navigate('/', { replace: true });
+    navigate(paths.home, { replace: true });
   }
 
   const sidebar = (
@@ -92,7 +93,7 @@ export function AppShell({
           {children}
         </main>
         <footer className="px-6 pb-6 text-xs text-slate-600">
-          <Link to="/privacy-policy" className="hover:underline">
+          <Link to={paths.privacyPolicy} className="hover:underline">
             Privacy Policy
           </Link>
         </footer>

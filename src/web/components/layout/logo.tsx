@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { BANK_NAME } from '../../lib/settings';
+import { paths } from '../../paths';
 
-export function Logo({ to = '/', light = false }: { to?: string; light?: boolean }) {
+export function Logo({ to = paths.home, light = false }: { to?: string; light?: boolean }) {
   return (
     <Link
       to={to}

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { BANK_NAME } from '../../lib/settings';
 import { Logo } from './logo';
 import { footerLinks } from './nav-links';
+import { paths } from '../../paths';
 
 export function SiteFooter() {
   return (
@@ -11,10 +12,10 @@ export function SiteFooter() {
           <Logo light />
           <p className="mt-4 text-sm text-slate-300">Personal, business and online banking, with every cent accounted for.</p>
           <p className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
-            <Link to="/signin" className="font-semibold text-white underline underline-offset-4">
+            <Link to={paths.signin} className="font-semibold text-white underline underline-offset-4">
               Online Banking Login
             </Link>
-            <Link to="/about" className="text-slate-200 underline underline-offset-4 hover:text-white">
+            <Link to={paths.about} className="text-slate-200 underline underline-offset-4 hover:text-white">
               Who we are
             </Link>
           </p>

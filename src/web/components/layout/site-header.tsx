@@ -4,6 +4,7 @@ import { Link, NavLink as RouterNavLink, useLocation } from 'react-router';
 import { buttonClass } from '../ui/button';
 import { Logo } from './logo';
 import { menus } from './nav-links';
+import { paths } from '../../paths';
 
 function Dropdown({
   label,
@@ -103,17 +104,17 @@ export function SiteHeader() {
               />
             ))}
             <li>
-              <RouterNavLink to="/ways-to-bank" className={linkClass}>
+              <RouterNavLink to={paths.waysToBank} className={linkClass}>
                 Ways To Bank
               </RouterNavLink>
             </li>
             <li>
-              <Link to="/signup" className={buttonClass('secondary', 'ml-2')}>
+              <Link to={paths.signup} className={buttonClass('secondary', 'ml-2')}>
                 Create Account
               </Link>
             </li>
             <li>
-              <Link to="/signin" className={buttonClass('primary', 'ml-2')}>
+              <Link to={paths.signin} className={buttonClass('primary', 'ml-2')}>
                 Login Account
               </Link>
             </li>
@@ -152,27 +153,27 @@ export function SiteHeader() {
         ))}
         <ul className="mt-3 grid gap-2">
           <li>
-            <Link to="/ways-to-bank" className="block rounded px-2 py-2 font-medium text-slate-800 hover:bg-brand-50">
+            <Link to={paths.waysToBank} className="block rounded px-2 py-2 font-medium text-slate-800 hover:bg-brand-50">
               Ways To Bank
             </Link>
           </li>
           <li>
-            <Link to="/signin" className={buttonClass('primary', 'w-full')}>
+            <Link to={paths.signin} className={buttonClass('primary', 'w-full')}>
               Open Account
             </Link>
           </li>
           <li>
-            <Link to="/signup" className={buttonClass('secondary', 'w-full')}>
+            <Link to={paths.signup} className={buttonClass('secondary', 'w-full')}>
               Activate Account
             </Link>
           </li>
           <li>
-            <Link to="/signup" className={buttonClass('secondary', 'w-full')}>
+            <Link to={paths.signup} className={buttonClass('secondary', 'w-full')}>
               Create Account
             </Link>
           </li>
           <li>
-            <Link to="/signin" className={buttonClass('primary', 'w-full')}>
+            <Link to={paths.signin} className={buttonClass('primary', 'w-full')}>
               Login Account
             </Link>
           </li>

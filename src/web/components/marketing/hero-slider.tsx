@@ -5,6 +5,7 @@ import { heroHeightPx } from '../../content/figures';
 import { SLIDE_AUTOPLAY_MS, SLIDE_FADE_MS, type Slide } from '../../content/home';
 import { Art } from './art';
 import { ctaClass } from './hero';
+import { paths } from '../../paths';
 
 /**
  * The home page's fading hero (spec sections 2 and 9): every slide stacked in one grid cell and
@@ -88,7 +89,7 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
                 <div>
                   <h2 className="text-4xl font-extrabold leading-tight sm:text-5xl">{slide.title}</h2>
                   <p className="mt-5 max-w-xl text-lg text-slate-100">{slide.text}</p>
-                  <Link to="/signin" className={`${ctaClass} mt-8`}>
+                  <Link to={paths.signin} className={`${ctaClass} mt-8`}>
                     {slide.button}
                   </Link>
                 </div>
@@ -97,7 +98,7 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
                     <p className="text-sm font-bold tracking-widest text-brand-700">{slide.sideCard.kicker}</p>
                     <p className="text-4xl font-extrabold md:text-5xl">{slide.sideCard.figure}</p>
                     <Link
-                      to="/signin"
+                      to={paths.signin}
                       className="col-start-2 row-span-2 row-start-1 inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-3 py-3 md:mt-4 md:px-4 text-sm font-bold tracking-wide text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2"
                     >
                       {slide.sideCard.button}

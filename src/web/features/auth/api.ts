@@ -1,6 +1,7 @@
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser, storeUser } from '../../lib/api';
 import { queryClient } from '../../lib/query';
+import { paths } from '../../paths';
 
 export async function signIn(email: string, password: string, admin = false): Promise<UserDto> {
   const { data } = await api.post<{ token: string; user: UserDto }>(
@@ -19,9 +20,9 @@ export function rememberUser(user: UserDto): void {
 
 /** Where a user goes after signing in (spec section 4). */
 export function homeFor(user: UserDto): string {
-  if (user.isAdmin) return '/admin/dashboard';
-  if (!user.isEmailConfirmed) return '/email-verification';
-  return '/account/home';
+  if (user.isAdmin) return paths.adminDashboard;
+  if (!user.isEmailConfirmed) return paths.emailVerification;
+  return paths.accountHome;
 }
 
 export async function signOut(): Promise<void> {

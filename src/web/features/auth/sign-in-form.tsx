@@ -6,6 +6,7 @@ import { PasswordField, TextField } from '../../components/ui/form';
 import { errorMessage } from '../../lib/api';
 import { homeFor, signIn } from './api';
 import { useTimedMessage } from './use-timed-message';
+import { paths } from '../../paths';
 
 export function SignInForm({ admin = false }: { admin?: boolean }) {
   const navigate = useNavigate();
@@ -64,12 +65,12 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
       </Button>
       {!admin ? (
         <div className="flex flex-wrap justify-between gap-2 text-sm">
-          <Link to="/forgot-password" className="font-medium text-brand-800 hover:underline">
+          <Link to={paths.forgotPassword} className="font-medium text-brand-800 hover:underline">
             Forgot password?
           </Link>
           <p>
             Don&apos;t have an account?{' '}
-            <Link to="/signup" className="font-medium text-brand-800 hover:underline">
+            <Link to={paths.signup} className="font-medium text-brand-800 hover:underline">
               Sign up
             </Link>
           </p>

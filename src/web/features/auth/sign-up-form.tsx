@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button';
 import { SelectField, TextField } from '../../components/ui/form';
 import { api, errorMessage } from '../../lib/api';
 import { useTimedMessage } from './use-timed-message';
+import { paths } from '../../paths';
 
 const TERMS_MESSAGE = 'You must agree to the Privacy Policy and Terms & Conditions to continue.';
 
@@ -61,7 +62,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
     setBusy(true);
     try {
       const response = await api.post('/auth/signup', body, { redirectOn401: false });
-      navigate('/signin', { state: { notice: response.message ?? 'Account created. Sign in to verify your email.' } });
+      navigate(paths.signin, { state: { notice: response.message ?? 'Account created. Sign in to verify your email.' } });
     } catch (caught) {
       setError(errorMessage(caught));
     } finally {
@@ -248,11 +249,11 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
           />
           <span>
             I agree to the{' '}
-            <Link to="/privacy-policy" className="font-medium text-brand-800 underline">
+            <Link to={paths.privacyPolicy} className="font-medium text-brand-800 underline">
               Privacy Policy
             </Link>{' '}
             and{' '}
-            <Link to="/terms-and-conditions" className="font-medium text-brand-800 underline">
+            <Link to={paths.termsAndConditions} className="font-medium text-brand-800 underline">
               Terms &amp; Conditions
             </Link>
             .
@@ -269,7 +270,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
       </Button>
       <p className="text-center text-sm">
         Already have an account?{' '}
-        <Link to="/signin" className="font-medium text-brand-800 hover:underline">
+        <Link to={paths.signin} className="font-medium text-brand-800 hover:underline">
           Sign in
         </Link>
       </p>

@@ -18,19 +18,19 @@ export function meta() {
 }
 
 const tiles = [
-  { to: paths.account.transfer, label: 'Send Money', hint: 'To another account', icon: Send },
-  { to: paths.account.internalTransfer, label: 'Inter Account', hint: 'Savings ↔ checking', icon: ArrowLeftRight },
-  { to: paths.account.domesticTransfer, label: 'Wire Transfer', hint: 'To a bank abroad', icon: Globe2 },
-  { to: paths.account.deposit, label: 'Deposit', hint: 'Add money', icon: Banknote },
+  { to: paths.accountTransfer, label: 'Send Money', hint: 'To another account', icon: Send },
+  { to: paths.accountInternalTransfer, label: 'Inter Account', hint: 'Savings ↔ checking', icon: ArrowLeftRight },
+  { to: paths.accountDomesticTransfer, label: 'Wire Transfer', hint: 'To a bank abroad', icon: Globe2 },
+  { to: paths.accountDeposit, label: 'Deposit', hint: 'Add money', icon: Banknote },
 ];
 
 const quickLinks = [
-  { to: paths.account.loans, label: 'Loans', icon: HandCoins },
-  { to: paths.account.settings, label: 'Settings', icon: Settings },
-  { to: paths.account.transactions, label: 'History', icon: History },
-  { to: paths.account.support, label: 'Support', icon: LifeBuoy },
-  { to: paths.account.updatePassword, label: 'Password', icon: KeyRound },
-  { to: paths.account.cards, label: 'Cards', icon: CreditCard },
+  { to: paths.accountLoans, label: 'Loans', icon: HandCoins },
+  { to: paths.accountSettings, label: 'Settings', icon: Settings },
+  { to: paths.accountTransactions, label: 'History', icon: History },
+  { to: paths.accountSupport, label: 'Support', icon: LifeBuoy },
+  { to: paths.accountUpdatePassword, label: 'Password', icon: KeyRound },
+  { to: paths.accountCards, label: 'Cards', icon: CreditCard },
 ];
 
 export default function DashboardPage() {
@@ -40,7 +40,7 @@ export default function DashboardPage() {
 
   // The spec: the dashboard reloads the current user on open; if that fails, go (back) to /account/home.
   useEffect(() => {
-    queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => navigate(paths.account.home, { replace: true }));
+    queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => navigate(paths.accountHome, { replace: true }));
   }, [navigate]);
 
   const number = user.account.number;
@@ -60,7 +60,7 @@ export default function DashboardPage() {
       {user.verificationStatus === 'awaiting' ? (
         <Alert tone="warning" className="flex flex-wrap items-center justify-between gap-3">
           <span>Your identity is not verified yet. Verify your account to use every service.</span>
-          <ButtonLink to={paths.account.kyc} variant="primary">
+          <ButtonLink to={paths.accountKyc} variant="primary">
             Verify Account
           </ButtonLink>
         </Alert>
@@ -132,7 +132,7 @@ export default function DashboardPage() {
       <Card
         title="Transaction history"
         actions={
-          <Link to={paths.account.transactions} className="text-sm font-semibold text-brand-800 hover:underline">
+          <Link to={paths.accountTransactions} className="text-sm font-semibold text-brand-800 hover:underline">
             See All
           </Link>
         }

@@ -6,6 +6,7 @@ import { myLoansQuery } from '../../features/loans/api';
 import { loanLabel, money } from '../../features/loans/components/loan-format';
 import { RepaymentSchedule } from '../../features/loans/components/repayment-schedule';
 import { errorMessage } from '../../lib/api';
+import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: 'Loan documents' }];
@@ -23,7 +24,7 @@ export default function LoanDocumentsPage() {
       {data && approved.length === 0 ? (
         <p className="text-slate-700">
           No approved loans yet.{' '}
-          <Link to="/account/loans" className="font-semibold text-brand-800 underline">
+          <Link to={paths.accountLoans} className="font-semibold text-brand-800 underline">
             See your applications
           </Link>
         </p>

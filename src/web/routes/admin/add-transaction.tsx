@@ -121,7 +121,7 @@ export default function AddTransactionPage() {
               {busy ? 'Posting...' : 'Add Transaction'}
             </Button>
             {values.userId ? (
-              <Link to={paths.admin.userTransactions(values.userId)} className="text-sm font-semibold text-brand-800 hover:underline">
+              <Link to={paths.adminUserTransactions(values.userId)} className="text-sm font-semibold text-brand-800 hover:underline">
                 View this customer’s transactions
               </Link>
             ) : null}

@@ -11,6 +11,7 @@ import { TextField } from '../../components/ui/form';
 import { cardQueueQuery, setCardStatus } from '../../features/cards/api';
 import { StatusTabs } from '../../features/kyc/components/status-tabs';
 import { errorMessage } from '../../lib/api';
+import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: 'Card requests' }];
@@ -44,7 +45,7 @@ function RequestRow({ request }: { request: CardRequestDto }) {
     <tr className="border-b border-slate-100 align-top">
       <td className="py-3 pr-4">
         {request.customer ? (
-          <Link to={`/admin/users/${request.customer.id}`} className="font-medium text-brand-800 hover:underline">
+          <Link to={paths.adminUser(request.customer.id)} className="font-medium text-brand-800 hover:underline">
             {name}
           </Link>
         ) : null}

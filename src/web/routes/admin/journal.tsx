@@ -73,7 +73,7 @@ export default function AdminJournalPage() {
 
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Journal' }]} />
+      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'Journal' }]} />
       <PageTitle subtitle="Every line on every customer account, newest first">Journal</PageTitle>
       <form
         onSubmit={submit}
@@ -169,7 +169,7 @@ export default function AdminJournalPage() {
                           <span className="block text-xs text-slate-700">Value {formatValueDate(line.date)}</span>
                         </td>
                         <td className="py-2 pr-3">
-                          <Link to={paths.admin.userTransactions(line.userId)} className="font-medium text-brand-800 hover:underline">
+                          <Link to={paths.adminUserTransactions(line.userId)} className="font-medium text-brand-800 hover:underline">
                             {line.customerName || 'Customer'}
                           </Link>
                           <span className="block text-xs text-slate-700">

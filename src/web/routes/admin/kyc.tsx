@@ -10,6 +10,7 @@ import { StatusTabs } from '../../features/kyc/components/status-tabs';
 import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
 import { kycQueueQuery } from '../../features/kyc/api';
 import { errorMessage } from '../../lib/api';
+import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: 'Identity reviews' }];
@@ -59,7 +60,7 @@ export default function AdminKycPage() {
                   </p>
                 </div>
                 <div className="flex gap-3">
-                  <Link to={`/admin/users/${item.userId}`} className="self-center text-sm font-semibold text-brand-800 hover:underline">
+                  <Link to={paths.adminUser(item.userId)} className="self-center text-sm font-semibold text-brand-800 hover:underline">
                     Customer page
                   </Link>
                   <Button variant="secondary" aria-expanded={open === item.id} onClick={() => setOpen(open === item.id ? null : item.id)}>

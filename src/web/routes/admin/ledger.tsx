@@ -24,7 +24,7 @@ export default function AdminLedgerPage() {
 
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'General ledger' }]} />
+      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'General ledger' }]} />
       <PageTitle subtitle="The bank's own accounts, what it holds for customers, and the hash chain">General ledger</PageTitle>
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}

@@ -12,6 +12,7 @@ import { StatusTabs } from '../../features/kyc/components/status-tabs';
 import { approveLoan, loanQueueQuery, rejectLoan } from '../../features/loans/api';
 import { LoanStatusBadge, loanLabel, loanProgress, money } from '../../features/loans/components/loan-format';
 import { errorMessage, newIdempotencyKey } from '../../lib/api';
+import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: 'Loan applications' }];
@@ -59,7 +60,7 @@ function LoanRow({ loan }: { loan: LoanDto }) {
             </h2>
             <p className="text-sm text-slate-700">
               {loan.customer ? (
-                <Link to={`/admin/users/${loan.customer.id}`} className="font-medium text-brand-800 hover:underline">
+                <Link to={paths.adminUser(loan.customer.id)} className="font-medium text-brand-800 hover:underline">
                   {name}
                 </Link>
               ) : null}{' '}

@@ -51,7 +51,7 @@ export default function UserAccountEditPage() {
       idempotency.settle();
       toast.success(message);
       void queryClient.invalidateQueries({ queryKey: ['admin'] });
-      navigate(paths.admin.user(id));
+      navigate(paths.adminUser(id));
     } catch (failure) {
       idempotency.settle(failure);
       setError(errorMessage(failure));
@@ -65,9 +65,9 @@ export default function UserAccountEditPage() {
     <div className="max-w-2xl space-y-6">
       <Breadcrumb
         trail={[
-          { label: 'Home', to: paths.admin.dashboard },
-          { label: 'Users', to: paths.admin.users },
-          { label: name, to: paths.admin.user(id) },
+          { label: 'Home', to: paths.adminDashboard },
+          { label: 'Users', to: paths.adminUsers },
+          { label: name, to: paths.adminUser(id) },
           { label: 'Edit Account Info' },
         ]}
       />

@@ -39,7 +39,7 @@ export default function AdminUserDetailPage() {
   const name = user ? `${user.firstName} ${user.lastName}` : 'User';
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Users', to: paths.admin.users }, { label: name }]} />
+      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'Users', to: paths.adminUsers }, { label: name }]} />
       <PageTitle subtitle={user?.closedAt ? 'This account is closed.' : undefined}>{name}</PageTitle>
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
@@ -47,23 +47,23 @@ export default function AdminUserDetailPage() {
         <>
           {!user.closedAt ? (
             <div className="flex flex-wrap gap-3">
-              <ButtonLink to={`/admin/users/edit/${user._id}`}>Edit user</ButtonLink>
+              <ButtonLink to={paths.adminUserEdit(user._id)}>Edit user</ButtonLink>
               {!user.isAdmin ? (
                 <>
-                  <ButtonLink variant="secondary" to={`/admin/users/account/${user._id}`}>
+                  <ButtonLink variant="secondary" to={paths.adminUserAccount(user._id)}>
                     Edit account info
                   </ButtonLink>
-                  <ButtonLink variant="secondary" to={`/admin/transactions/${user._id}`}>
+                  <ButtonLink variant="secondary" to={paths.adminUserTransactions(user._id)}>
                     Transactions
                   </ButtonLink>
                 </>
               ) : null}
-              <ButtonLink variant="ghost" to={`/admin/audit?customer=${user._id}`}>
+              <ButtonLink variant="ghost" to={`${paths.adminAudit}?customer=${encodeURIComponent(user._id)}`}>
                 Audit log
               </ButtonLink>
             </div>
           ) : (
-            <ButtonLink variant="secondary" to={`/admin/transactions/${user._id}`}>
+            <ButtonLink variant="secondary" to={paths.adminUserTransactions(user._id)}>
               Transactions
             </ButtonLink>
           )}
@@ -84,7 +84,7 @@ export default function AdminUserDetailPage() {
             <Card
               title="Recent activity"
               actions={
-                <Link to={`/admin/transactions/${user._id}`} className="text-sm font-semibold text-brand-800 hover:underline">
+                <Link to={paths.adminUserTransactions(user._id)} className="text-sm font-semibold text-brand-800 hover:underline">
                   All transactions
                 </Link>
               }

@@ -20,9 +20,9 @@ export default function AdminUserEditPage() {
     <div className="space-y-6">
       <Breadcrumb
         trail={[
-          { label: 'Home', to: paths.admin.dashboard },
-          { label: 'Users', to: paths.admin.users },
-          { label: name, to: paths.admin.user(id) },
+          { label: 'Home', to: paths.adminDashboard },
+          { label: 'Users', to: paths.adminUsers },
+          { label: name, to: paths.adminUser(id) },
           { label: 'Edit User' },
         ]}
       />

@@ -81,9 +81,9 @@ export default function UserTransactionsPage() {
     <div className="space-y-6">
       <Breadcrumb
         trail={[
-          { label: 'Home', to: paths.admin.dashboard },
-          { label: 'Users', to: paths.admin.users },
-          { label: name || 'Customer', to: paths.admin.user(id) },
+          { label: 'Home', to: paths.adminDashboard },
+          { label: 'Users', to: paths.adminUsers },
+          { label: name || 'Customer', to: paths.adminUser(id) },
           { label: 'Transactions' },
         ]}
       />
@@ -97,8 +97,8 @@ export default function UserTransactionsPage() {
         Transactions{name ? ` of ${name}` : ''}
       </PageTitle>
       <div className="flex flex-wrap gap-3">
-        <ButtonLink to={`${paths.admin.addTransaction}?userId=${encodeURIComponent(id)}`}>Add Transaction</ButtonLink>
-        <ButtonLink to={paths.admin.userAccount(id)} variant="secondary">
+        <ButtonLink to={`${paths.adminAddTransaction}?userId=${encodeURIComponent(id)}`}>Add Transaction</ButtonLink>
+        <ButtonLink to={paths.adminUserAccount(id)} variant="secondary">
           Edit account
         </ButtonLink>
       </div>

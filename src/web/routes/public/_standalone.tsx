@@ -1,6 +1,7 @@
 import { Link, Outlet } from 'react-router';
 import { Logo } from '../../components/layout/logo';
 import { BANK_NAME } from '../../lib/settings';
+import { paths } from '../../paths';
 
 /** Sign-in, sign-up and verification pages: a quiet frame without the marketing navigation. */
 export default function StandaloneLayout() {
@@ -9,7 +10,7 @@ export default function StandaloneLayout() {
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex h-16 max-w-5xl items-center justify-between px-4">
           <Logo />
-          <Link to="/" className="text-sm font-medium text-brand-800 hover:underline">
+          <Link to={paths.home} className="text-sm font-medium text-brand-800 hover:underline">
             Back to home
           </Link>
         </div>

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { Hero, Section } from '../../components/marketing/hero';
 import { about } from '../../content/about';
 import { BANK_NAME } from '../../lib/settings';
+import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: `About Us | ${BANK_NAME}` }, { name: 'description', content: about.summary }];
@@ -58,7 +59,7 @@ export default function AboutPage() {
           ))}
           <p>
             Questions for our team?{' '}
-            <Link to="/contact" className="font-semibold text-brand-800 underline">
+            <Link to={paths.contact} className="font-semibold text-brand-800 underline">
               Contact us
             </Link>
             .

@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/form';
 import { rememberUser } from '../../features/auth/api';
 import { api, errorMessage } from '../../lib/api';
+import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: 'Verify your email' }];
@@ -30,7 +31,7 @@ export default function EmailVerificationPage() {
     try {
       const { data } = await api.post<UserDto>('/auth/verify-email', { otp: otp.trim() });
       rememberUser(data);
-      navigate('/account/home', { replace: true });
+      navigate(paths.accountHome, { replace: true });
     } catch (caught) {
       setError(errorMessage(caught));
     } finally {
@@ -77,7 +78,7 @@ export default function EmailVerificationPage() {
         </button>
         <p>
           Don&apos;t have an account?{' '}
-          <Link to="/signup" className="font-medium text-brand-800 hover:underline">
+          <Link to={paths.signup} className="font-medium text-brand-800 hover:underline">
             Sign up
           </Link>
         </p>

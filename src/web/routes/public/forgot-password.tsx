@@ -4,6 +4,7 @@ import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { PasswordField, TextField } from '../../components/ui/form';
 import { api, errorMessage } from '../../lib/api';
+import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: 'Reset your password' }];
@@ -59,7 +60,7 @@ function ChooseNewPassword({ token }: { token: string }) {
     setError('');
     try {
       const response = await api.post('/auth/reset-password', { token, password, confirmPassword }, { redirectOn401: false });
-      navigate('/signin', { replace: true, state: { notice: response.message } });
+      navigate(paths.signin, { replace: true, state: { notice: response.message } });
     } catch (caught) {
       setError(errorMessage(caught));
     } finally {
@@ -110,7 +111,7 @@ export default function ForgotPasswordPage() {
       </p>
       {token ? <ChooseNewPassword token={token} /> : <RequestLink />}
       <p className="mt-6 text-center text-sm">
-        <Link to="/signin" className="font-medium text-brand-800 hover:underline">
+        <Link to={paths.signin} className="font-medium text-brand-800 hover:underline">
           Back to sign in
         </Link>
       </p>

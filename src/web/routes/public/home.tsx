@@ -5,6 +5,7 @@ import { ctaClass, Section } from '../../components/marketing/hero';
 import { HeroSlider } from '../../components/marketing/hero-slider';
 import { accessFeatures, helpCards, loanTiles, news, promoCards, savingsCta, slides } from '../../content/home';
 import { BANK_NAME } from '../../lib/settings';
+import { paths } from '../../paths';
 
 export function meta() {
   return [
@@ -78,7 +79,7 @@ export default function HomePage() {
                 );
               })}
             </ul>
-            <Link to="/signin" className={`${ctaClass} mt-8`}>
+            <Link to={paths.signin} className={`${ctaClass} mt-8`}>
               Internet Banking
             </Link>
           </div>
@@ -114,7 +115,7 @@ export default function HomePage() {
             </h2>
             <p className="mt-3 max-w-2xl text-lg text-slate-100">{savingsCta.text}</p>
           </div>
-          <Link to="/signin" className={ctaClass}>
+          <Link to={paths.signin} className={ctaClass}>
             APPLY NOW
           </Link>
         </div>
@@ -136,7 +137,7 @@ export default function HomePage() {
         <div className="mt-10 flex flex-col items-start gap-4 rounded-xl bg-brand-50 p-6 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-lg text-slate-900">Have a question we have not answered here?</p>
           <Link
-            to="/contact"
+            to={paths.contact}
             className="inline-flex items-center justify-center rounded-md bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2"
           >
             ASK QUESTIONS

@@ -5,11 +5,12 @@ import { allPageTitles } from '../../content/pages';
 import { productPageByPath } from '../../content/products';
 import type { ProductPage } from '../../content/types';
 import { BANK_NAME } from '../../lib/settings';
+import { routes, type RouteName } from '../../../shared/routes';
 
-// One module serves the 15 business and resources pages (route ids `product:<path>`); the copy
-// and figures live in src/web/content.
+// One module serves the 15 business and resources pages (each route's id is its name in the
+// route manifest); the copy and figures live in src/web/content.
 const pageFor = (id: string | undefined): ProductPage | undefined =>
-  id?.startsWith('product:') ? productPageByPath.get(`/${id.slice('product:'.length)}`) : undefined;
+  id && Object.hasOwn(routes, id) ? productPageByPath.get(routes[id as RouteName].path) : undefined;
 
 export function meta({ matches }: MetaArgs) {
   const page = pageFor(matches.at(-1)?.id);

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { AuditEntryDto } from '../../../../shared/contracts/admin';
+import { paths } from '../../../paths';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -48,7 +49,7 @@ export function AuditTable({ items }: { items: AuditEntryDto[] }) {
               <td className="px-3 py-2">
                 {entry.targetUserId ? (
                   entry.targetName ? (
-                    <Link to={`/admin/users/${entry.targetUserId}`} className="font-medium text-brand-800 hover:underline">
+                    <Link to={paths.adminUser(entry.targetUserId)} className="font-medium text-brand-800 hover:underline">
                       {entry.targetName}
                     </Link>
                   ) : (

@@ -7,6 +7,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api';
 import { deleteAdminUser } from '../api';
+import { paths } from '../../../paths';
 
 type Step = 'idle' | 'first' | 'second';
 
@@ -29,7 +30,7 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
     onSuccess: async (result) => {
       toast.success(result.message);
       await queryClient.invalidateQueries({ queryKey: ['admin'] });
-      if (result.outcome === 'deleted') navigate('/admin/users');
+      if (result.outcome === 'deleted') navigate(paths.adminUsers);
       else setStep('idle');
     },
     onError: (caught) => {

@@ -10,6 +10,7 @@ import { Button, ButtonLink } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { errorMessage, type ApiError } from '../../../lib/api';
 import { updateAdminUser } from '../api';
+import { paths } from '../../../paths';
 
 const STATUS_LABELS: Record<string, string> = { awaiting: 'Awaiting', verified: 'Verified', pending: 'Pending', failed: 'Failed' };
 
@@ -48,7 +49,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
     onSuccess: async ({ message }) => {
       toast.success(message);
       await queryClient.invalidateQueries({ queryKey: ['admin'] });
-      navigate(`/admin/users/${user._id}`);
+      navigate(paths.adminUser(user._id));
     },
     onError: (caught) => {
       const message = errorMessage(caught);
@@ -181,7 +182,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
         <Button type="submit" disabled={mutation.isPending}>
           {mutation.isPending ? 'Saving...' : 'Save changes'}
         </Button>
-        <ButtonLink variant="secondary" to={`/admin/users/${user._id}`}>
+        <ButtonLink variant="secondary" to={paths.adminUser(user._id)}>
           Cancel
         </ButtonLink>
       </div>

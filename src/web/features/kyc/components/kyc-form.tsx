@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
 import { rememberUpdatedUser } from '../../../lib/current-user';
 import { submitKyc } from '../api';
+import { paths } from '../../../paths';
 
 const SIZE_MESSAGE = 'Each file must be at most 5 MB.';
 
@@ -113,7 +114,7 @@ export function KycForm() {
       setDateOfBirth('');
       setFormKey((key) => key + 1);
       toast.success(serverMessage ?? KYC_SUCCESS_MESSAGE);
-      navigate('/account/home', { state: { notice: serverMessage ?? KYC_SUCCESS_MESSAGE } });
+      navigate(paths.accountHome, { state: { notice: serverMessage ?? KYC_SUCCESS_MESSAGE } });
     } catch (caught) {
       const text = caught instanceof ApiError && caught.status > 0 && caught.status < 500 ? caught.message : KYC_FAILURE_MESSAGE;
       setMessage(/error|required/i.test(text) ? text : `Submission error: ${text}`);

@@ -18,6 +18,7 @@ import { Button } from '../../../components/ui/button';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
 import { applyForLoan } from '../api';
+import { paths } from '../../../paths';
 
 /** The loan application (spec: loanAmount, loanType, loanDuration, loanPurpose) with a live monthly payment. */
 export function LoanApplyForm() {
@@ -72,7 +73,7 @@ export function LoanApplyForm() {
           {result.tone === 'success' ? (
             <>
               {' '}
-              <Link to="/account/loans" className="font-semibold underline">
+              <Link to={paths.accountLoans} className="font-semibold underline">
                 See your loans
               </Link>
             </>

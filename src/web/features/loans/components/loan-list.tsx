@@ -8,6 +8,7 @@ import { errorMessage } from '../../../lib/api';
 import { myLoansQuery, repayLoan, withdrawLoan } from '../api';
 import { LoanStatusBadge, loanLabel, loanProgress, money } from './loan-format';
 import { RepaymentSchedule } from './repayment-schedule';
+import { paths } from '../../../paths';
 
 function LoanCard({ loan }: { loan: LoanDto }) {
   const queryClient = useQueryClient();
@@ -101,7 +102,7 @@ export function LoanList() {
     return (
       <div className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
         <p className="text-slate-700">You have no loans yet.</p>
-        <Link to="/account/loans/apply" className={buttonClass('primary', 'mt-4')}>
+        <Link to={paths.accountLoansApply} className={buttonClass('primary', 'mt-4')}>
           Apply for a loan
         </Link>
       </div>
@@ -111,7 +112,7 @@ export function LoanList() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-xl font-semibold text-slate-900">Processing Loans</h2>
-        <Link to="/account/loans/apply" className={buttonClass('secondary')}>
+        <Link to={paths.accountLoansApply} className={buttonClass('secondary')}>
           Apply for another loan
         </Link>
       </div>

@@ -38,7 +38,7 @@ export function InternalTransferForm() {
       const answer = await internalTransfer(body, idempotency.keyFor(body));
       idempotency.settle();
       toast.success(answer.message);
-      navigate(paths.account.transactions);
+      navigate(paths.accountTransactions);
     } catch (failure) {
       idempotency.settle(failure);
       setError(errorMessage(failure));

@@ -38,7 +38,7 @@ export function TransferForm() {
   });
   const navigate = useNavigate();
   const { step, setStep, code, error, setError, busy, submit } = useCodedTransfer(sendTransfer, (line) =>
-    navigate(paths.account.transactions, {
+    navigate(paths.accountTransactions, {
       state: transferResultState(
         `${formatUsd(line.amount)} left your ${line.account} account for ${values.to.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`,
         {

@@ -41,7 +41,7 @@ export function WireForm() {
   });
   const navigate = useNavigate();
   const { step, setStep, code, error, setError, busy, submit } = useCodedTransfer(sendWire, (line) =>
-    navigate(paths.account.transactions, {
+    navigate(paths.accountTransactions, {
       state: transferResultState(
         `${formatUsd(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`,
         null,
