@@ -31,6 +31,32 @@ export default tseslint.config(
     // navigation, are effects that set state on purpose.
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  {
+    // One money formatter and one date formatter: src/web/lib/format.ts.
+    files: ['src/web/**/*.{ts,tsx}'],
+    ignores: ['src/web/lib/format.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString'].map((property) => ({ property, message: 'Format through src/web/lib/format.ts.' })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.object.name='Intl'][callee.property.name=/^(NumberFormat|DateTimeFormat)$/]",
+          message: 'Format through src/web/lib/format.ts.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/shared/money'], importNames: ['formatCents', 'formatDollars'], message: 'Import money formatting from src/web/lib/format.ts.' },
+          ],
+        },
+      ],
+    },
+  },
   // ---------------------------------------------------------------- boundaries (docs/decisions/007-code-shape.md)
   {
     files: ['src/**/*.{ts,tsx}', 'tests/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],

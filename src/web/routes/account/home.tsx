@@ -8,7 +8,7 @@ import { ButtonLink, Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { transactionsQuery } from '../../features/ledger/api';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
-import { formatUsd } from '../../lib/format';
+import { formatDollars } from '../../lib/format';
 import { BANK_NAME } from '../../lib/settings';
 import { currentUserQuery, queryClient, useCurrentUser } from '../../lib/query';
 import { paths } from '../../paths';
@@ -72,7 +72,7 @@ export default function DashboardPage() {
             <PiggyBank aria-hidden="true" className="h-4 w-4" /> Savings balance
           </p>
           <p className="mt-2 text-3xl font-bold tabular-nums" data-testid="savings-balance">
-            {formatUsd(user.account.savings)}
+            {formatDollars(user.account.savings)}
           </p>
         </div>
         <div className="rounded-xl bg-slate-900 p-5 text-white shadow-sm">
@@ -80,7 +80,7 @@ export default function DashboardPage() {
             <Wallet aria-hidden="true" className="h-4 w-4" /> Checking balance
           </p>
           <p className="mt-2 text-3xl font-bold tabular-nums" data-testid="checking-balance">
-            {formatUsd(user.account.checking)}
+            {formatDollars(user.account.checking)}
           </p>
         </div>
       </section>

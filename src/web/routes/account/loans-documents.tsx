@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { Card, PageTitle } from '../../components/ui/card';
 import { myLoansQuery } from '../../features/loans/api';
-import { loanLabel, money } from '../../features/loans/components/loan-format';
+import { loanLabel } from '../../features/loans/components/loan-format';
+import { formatDollars } from '../../lib/format';
 import { RepaymentSchedule } from '../../features/loans/components/repayment-schedule';
 import { errorMessage } from '../../lib/api';
 import { paths } from '../../paths';
@@ -30,10 +31,10 @@ export default function LoanDocumentsPage() {
         </p>
       ) : null}
       {approved.map((loan) => (
-        <Card key={loan._id} title={`${loanLabel(loan.loanType)}: ${money(loan.loanAmount)}`}>
+        <Card key={loan._id} title={`${loanLabel(loan.loanType)}: ${formatDollars(loan.loanAmount)}`}>
           <p className="mb-4 text-sm text-slate-800">
-            {loan.loanDuration} monthly payments of about {money(loan.monthlyPayment)} at {loan.interestRate.toFixed(2)}% a year; total{' '}
-            {money(loan.totalRepayment)}. Purpose: {loan.loanPurpose}
+            {loan.loanDuration} monthly payments of about {formatDollars(loan.monthlyPayment)} at {loan.interestRate.toFixed(2)}% a year; total{' '}
+            {formatDollars(loan.totalRepayment)}. Purpose: {loan.loanPurpose}
           </p>
           <RepaymentSchedule loan={loan} />
         </Card>

@@ -11,6 +11,7 @@ import { TextField } from '../../components/ui/form';
 import { cardQueueQuery, setCardStatus } from '../../features/cards/api';
 import { StatusTabs } from '../../features/kyc/components/status-tabs';
 import { errorMessage } from '../../lib/api';
+import { formatDate } from '../../lib/format';
 import { paths } from '../../paths';
 
 export function meta() {
@@ -52,7 +53,7 @@ function RequestRow({ request }: { request: CardRequestDto }) {
         <div className="text-sm text-slate-700">{request.customer?.email}</div>
       </td>
       <td className="py-3 pr-4 capitalize">{request.cardType}</td>
-      <td className="py-3 pr-4">{new Date(request.createdAt).toLocaleDateString('en-US')}</td>
+      <td className="py-3 pr-4">{formatDate(request.createdAt)}</td>
       <td className="py-3 pr-4">
         {CARD_STATUS_LABELS[request.status]}
         {request.note ? <div className="text-sm text-slate-700">{request.note}</div> : null}

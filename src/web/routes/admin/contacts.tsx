@@ -9,9 +9,9 @@ import { Pager } from '../../components/ui/pager';
 import { PageTitle } from '../../components/ui/card';
 import { contactsQuery, deleteContact, markContactRead } from '../../features/contact/api';
 import { errorMessage } from '../../lib/api';
+import { formatDate } from '../../lib/format';
 
 const PAGE_SIZE = 20;
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 function ContactItem({ contact, onDelete, deleting }: { contact: ContactDto; onDelete: () => void; deleting: boolean }) {
   const queryClient = useQueryClient();
@@ -34,7 +34,7 @@ function ContactItem({ contact, onDelete, deleting }: { contact: ContactDto; onD
             <a href={`mailto:${contact.email}`} className="text-brand-800 underline">
               {contact.email}
             </a>
-            {contact.phone ? ` · ${contact.phone}` : ''} · <time dateTime={contact.createdAt}>{dateTime.format(new Date(contact.createdAt))}</time>
+            {contact.phone ? ` · ${contact.phone}` : ''} · <time dateTime={contact.createdAt}>{formatDate(contact.createdAt, 'dateTime')}</time>
           </p>
         </div>
         <div className="flex gap-2">

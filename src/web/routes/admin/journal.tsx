@@ -8,7 +8,8 @@ import { Card, PageTitle } from '../../components/ui/card';
 import { SelectField, TextField } from '../../components/ui/form';
 import { Pager, pageParam } from '../../components/ui/pager';
 import { adminJournalQuery } from '../../features/ledger/api';
-import { formatBookedAt, formatValueDate, kindLabel, signedAmount } from '../../lib/format';
+import { kindLabel, signedAmount } from '../../features/ledger/format';
+import { formatDate } from '../../lib/format';
 import { errorMessage } from '../../lib/api';
 import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
@@ -165,8 +166,8 @@ export default function AdminJournalPage() {
                       <tr key={line._id} className="align-top" data-testid="journal-row">
                         <td className="py-2 pr-3">{(list.data.page - 1) * list.data.pageSize + index + 1}</td>
                         <td className="py-2 pr-3 whitespace-nowrap">
-                          {formatBookedAt(line.bookedAt)}
-                          <span className="block text-xs text-slate-700">Value {formatValueDate(line.date)}</span>
+                          {formatDate(line.bookedAt, 'dateTime')}
+                          <span className="block text-xs text-slate-700">Value {formatDate(line.date)}</span>
                         </td>
                         <td className="py-2 pr-3">
                           <Link to={paths.adminUserTransactions(line.userId)} className="font-medium text-brand-800 hover:underline">

@@ -10,6 +10,7 @@ import { StatusTabs } from '../../features/kyc/components/status-tabs';
 import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
 import { kycQueueQuery } from '../../features/kyc/api';
 import { errorMessage } from '../../lib/api';
+import { formatDate } from '../../lib/format';
 import { paths } from '../../paths';
 
 export function meta() {
@@ -56,7 +57,7 @@ export default function AdminKycPage() {
                   </p>
                   <p className="text-sm text-slate-700">
                     {item.customer.email} · {KYC_DOCUMENT_TYPES.find((type) => type.value === item.documentType)?.label} · submitted{' '}
-                    {new Date(item.createdAt).toLocaleString('en-US')}
+                    {formatDate(item.createdAt, 'dateTime')}
                   </p>
                 </div>
                 <div className="flex gap-3">

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatCents } from '../../../shared/money';
 import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { ledgerOverviewQuery, verifyLedgerNow } from '../../features/admin/api';
 import { errorMessage } from '../../lib/api';
+import { formatCents, formatDate, formatNumber } from '../../lib/format';
 import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 
@@ -55,7 +55,7 @@ export default function AdminLedgerPage() {
                   ))}
                   <tr>
                     <th scope="row" className="py-2 pr-3 font-normal">
-                      Customer savings and checking ({data.customerAccounts.toLocaleString('en-US')} accounts)
+                      Customer savings and checking ({formatNumber(data.customerAccounts)} accounts)
                     </th>
                     <td className="py-2 text-right tabular-nums">{formatCents(data.customerBalancesCents)}</td>
                   </tr>
@@ -81,7 +81,7 @@ export default function AdminLedgerPage() {
           <Card title="Hash chain">
             <dl className="grid gap-2 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-6">
               <dt className="font-medium text-slate-800">Entries</dt>
-              <dd>{data.head.seq.toLocaleString('en-US')}</dd>
+              <dd>{formatNumber(data.head.seq)}</dd>
               <dt className="font-medium text-slate-800">Newest entry’s hash</dt>
               <dd className="font-mono text-xs">{data.head.hash}</dd>
             </dl>
@@ -98,7 +98,7 @@ export default function AdminLedgerPage() {
               {verification.isError ? <Alert tone="error">{errorMessage(verification.error)}</Alert> : null}
               {verification.data ? (
                 <Alert tone={verification.data.ok ? 'success' : 'error'}>
-                  {verification.data.message} (checked {new Date(verification.data.checkedAt).toLocaleTimeString('en-US')})
+                  {verification.data.message} (checked {formatDate(verification.data.checkedAt, 'time')})
                 </Alert>
               ) : null}
             </div>

@@ -10,7 +10,8 @@ import { Pager } from '../../components/ui/pager';
 import { Card, PageTitle } from '../../components/ui/card';
 import { StatusTabs } from '../../features/kyc/components/status-tabs';
 import { approveLoan, loanQueueQuery, rejectLoan } from '../../features/loans/api';
-import { LoanStatusBadge, loanLabel, loanProgress, money } from '../../features/loans/components/loan-format';
+import { LoanStatusBadge, loanLabel, loanProgress } from '../../features/loans/components/loan-format';
+import { formatDate, formatDollars } from '../../lib/format';
 import { errorMessage, newIdempotencyKey } from '../../lib/api';
 import { paths } from '../../paths';
 
@@ -56,7 +57,7 @@ function LoanRow({ loan }: { loan: LoanDto }) {
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div>
             <h2 className="text-lg font-semibold text-slate-900">
-              {loanLabel(loan.loanType)}: {money(loan.loanAmount)} over {loan.loanDuration} months
+              {loanLabel(loan.loanType)}: {formatDollars(loan.loanAmount)} over {loan.loanDuration} months
             </h2>
             <p className="text-sm text-slate-700">
               {loan.customer ? (
@@ -64,10 +65,10 @@ function LoanRow({ loan }: { loan: LoanDto }) {
                   {name}
                 </Link>
               ) : null}{' '}
-              · {loan.customer?.email} · identity {loan.customer?.verificationStatus} · applied {new Date(loan.createdAt).toLocaleString('en-US')}
+              · {loan.customer?.email} · identity {loan.customer?.verificationStatus} · applied {formatDate(loan.createdAt, 'dateTime')}
             </p>
             <p className="mt-1 text-sm text-slate-800">
-              {money(loan.monthlyPayment)} a month at {loan.interestRate.toFixed(2)}%. Purpose: {loan.loanPurpose}
+              {formatDollars(loan.monthlyPayment)} a month at {loan.interestRate.toFixed(2)}%. Purpose: {loan.loanPurpose}
             </p>
             {loan.decisionReason ? <p className="mt-1 text-sm text-slate-800">Reason: {loan.decisionReason}</p> : null}
             {progress ? <p className="mt-1 text-sm text-slate-800">{progress}</p> : null}
@@ -94,7 +95,7 @@ function LoanRow({ loan }: { loan: LoanDto }) {
               <Button
                 disabled={approve.isPending}
                 onClick={() => {
-                  if (window.confirm(`Approve and pay ${money(loan.loanAmount)} into ${name}'s checking account?`)) approve.mutate();
+                  if (window.confirm(`Approve and pay ${formatDollars(loan.loanAmount)} into ${name}'s checking account?`)) approve.mutate();
                 }}
               >
                 Approve and disburse<span className="sr-only"> {name}&apos;s loan</span>

@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { TextAreaField, TextField } from '../../components/ui/form';
 import { staffUserQuery, updateAccount } from '../../features/ledger/api';
-import { formatUsd } from '../../lib/format';
+import { formatDollars } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { errorMessage } from '../../lib/api';
 import { queryClient } from '../../lib/query';
@@ -82,7 +82,7 @@ export default function UserAccountEditPage() {
         ) : (
           <form onSubmit={submit} noValidate className="space-y-4" aria-label="Edit account">
             <p className="text-sm text-slate-700">
-              Now: savings {formatUsd(user.data.account.savings)}, checking {formatUsd(user.data.account.checking)}.
+              Now: savings {formatDollars(user.data.account.savings)}, checking {formatDollars(user.data.account.checking)}.
             </p>
             <TextField label="Account number" name="number" inputMode="numeric" maxLength={10} value={values.number} onChange={set('number')} />
             <div className="grid gap-4 sm:grid-cols-2">

@@ -9,7 +9,8 @@ import { Pager } from '../../components/ui/pager';
 import { Card, PageTitle } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form';
 import { adminUserTransactionsQuery, reverseTransaction, staffUserQuery, updateTransactionDescription } from '../../features/ledger/api';
-import { formatBookedAt, formatUsd, formatValueDate, kindLabel } from '../../lib/format';
+import { kindLabel } from '../../features/ledger/format';
+import { formatDate, formatDollars } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { errorMessage } from '../../lib/api';
 import { queryClient } from '../../lib/query';
@@ -90,7 +91,7 @@ export default function UserTransactionsPage() {
       <PageTitle
         subtitle={
           user.data
-            ? `Account ${user.data.account.number} · Savings ${formatUsd(user.data.account.savings)} · Checking ${formatUsd(user.data.account.checking)}`
+            ? `Account ${user.data.account.number} · Savings ${formatDollars(user.data.account.savings)} · Checking ${formatDollars(user.data.account.checking)}`
             : undefined
         }
       >
@@ -164,7 +165,7 @@ export default function UserTransactionsPage() {
                 {list.data.items.map((line, index) => (
                   <tr key={line._id} data-testid="admin-transaction-row">
                     <td className="py-2 pr-3">{(page - 1) * PAGE_SIZE + index + 1}</td>
-                    <td className="py-2 pr-3 tabular-nums">{formatUsd(line.amount)}</td>
+                    <td className="py-2 pr-3 tabular-nums">{formatDollars(line.amount)}</td>
                     <td className="py-2 pr-3">
                       {line.transactionType === 'credit' ? 'Credit' : 'Debit'}
                       <span className="block text-xs text-slate-700">
@@ -172,8 +173,8 @@ export default function UserTransactionsPage() {
                       </span>
                     </td>
                     <td className="py-2 pr-3">
-                      {formatValueDate(line.date)}
-                      <span className="block text-xs text-slate-700">Booked {formatBookedAt(line.bookedAt)}</span>
+                      {formatDate(line.date)}
+                      <span className="block text-xs text-slate-700">Booked {formatDate(line.bookedAt, 'dateTime')}</span>
                     </td>
                     <td className="py-2 pr-3">
                       {editing?.id === line._id ? (

@@ -1,8 +1,7 @@
 import { Link } from 'react-router';
 import type { AuditEntryDto } from '../../../../shared/contracts/admin';
+import { formatDate } from '../../../lib/format';
 import { paths } from '../../../paths';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
 
 function Change({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-slate-600">—</span>;
@@ -40,7 +39,7 @@ export function AuditTable({ items }: { items: AuditEntryDto[] }) {
           {items.map((entry) => (
             <tr key={entry.id} className="border-b border-slate-100 align-top last:border-0">
               <td className="whitespace-nowrap px-3 py-2 text-slate-800">
-                <time dateTime={entry.at}>{dateTime.format(new Date(entry.at))}</time>
+                <time dateTime={entry.at}>{formatDate(entry.at, 'dateTimeSeconds')}</time>
               </td>
               <td className="px-3 py-2 text-slate-900">{entry.actorEmail ?? 'System'}</td>
               <td className="px-3 py-2">

@@ -6,6 +6,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField } from '../../../components/ui/form';
 import { errorMessage } from '../../../lib/api';
+import { formatDate } from '../../../lib/format';
 import { myCardRequestsQuery, requestCard } from '../api';
 
 /** 'Request Card' records a request staff will see; the customer follows its status here. */
@@ -66,7 +67,7 @@ export function CardRequests() {
             {data.map((request) => (
               <li key={request._id} className="flex flex-wrap items-center justify-between gap-3 px-5 py-3">
                 <span className="font-medium capitalize text-slate-900">{request.cardType} card</span>
-                <span className="text-sm text-slate-700">requested {new Date(request.createdAt).toLocaleDateString('en-US')}</span>
+                <span className="text-sm text-slate-700">requested {formatDate(request.createdAt)}</span>
                 <span className="text-sm font-semibold text-slate-900">
                   {CARD_STATUS_LABELS[request.status]}
                   {request.note ? <span className="font-normal text-slate-700"> · {request.note}</span> : null}

@@ -6,6 +6,7 @@ import { KYC_DOCUMENT_TYPES, type KycFileDto, type KycSubmissionDto } from '../.
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api';
+import { formatDate } from '../../../lib/format';
 import { decideKyc, kycUserQuery } from '../api';
 
 const typeLabel = (value: string) => KYC_DOCUMENT_TYPES.find((type) => type.value === value)?.label ?? value;
@@ -100,7 +101,7 @@ export function KycReviewPanel({ userId }: { userId: string }) {
             </div>
             <div>
               <dt className="text-slate-700">Submitted</dt>
-              <dd className="font-medium text-slate-900">{new Date(latest.createdAt).toLocaleString('en-US')}</dd>
+              <dd className="font-medium text-slate-900">{formatDate(latest.createdAt, 'dateTime')}</dd>
             </div>
           </dl>
           <div className="grid gap-4 md:grid-cols-3">
@@ -113,7 +114,7 @@ export function KycReviewPanel({ userId }: { userId: string }) {
           ) : (
             <p className="text-sm text-slate-800">
               This submission was {latest.status === 'verified' ? 'approved' : 'rejected'}
-              {latest.reviewedAt ? ` on ${new Date(latest.reviewedAt).toLocaleString('en-US')}` : ''}
+              {latest.reviewedAt ? ` on ${formatDate(latest.reviewedAt, 'dateTime')}` : ''}
               {latest.reason ? `: ${latest.reason}` : '.'}
             </p>
           )}
@@ -125,8 +126,7 @@ export function KycReviewPanel({ userId }: { userId: string }) {
           <ul className="mt-2 list-disc pl-5">
             {earlier.map((submission) => (
               <li key={submission.id}>
-                {new Date(submission.createdAt).toLocaleDateString('en-US')}: {typeLabel(submission.documentType)},{' '}
-                {STATUS_TEXT[submission.status] ?? submission.status}
+                {formatDate(submission.createdAt)}: {typeLabel(submission.documentType)}, {STATUS_TEXT[submission.status] ?? submission.status}
                 {submission.reason ? ` (${submission.reason})` : ''}
               </li>
             ))}

@@ -12,7 +12,8 @@ import {
   type LoanType,
   monthlyPaymentCents,
 } from '../../../../shared/contracts/loans';
-import { dollarsToCents, formatCents } from '../../../../shared/money';
+import { dollarsToCents } from '../../../../shared/money';
+import { formatCents } from '../../../lib/format';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/form';

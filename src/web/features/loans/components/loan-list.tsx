@@ -6,7 +6,8 @@ import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api';
 import { myLoansQuery, repayLoan, withdrawLoan } from '../api';
-import { LoanStatusBadge, loanLabel, loanProgress, money } from './loan-format';
+import { formatDate, formatDollars } from '../../../lib/format';
+import { LoanStatusBadge, loanLabel, loanProgress } from './loan-format';
 import { RepaymentSchedule } from './repayment-schedule';
 import { paths } from '../../../paths';
 
@@ -36,17 +37,16 @@ function LoanCard({ loan }: { loan: LoanDto }) {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h3 className="text-lg font-semibold text-slate-900">
-            {loanLabel(loan.loanType)}: {money(loan.loanAmount)}
+            {loanLabel(loan.loanType)}: {formatDollars(loan.loanAmount)}
           </h3>
           <p className="text-sm text-slate-700">
-            {loan.loanDuration} months at {loan.interestRate.toFixed(2)}% · {money(loan.monthlyPayment)} a month · applied{' '}
-            {new Date(loan.createdAt).toLocaleDateString('en-US')}
+            {loan.loanDuration} months at {loan.interestRate.toFixed(2)}% · {formatDollars(loan.monthlyPayment)} a month · applied {formatDate(loan.createdAt)}
           </p>
           <p className="mt-1 text-sm text-slate-800">Purpose: {loan.loanPurpose}</p>
           {loan.status === 'rejected' && loan.decisionReason ? <p className="mt-1 text-sm text-slate-800">Reason: {loan.decisionReason}</p> : null}
           {loan.status === 'approved' && loan.disbursedAt ? (
             <p className="mt-1 text-sm text-slate-800">
-              Paid into your checking account on {new Date(loan.disbursedAt).toLocaleDateString('en-US')}. Total to repay: {money(loan.totalRepayment)}.
+              Paid into your checking account on {formatDate(loan.disbursedAt)}. Total to repay: {formatDollars(loan.totalRepayment)}.
             </p>
           ) : null}
           {progress ? (
@@ -61,10 +61,10 @@ function LoanCard({ loan }: { loan: LoanDto }) {
             <Button
               disabled={repay.isPending}
               onClick={() => {
-                if (window.confirm(`Pay installment ${next.number} of ${money(next.payment)} from your checking account now?`)) repay.mutate();
+                if (window.confirm(`Pay installment ${next.number} of ${formatDollars(next.payment)} from your checking account now?`)) repay.mutate();
               }}
             >
-              {repay.isPending ? 'Paying...' : `Pay installment ${next.number}: ${money(next.payment)}`}
+              {repay.isPending ? 'Paying...' : `Pay installment ${next.number}: ${formatDollars(next.payment)}`}
               <span className="sr-only"> of the {loanLabel(loan.loanType).toLowerCase()}</span>
             </Button>
           ) : null}

@@ -3,6 +3,7 @@ import type { UserDto } from '../../../../shared/contracts/user';
 import { Avatar } from '../../../components/layout/avatar';
 import { buttonClass } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { formatDate } from '../../../lib/format';
 import { paths } from '../../../paths';
 
 const STATUS_LABELS: Record<UserDto['verificationStatus'], { label: string; className: string }> = {
@@ -27,7 +28,7 @@ export function ProfileDetails({ user }: { user: UserDto }) {
     ['Address', user.location.address || '-'],
     ['State', user.location.state || '-'],
     ['Account number', user.account.number || '-'],
-    ['Customer since', new Date(user.createdAt).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })],
+    ['Customer since', formatDate(user.createdAt)],
   ];
   return (
     <div className="grid gap-6 lg:grid-cols-3">

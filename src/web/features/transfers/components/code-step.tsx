@@ -3,6 +3,7 @@ import type { TransferCodeSent } from '../../../../shared/contracts/transactions
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
+import { formatDate } from '../../../lib/format';
 
 /** Step 2 of a transfer: the summary and the IMS code the bank emailed for exactly this transfer. */
 export function CodeStep({
@@ -33,7 +34,7 @@ export function CodeStep({
     setLocalError(null);
     onConfirm(pin.trim());
   };
-  const expires = new Date(code.expiresAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  const expires = formatDate(code.expiresAt, 'time');
   return (
     <form onSubmit={submit} noValidate className="space-y-5" aria-label="Confirm transfer">
       <h2 className="text-lg font-semibold text-slate-900">Transfer summary</h2>

@@ -7,7 +7,7 @@ import { SelectField, TextField } from '../../../components/ui/form';
 import { errorMessage } from '../../../lib/api';
 import { useCurrentUser } from '../../../lib/query';
 import { paths } from '../../../paths';
-import { formatUsd } from '../../../lib/format';
+import { formatDollars } from '../../../lib/format';
 import { useIdempotencyKey } from '../../../lib/idempotency';
 import { internalTransfer } from '../api';
 
@@ -51,12 +51,12 @@ export function InternalTransferForm() {
     <form onSubmit={submit} noValidate className="space-y-4" aria-label="Internal transfer">
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField label="From" name="from" value={from} onChange={(event) => setFrom(event.target.value as Kind)}>
-          <option value="savings">Savings ({formatUsd(user.account.savings)})</option>
-          <option value="checking">Checking ({formatUsd(user.account.checking)})</option>
+          <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
+          <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
         </SelectField>
         <SelectField label="To" name="to" value={to} onChange={(event) => setTo(event.target.value as Kind)}>
-          <option value="checking">Checking ({formatUsd(user.account.checking)})</option>
-          <option value="savings">Savings ({formatUsd(user.account.savings)})</option>
+          <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
+          <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
         </SelectField>
       </div>
       <TextField

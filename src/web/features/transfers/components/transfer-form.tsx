@@ -8,7 +8,7 @@ import { useCurrentUser } from '../../../lib/query';
 import { BANK_NAME } from '../../../lib/settings';
 import { paths } from '../../../paths';
 import { useCodedTransfer } from '../use-coded-transfer';
-import { formatUsd } from '../../../lib/format';
+import { formatDollars } from '../../../lib/format';
 import { sendTransfer } from '../api';
 import { CodeStep } from './code-step';
 import { transferResultState } from './transfer-result';
@@ -40,7 +40,7 @@ export function TransferForm() {
   const { step, setStep, code, error, setError, busy, submit } = useCodedTransfer(sendTransfer, (line) =>
     navigate(paths.accountTransactions, {
       state: transferResultState(
-        `${formatUsd(line.amount)} left your ${line.account} account for ${values.to.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`,
+        `${formatDollars(line.amount)} left your ${line.account} account for ${values.to.trim()}. Your ${line.account} balance is now ${formatDollars(line.balanceAfter)}.`,
         {
           name: values.to.trim(),
           accountNumber: values.accountNumber.trim(),
@@ -94,7 +94,7 @@ export function TransferForm() {
         error={error}
         rows={[
           ['From', `${values.accountType === 'savings' ? 'Savings' : 'Checking'} (${user.account.number})`],
-          ['Amount', formatUsd(Number(values.amount))],
+          ['Amount', formatDollars(Number(values.amount))],
           ['Recipient', values.to],
           ['Account number', values.accountNumber],
           ...(values.bankName ? ([['Bank', values.bankName]] as Array<[string, string]>) : []),
@@ -114,8 +114,8 @@ export function TransferForm() {
   return (
     <form onSubmit={submitForm} noValidate className="space-y-4" aria-label="Money transfer">
       <SelectField label="From account" name="accountType" value={values.accountType} onChange={set('accountType')}>
-        <option value="checking">Checking ({formatUsd(user.account.checking)})</option>
-        <option value="savings">Savings ({formatUsd(user.account.savings)})</option>
+        <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
+        <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
       </SelectField>
       <TextField label="Amount (USD)" name="amount" type="number" min="1" step="0.01" inputMode="decimal" value={values.amount} onChange={set('amount')} />
       <TextField label="Recipient name" name="to" autoComplete="off" maxLength={80} value={values.to} onChange={set('to')} />

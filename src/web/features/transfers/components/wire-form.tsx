@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { useCurrentUser } from '../../../lib/query';
 import { paths } from '../../../paths';
-import { formatUsd } from '../../../lib/format';
+import { formatDollars } from '../../../lib/format';
 import { useCodedTransfer } from '../use-coded-transfer';
 import { sendWire } from '../api';
 import { CodeStep } from './code-step';
@@ -43,7 +43,7 @@ export function WireForm() {
   const { step, setStep, code, error, setError, busy, submit } = useCodedTransfer(sendWire, (line) =>
     navigate(paths.accountTransactions, {
       state: transferResultState(
-        `${formatUsd(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`,
+        `${formatDollars(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatDollars(line.balanceAfter)}.`,
         null,
       ),
     }),
@@ -84,7 +84,7 @@ export function WireForm() {
         error={error}
         rows={[
           ['From', values.account === 'savings' ? 'Savings' : 'Checking'],
-          ['Amount', formatUsd(Number(values.amount))],
+          ['Amount', formatDollars(Number(values.amount))],
           ['Beneficiary', values.beneficiaryName],
           ['Beneficiary account', values.beneficiaryAccount],
           ['Bank', `${values.bankName} (${values.swiftCode.toUpperCase()})`],
@@ -115,8 +115,8 @@ export function WireForm() {
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField label="From account" value={values.account} onChange={set('account')}>
-          <option value="checking">Checking ({formatUsd(user.account.checking)})</option>
-          <option value="savings">Savings ({formatUsd(user.account.savings)})</option>
+          <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
+          <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
         </SelectField>
         <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" value={values.amount} onChange={set('amount')} />
       </div>
