@@ -96,7 +96,8 @@ export default tseslint.config(
 /**
  * Import zones, each refused with its reason: the server never imports the web app (or the other
  * way round), the ledger core imports no domain, HTTP plugin or seed, services and repositories
- * import no HTTP plugin, and no web feature imports another feature (shared code lives in lib/).
+ * import no HTTP plugin, no web feature imports another feature (shared code lives in lib/), and the web
+ * app's shared code imports no feature.
  */
 function boundaryZones() {
   const features = fs
@@ -117,6 +118,11 @@ function boundaryZones() {
       target: ['./src/server/**/service.ts', './src/server/**/repository.ts'],
       from: ['./src/server/plugins', './src/server/app.ts', './src/server/server.ts'],
       message: 'Services and repositories do not depend on the HTTP layer.',
+    },
+    {
+      target: ['./src/web/components', './src/web/lib'],
+      from: ['./src/web/features', './src/web/routes'],
+      message: 'Shared web code (components, lib) imports no feature or route: the route passes what it needs.',
     },
     ...features.map((feature) => ({
       target: `./src/web/features/${feature}`,

@@ -3,7 +3,6 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useLocation, useRou
 import './app.css';
 import { DemoBanner } from './components/layout/demo-banner';
 import { BANK_NAME } from './lib/settings';
-import { paths } from './paths';
 
 export function meta() {
   return [{ title: BANK_NAME }];
@@ -83,7 +82,7 @@ export function ErrorBoundary() {
       <h1 className="text-3xl font-bold">{notFound ? 'Not Found' : 'Something went wrong'}</h1>
       {!notFound ? <p className="mt-4 text-slate-700">Please reload the page. If this keeps happening, contact support.</p> : null}
       <p className="mt-6">
-        <a className="text-brand-800 underline" href={paths.home}>
+        <a className="text-brand-800 underline" href="/">
           Go to the home page
         </a>
       </p>

@@ -1,5 +1,5 @@
-import { paths } from '../paths';
 // The one API client: JSON, the session cookie, and any 401 sends the browser to /signin.
+import { paths } from '../paths';
 
 export class ApiError extends Error {
   constructor(

@@ -1,9 +1,8 @@
 import { LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
-import { signOut } from '../../features/auth/api';
 import { Logo } from './logo';
-import { paths } from '../../paths';
+import { paths, type AppPath } from '../../paths';
 
 export interface ShellLink {
   to: string;
@@ -17,12 +16,15 @@ export function AppShell({
   navLabel,
   homePath,
   header,
+  onSignOut,
   children,
 }: {
   links: ShellLink[];
   navLabel: string;
-  homePath: string;
+  homePath: AppPath;
   header: ReactNode;
+  /** Ends the session (the layout passes the auth feature's call). */
+  onSignOut: () => Promise<void>;
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
@@ -31,7 +33,7 @@ export function AppShell({
   useEffect(() => setOpen(false), [pathname]);
 
   async function logout() {
-    await signOut().catch(() => undefined);
+    await onSignOut().catch(() => undefined);
     navigate(paths.home, { replace: true });
   }
 

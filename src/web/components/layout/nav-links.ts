@@ -1,35 +1,35 @@
 // The public site's navigation (spec section 2: header dropdowns and footer links).
-import { paths } from '../../paths';
+import type { AppPath } from '../../paths';
 
 export interface NavLink {
   label: string;
-  to: string;
+  to: AppPath;
 }
 
 export const personalLinks: NavLink[] = [
-  { label: 'Personal Checking', to: paths.personalChecking },
-  { label: 'Savings', to: paths.savings },
-  { label: 'Loans', to: paths.personalLoans },
-  { label: 'Auto Loan', to: paths.autoLoan },
-  { label: 'Home Equity Line', to: paths.homeEquityLine },
+  { label: 'Personal Checking', to: '/resources/personal-checking' },
+  { label: 'Savings', to: '/resources/savings' },
+  { label: 'Loans', to: '/resources/loans' },
+  { label: 'Auto Loan', to: '/resources/auto-loan' },
+  { label: 'Home Equity Line', to: '/resources/home-equity-line' },
 ];
 
 export const businessLinks: NavLink[] = [
-  { label: 'Business Banking', to: paths.businessBanking },
-  { label: 'Business Savings', to: paths.businessSavings },
-  { label: 'Business Checking', to: paths.businessChecking },
-  { label: 'Business Loans', to: paths.businessLoans },
-  { label: 'Commercial Real Estate', to: paths.commercialRealEstate },
+  { label: 'Business Banking', to: '/business-banking' },
+  { label: 'Business Savings', to: '/business-savings' },
+  { label: 'Business Checking', to: '/business-checking' },
+  { label: 'Business Loans', to: '/business-loans' },
+  { label: 'Commercial Real Estate', to: '/commercial-real-estate' },
 ];
 
 export const resourceLinks: NavLink[] = [
-  { label: 'Investment Solutions', to: paths.investmentSolutions },
-  { label: 'Digital Assets', to: paths.digitalAssets },
-  { label: 'Retirement Spouse Program', to: paths.retirementSpouseProgram },
-  { label: 'PAMM / MAM Accounts', to: paths.pammMam },
-  { label: 'Cannabis Investments', to: paths.cannabisInvestments },
-  { label: 'About Us', to: paths.aboutUs },
-  { label: 'Contact', to: paths.contact },
+  { label: 'Investment Solutions', to: '/resources/investment-solutions' },
+  { label: 'Digital Assets', to: '/resources/digital-assets' },
+  { label: 'Retirement Spouse Program', to: '/resources/retirement-spouse-program' },
+  { label: 'PAMM / MAM Accounts', to: '/resources/pamm-mam' },
+  { label: 'Cannabis Investments', to: '/resources/cannabis-investments' },
+  { label: 'About Us', to: '/about-us' },
+  { label: 'Contact', to: '/contact' },
 ];
 
 export const menus = [
@@ -39,12 +39,12 @@ export const menus = [
 ];
 
 export const footerLinks: NavLink[] = [
-  { label: 'Contact', to: paths.contact },
-  { label: 'Ways to Bank', to: paths.waysToBank },
-  { label: 'Loans', to: paths.personalLoans },
-  { label: 'Investment Solutions', to: paths.investmentSolutions },
-  { label: 'Bank Accounts', to: paths.personalChecking },
-  { label: 'About Us', to: paths.aboutUs },
-  { label: 'Privacy Policy', to: paths.privacyPolicy },
-  { label: 'Terms and Conditions', to: paths.termsAndConditions },
+  { label: 'Contact', to: '/contact' },
+  { label: 'Ways to Bank', to: '/ways-to-bank' },
+  { label: 'Loans', to: '/resources/loans' },
+  { label: 'Investment Solutions', to: '/resources/investment-solutions' },
+  { label: 'Bank Accounts', to: '/resources/personal-checking' },
+  { label: 'About Us', to: '/about-us' },
+  { label: 'Privacy Policy', to: '/privacy-policy' },
+  { label: 'Terms and Conditions', to: '/terms-and-conditions' },
 ];

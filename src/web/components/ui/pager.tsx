@@ -32,8 +32,3 @@ export function Pager({
     </nav>
   );
 }
-
-/** The `page` search parameter of a paged list: a whole number from 1 to 100,000 (the API's limit), else 1. */
-export function pageParam(params: URLSearchParams): number {
-  return Math.max(1, Math.min(100_000, Number.parseInt(params.get('page') ?? '1', 10) || 1));
-}

@@ -3,8 +3,9 @@ import { Link, Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
 import { Avatar } from '../../components/layout/avatar';
+import { signOut } from '../../features/auth/api';
 import { loadSignedInUser } from '../../features/auth/guards';
-import { useCurrentUser } from '../../lib/query';
+import { useCurrentUser } from '../../lib/current-user';
 import { paths } from '../../paths';
 
 const links: ShellLink[] = [
@@ -43,6 +44,7 @@ function AccountLayoutFrame() {
   return (
     <AppShell
       links={links}
+      onSignOut={signOut}
       navLabel="Account"
       homePath={paths.accountHome}
       header={

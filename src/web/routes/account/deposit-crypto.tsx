@@ -2,6 +2,12 @@ import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { CryptoDeposit } from '../../features/deposits/components/crypto-deposit';
 import { paths } from '../../paths';
+import { cryptoOptionsQuery } from '../../features/deposits/api';
+import { prefetch } from '../../lib/query';
+
+export function clientLoader() {
+  return prefetch(cryptoOptionsQuery());
+}
 
 export function meta() {
   return [{ title: 'Crypto Deposit' }];

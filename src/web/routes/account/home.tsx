@@ -1,17 +1,40 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { ArrowLeftRight, Banknote, CreditCard, Globe2, HandCoins, History, KeyRound, LifeBuoy, PiggyBank, Send, Settings, Wallet } from 'lucide-react';
-import { Link, useNavigate } from 'react-router';
+import {
+  ArrowLeftRight,
+  Banknote,
+  CreditCard,
+  Globe2,
+  HandCoins,
+  History,
+  KeyRound,
+  LifeBuoy,
+  PiggyBank,
+  Send,
+  Settings,
+  ShieldAlert,
+  Wallet,
+} from 'lucide-react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../components/ui/alert';
 import { ButtonLink, Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
+import { contactDetails } from '../../content/contact';
 import { transactionsQuery } from '../../features/ledger/api';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
 import { formatDollars } from '../../lib/format';
 import { BANK_NAME } from '../../lib/settings';
-import { currentUserQuery, queryClient, useCurrentUser } from '../../lib/query';
+import { currentUserQuery, prefetch, queryClient } from '../../lib/query';
+import { useCurrentUser } from '../../lib/current-user';
 import { paths } from '../../paths';
+
+const RECENT = { pageSize: 5 };
+
+/** The spec: the dashboard reloads the current user on open (balances may have changed elsewhere). */
+export async function clientLoader() {
+  await queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => undefined);
+  return prefetch(transactionsQuery(RECENT));
+}
 
 export function meta() {
   return [{ title: `Dashboard | ${BANK_NAME}` }];
@@ -35,13 +58,7 @@ const quickLinks = [
 
 export default function DashboardPage() {
   const user = useCurrentUser();
-  const navigate = useNavigate();
-  const recent = useQuery(transactionsQuery({ pageSize: 5 }));
-
-  // The spec: the dashboard reloads the current user on open; if that fails, go (back) to /account/home.
-  useEffect(() => {
-    queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => navigate(paths.accountHome, { replace: true }));
-  }, [navigate]);
+  const recent = useQuery(transactionsQuery(RECENT));
 
   const number = user.account.number;
   const copyNumber = async () => {
@@ -56,6 +73,35 @@ export default function DashboardPage() {
   return (
     <div className="space-y-6">
       <PageTitle subtitle={`Welcome back, ${user.firstName}.`}>Dashboard</PageTitle>
+
+      {user.isBlocked ? (
+        <section aria-labelledby="blocked-heading" className="rounded-xl border-2 border-red-300 bg-red-50 p-5 text-red-950" data-testid="blocked-notice">
+          <h2 id="blocked-heading" className="flex items-center gap-2 text-lg font-semibold">
+            <ShieldAlert aria-hidden="true" className="h-5 w-5 shrink-0" />
+            Your account is blocked from sending money
+          </h2>
+          <p className="mt-2">
+            Transfers and wires from your accounts are refused until the bank lifts the block. Your balances and history stay available here. Please contact
+            support to find out why and what to do:
+          </p>
+          <ul className="mt-3 space-y-1">
+            <li>
+              Email{' '}
+              <a href={`mailto:${contactDetails.email}`} className="font-semibold underline">
+                {contactDetails.email}
+              </a>
+            </li>
+            <li>
+              Phone {contactDetails.phone} ({contactDetails.hours})
+            </li>
+            <li>
+              <Link to={paths.accountSupport} className="font-semibold underline">
+                Support page
+              </Link>
+            </li>
+          </ul>
+        </section>
+      ) : null}
 
       {user.verificationStatus === 'awaiting' ? (
         <Alert tone="warning" className="flex flex-wrap items-center justify-between gap-3">

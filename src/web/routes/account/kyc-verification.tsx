@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { Card, PageTitle } from '../../components/ui/card';
 import { KycForm } from '../../features/kyc/components/kyc-form';
-import { useCurrentUser } from '../../lib/query';
+import { useCurrentUser } from '../../lib/current-user';
 import { paths } from '../../paths';
 
 export function meta() {

@@ -8,6 +8,11 @@ import { formatDollars } from '../../lib/format';
 import { RepaymentSchedule } from '../../features/loans/components/repayment-schedule';
 import { errorMessage } from '../../lib/api';
 import { paths } from '../../paths';
+import { prefetch } from '../../lib/query';
+
+export function clientLoader() {
+  return prefetch(myLoansQuery());
+}
 
 export function meta() {
   return [{ title: 'Loan documents' }];
@@ -15,7 +20,7 @@ export function meta() {
 
 /** The spec leaves this page a placeholder; it holds each approved loan's terms and schedule. */
 export default function LoanDocumentsPage() {
-  const { data, isPending, error } = useQuery(myLoansQuery);
+  const { data, isPending, error } = useQuery(myLoansQuery());
   const approved = data?.filter((loan) => loan.status === 'approved') ?? [];
   return (
     <div className="space-y-6">

@@ -2,8 +2,9 @@ import { BadgeCheck, BookOpen, ClipboardList, CreditCard, HandCoins, Landmark, L
 import { Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
+import { signOut } from '../../features/auth/api';
 import { loadSignedInUser } from '../../features/auth/guards';
-import { useCurrentUser } from '../../lib/query';
+import { useCurrentUser } from '../../lib/current-user';
 import { paths } from '../../paths';
 
 const links: ShellLink[] = [
@@ -38,6 +39,7 @@ function AdminLayoutFrame() {
   return (
     <AppShell
       links={links}
+      onSignOut={signOut}
       navLabel="Back office"
       homePath={paths.adminDashboard}
       header={

@@ -1,13 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { ledgerOverviewQuery, verifyLedgerNow } from '../../features/admin/api';
+import { useAction } from '../../lib/action';
 import { errorMessage } from '../../lib/api';
 import { formatCents, formatDate, formatNumber } from '../../lib/format';
+import { prefetch } from '../../lib/query';
 import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
+
+export function clientLoader() {
+  return prefetch(ledgerOverviewQuery());
+}
 
 export function meta() {
   return [{ title: `General ledger | ${BANK_NAME}` }];
@@ -15,12 +21,8 @@ export function meta() {
 
 /** The bank's side of the books: its own accounts, what it holds for customers, and the hash chain, with a verify button. */
 export default function AdminLedgerPage() {
-  const queryClient = useQueryClient();
-  const { data, isPending, error } = useQuery(ledgerOverviewQuery);
-  const verification = useMutation({
-    mutationFn: verifyLedgerNow,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'ledger'] }),
-  });
+  const { data, isPending, error } = useQuery(ledgerOverviewQuery());
+  const verification = useAction(verifyLedgerNow, { refresh: 'always' });
 
   return (
     <div className="space-y-6">
@@ -90,15 +92,15 @@ export default function AdminLedgerPage() {
               <code>npm run ledger:verify</code> does. It reads the whole ledger, and each run is recorded in the audit log.
             </p>
             <div className="mt-4">
-              <Button onClick={() => verification.mutate()} disabled={verification.isPending}>
-                {verification.isPending ? 'Verifying...' : 'Verify the ledger'}
+              <Button onClick={() => void verification.run()} disabled={verification.busy}>
+                {verification.busy ? 'Verifying...' : 'Verify the ledger'}
               </Button>
             </div>
             <div aria-live="polite" className="mt-4">
-              {verification.isError ? <Alert tone="error">{errorMessage(verification.error)}</Alert> : null}
-              {verification.data ? (
-                <Alert tone={verification.data.ok ? 'success' : 'error'}>
-                  {verification.data.message} (checked {formatDate(verification.data.checkedAt, 'time')})
+              {verification.error ? <Alert tone="error">{verification.error.message}</Alert> : null}
+              {verification.result ? (
+                <Alert tone={verification.result.ok ? 'success' : 'error'}>
+                  {verification.result.message} (checked {formatDate(verification.result.checkedAt, 'time')})
                 </Alert>
               ) : null}
             </div>

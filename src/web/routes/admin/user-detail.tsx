@@ -9,16 +9,29 @@ import { adminUserQuery } from '../../features/admin/api';
 import { DeleteUser } from '../../features/admin/components/delete-user';
 import { AccountInfo, BasicInfo } from '../../features/admin/components/user-info';
 import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
-import { adminUserTransactionsQuery } from '../../features/ledger/api';
+import { kycCustomerQuery } from '../../features/kyc/api';
+import { customerTransactionsQuery } from '../../features/ledger/api';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
 import { errorMessage } from '../../lib/api';
+import { prefetch, queryClient } from '../../lib/query';
+import type { Route } from './+types/user-detail';
+
+const RECENT = { pageSize: 5 };
+
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
+  await prefetch(adminUserQuery(params.id));
+  // Staff members have no accounts and no identity documents.
+  const user = queryClient.getQueryData(adminUserQuery(params.id).queryKey);
+  if (user && !user.isAdmin) await prefetch(kycCustomerQuery(params.id), customerTransactionsQuery(params.id, RECENT));
+  return null;
+}
 
 export function meta() {
   return [{ title: 'User' }];
 }
 
 function RecentActivity({ userId }: { userId: string }) {
-  const { data, isPending, error } = useQuery(adminUserTransactionsQuery(userId, { pageSize: 5 }));
+  const { data, isPending, error } = useQuery(customerTransactionsQuery(userId, RECENT));
   if (isPending) return <p role="status">Loading activity...</p>;
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
   return (

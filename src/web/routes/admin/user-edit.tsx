@@ -7,6 +7,12 @@ import { Card, PageTitle } from '../../components/ui/card';
 import { adminUserQuery } from '../../features/admin/api';
 import { UserEditForm } from '../../features/admin/components/user-edit-form';
 import { errorMessage } from '../../lib/api';
+import { prefetch } from '../../lib/query';
+import type { Route } from './+types/user-edit';
+
+export function clientLoader({ params }: Route.ClientLoaderArgs) {
+  return prefetch(adminUserQuery(params.id));
+}
 
 export function meta() {
   return [{ title: 'Edit user' }];

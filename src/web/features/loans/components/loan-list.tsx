@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import type { LoanDto } from '../../../../shared/contracts/loans';
 import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
+import { useAction } from '../../../lib/action';
 import { errorMessage } from '../../../lib/api';
+import { useIdempotencyKey } from '../../../lib/idempotency';
 import { myLoansQuery, repayLoan, withdrawLoan } from '../api';
 import { formatDate, formatDollars } from '../../../lib/format';
 import { LoanStatusBadge, loanLabel, loanProgress } from './loan-format';
@@ -12,23 +13,14 @@ import { RepaymentSchedule } from './repayment-schedule';
 import { paths } from '../../../paths';
 
 function LoanCard({ loan }: { loan: LoanDto }) {
-  const queryClient = useQueryClient();
-  const withdraw = useMutation({
-    mutationFn: () => withdrawLoan(loan._id),
-    onSuccess: async (message) => {
-      toast.success(message);
-      await queryClient.invalidateQueries({ queryKey: ['loans'] });
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
-  const repay = useMutation({
-    mutationFn: () => repayLoan(loan._id),
-    onSuccess: async (message) => {
-      toast.success(message);
-      // Balances and history change too.
-      await queryClient.invalidateQueries();
-    },
-    onError: (error) => toast.error(errorMessage(error)),
+  const withdraw = useAction(() => withdrawLoan(loan._id), { successToast: (message) => message, errorToast: true });
+  // One key per installment: a retry after a lost answer replays the payment instead of paying twice.
+  const idempotency = useIdempotencyKey();
+  const repay = useAction((installment: number) => repayLoan(loan._id, idempotency.keyFor({ loan: loan._id, installment })), {
+    successToast: (message) => message,
+    errorToast: true,
+    onSuccess: () => idempotency.settle(),
+    onError: (error) => idempotency.settle(error),
   });
   const next = loan.nextInstallment;
   const progress = loanProgress(loan);
@@ -59,21 +51,22 @@ function LoanCard({ loan }: { loan: LoanDto }) {
           <LoanStatusBadge status={loan.status} />
           {next ? (
             <Button
-              disabled={repay.isPending}
+              disabled={repay.busy}
               onClick={() => {
-                if (window.confirm(`Pay installment ${next.number} of ${formatDollars(next.payment)} from your checking account now?`)) repay.mutate();
+                if (window.confirm(`Pay installment ${next.number} of ${formatDollars(next.payment)} from your checking account now?`))
+                  void repay.run(next.number);
               }}
             >
-              {repay.isPending ? 'Paying...' : `Pay installment ${next.number}: ${formatDollars(next.payment)}`}
+              {repay.busy ? 'Paying...' : `Pay installment ${next.number}: ${formatDollars(next.payment)}`}
               <span className="sr-only"> of the {loanLabel(loan.loanType).toLowerCase()}</span>
             </Button>
           ) : null}
           {loan.status === 'pending' ? (
             <Button
               variant="secondary"
-              disabled={withdraw.isPending}
+              disabled={withdraw.busy}
               onClick={() => {
-                if (window.confirm('Withdraw this loan application?')) withdraw.mutate();
+                if (window.confirm('Withdraw this loan application?')) void withdraw.run();
               }}
             >
               Withdraw<span className="sr-only"> the {loanLabel(loan.loanType).toLowerCase()} application</span>
@@ -95,7 +88,7 @@ function LoanCard({ loan }: { loan: LoanDto }) {
 
 /** 'Processing Loans' when any exist, else the 'Apply for a loan' link (spec section 2). */
 export function LoanList() {
-  const { data, isPending, error } = useQuery(myLoansQuery);
+  const { data, isPending, error } = useQuery(myLoansQuery());
   if (isPending) return <p role="status">Loading...</p>;
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
   if (data.length === 0) {
