@@ -1,7 +1,7 @@
 import { useId, useState, type ComponentPropsWithRef, type ReactNode } from 'react';
 
 const inputClass =
-  'mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:bg-slate-100 disabled:text-slate-600 read-only:bg-slate-100';
+  'mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:bg-slate-100 disabled:text-slate-600 read-only:bg-slate-100 aria-[invalid=true]:border-red-700';
 
 interface FieldProps {
   label: string;

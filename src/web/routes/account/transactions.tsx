@@ -39,7 +39,7 @@ export default function TransactionsPage() {
           value={filter}
           allTypes="Debits and credits"
           onApply={(next) => setSearch(transactionFilterSearch({ ...next, page: 1 }))}
-          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto] lg:items-start"
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.4fr)_repeat(3,minmax(0,1fr))_auto] lg:items-start"
         />
       </Card>
       <Card>

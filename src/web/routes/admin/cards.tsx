@@ -99,7 +99,7 @@ function RequestRow({ request }: { request: CardRequestDto }) {
         {CARD_STATUS_LABELS[request.status]}
         {request.note ? <div className="text-sm text-slate-700">{request.note}</div> : null}
       </td>
-      <td className="py-3">
+      <td className="min-w-56 py-3">
         {CARD_STATUS_NEXT[request.status].length > 0 ? (
           <StatusForm key={request.status} request={request} name={name} />
         ) : (
