@@ -1,6 +1,6 @@
 import { LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { Link, NavLink, useLocation, useNavigate, useNavigation } from 'react-router';
 import { Logo } from './logo';
 import { paths, type AppPath } from '../../paths';
 
@@ -30,6 +30,8 @@ export function AppShell({
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  // While the next page (or the same list with other filters) loads, what is shown is the old one.
+  const loading = useNavigation().state === 'loading';
   useEffect(() => setOpen(false), [pathname]);
 
   async function logout() {
@@ -91,7 +93,7 @@ export function AppShell({
         <div id="shell-menu" hidden={!open} className="flex-col bg-brand-900 lg:hidden">
           {sidebar}
         </div>
-        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6">
+        <main id="main" aria-busy={loading} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6">
           {children}
         </main>
         <footer className="px-6 pb-6 text-xs text-slate-600">
