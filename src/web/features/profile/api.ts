@@ -1,4 +1,4 @@
-import type { ProfileUpdateRequest, ProfileUpdateResponse } from '../../../shared/contracts/profile';
+import type { ProfileUpdateRequest } from '../../../shared/contracts/profile';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api } from '../../lib/api';
 import { rememberUser } from '../../lib/query';
@@ -12,7 +12,8 @@ export interface ProfileUpdateAnswer {
 }
 
 export async function updateProfile(body: ProfileUpdateRequest): Promise<ProfileUpdateAnswer> {
-  const answer = (await api.patch<UserDto>('/user/profile', body)) as { data: UserDto; message?: string } & Partial<ProfileUpdateResponse>;
+  // Beside the user, the answer says whether a code went to a new address (the email changes when it comes back).
+  const answer = (await api.patch<UserDto>('/user/profile', body)) as { data: UserDto; message?: string; emailChangePending?: boolean };
   rememberUser(answer.data);
   return { user: answer.data, message: answer.message ?? 'Profile updated successfully', emailChangePending: answer.emailChangePending === true };
 }
