@@ -93,8 +93,11 @@ describe('graceful shutdown of one process', () => {
   async function serverWithRequestsInFlight() {
     const { url } = await createTestDatabase();
     const port = await freePort();
-    const server = spawnServer({ DATABASE_URL: url, RATE_LIMITS: 'false' }, port);
+    const server = spawnServer({ DATABASE_URL: url, RATE_LIMITS: 'false', DEMO_MODE: 'false' }, port);
     await waitFor(() => server.stdout().includes('Sign-ins:'), 'the banner', server);
+    // Without demo mode there is no development mailbox: the banner does not point at one.
+    expect(server.stdout()).toContain('Mail: not sent: set SMTP_URL');
+    expect(server.stdout()).not.toContain('/dev/mailbox');
     const lock = new pg.Client({ connectionString: url });
     await lock.connect();
     await lock.query('begin');
