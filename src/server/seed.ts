@@ -37,7 +37,7 @@ export const DEMO_CUSTOMERS = [
 ] as const;
 
 /** The advisory lock that lets one instance seed at a time (next to the sealer's, ledger/sealer.ts). */
-const SEED_LOCK_KEY = 4_812_002;
+const SEED_LOCK_KEY = 4_812_100;
 
 /**
  * First start: the bank's own ledger accounts, the admin, and (in demo mode) two verified demo

@@ -227,7 +227,7 @@ async function runPrimary(config: Config): Promise<void> {
     startedAt.delete(worker.id);
     if (stopping) return;
     if (failedToStart) return failedToStart(new Error(`a worker exited while starting (${signal ?? `code ${code}`})`));
-    log.warn({ pid: worker.process.pid, code, signal }, 'worker exited unexpectedly: starting another');
+    log.warn({ workerPid: worker.process.pid, code, signal }, 'worker exited unexpectedly: starting another');
     setTimeout(() => stopping || fork(), livedMs < WORKER_STABLE_MS ? WORKER_RESTART_PAUSE_MS : 0);
   });
 
