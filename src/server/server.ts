@@ -6,7 +6,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { type AppContext, createAppContext } from './context';
 import { createDatabase, type DB } from './db/database';
-import { loadCryptoDeposits } from './deposits/options';
+import { loadCryptoDeposits } from './deposits/service';
 import { startSealer, sealAll } from './ledger/sealer';
 import { createLogger, type Logger } from './lib/logger';
 import { clusterWorkerMetrics, serveClusterMetrics, trackPool } from './lib/metrics';
