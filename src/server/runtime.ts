@@ -7,12 +7,14 @@ import { migrateToLatest } from './db/migrate';
 export interface Runtime {
   database: DatabaseHandle;
   embedded: EmbeddedServer | null;
+  /** Where the database is (the embedded one's local URL when DATABASE_URL is unset): cluster workers connect there. */
+  databaseUrl: string;
   databaseLabel: string;
   stop(): Promise<void>;
 }
 
 /** Opens the configured PostgreSQL (or starts the embedded one) and brings its schema up to date. */
-export async function openRuntime(config: Config, options: { log?: (line: string) => void } = {}): Promise<Runtime> {
+export async function openRuntime(config: Config, options: { log?: (line: string) => void; poolMax?: number } = {}): Promise<Runtime> {
   let embedded: EmbeddedServer | null = null;
   let url = config.databaseUrl;
   if (!url) {
@@ -20,12 +22,13 @@ export async function openRuntime(config: Config, options: { log?: (line: string
     await embedded.createDatabase('ledgerline');
     url = embedded.url('ledgerline');
   }
-  const database = createDatabase(url);
+  const database = createDatabase(url, { max: options.poolMax });
   await assertPostgresVersion(database.db);
   await migrateToLatest(database.db);
   return {
     database,
     embedded,
+    databaseUrl: url,
     databaseLabel: embedded ? `embedded PostgreSQL (data in ${path.join(config.dataDir, 'postgres')})` : 'PostgreSQL at DATABASE_URL',
     async stop() {
       await database.close();

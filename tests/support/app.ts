@@ -36,9 +36,17 @@ export async function createTestDatabase(): Promise<{ url: string; name: string 
 
 /** Builds the real app on its own database; demo data seeded unless `seedDemo: false`. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; seedDemo?: boolean; rateLimits?: boolean; mailer?: Mailer; logStream?: NodeJS.WritableStream } = {},
+  options: {
+    env?: Record<string, string>;
+    seedDemo?: boolean;
+    rateLimits?: boolean;
+    mailer?: Mailer;
+    logStream?: NodeJS.WritableStream;
+    /** Another app's database (two apps on one database, as two processes would be); default: a new one. */
+    databaseUrl?: string;
+  } = {},
 ): Promise<TestContext> {
-  const { url } = await createTestDatabase();
+  const url = options.databaseUrl ?? (await createTestDatabase()).url;
   const config = {
     ...loadConfig({ NODE_ENV: 'test', DATA_DIR: `/tmp/ledgerline-test-data-${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'silent', ...options.env }),
     rateLimits: options.rateLimits ?? false,
