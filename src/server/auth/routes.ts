@@ -5,9 +5,9 @@ import {
   ZResetPasswordRequest,
   ZSignInAnswer,
   ZSignInRequest,
-  ZSignUpRequest,
   ZVerifyEmailRequest,
 } from '../../shared/contracts/auth';
+import { ZSignUpRequest } from '../../shared/contracts/signup';
 import { ZNoData } from '../../shared/contracts/common';
 import { ZUserAnswer } from '../../shared/contracts/user';
 import type { AppContext } from '../context';

@@ -7,8 +7,8 @@ import {
   SIGNED_OUT_MESSAGE,
   SIGNED_UP_MESSAGE,
   type SignInResponse,
-  type SignUpInput,
 } from '../../shared/contracts/auth';
+import { type SignUpInput } from '../../shared/contracts/signup';
 import type { UserDto } from '../../shared/contracts/user';
 import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
 import type { Actor, ActorContext, AppContext, ServiceContext } from '../context';

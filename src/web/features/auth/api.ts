@@ -1,4 +1,5 @@
-import type { SignInResponse, SignUpRequest } from '../../../shared/contracts/auth';
+import type { SignInResponse } from '../../../shared/contracts/auth';
+import type { SignUpRequest } from '../../../shared/contracts/signup';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser } from '../../lib/api';
 import { queryClient, rememberUser } from '../../lib/query';

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { AdminUserDto } from '../../../../shared/contracts/admin';
 import { formatDate, formatDollars } from '../../../lib/format';
+import { formatPhone } from '../../../lib/phone';
 
 const STATUS_TEXT: Record<string, string> = { awaiting: 'Awaiting', pending: 'Pending review', verified: 'Verified', failed: 'Failed' };
 
@@ -23,7 +24,7 @@ export function BasicInfo({ user }: { user: AdminUserDto }) {
       <Row label="Email">
         {user.email} {user.isEmailConfirmed ? '(confirmed)' : '(not confirmed)'}
       </Row>
-      <Row label="Phone">{user.phone || '—'}</Row>
+      <Row label="Phone">{user.phone ? formatPhone(user.phone) : '—'}</Row>
       <Row label="Address">{user.location.address || '—'}</Row>
       <Row label="State">{user.location.state || '—'}</Row>
       <Row label="Verification">{STATUS_TEXT[user.verificationStatus] ?? user.verificationStatus}</Row>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { ZSignUpRequest, type SignUpRequest } from '../../../../shared/contracts/auth';
+import { ZSignUpRequest, type SignUpRequest } from '../../../../shared/contracts/signup';
 import type { CountryOption } from '../../../../shared/countries';
 import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN, PHONE_LENGTH_MAX } from '../../../../shared/limits';
 import { ACCOUNT_TYPES, EMPLOYMENT_TYPES, SALARY_RANGES, SEX_OPTIONS } from '../../../../shared/reference';

@@ -5,6 +5,7 @@ import { buttonClass } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { formatDate } from '../../../lib/format';
 import { paths } from '../../../paths';
+import { formatPhone } from '../../../lib/phone';
 
 const STATUS_LABELS: Record<UserDto['verificationStatus'], { label: string; className: string }> = {
   awaiting: { label: 'Not verified yet', className: 'bg-amber-100 text-amber-900' },
@@ -24,7 +25,7 @@ export function ProfileDetails({ user }: { user: UserDto }) {
     ['First name', user.firstName],
     ['Last name', user.lastName],
     ['Email', user.email],
-    ['Phone', user.phone || '-'],
+    ['Phone', user.phone ? formatPhone(user.phone) : '-'],
     ['Address', user.location.address || '-'],
     ['State', user.location.state || '-'],
     ['Account number', user.account.number || '-'],
