@@ -34,19 +34,30 @@ export async function createTestDatabase(): Promise<{ url: string; name: string 
   return { url: adminUrl.replace(/\/postgres$/, `/${name}`), name };
 }
 
-/** Builds the real app on its own database; demo data seeded unless `seedDemo: false`. */
+/**
+ * Builds the real app on its own database; demo data seeded unless `seedDemo: false`.
+ * `via`: the app reaches its database through the URL this returns (a proxy a test can cut).
+ */
 export async function createTestApp(
-  options: { env?: Record<string, string>; seedDemo?: boolean; rateLimits?: boolean; mailer?: Mailer; logStream?: NodeJS.WritableStream } = {},
+  options: {
+    env?: Record<string, string>;
+    seedDemo?: boolean;
+    rateLimits?: boolean;
+    mailer?: Mailer;
+    logStream?: NodeJS.WritableStream;
+    via?: (url: string) => string | Promise<string>;
+  } = {},
 ): Promise<TestContext> {
-  const { url } = await createTestDatabase();
+  const created = await createTestDatabase();
+  const url = options.via ? await options.via(created.url) : created.url;
   const config = {
     ...loadConfig({ NODE_ENV: 'test', DATA_DIR: `/tmp/ledgerline-test-data-${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'silent', ...options.env }),
     rateLimits: options.rateLimits ?? false,
   };
-  const database = createDatabase(url, { max: 10 });
+  const log = createLogger(config, options.logStream ? { stream: options.logStream, level: 'trace' } : { level: 'silent' });
+  const database = createDatabase(url, { max: 10, log });
   await migrateToLatest(database.db);
   const mailer = options.mailer ?? createMailer({ from: config.mailFrom });
-  const log = createLogger(config, options.logStream ? { stream: options.logStream, level: 'trace' } : { level: 'silent' });
   const context = createAppContext({ config, db: database.db, mailer, log });
   if (options.seedDemo !== false) await seed(context);
   const app = await buildApp(context);
