@@ -63,7 +63,8 @@ export function registerErrorHandler(app: FastifyInstance, context: AppContext):
     if (error instanceof AppError) return sendError(reply, error);
     if (isDatabaseUnavailable(error)) {
       // Not a bug and not the client's fault: the database is restarting, failing over or unreachable.
-      request.log.warn({ err: error }, 'database unavailable; answered 503');
+      // One line per request, without a stack: during an outage every request says the same.
+      request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'database unavailable; answered 503');
       return sendError(reply, databaseUnavailable());
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
