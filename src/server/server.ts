@@ -3,7 +3,7 @@ import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createAppContext } from './context';
-import { loadCryptoDeposits } from './deposits/options';
+import { loadCryptoDeposits } from './deposits/service';
 import { startSealer, sealAll } from './ledger/sealer';
 import { createLogger } from './lib/logger';
 import { createMailer } from './mail/mailer';

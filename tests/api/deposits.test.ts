@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressProblem, toChecksumAddress } from '../../src/server/deposits/addresses';
-import { CryptoDepositsConfigError, DEMO_CRYPTO_OPTIONS, loadCryptoDeposits } from '../../src/server/deposits/options';
+import { CryptoDepositsConfigError, DEMO_CRYPTO_OPTIONS, loadCryptoDeposits } from '../../src/server/deposits/service';
 import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext } from '../support/app';
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-crypto-'));

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZCryptoDepositsResponse } from '../../shared/contracts/deposits';
 import type { AppContext } from '../context';
-import { cryptoDepositsAnswer, loadCryptoDeposits } from './options';
+import { cryptoDepositsAnswer, loadCryptoDeposits } from './service';
 
 export function depositRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
