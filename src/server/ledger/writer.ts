@@ -52,7 +52,8 @@ export interface WriterLog {
  * through `transaction()`, in turn with the batches. Every entry still locks its accounts in id
  * order, is checked against balances, chained, and committed with its idempotency record before
  * anyone is answered. A failing batch is retried one entry per transaction, so one bad request
- * never fails another.
+ * never fails another; a batch that meets an unavailable database is refused at once, every
+ * request in it answered 503 (see refuseUnavailable).
  *
  * The hash chain is not on this path: entries are queued for the sealer (ledger/sealer.ts) in
  * the statement that posts them, so writers in several processes share no hot row.
