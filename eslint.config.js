@@ -31,6 +31,32 @@ export default tseslint.config(
     // navigation, are effects that set state on purpose.
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  {
+    // One money formatter and one date formatter: src/web/lib/format.ts.
+    files: ['src/web/**/*.{ts,tsx}'],
+    ignores: ['src/web/lib/format.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString'].map((property) => ({ property, message: 'Format through src/web/lib/format.ts.' })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.object.name='Intl'][callee.property.name=/^(NumberFormat|DateTimeFormat)$/]",
+          message: 'Format through src/web/lib/format.ts.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/shared/money'], importNames: ['formatCents', 'formatDollars'], message: 'Import money formatting from src/web/lib/format.ts.' },
+          ],
+        },
+      ],
+    },
+  },
   // ---------------------------------------------------------------- boundaries (docs/decisions/007-code-shape.md)
   {
     files: ['src/**/*.{ts,tsx}', 'tests/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
@@ -70,7 +96,8 @@ export default tseslint.config(
 /**
  * Import zones, each refused with its reason: the server never imports the web app (or the other
  * way round), the ledger core imports no domain, HTTP plugin or seed, services and repositories
- * import no HTTP plugin, and no web feature imports another feature (shared code lives in lib/).
+ * import no HTTP plugin, no web feature imports another feature (shared code lives in lib/), and the web
+ * app's shared code imports no feature.
  */
 function boundaryZones() {
   const features = fs
@@ -91,6 +118,11 @@ function boundaryZones() {
       target: ['./src/server/**/service.ts', './src/server/**/repository.ts'],
       from: ['./src/server/plugins', './src/server/app.ts', './src/server/server.ts'],
       message: 'Services and repositories do not depend on the HTTP layer.',
+    },
+    {
+      target: ['./src/web/components', './src/web/lib'],
+      from: ['./src/web/features', './src/web/routes'],
+      message: 'Shared web code (components, lib) imports no feature or route: the route passes what it needs.',
     },
     ...features.map((feature) => ({
       target: `./src/web/features/${feature}`,

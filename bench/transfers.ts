@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
+import { SMTPServer } from 'smtp-server';
 import { hashPassword } from '../src/server/auth/crypto';
 import { createSession } from '../src/server/auth/sessions';
 import { systemClock } from '../src/server/context';
@@ -30,6 +31,30 @@ function pgbenchBinary(): string | null {
     if (fs.existsSync(candidate)) return candidate;
   }
   return null;
+}
+
+/**
+ * The server runs as in production (NODE_ENV=production refuses to start without SMTP): mail goes
+ * to this sink on loopback, which accepts and counts it. Plain SMTP: smtp-server's bundled
+ * certificate has expired, and nothing leaves the machine.
+ */
+async function startSmtpSink(): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+  let received = 0;
+  const sink = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        received += 1;
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = sink.server.address() as { port: number };
+  return { url: `smtp://127.0.0.1:${port}`, received: () => received, close: () => new Promise<void>((resolve) => sink.close(() => resolve())) };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -162,6 +187,12 @@ async function main(): Promise<void> {
     flags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', ...statements],
   });
   let server: ChildProcess | undefined;
+  const smtp = await startSmtpSink();
+  // Production settings; plain http on loopback (ALLOW_HTTP), mail to the sink; money limits as configured.
+  const productionLike = { NODE_ENV: 'production', DEMO_MODE: 'false', ALLOW_HTTP: 'true', SMTP_URL: smtp.url };
+  const serverSettings = `${Object.entries(productionLike)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ')} (mail to an SMTP sink on loopback)`;
   try {
     await postgres.createDatabase('bench_app');
     await postgres.createDatabase('bench_pgbench');
@@ -175,14 +206,15 @@ async function main(): Promise<void> {
         PORT: String(PORT),
         HOST: '127.0.0.1',
         DATA_DIR: path.join(directory, 'data'),
+        PUBLIC_URL: `http://127.0.0.1:${PORT}`,
         LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        DEMO_MODE: 'false',
+        ...productionLike,
         ADMIN_PASSWORD: 'bench-admin-password-1',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await waitForHealth(baseUrl);
+    process.stderr.write(`server started production-like: ${serverSettings}\n`);
 
     // Signed-in customers: real users, accounts, opening balances posted from cash, and sessions.
     const clientsMax = Math.max(...CLIENT_COUNTS);
@@ -319,6 +351,7 @@ async function main(): Promise<void> {
         `Group commit: ${commits.entries} transfer entries in ${commits.commits} batches (${(Number(commits.entries) / Math.max(1, Number(commits.commits))).toFixed(1)} per commit)`,
       );
     console.log(`Ledger after the runs: ${describeVerifyResult(verified)} (verified in ${verifySeconds.toFixed(1)} s)`);
+    console.log(`Server ran production-like: ${serverSettings}; ${smtp.received()} mails received by the sink`);
     if (!verified.ok) process.exitCode = 1;
   } finally {
     if (server && server.exitCode === null) {
@@ -328,6 +361,7 @@ async function main(): Promise<void> {
       if (server.exitCode === null) server.kill('SIGKILL');
     }
     await postgres.stop();
+    await smtp.close();
     fs.rmSync(directory, { recursive: true, force: true });
   }
 }

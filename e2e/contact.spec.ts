@@ -12,7 +12,8 @@ test('a visitor sends a message; staff read it in the back office and delete it'
     await trap.evaluate((input) => input.getBoundingClientRect().right <= 0 && input.closest('[aria-hidden="true"]') !== null && input.tabIndex === -1),
   ).toBe(true);
 
-  // A bad email the browser lets through is refused by the server with the spec's message.
+  // A bad email the browser lets through is refused with the spec's message (by the shared contract
+  // in the page, before the server would refuse it the same way).
   await page.getByLabel('Name').fill('Robin Park');
   await page.getByLabel('Email').fill('robin@localhost');
   await page.getByLabel('Subject').fill(subject);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -10,6 +11,7 @@ import { authRoutes } from './auth/routes';
 import { beneficiaryRoutes } from './beneficiaries/routes';
 import { cardRoutes } from './cards/routes';
 import { contactRoutes } from './contacts/routes';
+import type { TrustProxy } from './config';
 import type { AppContext } from './context';
 import { customerRoutes } from './customers/routes';
 import { depositRoutes } from './deposits/routes';
@@ -21,16 +23,30 @@ import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerJsonParser } from './plugins/json';
+import { registerMetrics } from './plugins/metrics';
 import { registerApiDocs, registerOpenApi } from './plugins/openapi';
+import { rateLimitStore } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security';
 import { registerWebApp } from './plugins/web';
 import { profileRoutes } from './profile/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
+import type { MetricsSource } from './lib/metrics';
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count N trusts the nearest N hops, whatever their address
+ * (Fastify's own numeric option trusts none), so the client is the address the Nth proxy saw.
+ */
+function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return trust === 0 ? false : (_address, hop) => hop < trust;
+}
 
 export interface AppOptions {
   /** Serve the built web app (off for API tests). */
   serveWeb?: boolean;
+  /** What GET /metrics answers: this process's metrics unless told (a cluster worker asks the primary). */
+  metrics?: MetricsSource;
 }
 
 /**
@@ -44,7 +60,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   const app = Fastify({
     loggerInstance: context.log as FastifyBaseLogger,
     bodyLimit: REQUEST_BODY_BYTES_MAX,
-    trustProxy: config.isProduction,
+    // Off unless the operator names the proxies (TRUST_PROXY): otherwise X-Forwarded-For is anyone's to write.
+    trustProxy: trustProxyOption(config.trustProxy),
+    // Unique across processes and instances, so a request id finds one request in the merged logs.
+    genReqId: () => randomUUID(),
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -52,10 +71,15 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   registerJsonParser(app);
   registerErrorHandler(app, context);
+  registerMetrics(app, config, options.metrics);
+  // The id every log line of this request carries: a customer or a proxy log can quote it.
+  app.addHook('onRequest', async (request, reply) => void reply.header('X-Request-Id', request.id));
   registerSecurityHeaders(app, config);
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,
+    // Counted in PostgreSQL, so every process and instance shares one count per address.
+    store: rateLimitStore(context.db, context.log),
     ...(config.rateLimits ? {} : { allowList: () => true }),
   });
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_BYTES_MAX, files: 4, fields: 20, fieldSize: 10_000, parts: 30 } });
@@ -84,7 +108,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   );
   await registerApiDocs(app);
 
-  if (!config.isProduction) await app.register(devMailboxRoutes(context));
+  if (config.devMailbox) await app.register(devMailboxRoutes(context));
   if (options.serveWeb) await registerWebApp(app);
   else app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'not_found' }));
   return app;

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BANK_NAME, parseBoolean } from '../shared/build-settings';
@@ -31,6 +32,49 @@ const urlWithProtocol = (name: string, protocols: string[]) =>
       `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
     );
 
+/** Processes one instance may run: more than the cores only adds context switches. */
+export const WEB_CONCURRENCY_MAX = 64;
+
+/** Who may set X-Forwarded-For: nobody (off), the nearest N proxies, or these addresses / CIDR ranges. */
+export type TrustProxy = false | number | string[];
+
+function isAddressOrRange(value: string): boolean {
+  const [address = '', bits, extra] = value.split('/');
+  const version = net.isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const width = Number(bits);
+  return /^\d{1,3}$/.test(bits) && width <= (version === 4 ? 32 : 128);
+}
+
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): TrustProxy => {
+    const lower = value.toLowerCase();
+    if (lower === 'false' || lower === 'off' || lower === '0') return false;
+    if (lower === 'true') {
+      // Trusting every hop lets any client pick its own address with one header: no per-address limit holds.
+      ctx.addIssue({
+        code: 'custom',
+        message: "TRUST_PROXY=true would trust any client's X-Forwarded-For; give the number of proxies (e.g. 1) or their addresses",
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops > 10) ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY must be a hop count from 0 to 10, or proxy addresses' });
+      return hops;
+    }
+    const addresses = value.split(',').map((part) => part.trim());
+    const bad = addresses.filter((address) => !isAddressOrRange(address));
+    if (bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `TRUST_PROXY must be a hop count or comma-separated IP addresses or CIDR ranges (not "${bad.join(', ')}")` });
+      return z.NEVER;
+    }
+    return addresses;
+  });
+
 export const ZEnvironment = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce
@@ -56,6 +100,20 @@ export const ZEnvironment = z.object({
   RATE_LIMITS: booleanFlag('RATE_LIMITS', true),
   CRYPTO_DEPOSITS_FILE: z.string().trim().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_CONCURRENCY: z.coerce
+    .number({ message: 'WEB_CONCURRENCY must be a number' })
+    .int('WEB_CONCURRENCY must be a whole number')
+    .min(1, `WEB_CONCURRENCY must be between 1 and ${WEB_CONCURRENCY_MAX}`)
+    .max(WEB_CONCURRENCY_MAX, `WEB_CONCURRENCY must be between 1 and ${WEB_CONCURRENCY_MAX}`)
+    .default(1),
+  TRUST_PROXY: trustProxy.optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'METRICS_TOKEN must be at least 16 characters')
+    .max(256, 'METRICS_TOKEN must be at most 256 characters')
+    .regex(/^[\x21-\x7e]+$/, 'METRICS_TOKEN must be printable ASCII without spaces')
+    .optional(),
+  ALLOW_HTTP: booleanFlag('ALLOW_HTTP', false),
 });
 
 export type Environment = z.infer<typeof ZEnvironment>;
@@ -78,6 +136,16 @@ export interface Config {
   logLevel: Environment['LOG_LEVEL'];
   /** Test hooks: shorter windows and no rate limits where a test needs them. */
   rateLimits: boolean;
+  /** App processes (node:cluster workers) this instance runs; 1 is one process, no cluster. */
+  webConcurrency: number;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses. */
+  trustProxy: TrustProxy;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** Plain http accepted in production (a private network only); session cookies are then not Secure. */
+  allowHttp: boolean;
+  /** /dev/mailbox: only in demo mode with no SMTP_URL, where it shows the mail that was not sent. */
+  devMailbox: boolean;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +162,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`));
   }
   const env = result.data;
+  const refusals = env.NODE_ENV === 'production' ? productionRefusals(env, cleaned) : [];
+  if (refusals.length > 0) throw new ConfigError(refusals);
   const hostForUrl = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   const publicUrl = (env.PUBLIC_URL ?? `http://${hostForUrl}:${env.PORT}`).replace(/\/$/, '');
   const domain = new URL(publicUrl).hostname.replace(/^localhost$/, 'ledgerline.localhost');
@@ -114,5 +184,25 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     cryptoDepositsFile: env.CRYPTO_DEPOSITS_FILE,
     logLevel: env.LOG_LEVEL,
     rateLimits: env.RATE_LIMITS,
+    webConcurrency: env.WEB_CONCURRENCY,
+    trustProxy: env.TRUST_PROXY ?? false,
+    metricsToken: env.METRICS_TOKEN,
+    allowHttp: env.ALLOW_HTTP,
+    devMailbox: env.DEMO_MODE && !env.SMTP_URL,
   };
+}
+
+/**
+ * What a production start must not run with: the demo's published passwords, mail that goes
+ * nowhere (codes and reset links would never arrive), or customers' sessions over plain http.
+ * Each names the variable to set.
+ */
+function productionRefusals(env: Environment, given: Record<string, string | undefined>): string[] {
+  const refusals: string[] = [];
+  if (given.DEMO_MODE === undefined || env.DEMO_MODE)
+    refusals.push('DEMO_MODE: must be set to false when NODE_ENV=production (demo mode creates customers whose passwords are published)');
+  if (!env.SMTP_URL) refusals.push('SMTP_URL: must be set when NODE_ENV=production (codes and reset links are sent by email)');
+  if (!(env.PUBLIC_URL ?? '').startsWith('https://') && !env.ALLOW_HTTP)
+    refusals.push('PUBLIC_URL: must start with https:// when NODE_ENV=production (or set ALLOW_HTTP=true, on a private network only)');
+  return refusals;
 }

@@ -8,6 +8,8 @@ import { createLogger } from './lib/logger';
 export interface Runtime {
   database: DatabaseHandle;
   embedded: EmbeddedServer | null;
+  /** Where the database is (the embedded one's local URL when DATABASE_URL is unset): cluster workers connect there. */
+  databaseUrl: string;
   databaseLabel: string;
   stop(): Promise<void>;
 }
@@ -16,7 +18,10 @@ export interface Runtime {
  * Opens the configured PostgreSQL (or starts the embedded one) and brings its schema up to date.
  * `databaseLog`: where lost connections and host changes are reported (the process's logger by default).
  */
-export async function openRuntime(config: Config, options: { log?: (line: string) => void; databaseLog?: DatabaseLog } = {}): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  options: { log?: (line: string) => void; poolMax?: number; databaseLog?: DatabaseLog } = {},
+): Promise<Runtime> {
   let embedded: EmbeddedServer | null = null;
   let url = config.databaseUrl;
   if (!url) {
@@ -24,12 +29,13 @@ export async function openRuntime(config: Config, options: { log?: (line: string
     await embedded.createDatabase('ledgerline');
     url = embedded.url('ledgerline');
   }
-  const database = createDatabase(url, { log: options.databaseLog ?? createLogger(config) });
+  const database = createDatabase(url, { max: options.poolMax, log: options.databaseLog ?? createLogger(config) });
   await assertPostgresVersion(database.db);
   await migrateToLatest(database.db);
   return {
     database,
     embedded,
+    databaseUrl: url,
     databaseLabel: embedded ? `embedded PostgreSQL (data in ${path.join(config.dataDir, 'postgres')})` : 'PostgreSQL at DATABASE_URL',
     async stop() {
       await database.close();

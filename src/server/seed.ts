@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { AppContext } from './context';
 import { hashPassword } from './auth/crypto';
 import { ensureBankAccounts, openCustomerAccounts } from './ledger/accounts';
@@ -35,11 +36,28 @@ export const DEMO_CUSTOMERS = [
   },
 ] as const;
 
+/** The advisory lock that lets one instance seed at a time (next to the sealer's, ledger/sealer.ts). */
+const SEED_LOCK_KEY = 4_812_100;
+
 /**
  * First start: the bank's own ledger accounts, the admin, and (in demo mode) two verified demo
- * customers. Idempotent: later starts change nothing and only report the sign-ins.
+ * customers. Idempotent: later starts change nothing and only report the sign-ins. Several
+ * instances starting at once on one database take turns (a PostgreSQL advisory lock held by one
+ * connection while the seed runs): the second finds what the first created, so there is one
+ * admin and one set of demo customers with one opening balance each.
  */
 export async function seed(ctx: AppContext): Promise<DemoSignIn[]> {
+  return ctx.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${SEED_LOCK_KEY})`.execute(connection);
+    try {
+      return await seedOnce(ctx);
+    } finally {
+      await sql`select pg_advisory_unlock(${SEED_LOCK_KEY})`.execute(connection);
+    }
+  });
+}
+
+async function seedOnce(ctx: AppContext): Promise<DemoSignIn[]> {
   const { db, config } = ctx;
   await ensureBankAccounts(db);
   const signIns: DemoSignIn[] = [];

@@ -1,14 +1,28 @@
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
+import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { createAppContext } from './context';
+import { type AppContext, createAppContext } from './context';
+import { createDatabase, type DB } from './db/database';
 import { loadCryptoDeposits } from './deposits/service';
 import { startSealer, sealAll } from './ledger/sealer';
-import { createLogger } from './lib/logger';
+import { createLogger, type Logger } from './lib/logger';
+import { clusterWorkerMetrics, serveClusterMetrics, trackPool } from './lib/metrics';
 import { createMailer } from './mail/mailer';
-import { openRuntime } from './runtime';
-import { seed } from './seed';
+import { openRuntime, type Runtime } from './runtime';
+import { type DemoSignIn, seed } from './seed';
+
+/** How long a process may take to finish its requests and its writer's queue after SIGTERM. */
+const PROCESS_GRACE_MS = 20_000;
+/** The primary waits for its workers' grace, then seals and closes. */
+const PRIMARY_GRACE_MS = 25_000;
+/** The primary of a cluster only seeds, seals and runs background work: a few connections do. */
+const PRIMARY_POOL_MAX = 5;
+/** A worker that died sooner than this after it started is replaced after a pause, not at once (no crash loop). */
+const WORKER_STABLE_MS = 10_000;
+const WORKER_RESTART_PAUSE_MS = 2000;
 
 function readConfig(): Config {
   try {
@@ -34,51 +48,106 @@ function warnOnStaleBuild(config: Config): void {
   }
 }
 
-async function main(): Promise<void> {
-  const config = readConfig();
+function contextFor(config: Config, db: DB, log: Logger): AppContext {
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => log.info(line) });
+  return createAppContext({ config, db, mailer, log });
+}
+
+/**
+ * What must happen once per instance, whatever the number of processes: PostgreSQL (the embedded
+ * one when DATABASE_URL is unset) with its schema migrated (Kysely's migration lock), the seed
+ * (an advisory lock), and the sealer (one at a time across instances, ADR 008).
+ */
+interface Instance {
+  runtime: Runtime;
+  context: AppContext;
+  log: Logger;
+  signIns: DemoSignIn[];
+  /** After the HTTP side has stopped: drains the writer, seals what is committed, closes the pool and PostgreSQL. */
+  stop(): Promise<void>;
+}
+
+async function startInstance(config: Config, options: { poolMax?: number } = {}): Promise<Instance> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   warnOnStaleBuild(config);
   // Fail fast on a mistyped deposit address, before anything starts (it names the option and the problem).
   loadCryptoDeposits(config);
-  const runtime = await openRuntime(config);
   const log = createLogger(config);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => log.info(line) });
-  const context = createAppContext({ config, db: runtime.database.db, mailer, log });
+  const runtime = await openRuntime(config, { poolMax: options.poolMax, databaseLog: log });
+  trackPool(runtime.database.poolStats);
+  const context = contextFor(config, runtime.database.db, log);
   const signIns = await seed(context);
-  const app = await buildApp(context, { serveWeb: true });
   // Chains committed entries into the hash chain within about a second (ADR 008).
   const sealer = startSealer(context.db, log);
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info(`${signal}: shutting down`);
-    try {
-      await app.close();
+  return {
+    runtime,
+    context,
+    log,
+    signIns,
+    async stop() {
+      await context.ledger.close();
       await sealer.stop();
-      await sealAll(context.db);
+      // What is left unsealed is sealed by the next start; only a database that is gone stops this.
+      if (runtime.embedded?.isRunning() !== false) {
+        await sealAll(context.db).catch((error: unknown) => log.warn(`not sealed at shutdown (the next start seals it): ${String(error)}`));
+      }
       await runtime.stop();
-    } finally {
-      process.exit(0);
-    }
+    },
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
 
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+/**
+ * SIGTERM or SIGINT: stop accepting, finish in-flight requests and the writer's queue, close, exit
+ * 0, with one log line (`quiet`: none, a cluster's primary writes it). A second signal, an error
+ * while closing or the grace period running out exits 1 at once.
+ */
+function closeGracefully(
+  log: Logger,
+  graceMs: number,
+  close: () => Promise<void>,
+  options: { quiet?: boolean; onSecondSignal?: (signal: NodeJS.Signals) => void } = {},
+) {
+  return closeWithGrace(
+    {
+      delay: graceMs,
+      logger: false,
+      onSecondSignal: (signal) => {
+        options.onSecondSignal?.(signal);
+        log.error(`second ${signal}: exiting now`);
+      },
+      onTimeout: (delayMs) => log.error(`shutdown took longer than ${delayMs / 1000} s: exiting`),
+      onSecondError: (error) => log.error(`error while shutting down, exiting: ${String(error)}`),
+    },
+    async ({ signal, err }) => {
+      if (err) log.error({ err }, 'uncaught error: shutting down');
+      else if (!options.quiet) log.info(`${signal ?? 'shutdown'}: shutting down (finishing requests in flight)`);
+      try {
+        await close();
+      } catch (error) {
+        log.error(`shutdown failed: ${String(error)}`);
+        throw error;
+      }
+    },
+  );
+}
+
+function printBanner(config: Config, instance: Instance, port: number): void {
   const url = config.publicUrl.replace(/:\d+$/, '') === config.publicUrl ? config.publicUrl : config.publicUrl.replace(/:\d+$/, `:${port}`);
+  const mail = config.devMailbox
+    ? `development outbox, read it at ${url}/dev/mailbox`
+    : config.smtpUrl
+      ? 'SMTP'
+      : 'not sent: set SMTP_URL (without demo mode there is no development mailbox)';
   const lines = [
     '',
     `  ${config.bankName} is running at ${url}`,
-    `  Database: ${runtime.databaseLabel}`,
-    `  Mail: ${config.smtpUrl ? 'SMTP' : `development outbox, read it at ${url}/dev/mailbox`}`,
+    `  Database: ${instance.runtime.databaseLabel}`,
+    `  Mail: ${mail}`,
+    config.webConcurrency > 1 ? `  Processes: ${config.webConcurrency} (WEB_CONCURRENCY)` : '',
     config.demoMode ? '  Demo bank: no real money.' : '',
     '',
     '  Sign-ins:',
-    ...signIns.map(
+    ...instance.signIns.map(
       (signIn) =>
         `    ${signIn.role === 'admin' ? 'admin    ' : 'customer '} ${signIn.email}  ${signIn.password ?? '(password as configured or shown at first start)'}` +
         (signIn.role === 'admin' ? `   -> ${url}/admin/login` : `   -> ${url}/signin`),
@@ -86,6 +155,138 @@ async function main(): Promise<void> {
     '',
   ];
   console.log(lines.filter((line, index) => line !== '' || index === 0 || lines[index - 1] !== '').join('\n'));
+}
+
+/** WEB_CONCURRENCY=1: one process does everything. */
+async function runSingle(config: Config): Promise<void> {
+  const instance = await startInstance(config);
+  const app = await buildApp(instance.context, { serveWeb: true });
+  closeGracefully(instance.log, PROCESS_GRACE_MS, async () => {
+    await app.close();
+    await instance.stop();
+  });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await instance.stop().catch(() => undefined);
+    throw error;
+  }
+  const address = app.server.address();
+  printBanner(config, instance, typeof address === 'object' && address ? address.port : config.port);
+}
+
+/** A cluster worker: serves HTTP on the primary's port and database; the primary does the rest. */
+async function runWorker(config: Config): Promise<void> {
+  if (!config.databaseUrl) throw new Error('a worker needs the DATABASE_URL its primary gives it');
+  const log = createLogger(config);
+  const database = createDatabase(config.databaseUrl, { log });
+  trackPool(database.poolStats);
+  const context = contextFor(config, database.db, log);
+  const app = await buildApp(context, { serveWeb: true, metrics: clusterWorkerMetrics() });
+  let closing = false;
+  const closer = closeGracefully(
+    log,
+    PROCESS_GRACE_MS,
+    async () => {
+      closing = true;
+      await app.close();
+      await context.ledger.close();
+      await database.close();
+    },
+    { quiet: true },
+  );
+  const close = () => {
+    if (!closing) closer.close();
+  };
+  process.on('message', (message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type === 'll:shutdown') close();
+  });
+  // The primary is gone (killed): nothing routes connections here any more.
+  process.on('disconnect', close);
+  await app.listen({ port: config.port, host: config.host });
+}
+
+/**
+ * WEB_CONCURRENCY=N: this process prepares the instance, forks N workers that share the port
+ * (node:cluster), prints the banner once all listen, and replaces a worker that dies. On SIGTERM
+ * it asks every worker to finish, then seals and stops.
+ */
+async function runPrimary(config: Config): Promise<void> {
+  const instance = await startInstance(config, { poolMax: PRIMARY_POOL_MAX });
+  const { log } = instance;
+  serveClusterMetrics();
+  const workerEnv = { DATABASE_URL: instance.runtime.databaseUrl };
+  const startedAt = new Map<number, number>();
+  const fork = () => startedAt.set(cluster.fork(workerEnv).id, Date.now());
+  const workers = () => Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
+  let stopping = false;
+  let failedToStart: ((error: Error) => void) | null = null;
+
+  cluster.on('exit', (worker, code, signal) => {
+    const livedMs = Date.now() - (startedAt.get(worker.id) ?? 0);
+    startedAt.delete(worker.id);
+    if (stopping) return;
+    if (failedToStart) return failedToStart(new Error(`a worker exited while starting (${signal ?? `code ${code}`})`));
+    log.warn({ workerPid: worker.process.pid, code, signal }, 'worker exited unexpectedly: starting another');
+    setTimeout(() => stopping || fork(), livedMs < WORKER_STABLE_MS ? WORKER_RESTART_PAUSE_MS : 0);
+  });
+
+  const stopWorkers = async () => {
+    stopping = true;
+    let unclean = 0;
+    await Promise.all(
+      workers().map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve();
+            worker.once('exit', (code) => {
+              if (code !== 0) unclean += 1;
+              resolve();
+            });
+            if (worker.isConnected()) worker.send({ type: 'll:shutdown' });
+            else worker.process.kill('SIGTERM');
+          }),
+      ),
+    );
+    if (unclean > 0) throw new Error(`${unclean} worker(s) did not shut down cleanly`);
+  };
+  closeGracefully(
+    log,
+    PRIMARY_GRACE_MS,
+    async () => {
+      await stopWorkers();
+      await instance.stop();
+    },
+    // A second signal reaches the workers too: they stop at once.
+    { onSecondSignal: (signal) => workers().forEach((worker) => worker.process.kill(signal)) },
+  );
+
+  let port = config.port;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let listening = 0;
+      failedToStart = reject;
+      cluster.on('listening', (_worker, address) => {
+        port = address.port;
+        listening += 1;
+        if (listening === config.webConcurrency) resolve();
+      });
+      for (let index = 0; index < config.webConcurrency; index += 1) fork();
+    });
+    failedToStart = null;
+  } catch (error) {
+    await stopWorkers().catch(() => undefined);
+    await instance.stop().catch(() => undefined);
+    throw error;
+  }
+  printBanner(config, instance, port);
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  if (cluster.isWorker) return runWorker(config);
+  if (config.webConcurrency > 1) return runPrimary(config);
+  return runSingle(config);
 }
 
 main().catch((error: unknown) => {

@@ -1,53 +1,41 @@
-// Route paths, declared once and used everywhere.
-export const paths = {
-  home: '/',
-  contact: '/contact',
-  privacy: '/privacy-policy',
-  terms: '/terms-and-conditions',
-  waysToBank: '/ways-to-bank',
-  about: '/about-us',
-  signin: '/signin',
-  signup: '/signup',
-  forgotPassword: '/forgot-password',
-  emailVerification: '/email-verification',
-  accountVerification: '/account-verification',
-  account: {
-    home: '/account/home',
-    transactions: '/account/transactions',
-    loans: '/account/loans',
-    loansApply: '/account/loans/apply',
-    loansDocuments: '/account/loans/documents',
-    support: '/account/support',
-    cards: '/account/cards',
-    profile: '/account/profile',
-    transfer: '/account/transfer',
-    transfers: '/account/transfers',
-    internalTransfer: '/account/internal_transfer',
-    domesticTransfer: '/account/domestic_transfer',
-    info: '/account/info',
-    settings: '/account/settings',
-    updateAccount: '/account/update-account',
-    updatePassword: '/account/update-password',
-    beneficiaries: '/account/beneficiaries',
-    kyc: '/account/kyc-verification',
-    deposit: '/account/deposit',
-    depositCrypto: '/account/deposit/crypto',
-  },
-  admin: {
-    login: '/admin/login',
-    dashboard: '/admin/dashboard',
-    users: '/admin/users',
-    user: (id: string) => `/admin/users/${id}`,
-    userAccount: (id: string) => `/admin/users/account/${id}`,
-    userEdit: (id: string) => `/admin/users/edit/${id}`,
-    contacts: '/admin/contacts',
-    addTransaction: '/admin/transactions/add-transactions',
-    userTransactions: (id: string) => `/admin/transactions/${id}`,
-    journal: '/admin/journal',
-    audit: '/admin/audit',
-    ledger: '/admin/ledger',
-    kyc: '/admin/kyc',
-    loans: '/admin/loans',
-    cards: '/admin/cards',
-  },
-} as const;
+import { routes, type RouteName, type RoutePath } from '../shared/routes';
+
+// Links, derived from the route manifest (src/shared/routes.ts): `paths.accountHome` is a path,
+// `paths.adminUser(id)` fills the path's parameters in order. A link to a page that does not exist
+// cannot be written.
+
+type ParamsOf<Path extends string> = Path extends `${string}:${infer Param}/${infer Rest}`
+  ? [Param, ...ParamsOf<Rest>]
+  : Path extends `${string}:${infer Param}`
+    ? [Param]
+    : [];
+
+/** One string per parameter. */
+type Values<Params extends string[]> = { [K in keyof Params]: string };
+
+type LinkTo<Path extends string> = ParamsOf<Path> extends [] ? Path : (...values: Values<ParamsOf<Path>>) => string;
+
+/** A path with its parameters filled in, as a type: `/admin/users/${string}`. */
+type Filled<Path extends string> = Path extends `${infer Head}:${string}/${infer Rest}`
+  ? `${Head}${string}/${Filled<Rest>}`
+  : Path extends `${infer Head}:${string}`
+    ? `${Head}${string}`
+    : Path;
+
+/** Any page of the app. Content modules type their links with it, so a typo fails the type check. */
+export type AppPath = Filled<RoutePath>;
+
+const fill = (path: string) => {
+  const parts = path.split('/');
+  return (...values: string[]) => {
+    let next = 0;
+    return parts.map((part) => (part.startsWith(':') ? encodeURIComponent(values[next++] ?? '') : part)).join('/');
+  };
+};
+
+export const paths = Object.fromEntries(
+  (Object.keys(routes) as RouteName[]).map((name) => {
+    const { path } = routes[name];
+    return [name, path.includes(':') ? fill(path) : path];
+  }),
+) as unknown as { readonly [Name in RouteName]: LinkTo<(typeof routes)[Name]['path']> };

@@ -57,13 +57,21 @@ describe('mail over real SMTP', () => {
     expect(ctx.mailer.outbox()).toEqual([]);
   });
 
-  it('serves /dev/mailbox only outside production', async () => {
-    expect((await ctx.app.inject({ method: 'GET', url: '/dev/mailbox?format=json' })).statusCode).toBe(200);
-    const production = await createTestApp({ env: { NODE_ENV: 'production' } });
+  // The mailbox shows mail that was not sent: with SMTP configured there is none, so no page either.
+  it('serves /dev/mailbox only in demo mode without SMTP', async () => {
+    expect((await ctx.app.inject({ method: 'GET', url: '/dev/mailbox?format=json' })).statusCode).toBe(404);
+    const demo = await createTestApp({ seedDemo: false });
+    const notDemo = await createTestApp({ seedDemo: false, env: { DEMO_MODE: 'false' } });
+    const production = await createTestApp({
+      seedDemo: false,
+      env: { NODE_ENV: 'production', DEMO_MODE: 'false', SMTP_URL: 'smtp://127.0.0.1:1', PUBLIC_URL: 'https://bank.example' },
+    });
     try {
+      expect((await demo.app.inject({ method: 'GET', url: '/dev/mailbox?format=json' })).statusCode).toBe(200);
+      expect((await notDemo.app.inject({ method: 'GET', url: '/dev/mailbox' })).statusCode).toBe(404);
       expect((await production.app.inject({ method: 'GET', url: '/dev/mailbox' })).statusCode).toBe(404);
     } finally {
-      await production.close();
+      await Promise.all([demo.close(), notDemo.close(), production.close()]);
     }
   });
 });

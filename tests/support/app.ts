@@ -34,10 +34,7 @@ export async function createTestDatabase(): Promise<{ url: string; name: string 
   return { url: adminUrl.replace(/\/postgres$/, `/${name}`), name };
 }
 
-/**
- * Builds the real app on its own database; demo data seeded unless `seedDemo: false`.
- * `via`: the app reaches its database through the URL this returns (a proxy a test can cut).
- */
+/** Builds the real app on its own database; demo data seeded unless `seedDemo: false`. */
 export async function createTestApp(
   options: {
     env?: Record<string, string>;
@@ -45,11 +42,14 @@ export async function createTestApp(
     rateLimits?: boolean;
     mailer?: Mailer;
     logStream?: NodeJS.WritableStream;
+    /** Another app's database (two apps on one database, as two processes would be); default: a new one. */
+    databaseUrl?: string;
+    /** The app reaches its database through the URL this returns (a relay a test can cut). */
     via?: (url: string) => string | Promise<string>;
   } = {},
 ): Promise<TestContext> {
-  const created = await createTestDatabase();
-  const url = options.via ? await options.via(created.url) : created.url;
+  const created = options.databaseUrl ?? (await createTestDatabase()).url;
+  const url = options.via ? await options.via(created) : created;
   const config = {
     ...loadConfig({ NODE_ENV: 'test', DATA_DIR: `/tmp/ledgerline-test-data-${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'silent', ...options.env }),
     rateLimits: options.rateLimits ?? false,

@@ -61,4 +61,91 @@ describe('configuration from the environment', () => {
       demoMode: false,
     });
   });
+
+  describe('refuses an unsafe production start, naming the variable', () => {
+    const production = { NODE_ENV: 'production', DEMO_MODE: 'false', SMTP_URL: 'smtp://mail.example:587', PUBLIC_URL: 'https://bank.example' };
+    const problemsOf = (env: Record<string, string | undefined>): string[] => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as ConfigError).problems;
+      }
+    };
+
+    it('starts with every safe value given', () => {
+      expect(loadConfig(production)).toMatchObject({ isProduction: true, demoMode: false, devMailbox: false, allowHttp: false, trustProxy: false });
+    });
+
+    it.each([
+      ['DEMO_MODE unset', { DEMO_MODE: undefined }, 'DEMO_MODE: must be set to false'],
+      ['DEMO_MODE empty', { DEMO_MODE: '' }, 'DEMO_MODE: must be set to false'],
+      ['DEMO_MODE=true', { DEMO_MODE: 'true' }, 'DEMO_MODE: must be set to false'],
+      ['SMTP_URL unset', { SMTP_URL: undefined }, 'SMTP_URL: must be set when NODE_ENV=production'],
+      ['PUBLIC_URL unset', { PUBLIC_URL: undefined }, 'PUBLIC_URL: must start with https://'],
+      ['PUBLIC_URL over http', { PUBLIC_URL: 'http://bank.example' }, 'PUBLIC_URL: must start with https://'],
+      ['PUBLIC_URL over http, ALLOW_HTTP=false', { PUBLIC_URL: 'http://bank.example', ALLOW_HTTP: 'false' }, 'PUBLIC_URL: must start with https://'],
+    ])('%s', (_label, change, message) => {
+      const problems = problemsOf({ ...production, ...change });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toContain(message);
+    });
+
+    it('takes plain http only with ALLOW_HTTP=true', () => {
+      expect(loadConfig({ ...production, PUBLIC_URL: 'http://10.0.0.5:3000', ALLOW_HTTP: 'true' })).toMatchObject({
+        allowHttp: true,
+        publicUrl: 'http://10.0.0.5:3000',
+      });
+    });
+
+    it('lists every refusal at once', () => {
+      expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0])).toEqual(['DEMO_MODE', 'SMTP_URL', 'PUBLIC_URL']);
+    });
+
+    it('does not apply outside production', () => {
+      expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({ demoMode: true, devMailbox: true });
+    });
+  });
+
+  it('keeps the development mailbox for demo mode without SMTP only', () => {
+    expect(loadConfig({}).devMailbox).toBe(true);
+    expect(loadConfig({ DEMO_MODE: 'false' }).devMailbox).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', DEMO_MODE: 'false' }).devMailbox).toBe(false);
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example:25' }).devMailbox).toBe(false);
+  });
+
+  it('reads TRUST_PROXY as a hop count or proxy addresses, off by default', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16,::1,fd00::/8' }).trustProxy).toEqual(['10.0.0.1', '10.1.0.0/16', '::1', 'fd00::/8']);
+  });
+
+  it.each([
+    [{ TRUST_PROXY: 'true' }, "TRUST_PROXY: TRUST_PROXY=true would trust any client's X-Forwarded-For; give the number of proxies (e.g. 1) or their addresses"],
+    [{ TRUST_PROXY: 'TRUE' }, "TRUST_PROXY: TRUST_PROXY=true would trust any client's X-Forwarded-For; give the number of proxies (e.g. 1) or their addresses"],
+    [{ TRUST_PROXY: 'loopback' }, 'TRUST_PROXY: TRUST_PROXY must be a hop count or comma-separated IP addresses or CIDR ranges (not "loopback")'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY: TRUST_PROXY must be a hop count or comma-separated IP addresses or CIDR ranges (not "10.0.0.0/33")'],
+    [{ TRUST_PROXY: '99' }, 'TRUST_PROXY: TRUST_PROXY must be a hop count from 0 to 10, or proxy addresses'],
+    [{ WEB_CONCURRENCY: '0' }, 'WEB_CONCURRENCY: WEB_CONCURRENCY must be between 1 and 64'],
+    [{ WEB_CONCURRENCY: 'many' }, 'WEB_CONCURRENCY: WEB_CONCURRENCY must be a number'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters'],
+    [{ ALLOW_HTTP: 'perhaps' }, 'ALLOW_HTTP: ALLOW_HTTP must be true or false (got "perhaps")'],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([message]);
+    }
+  });
+
+  it('reads WEB_CONCURRENCY and METRICS_TOKEN', () => {
+    expect(loadConfig({}).webConcurrency).toBe(1);
+    expect(loadConfig({ WEB_CONCURRENCY: '4', METRICS_TOKEN: 'a-long-metrics-token' })).toMatchObject({
+      webConcurrency: 4,
+      metricsToken: 'a-long-metrics-token',
+    });
+  });
 });

@@ -20,6 +20,8 @@ export type DB = Kysely<Database>;
 export interface DatabaseHandle {
   db: DB;
   pool: pg.Pool;
+  /** Connections open and idle, and queries waiting for one (the db_pool_* metrics). */
+  poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -215,6 +217,7 @@ export function createDatabase(connectionString: string, options: { max?: number
   return {
     db,
     pool,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await db.destroy();
     },

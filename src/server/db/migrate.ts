@@ -1,4 +1,4 @@
-import { Migrator, type MigrationProvider, type Migration } from 'kysely';
+import { Migrator, type MigrationProvider, type Migration, sql } from 'kysely';
 import type { DB } from './database';
 import { migrations } from './migrations/index';
 
@@ -12,4 +12,15 @@ export async function migrateToLatest(db: DB): Promise<string[]> {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+/**
+ * The migrations this code knows that the database has not run (a newer instance's extra ones do
+ * not count: expand-then-contract keeps old code working on a newer schema). Throws when the
+ * database cannot be reached or was never migrated.
+ */
+export async function pendingMigrations(db: DB): Promise<string[]> {
+  const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const done = new Set(applied.rows.map((row) => row.name));
+  return Object.keys(migrations).filter((name) => !done.has(name));
 }

@@ -2,6 +2,7 @@ import type { DB } from '../db/database';
 import { databaseUnavailable, isDatabaseUnavailable } from '../db/errors';
 import { inTransaction } from '../db/transaction';
 import { AppError, assert } from '../lib/errors';
+import { ledgerWriterBatchSize, ledgerWriterFallbacks, ledgerWriterQueueDepth } from '../lib/metrics';
 import { storedOutcome, type Outcome } from '../lib/outcome';
 import type { IdempotencyTicket } from './idempotency';
 import { type BookedAccount, InsufficientFundsError, postEntries, postEntriesLenient, type EntryInput, type PostedEntry } from './posting';
@@ -38,6 +39,7 @@ export const BATCH_ENTRIES_MAX = 256;
 /** Requests waiting for the writer; past this the bank answers 503 and the client retries later. */
 export const WRITER_QUEUE_MAX = 10_000;
 export const WRITER_BUSY_MESSAGE = 'The bank is very busy right now. Please try again in a moment.';
+export const WRITER_CLOSED_MESSAGE = 'The bank is restarting. Please try again in a moment.';
 /** The book holds at most this many accounts; past it, it starts again (a miss only costs a locking read). */
 const BOOK_ACCOUNTS_MAX = 100_000;
 
@@ -68,6 +70,9 @@ export interface WriterLog {
 export class LedgerWriter {
   private queue: Pending[] = [];
   private draining = false;
+  private closed = false;
+  /** Who waits in close() for the queue to empty. */
+  private readonly idleWaiters: Array<() => void> = [];
   /** Balances as this writer's batches left them, by account id (see the class comment). */
   private readonly book = new Map<string, BookedAccount>();
   /** Batches posted from the book in one statement (the tests check that the fast way is taken). */
@@ -97,12 +102,27 @@ export class LedgerWriter {
     });
   }
 
+  /**
+   * Refuses new work (503, the client retries on another process) and settles once everything
+   * already queued is committed or refused: a shutdown loses no accepted posting.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (!this.draining && this.queue.length === 0) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
   private enqueue(item: Pending): void {
+    if (this.closed) {
+      item.reject(new AppError('unavailable', WRITER_CLOSED_MESSAGE));
+      return;
+    }
     if (this.queue.length >= (this.options.queueMax ?? WRITER_QUEUE_MAX)) {
       item.reject(new AppError('unavailable', WRITER_BUSY_MESSAGE));
       return;
     }
     this.queue.push(item);
+    ledgerWriterQueueDepth.inc();
     if (!this.draining) void this.drain();
   }
 
@@ -111,10 +131,13 @@ export class LedgerWriter {
     const first = this.queue[0];
     if (first?.kind === 'exclusive') {
       this.queue.shift();
+      ledgerWriterQueueDepth.dec();
       return first;
     }
     let count = 0;
     while (count < this.queue.length && count < BATCH_ENTRIES_MAX && this.queue[count]?.kind === 'batched') count += 1;
+    ledgerWriterQueueDepth.dec(count);
+    ledgerWriterBatchSize.observe(count);
     return this.queue.splice(0, count) as Batched[];
   }
 
@@ -128,6 +151,7 @@ export class LedgerWriter {
       }
     } finally {
       this.draining = false;
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
   }
 
@@ -140,6 +164,7 @@ export class LedgerWriter {
       this.forget();
       if (isDatabaseUnavailable(error)) return this.refuseUnavailable(batch, error);
       this.options.log?.warn({ err: error, entries: batch.length }, 'ledger batch failed; posting its entries one by one');
+      ledgerWriterFallbacks.inc();
       // Post each entry alone under locks, so one bad request never fails another.
       for (const [index, item] of batch.entries()) {
         try {

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { Actor, AppContext, ActorContext, ServiceContext } from '../context';
 import type { User } from '../db/schema';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
+import type { Logger } from '../lib/logger';
 
 /**
  * Who may call a route, declared on every /api route as `config: { access }`:
@@ -29,7 +30,10 @@ export const CUSTOMERS_ONLY_MESSAGE = 'This is for customers. Admins use the bac
 export const VERIFY_EMAIL_FIRST_MESSAGE = 'Please verify your email address first.';
 export const STAFF_ONLY_MESSAGE = 'Only bank staff can do this.';
 
-/** The session's cookie: HttpOnly, SameSite=Strict, Secure behind https. */
+/**
+ * The session's cookie: HttpOnly, SameSite=Strict, Secure when PUBLIC_URL is https (so not with
+ * ALLOW_HTTP=true on a plain-http private network: a Secure cookie would never come back).
+ */
 export const SESSION_COOKIE = 'll_session';
 
 export function setSessionCookie(reply: FastifyReply, token: string, config: Pick<Config, 'publicUrl'>): void {
@@ -108,12 +112,12 @@ export function actorOf(request: FastifyRequest): Actor {
   return { user: request.user, sessionId: request.sessionId, ...originOf(request) };
 }
 
-/** The service context of a signed-in request. */
+/** The service context of a signed-in request; what services log carries the request id. */
 export function contextOf(request: FastifyRequest, context: AppContext): ActorContext {
-  return { ...context, actor: actorOf(request) };
+  return { ...context, actor: actorOf(request), log: request.log as Logger };
 }
 
 /** The service context of any request (the actor is null when signed out). */
 export function publicContextOf(request: FastifyRequest, context: AppContext): ServiceContext {
-  return { ...context, actor: request.user ? actorOf(request) : null };
+  return { ...context, actor: request.user ? actorOf(request) : null, log: request.log as Logger };
 }

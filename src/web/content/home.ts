@@ -1,4 +1,5 @@
 import { BANK_NAME } from '../lib/settings';
+import type { AppPath } from '../paths';
 import type { ArtName } from './types';
 import { figures } from './figures';
 
@@ -45,7 +46,7 @@ export const slides: Slide[] = [
   },
 ];
 
-export const helpCards = [
+export const helpCards: Array<{ title: string; text: string; to: AppPath }> = [
   { title: 'Personal Checking', text: 'Everyday accounts with fees you can avoid.', to: '/resources/personal-checking' },
   { title: 'Savings', text: `Up to ${s.relationshipApy} APY, and CDs up to ${s.cdApyMax} APY.`, to: '/resources/savings' },
   { title: 'Personal Loans', text: `${l.personalMin} to ${l.personalMax}, decided in ${l.personalDecisionDays} business days.`, to: '/resources/loans' },
@@ -58,34 +59,34 @@ export const helpCards = [
 
 // The spec's fourth promo (insurance) had an empty link. We do not sell insurance, so the card
 // says so honestly and its link goes to the contact page (docs/decisions/004-public-site.md).
-export const promoCards = [
+export const promoCards: Array<{ title: string; text: string; to: AppPath; action: string; art: ArtName }> = [
   {
     title: 'Business Banking',
     text: 'Accounts and lending that grow with your business.',
     to: '/business-banking',
     action: 'Explore business banking',
-    art: 'building' as ArtName,
+    art: 'building',
   },
   {
     title: 'Automated Investor',
     text: 'A diversified portfolio, rebalanced for you. Investments can lose value.',
     to: '/resources/investment-solutions',
     action: 'See how it works',
-    art: 'growth' as ArtName,
+    art: 'growth',
   },
   {
     title: 'Home Mortgage',
     text: `Fixed-rate terms of ${l.mortgageTermsYears.join(', ')} years.`,
     to: '/resources/loans',
     action: 'Compare mortgage terms',
-    art: 'house' as ArtName,
+    art: 'house',
   },
   {
     title: 'Insurance',
     text: `${BANK_NAME} does not sell insurance itself. Ask us how your deposits are protected, or for a referral.`,
     to: '/contact',
     action: 'Ask about coverage',
-    art: 'shield' as ArtName,
+    art: 'shield',
   },
 ];
 
@@ -95,19 +96,19 @@ export const accessFeatures = [
   { title: 'Send, receive and request money', text: 'Pay people and businesses, confirmed with a free one-time code.' },
 ];
 
-export const loanTiles = [
+export const loanTiles: Array<{ title: string; text: string; to: AppPath; art: ArtName }> = [
   {
     title: 'Home Equity Line',
     text: `Draw what you need, up to ${l.helocCltvMax} combined loan-to-value.`,
     to: '/resources/home-equity-line',
-    art: 'house' as ArtName,
+    art: 'house',
   },
-  { title: 'Auto Loan', text: `From ${l.autoMin}, over up to ${l.autoTermMonthsMax} months.`, to: '/resources/auto-loan', art: 'car' as ArtName },
+  { title: 'Auto Loan', text: `From ${l.autoMin}, over up to ${l.autoTermMonthsMax} months.`, to: '/resources/auto-loan', art: 'car' },
   {
     title: 'Business Loan',
     text: `Term loans and credit lines, decided in ${l.businessDecisionDays} business days.`,
     to: '/business-loans',
-    art: 'building' as ArtName,
+    art: 'building',
   },
 ];
 
@@ -116,7 +117,7 @@ export const savingsCta = {
   text: `Open savings with ${s.openingMinimum}, no monthly fee, and interest from day one. Rates are variable.`,
 };
 
-export const news = [
+export const news: Array<{ title: string; text: string; to: AppPath; action: string }> = [
   {
     title: 'How we protect your payments',
     text: 'Every transfer you send needs a one-time code that is bound to that payment, expires in five minutes and is always free.',

@@ -1,7 +1,8 @@
+import type { AppPath } from '../paths';
 import { productPages } from './products';
 
 /** Link labels for every marketing page, for "related" links. */
-export const allPageTitles: Record<string, string> = {
+export const allPageTitles: Partial<Record<AppPath, string>> = {
   '/': 'Home',
   '/contact': 'Contact Us',
   '/about-us': 'About Us',

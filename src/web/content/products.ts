@@ -471,4 +471,4 @@ export const productPages: ProductPage[] = [
   },
 ];
 
-export const productPageByPath = new Map(productPages.map((page) => [page.path, page]));
+export const productPageByPath = new Map<string, ProductPage>(productPages.map((page) => [page.path, page]));

@@ -1,3 +1,5 @@
+import type { AppPath } from '../paths';
+
 export type ArtName = 'city' | 'growth' | 'house' | 'car' | 'shield' | 'coins' | 'phone' | 'leaf' | 'people' | 'building';
 
 export interface Offer {
@@ -13,7 +15,7 @@ export interface Feature {
 }
 
 export interface ProductPage {
-  path: string;
+  path: AppPath;
   /** The page's own h1. */
   title: string;
   eyebrow: string;
@@ -29,5 +31,5 @@ export interface ProductPage {
   steps?: string[];
   /** Risk or product disclosure shown in a bordered box; investment pages always have one. */
   disclosure: { title: string; paragraphs: string[] };
-  related: string[];
+  related: AppPath[];
 }

@@ -1,6 +1,11 @@
 import { BANK_NAME } from '../lib/settings';
+import type { AppPath } from '../paths';
 
-export const waysToBank = {
+export const waysToBank: {
+  summary: string;
+  steps: Array<{ title: string; text: string; to: AppPath; action: string }>;
+  channels: Array<{ title: string; text: string }>;
+} = {
   summary: `Open an account online, activate it with the code ${BANK_NAME} sends you, and bank from any browser.`,
   steps: [
     {

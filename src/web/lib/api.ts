@@ -1,4 +1,5 @@
 // The one API client: JSON, the session cookie, and any 401 sends the browser to /signin.
+import { paths } from '../paths';
 
 export class ApiError extends Error {
   constructor(
@@ -47,7 +48,7 @@ async function request<T>(method: string, url: string, body?: unknown, options: 
   if (response.status === 401 && options.redirectOn401 !== false && typeof window !== 'undefined') {
     clearStoredUser();
     const here = window.location.pathname;
-    if (here !== '/signin' && here !== '/admin/login') window.location.assign('/signin');
+    if (here !== paths.signin && here !== paths.adminLogin) window.location.assign(paths.signin);
   }
   if (!response.ok) throw new ApiError(payload.message || FALLBACK_ERROR, response.status, payload.code, payload.fields);
   return payload as Envelope<T>;

@@ -1,9 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import type { UserDto } from '../../shared/contracts/user';
-import { storeUser } from './api';
-import { queryClient } from './query';
+import { currentUserQuery } from './query';
 
-/** The signed-in user changed: every view of it (header avatar included) shows the new one. */
-export function rememberUpdatedUser(user: UserDto): void {
-  queryClient.setQueryData(['me'], user);
-  storeUser(user);
+/** The signed-in user; the account and admin layouts load it before rendering. */
+export function useCurrentUser(): UserDto {
+  const { data } = useQuery(currentUserQuery);
+  if (!data) throw new Error('useCurrentUser outside a signed-in layout');
+  return data;
 }

@@ -1,8 +1,8 @@
 import { LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { Link, NavLink, useLocation, useNavigate } from 'react-router';
-import { signOut } from '../../features/auth/api';
+import { Link, NavLink, useLocation, useNavigate, useNavigation } from 'react-router';
 import { Logo } from './logo';
+import { paths, type AppPath } from '../../paths';
 
 export interface ShellLink {
   to: string;
@@ -16,22 +16,27 @@ export function AppShell({
   navLabel,
   homePath,
   header,
+  onSignOut,
   children,
 }: {
   links: ShellLink[];
   navLabel: string;
-  homePath: string;
+  homePath: AppPath;
   header: ReactNode;
+  /** Ends the session (the layout passes the auth feature's call). */
+  onSignOut: () => Promise<void>;
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  // While the next page (or the same list with other filters) loads, what is shown is the old one.
+  const loading = useNavigation().state === 'loading';
   useEffect(() => setOpen(false), [pathname]);
 
   async function logout() {
-    await signOut().catch(() => undefined);
-    navigate('/', { replace: true });
+    await onSignOut().catch(() => undefined);
+    navigate(paths.home, { replace: true });
   }
 
   const sidebar = (
@@ -88,11 +93,11 @@ export function AppShell({
         <div id="shell-menu" hidden={!open} className="flex-col bg-brand-900 lg:hidden">
           {sidebar}
         </div>
-        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6">
+        <main id="main" aria-busy={loading} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6">
           {children}
         </main>
         <footer className="px-6 pb-6 text-xs text-slate-600">
-          <Link to="/privacy-policy" className="hover:underline">
+          <Link to={paths.privacyPolicy} className="hover:underline">
             Privacy Policy
           </Link>
         </footer>

@@ -1,9 +1,10 @@
-import { Link } from 'react-router';
 import { BANK_NAME } from '../../lib/settings';
+import type { AppPath } from '../../paths';
+import { PageLink } from '../ui/page-link';
 
-export function Logo({ to = '/', light = false }: { to?: string; light?: boolean }) {
+export function Logo({ to = '/', light = false }: { to?: AppPath; light?: boolean }) {
   return (
-    <Link
+    <PageLink
       to={to}
       className={`flex items-center gap-2 font-bold ${light ? 'text-white' : 'text-brand-900'} focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600`}
     >
@@ -12,6 +13,6 @@ export function Logo({ to = '/', light = false }: { to?: string; light?: boolean
         <path d="M8 23V9h3v11h7v3H8Zm11 0V9h3v11h3v3h-6Z" fill="#fff" />
       </svg>
       <span className="text-lg leading-tight">{BANK_NAME}</span>
-    </Link>
+    </PageLink>
   );
 }

@@ -1,7 +1,9 @@
 // The public site's navigation (spec section 2: header dropdowns and footer links).
+import type { AppPath } from '../../paths';
+
 export interface NavLink {
   label: string;
-  to: string;
+  to: AppPath;
 }
 
 export const personalLinks: NavLink[] = [

@@ -1,7 +1,7 @@
-import { Link } from 'react-router';
 import { BANK_NAME } from '../../lib/settings';
 import { Logo } from './logo';
 import { footerLinks } from './nav-links';
+import { PageLink } from '../ui/page-link';
 
 export function SiteFooter() {
   return (
@@ -11,21 +11,21 @@ export function SiteFooter() {
           <Logo light />
           <p className="mt-4 text-sm text-slate-300">Personal, business and online banking, with every cent accounted for.</p>
           <p className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
-            <Link to="/signin" className="font-semibold text-white underline underline-offset-4">
+            <PageLink to="/signin" className="font-semibold text-white underline underline-offset-4">
               Online Banking Login
-            </Link>
-            <Link to="/about" className="text-slate-200 underline underline-offset-4 hover:text-white">
+            </PageLink>
+            <PageLink to="/about" className="text-slate-200 underline underline-offset-4 hover:text-white">
               Who we are
-            </Link>
+            </PageLink>
           </p>
         </div>
         <nav aria-label="Footer" className="md:col-span-2">
           <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3">
             {footerLinks.map((link) => (
               <li key={link.to}>
-                <Link to={link.to} className="text-slate-200 hover:text-white hover:underline">
+                <PageLink to={link.to} className="text-slate-200 hover:text-white hover:underline">
                   {link.label}
-                </Link>
+                </PageLink>
               </li>
             ))}
           </ul>

@@ -1,9 +1,10 @@
 import { ChevronDown, Menu, X } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Link, NavLink as RouterNavLink, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { buttonClass } from '../ui/button';
 import { Logo } from './logo';
-import { menus } from './nav-links';
+import { menus, type NavLink as NavLinkEntry } from './nav-links';
+import { PageLink, PageNavLink } from '../ui/page-link';
 
 function Dropdown({
   label,
@@ -13,7 +14,7 @@ function Dropdown({
   onClose,
 }: {
   label: string;
-  links: { label: string; to: string }[];
+  links: NavLinkEntry[];
   open: boolean;
   onToggle: () => void;
   onClose: () => void;
@@ -49,14 +50,14 @@ function Dropdown({
       <ul id={id} hidden={!open} className="absolute left-0 top-full z-50 mt-1 w-64 rounded-lg border border-slate-200 bg-white py-2 shadow-lg">
         {links.map((link) => (
           <li key={link.to}>
-            <Link
+            <PageLink
               to={link.to}
               className="block px-4 py-2 text-slate-800 hover:bg-brand-50 focus:bg-brand-50 focus:outline-none"
               onClick={onClose}
               onKeyDown={escape}
             >
               {link.label}
-            </Link>
+            </PageLink>
           </li>
         ))}
       </ul>
@@ -103,19 +104,19 @@ export function SiteHeader() {
               />
             ))}
             <li>
-              <RouterNavLink to="/ways-to-bank" className={linkClass}>
+              <PageNavLink to="/ways-to-bank" className={linkClass}>
                 Ways To Bank
-              </RouterNavLink>
+              </PageNavLink>
             </li>
             <li>
-              <Link to="/signup" className={buttonClass('secondary', 'ml-2')}>
+              <PageLink to="/signup" className={buttonClass('secondary', 'ml-2')}>
                 Create Account
-              </Link>
+              </PageLink>
             </li>
             <li>
-              <Link to="/signin" className={buttonClass('primary', 'ml-2')}>
+              <PageLink to="/signin" className={buttonClass('primary', 'ml-2')}>
                 Login Account
-              </Link>
+              </PageLink>
             </li>
           </ul>
         </nav>
@@ -142,9 +143,9 @@ export function SiteHeader() {
             <ul className="mt-1">
               {menu.links.map((link) => (
                 <li key={link.to}>
-                  <Link to={link.to} className="block rounded px-2 py-2 text-slate-800 hover:bg-brand-50">
+                  <PageLink to={link.to} className="block rounded px-2 py-2 text-slate-800 hover:bg-brand-50">
                     {link.label}
-                  </Link>
+                  </PageLink>
                 </li>
               ))}
             </ul>
@@ -152,29 +153,29 @@ export function SiteHeader() {
         ))}
         <ul className="mt-3 grid gap-2">
           <li>
-            <Link to="/ways-to-bank" className="block rounded px-2 py-2 font-medium text-slate-800 hover:bg-brand-50">
+            <PageLink to="/ways-to-bank" className="block rounded px-2 py-2 font-medium text-slate-800 hover:bg-brand-50">
               Ways To Bank
-            </Link>
+            </PageLink>
           </li>
           <li>
-            <Link to="/signin" className={buttonClass('primary', 'w-full')}>
+            <PageLink to="/signin" className={buttonClass('primary', 'w-full')}>
               Open Account
-            </Link>
+            </PageLink>
           </li>
           <li>
-            <Link to="/signup" className={buttonClass('secondary', 'w-full')}>
+            <PageLink to="/signup" className={buttonClass('secondary', 'w-full')}>
               Activate Account
-            </Link>
+            </PageLink>
           </li>
           <li>
-            <Link to="/signup" className={buttonClass('secondary', 'w-full')}>
+            <PageLink to="/signup" className={buttonClass('secondary', 'w-full')}>
               Create Account
-            </Link>
+            </PageLink>
           </li>
           <li>
-            <Link to="/signin" className={buttonClass('primary', 'w-full')}>
+            <PageLink to="/signin" className={buttonClass('primary', 'w-full')}>
               Login Account
-            </Link>
+            </PageLink>
           </li>
         </ul>
       </nav>

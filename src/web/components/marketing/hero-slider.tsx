@@ -1,10 +1,10 @@
 import { ChevronLeft, ChevronRight, Pause, Play } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { heroHeightPx } from '../../content/figures';
 import { SLIDE_AUTOPLAY_MS, SLIDE_FADE_MS, type Slide } from '../../content/home';
 import { Art } from './art';
 import { ctaClass } from './hero';
+import { PageLink } from '../ui/page-link';
 
 /**
  * The home page's fading hero (spec sections 2 and 9): every slide stacked in one grid cell and
@@ -88,20 +88,20 @@ export function HeroSlider({ slides, heading }: { slides: Slide[]; heading: stri
                 <div>
                   <h2 className="text-4xl font-extrabold leading-tight sm:text-5xl">{slide.title}</h2>
                   <p className="mt-5 max-w-xl text-lg text-slate-100">{slide.text}</p>
-                  <Link to="/signin" className={`${ctaClass} mt-8`}>
+                  <PageLink to="/signin" className={`${ctaClass} mt-8`}>
                     {slide.button}
-                  </Link>
+                  </PageLink>
                 </div>
                 {slide.sideCard ? (
                   <div className="grid grid-cols-2 items-center gap-x-4 rounded-2xl bg-white p-5 text-slate-900 shadow-xl md:block md:max-w-xs md:p-6">
                     <p className="text-sm font-bold tracking-widest text-brand-700">{slide.sideCard.kicker}</p>
                     <p className="text-4xl font-extrabold md:text-5xl">{slide.sideCard.figure}</p>
-                    <Link
+                    <PageLink
                       to="/signin"
                       className="col-start-2 row-span-2 row-start-1 inline-flex w-full items-center justify-center rounded-md bg-brand-700 px-3 py-3 md:mt-4 md:px-4 text-sm font-bold tracking-wide text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2"
                     >
                       {slide.sideCard.button}
-                    </Link>
+                    </PageLink>
                     <p className="col-span-2 mt-4 border-t border-slate-200 pt-3 md:mt-5 md:pt-4">
                       <span className="block text-2xl font-extrabold text-brand-800 md:text-3xl">{slide.sideCard.savings}</span>
                       <span className="text-sm text-slate-700">{slide.sideCard.savingsLabel}</span>

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { heroHeightPx } from '../../content/figures';
 import type { ArtName } from '../../content/types';
 import { Art } from './art';
+import { PageLink } from '../ui/page-link';
 
 export const ctaClass =
   'inline-flex items-center justify-center rounded-md bg-accent-500 px-6 py-3 text-base font-bold text-slate-900 shadow transition hover:bg-white focus:outline-none focus-visible:ring-4 focus-visible:ring-white';
@@ -33,9 +33,9 @@ export function Hero({
           <h1 className="mt-3 text-4xl font-extrabold leading-tight sm:text-5xl">{title}</h1>
           <p className="mt-5 max-w-xl text-lg text-slate-100">{summary}</p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/signin" className={ctaClass}>
+            <PageLink to="/signin" className={ctaClass}>
               {cta}
-            </Link>
+            </PageLink>
             {children}
           </div>
         </div>

@@ -1,15 +1,18 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useId, useState, type ComponentPropsWithRef, type ReactNode } from 'react';
 
 const inputClass =
-  'mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:bg-slate-100 disabled:text-slate-600 read-only:bg-slate-100';
+  'mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:bg-slate-100 disabled:text-slate-600 read-only:bg-slate-100 aria-[invalid=true]:border-red-700';
 
 interface FieldProps {
   label: string;
+  /** The field's own message, shown under it. */
   error?: string;
+  /** Marks the field as at fault when its message is shown elsewhere (the form's alert). */
+  invalid?: boolean;
   hint?: ReactNode;
 }
 
-function FieldFrame({ id, label, error, hint, children }: FieldProps & { id: string; children: ReactNode }) {
+function FieldFrame({ id, label, error, hint, children }: Omit<FieldProps, 'invalid'> & { id: string; children: ReactNode }) {
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -33,7 +36,7 @@ function FieldFrame({ id, label, error, hint, children }: FieldProps & { id: str
 const describedBy = (id: string, error?: string, hint?: ReactNode) =>
   [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
 
-export function TextField({ label, error, hint, id: givenId, className, ...props }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({ label, error, invalid, hint, id: givenId, className, ...props }: FieldProps & ComponentPropsWithRef<'input'>) {
   const generated = useId();
   const id = givenId ?? generated;
   return (
@@ -41,7 +44,7 @@ export function TextField({ label, error, hint, id: givenId, className, ...props
       <input
         id={id}
         className={`${inputClass} ${className ?? ''}`}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={error || invalid ? true : undefined}
         aria-describedby={describedBy(id, error, hint)}
         {...props}
       />
@@ -49,7 +52,7 @@ export function TextField({ label, error, hint, id: givenId, className, ...props
   );
 }
 
-export function PasswordField({ label, error, hint, id: givenId, ...props }: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
+export function PasswordField({ label, error, invalid, hint, id: givenId, ...props }: FieldProps & Omit<ComponentPropsWithRef<'input'>, 'type'>) {
   const generated = useId();
   const id = givenId ?? generated;
   const [visible, setVisible] = useState(false);
@@ -60,7 +63,7 @@ export function PasswordField({ label, error, hint, id: givenId, ...props }: Fie
           id={id}
           type={visible ? 'text' : 'password'}
           className={`${inputClass} pr-20`}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={error || invalid ? true : undefined}
           aria-describedby={describedBy(id, error, hint)}
           {...props}
         />
@@ -78,7 +81,7 @@ export function PasswordField({ label, error, hint, id: givenId, ...props }: Fie
   );
 }
 
-export function SelectField({ label, error, hint, id: givenId, children, className, ...props }: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({ label, error, invalid, hint, id: givenId, children, className, ...props }: FieldProps & ComponentPropsWithRef<'select'>) {
   const generated = useId();
   const id = givenId ?? generated;
   return (
@@ -86,7 +89,7 @@ export function SelectField({ label, error, hint, id: givenId, children, classNa
       <select
         id={id}
         className={`${inputClass} ${className ?? ''}`}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={error || invalid ? true : undefined}
         aria-describedby={describedBy(id, error, hint)}
         {...props}
       >
@@ -96,7 +99,7 @@ export function SelectField({ label, error, hint, id: givenId, children, classNa
   );
 }
 
-export function TextAreaField({ label, error, hint, id: givenId, className, ...props }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({ label, error, invalid, hint, id: givenId, className, ...props }: FieldProps & ComponentPropsWithRef<'textarea'>) {
   const generated = useId();
   const id = givenId ?? generated;
   return (
@@ -104,7 +107,7 @@ export function TextAreaField({ label, error, hint, id: givenId, className, ...p
       <textarea
         id={id}
         className={`${inputClass} ${className ?? ''}`}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={error || invalid ? true : undefined}
         aria-describedby={describedBy(id, error, hint)}
         {...props}
       />

@@ -1,3 +1,4 @@
+import { formatNumber } from '../../lib/format';
 import { Button } from './button';
 
 /** Previous / next with the position in words; the page count comes from the server's total. */
@@ -18,7 +19,7 @@ export function Pager({
   return (
     <nav aria-label={`${label} pages`} className="flex flex-wrap items-center justify-between gap-3">
       <p className="text-sm text-slate-700" aria-live="polite">
-        Page {Math.min(page, pages)} of {pages.toLocaleString('en-US')} ({total.toLocaleString('en-US')} {total === 1 ? 'result' : 'results'})
+        Page {Math.min(page, pages)} of {formatNumber(pages)} ({formatNumber(total)} {total === 1 ? 'result' : 'results'})
       </p>
       <div className="flex gap-2">
         <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
@@ -30,9 +31,4 @@ export function Pager({
       </div>
     </nav>
   );
-}
-
-/** The `page` search parameter of a paged list: a whole number from 1 to 100,000 (the API's limit), else 1. */
-export function pageParam(params: URLSearchParams): number {
-  return Math.max(1, Math.min(100_000, Number.parseInt(params.get('page') ?? '1', 10) || 1));
 }

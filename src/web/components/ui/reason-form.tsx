@@ -1,50 +1,45 @@
-import { useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { TEXT_LENGTH_MAX } from '../../../shared/limits';
+import { contractResolver, useFormAction } from '../../lib/form';
+import { Alert } from './alert';
 import { Button } from './button';
 import { TextAreaField } from './form';
 
-export const REASON_REQUIRED = 'A reason is required';
-
 /**
- * A staff rejection with its written reason (the customer is emailed it). A reason shorter than
- * 3 characters is refused here as the server refuses it.
+ * A staff rejection with its written reason (the customer is emailed it), checked with the
+ * decision's own contract (`{ reason }`, at least 3 characters) before it is sent. `send` makes
+ * the call and answers the message to show.
  */
 export function ReasonForm({
   label,
-  busy,
-  onConfirm,
+  schema,
+  send,
   onCancel,
-  onInvalid,
   className = 'space-y-3',
 }: {
   label: string;
-  busy: boolean;
-  onConfirm: (reason: string) => void;
+  schema: z.ZodType<{ reason: string }, { reason: string }>;
+  send: (reason: string) => Promise<string>;
   onCancel: () => void;
-  onInvalid: (message: string) => void;
   className?: string;
 }) {
-  const [reason, setReason] = useState('');
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (reason.trim().length < 3) {
-      onInvalid(REASON_REQUIRED);
-      return;
-    }
-    onConfirm(reason.trim());
-  }
+  const form = useForm<{ reason: string }>({ resolver: contractResolver(schema), defaultValues: { reason: '' } });
+  const action = useFormAction(form, ({ reason }) => send(reason.trim()), { successToast: (message) => message });
   return (
-    <form onSubmit={submit} noValidate className={className}>
+    <form onSubmit={action.submit} noValidate className={className}>
+      {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <TextAreaField
         label={label}
-        value={reason}
-        onChange={(event) => setReason(event.target.value)}
         rows={3}
-        maxLength={500}
+        maxLength={TEXT_LENGTH_MAX}
         required
         hint="The customer receives this reason by email."
+        invalid={!!form.formState.errors.reason}
+        {...form.register('reason')}
       />
       <div className="flex flex-wrap gap-3">
-        <Button type="submit" variant="danger" disabled={busy}>
+        <Button type="submit" variant="danger" disabled={action.busy}>
           Confirm rejection
         </Button>
         <Button variant="secondary" onClick={onCancel}>

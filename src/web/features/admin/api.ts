@@ -6,63 +6,21 @@ import type {
   AdminLedgerVerification,
   AdminUserDto,
   AdminUserList,
+  AdminUserRow,
   AdminUserUpdate,
   AuditFilters,
   AuditList,
   UserSortField,
 } from '../../../shared/contracts/admin';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../../shared/limits';
 import { api } from '../../lib/api';
+import { listSearch } from '../../lib/list-params';
 
 export interface UserListParams {
   page: number;
   search: string;
   sort: UserSortField;
   order: 'asc' | 'desc';
-}
-
-function toQueryString(params: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(name, String(value));
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
-
-export const adminUsersQuery = (params: UserListParams) =>
-  queryOptions({
-    queryKey: ['admin', 'users', 'list', params],
-    queryFn: async () => (await api.get<AdminUserList>(`/user/admin${toQueryString({ ...params, pageSize: 20 })}`)).data,
-    placeholderData: (previous) => previous,
-  });
-
-/** Same key as the ledger pages' view of the customer, so one refresh updates both. */
-export const adminUserQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['admin', 'user', id],
-    queryFn: async () => (await api.get<AdminUserDto>(`/user/admin/${encodeURIComponent(id)}`)).data,
-  });
-
-export async function updateAdminUser(id: string, body: AdminUserUpdate): Promise<{ user: AdminUserDto; message: string }> {
-  const answer = await api.put<AdminUserDto>(`/user/admin/${encodeURIComponent(id)}`, body);
-  return { user: answer.data, message: answer.message ?? 'User updated successfully' };
-}
-
-export async function deleteAdminUser(id: string): Promise<AdminDeleteResult> {
-  return (await api.delete<AdminDeleteResult>(`/user/admin/${encodeURIComponent(id)}`)).data;
-}
-
-export const dashboardQuery = queryOptions({
-  queryKey: ['admin', 'dashboard'],
-  queryFn: async () => (await api.get<AdminDashboard>('/admin/dashboard')).data,
-});
-
-export const ledgerOverviewQuery = queryOptions({
-  queryKey: ['admin', 'ledger'],
-  queryFn: async () => (await api.get<AdminLedgerOverview>('/admin/ledger')).data,
-});
-
-/** Recomputes the hash chain and every balance on the server (it reads every entry). */
-export async function verifyLedgerNow(): Promise<AdminLedgerVerification> {
-  return (await api.post<AdminLedgerVerification>('/admin/ledger/verify', {})).data;
 }
 
 export interface AuditParams {
@@ -72,14 +30,81 @@ export interface AuditParams {
   action: string;
 }
 
-export const auditQuery = (params: AuditParams) =>
+export const AUDIT_PAGE_SIZE = 25;
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  users: (params: UserListParams) => [...adminKeys.all, 'users', params] as const,
+  customerOptions: () => [...adminKeys.all, 'customer-options'] as const,
+  user: (id: string) => [...adminKeys.all, 'user', id] as const,
+  dashboard: () => [...adminKeys.all, 'dashboard'] as const,
+  ledger: () => [...adminKeys.all, 'ledger'] as const,
+  audit: (params: AuditParams) => [...adminKeys.all, 'audit', params] as const,
+  auditFilters: () => [...adminKeys.all, 'audit-filters'] as const,
+};
+
+const query = (values: Record<string, string | number | undefined>) => {
+  const text = listSearch(values, {}).toString();
+  return text ? `?${text}` : '';
+};
+
+export const adminUsersQuery = (params: UserListParams) =>
   queryOptions({
-    queryKey: ['admin', 'audit', params],
-    queryFn: async () => (await api.get<AuditList>(`/admin/audit${toQueryString({ ...params, pageSize: 25 })}`)).data,
+    queryKey: adminKeys.users(params),
+    queryFn: async () => (await api.get<AdminUserList>(`/user/admin${query({ ...params, pageSize: PAGE_SIZE_DEFAULT })}`)).data,
     placeholderData: (previous) => previous,
   });
 
-export const auditFiltersQuery = queryOptions({
-  queryKey: ['admin', 'audit', 'filters'],
-  queryFn: async () => (await api.get<AuditFilters>('/admin/audit/filters')).data,
-});
+/** The open customers a staff member can post to, by first name (the Add Transaction list). */
+export const customerOptionsQuery = () =>
+  queryOptions({
+    queryKey: adminKeys.customerOptions(),
+    queryFn: async () => {
+      const answer = await api.get<AdminUserList>(`/user/admin${query({ pageSize: PAGE_SIZE_MAX, sort: 'firstName', order: 'asc' })}`);
+      return answer.data.items.filter((user): user is AdminUserRow => !user.isAdmin && !user.closedAt);
+    },
+  });
+
+export const adminUserQuery = (id: string) =>
+  queryOptions({
+    queryKey: adminKeys.user(id),
+    queryFn: async () => (await api.get<AdminUserDto>(`/user/admin/${encodeURIComponent(id)}`)).data,
+  });
+
+export async function updateAdminUser(id: string, body: AdminUserUpdate): Promise<string> {
+  return (await api.put<AdminUserDto>(`/user/admin/${encodeURIComponent(id)}`, body)).message ?? 'User updated successfully';
+}
+
+export async function deleteAdminUser(id: string): Promise<AdminDeleteResult> {
+  return (await api.delete<AdminDeleteResult>(`/user/admin/${encodeURIComponent(id)}`)).data;
+}
+
+export const dashboardQuery = () =>
+  queryOptions({
+    queryKey: adminKeys.dashboard(),
+    queryFn: async () => (await api.get<AdminDashboard>('/admin/dashboard')).data,
+  });
+
+export const ledgerOverviewQuery = () =>
+  queryOptions({
+    queryKey: adminKeys.ledger(),
+    queryFn: async () => (await api.get<AdminLedgerOverview>('/admin/ledger')).data,
+  });
+
+/** Recomputes the hash chain and every balance on the server (it reads every entry). */
+export async function verifyLedgerNow(): Promise<AdminLedgerVerification> {
+  return (await api.post<AdminLedgerVerification>('/admin/ledger/verify', {})).data;
+}
+
+export const auditQuery = (params: AuditParams) =>
+  queryOptions({
+    queryKey: adminKeys.audit(params),
+    queryFn: async () => (await api.get<AuditList>(`/admin/audit${query({ ...params, pageSize: AUDIT_PAGE_SIZE })}`)).data,
+    placeholderData: (previous) => previous,
+  });
+
+export const auditFiltersQuery = () =>
+  queryOptions({
+    queryKey: adminKeys.auditFilters(),
+    queryFn: async () => (await api.get<AuditFilters>('/admin/audit/filters')).data,
+  });

@@ -1,34 +1,54 @@
+import type { SignInResponse, SignUpRequest } from '../../../shared/contracts/auth';
 import type { UserDto } from '../../../shared/contracts/user';
-import { api, clearStoredUser, storeUser } from '../../lib/api';
-import { queryClient } from '../../lib/query';
+import { api, clearStoredUser } from '../../lib/api';
+import { queryClient, rememberUser } from '../../lib/query';
+import { paths } from '../../paths';
 
-export async function signIn(email: string, password: string, admin = false): Promise<UserDto> {
-  const { data } = await api.post<{ token: string; user: UserDto }>(
-    admin ? '/auth/admin/signin' : '/auth/signin',
-    { email, password },
-    { redirectOn401: false },
-  );
+// Every call of signing in and out, registering and recovering an account. They answer 401 for
+// wrong credentials or codes: the page shows the message instead of leaving for /signin.
+const stay = { redirectOn401: false } as const;
+
+export async function signIn(body: { email: string; password: string }, admin = false): Promise<UserDto> {
+  const { data } = await api.post<SignInResponse>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
   rememberUser(data.user);
   return data.user;
 }
 
-export function rememberUser(user: UserDto): void {
-  storeUser(user);
-  queryClient.setQueryData(['me'], user);
+/** The same answer for a new and an existing email (no account enumeration): its message. */
+export async function signUp(body: SignUpRequest): Promise<string | undefined> {
+  return (await api.post<null>('/auth/signup', body, stay)).message;
 }
 
-/** Where a user goes after signing in (spec section 4). */
-export function homeFor(user: UserDto): string {
-  if (user.isAdmin) return '/admin/dashboard';
-  if (!user.isEmailConfirmed) return '/email-verification';
-  return '/account/home';
+export async function verifyEmail(otp: string): Promise<UserDto> {
+  const { data } = await api.post<UserDto>('/auth/verify-email', { otp });
+  rememberUser(data);
+  return data;
+}
+
+export async function resendEmailCode(): Promise<void> {
+  await api.post('/auth/resend-otp');
+}
+
+export async function requestPasswordReset(email: string): Promise<string | undefined> {
+  return (await api.post<null>('/auth/forgot-password', { email }, stay)).message;
+}
+
+export async function resetPassword(body: { token: string; password: string; confirmPassword: string }): Promise<string | undefined> {
+  return (await api.post<null>('/auth/reset-password', body, stay)).message;
 }
 
 export async function signOut(): Promise<void> {
   try {
-    await api.post('/auth/signout', {}, { redirectOn401: false });
+    await api.post('/auth/signout', {}, stay);
   } finally {
     clearStoredUser();
     queryClient.clear();
   }
+}
+
+/** Where a user goes after signing in (spec section 4). */
+export function homeFor(user: UserDto): string {
+  if (user.isAdmin) return paths.adminDashboard;
+  if (!user.isEmailConfirmed) return paths.emailVerification;
+  return paths.accountHome;
 }

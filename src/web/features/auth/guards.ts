@@ -6,7 +6,7 @@ import { currentUserQuery, queryClient } from '../../lib/query';
 /** Loads the signed-in user for a layout; a missing session goes to the sign-in page. */
 export async function loadSignedInUser(signInPath: string): Promise<UserDto> {
   try {
-    return await queryClient.fetchQuery({ ...currentUserQuery, staleTime: 5_000 });
+    return await queryClient.fetchQuery(currentUserQuery);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw redirect(signInPath);
     throw error;

@@ -1,29 +1,33 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { CardRequestDto, CardRequestStatus } from '../../../shared/contracts/cards';
+import { CARD_REQUEST_STATUSES, type CardRequestDto, type CardRequestStatus } from '../../../shared/contracts/cards';
+import type { Paginated } from '../../../shared/contracts/common';
 import { api } from '../../lib/api';
 
-export const myCardRequestsQuery = queryOptions({
-  queryKey: ['cards', 'requests'],
-  queryFn: async () => (await api.get<CardRequestDto[]>('/cards/requests')).data,
-});
+export const CARD_QUEUE_STATUSES = [...CARD_REQUEST_STATUSES, 'all'] as const;
+export type CardQueueStatus = (typeof CARD_QUEUE_STATUSES)[number];
 
-export async function requestCard(cardType: 'debit' | 'credit'): Promise<string | undefined> {
-  return (await api.post<CardRequestDto>('/cards/requests', { cardType })).message;
-}
+export const cardKeys = {
+  all: ['cards'] as const,
+  mine: () => [...cardKeys.all, 'mine'] as const,
+  queue: (status: CardQueueStatus, page: number) => [...cardKeys.all, 'queue', status, page] as const,
+};
 
-export interface CardQueuePage {
-  items: CardRequestDto[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
-
-export const cardQueueQuery = (status: string, page = 1) =>
+export const myCardRequestsQuery = () =>
   queryOptions({
-    queryKey: ['admin', 'cards', status, page],
-    queryFn: async () => (await api.get<CardQueuePage>(`/admin/cards/requests?status=${encodeURIComponent(status)}&page=${page}`)).data,
+    queryKey: cardKeys.mine(),
+    queryFn: async () => (await api.get<CardRequestDto[]>('/cards/requests')).data,
   });
 
-export async function setCardStatus(id: string, status: CardRequestStatus, note?: string): Promise<string> {
-  return (await api.patch<CardRequestDto>(`/admin/cards/requests/${encodeURIComponent(id)}`, { status, ...(note ? { note } : {}) })).message ?? 'Saved';
+export async function requestCard(body: { cardType: 'debit' | 'credit' }): Promise<string | undefined> {
+  return (await api.post<CardRequestDto>('/cards/requests', body)).message;
+}
+
+export const cardQueueQuery = (status: CardQueueStatus, page: number) =>
+  queryOptions({
+    queryKey: cardKeys.queue(status, page),
+    queryFn: async () => (await api.get<Paginated<CardRequestDto>>(`/admin/cards/requests?status=${status}&page=${page}`)).data,
+  });
+
+export async function setCardStatus(id: string, body: { status: CardRequestStatus; note?: string }): Promise<string> {
+  return (await api.patch<CardRequestDto>(`/admin/cards/requests/${encodeURIComponent(id)}`, body)).message ?? 'Saved';
 }

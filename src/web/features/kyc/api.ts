@@ -1,35 +1,44 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { KycSubmissionDto } from '../../../shared/contracts/kyc';
+import type { Paginated } from '../../../shared/contracts/common';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api } from '../../lib/api';
+import { rememberUser } from '../../lib/query';
 
+export const KYC_QUEUE_STATUSES = ['pending', 'verified', 'failed', 'all'] as const;
+export type KycQueueStatus = (typeof KYC_QUEUE_STATUSES)[number];
+
+export const kycKeys = {
+  all: ['kyc'] as const,
+  queue: (status: KycQueueStatus, page: number) => [...kycKeys.all, 'queue', status, page] as const,
+  customer: (userId: string) => [...kycKeys.all, 'customer', userId] as const,
+};
+
+/** The customer's documents, as one multipart form; the answer is the updated user. */
 export async function submitKyc(form: FormData): Promise<{ user: UserDto; message: string | undefined }> {
   const answer = await api.post<UserDto>('/user/verification', form);
+  rememberUser(answer.data);
   return { user: answer.data, message: answer.message };
 }
 
-export interface KycQueuePage {
-  items: KycSubmissionDto[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
-
-export const kycQueueQuery = (status: string, page = 1) =>
+export const kycQueueQuery = (status: KycQueueStatus, page: number) =>
   queryOptions({
-    queryKey: ['admin', 'kyc', status, page],
-    queryFn: async () => (await api.get<KycQueuePage>(`/admin/kyc?status=${encodeURIComponent(status)}&page=${page}`)).data,
+    queryKey: kycKeys.queue(status, page),
+    queryFn: async () => (await api.get<Paginated<KycSubmissionDto>>(`/admin/kyc?status=${status}&page=${page}`)).data,
   });
 
-export const kycUserQuery = (userId: string) =>
+export const kycCustomerQuery = (userId: string) =>
   queryOptions({
-    queryKey: ['admin', 'kyc', 'user', userId],
+    queryKey: kycKeys.customer(userId),
     queryFn: async () =>
       (await api.get<{ verificationStatus: UserDto['verificationStatus']; submissions: KycSubmissionDto[] }>(`/admin/kyc/users/${encodeURIComponent(userId)}`))
         .data,
   });
 
-export async function decideKyc(submissionId: string, decision: 'approve' | 'reject', reason?: string): Promise<string> {
-  const answer = await api.post<unknown>(`/admin/kyc/${encodeURIComponent(submissionId)}/${decision}`, decision === 'reject' ? { reason } : {});
-  return answer.message ?? 'Saved';
+export async function approveKyc(submissionId: string): Promise<string> {
+  return (await api.post<unknown>(`/admin/kyc/${encodeURIComponent(submissionId)}/approve`, {})).message ?? 'Saved';
+}
+
+export async function rejectKyc(submissionId: string, reason: string): Promise<string> {
+  return (await api.post<unknown>(`/admin/kyc/${encodeURIComponent(submissionId)}/reject`, { reason })).message ?? 'Saved';
 }

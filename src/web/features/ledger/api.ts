@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AdminTransactionDto, AdminAccountUpdate, AdminTransactionRequest, TransactionDto, TransactionPage } from '../../../shared/contracts/transactions';
-import type { AdminUserRow } from '../../../shared/contracts/admin';
+import type { AdminAccountUpdate, AdminTransactionDto, AdminTransactionRequest, TransactionDto, TransactionPage } from '../../../shared/contracts/transactions';
 import { api } from '../../lib/api';
 
+/** A filtered page of history lines (the API's query parameters; empty means no filter). */
 export interface TransactionFilter {
   page?: number;
   pageSize?: number;
@@ -12,6 +12,13 @@ export interface TransactionFilter {
   to?: string;
 }
 
+export const ledgerKeys = {
+  all: ['ledger'] as const,
+  mine: (filter: TransactionFilter) => [...ledgerKeys.all, 'mine', filter] as const,
+  customer: (userId: string, filter: TransactionFilter) => [...ledgerKeys.all, 'customer', userId, filter] as const,
+  journal: (filter: TransactionFilter) => [...ledgerKeys.all, 'journal', filter] as const,
+};
+
 function queryString(filter: TransactionFilter): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') params.set(name, String(value));
@@ -19,22 +26,24 @@ function queryString(filter: TransactionFilter): string {
   return text ? `?${text}` : '';
 }
 
+/** The signed-in customer's history, newest first. */
 export const transactionsQuery = (filter: TransactionFilter = {}) =>
   queryOptions({
-    queryKey: ['transactions', filter],
+    queryKey: ledgerKeys.mine(filter),
     queryFn: async () => (await api.get<TransactionPage>(`/transaction${queryString(filter)}`)).data,
   });
 
-export const adminUserTransactionsQuery = (userId: string, filter: TransactionFilter = {}) =>
+/** One customer's history as staff see it. */
+export const customerTransactionsQuery = (userId: string, filter: TransactionFilter = {}) =>
   queryOptions({
-    queryKey: ['admin', 'transactions', userId, filter],
+    queryKey: ledgerKeys.customer(userId, filter),
     queryFn: async () => (await api.get<TransactionPage<AdminTransactionDto>>(`/transaction/admin/${encodeURIComponent(userId)}${queryString(filter)}`)).data,
   });
 
 /** The back office's journal: every line on every customer account, newest first, each naming its customer. */
-export const adminJournalQuery = (filter: TransactionFilter = {}) =>
+export const journalQuery = (filter: TransactionFilter = {}) =>
   queryOptions({
-    queryKey: ['admin', 'transactions', 'journal', filter],
+    queryKey: ledgerKeys.journal(filter),
     queryFn: async () => (await api.get<TransactionPage<AdminTransactionDto>>(`/transaction/admin${queryString(filter)}`)).data,
   });
 
@@ -60,33 +69,8 @@ export async function updateTransactionDescription(id: string, description: stri
   return answer.message ?? 'Transaction updated';
 }
 
+/** Staff set a customer's balances: the server posts the differences as reasoned correction entries. */
 export async function updateAccount(userId: string, body: AdminAccountUpdate, idempotencyKey: string): Promise<string> {
   const answer = await api.put<unknown>(`/user/admin/account/${encodeURIComponent(userId)}`, body, { headers: { 'Idempotency-Key': idempotencyKey } });
   return answer.message ?? 'Account balance successfully';
 }
-
-// Staff views of customers, from the back office's user calls.
-export type StaffUserOption = Pick<AdminUserRow, '_id' | 'firstName' | 'lastName' | 'email' | 'accountNumber' | 'isAdmin' | 'closedAt'>;
-
-export const staffCustomersQuery = () =>
-  queryOptions({
-    queryKey: ['admin', 'users', 'for-ledger'],
-    queryFn: async () => {
-      const answer = await api.get<{ items: StaffUserOption[] }>('/user/admin?pageSize=100&sort=firstName&order=asc');
-      return answer.data.items.filter((user) => !user.isAdmin && !user.closedAt);
-    },
-  });
-
-export interface StaffUser {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  account: { number: string; savings: number; checking: number };
-}
-
-export const staffUserQuery = (userId: string) =>
-  queryOptions({
-    queryKey: ['admin', 'user', userId],
-    queryFn: async () => (await api.get<StaffUser>(`/user/admin/${encodeURIComponent(userId)}`)).data,
-  });

@@ -1,42 +1,45 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { LoanApplication, LoanDto } from '../../../shared/contracts/loans';
-import { api, newIdempotencyKey } from '../../lib/api';
+import type { Paginated } from '../../../shared/contracts/common';
+import { LOAN_STATUSES, type LoanApplication, type LoanDto } from '../../../shared/contracts/loans';
+import { api } from '../../lib/api';
 
-export const myLoansQuery = queryOptions({
-  queryKey: ['loans'],
-  queryFn: async () => (await api.get<LoanDto[]>('/loans')).data,
-});
+export const LOAN_QUEUE_STATUSES = [...LOAN_STATUSES, 'all'] as const;
+export type LoanQueueStatus = (typeof LOAN_QUEUE_STATUSES)[number];
 
-export async function applyForLoan(body: LoanApplication): Promise<{ loan: LoanDto; message: string | undefined }> {
-  const answer = await api.post<LoanDto>('/loans', body);
-  return { loan: answer.data, message: answer.message };
+export const loanKeys = {
+  all: ['loans'] as const,
+  mine: () => [...loanKeys.all, 'mine'] as const,
+  queue: (status: LoanQueueStatus, page: number) => [...loanKeys.all, 'queue', status, page] as const,
+};
+
+export const myLoansQuery = () =>
+  queryOptions({
+    queryKey: loanKeys.mine(),
+    queryFn: async () => (await api.get<LoanDto[]>('/loans')).data,
+  });
+
+export async function applyForLoan(body: LoanApplication): Promise<string | undefined> {
+  return (await api.post<LoanDto>('/loans', body)).message;
 }
 
 export async function withdrawLoan(id: string): Promise<string> {
   return (await api.delete<LoanDto>(`/loans/${encodeURIComponent(id)}`)).message ?? 'Loan application withdrawn';
 }
 
-/** Pays the loan's next installment from checking; one Idempotency-Key per click, so a retry never pays twice. */
-export async function repayLoan(id: string, idempotencyKey = newIdempotencyKey()): Promise<string> {
+/** Pays the loan's next installment from checking; the caller keeps one Idempotency-Key per click, so a retry never pays twice. */
+export async function repayLoan(id: string, idempotencyKey: string): Promise<string> {
   const answer = await api.post<LoanDto>(`/loans/${encodeURIComponent(id)}/repayments`, {}, { headers: { 'Idempotency-Key': idempotencyKey } });
   return answer.message ?? 'Installment paid';
 }
 
-export interface LoanQueuePage {
-  items: LoanDto[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
-
-export const loanQueueQuery = (status: string, page = 1) =>
+export const loanQueueQuery = (status: LoanQueueStatus, page: number) =>
   queryOptions({
-    queryKey: ['admin', 'loans', status, page],
-    queryFn: async () => (await api.get<LoanQueuePage>(`/admin/loans?status=${encodeURIComponent(status)}&page=${page}`)).data,
+    queryKey: loanKeys.queue(status, page),
+    queryFn: async () => (await api.get<Paginated<LoanDto>>(`/admin/loans?status=${status}&page=${page}`)).data,
   });
 
-/** Approval moves money: one Idempotency-Key per click, so a retried request never pays out twice. */
-export async function approveLoan(id: string, idempotencyKey = newIdempotencyKey()): Promise<string> {
+/** Approval moves money: one Idempotency-Key per loan shown, so a retried request never pays out twice. */
+export async function approveLoan(id: string, idempotencyKey: string): Promise<string> {
   const answer = await api.post<LoanDto>(`/admin/loans/${encodeURIComponent(id)}/approve`, {}, { headers: { 'Idempotency-Key': idempotencyKey } });
   return answer.message ?? 'Loan approved';
 }

@@ -1,7 +1,9 @@
 import type { ProfileUpdateRequest } from '../../../shared/contracts/profile';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api } from '../../lib/api';
-import { rememberUpdatedUser } from '../../lib/current-user';
+import { rememberUser } from '../../lib/query';
+
+// The profile reads the signed-in user (lib/query's session query); these calls change it.
 
 export interface ProfileUpdateAnswer {
   user: UserDto;
@@ -10,8 +12,9 @@ export interface ProfileUpdateAnswer {
 }
 
 export async function updateProfile(body: ProfileUpdateRequest): Promise<ProfileUpdateAnswer> {
+  // Beside the user, the answer says whether a code went to a new address (the email changes when it comes back).
   const answer = (await api.patch<UserDto>('/user/profile', body)) as { data: UserDto; message?: string; emailChangePending?: boolean };
-  rememberUpdatedUser(answer.data);
+  rememberUser(answer.data);
   return { user: answer.data, message: answer.message ?? 'Profile updated successfully', emailChangePending: answer.emailChangePending === true };
 }
 
@@ -19,11 +22,11 @@ export async function uploadProfilePicture(file: File): Promise<UserDto> {
   const form = new FormData();
   form.append('profilePicture', file);
   const { data } = await api.patch<UserDto>('/user/profile-picture', form);
-  rememberUpdatedUser(data);
+  rememberUser(data);
   return data;
 }
 
-export async function changePassword(oldPassword: string, newPassword: string): Promise<string> {
-  const answer = await api.post<null>('/auth/change-password', { oldPassword, newPassword });
+export async function changePassword(body: { oldPassword: string; newPassword: string }): Promise<string> {
+  const answer = await api.post<null>('/auth/change-password', body);
   return answer.message ?? 'Password updated successfully';
 }

@@ -3,24 +3,26 @@ import { Link, Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
 import { Avatar } from '../../components/layout/avatar';
+import { signOut } from '../../features/auth/api';
 import { loadSignedInUser } from '../../features/auth/guards';
-import { useCurrentUser } from '../../lib/query';
+import { useCurrentUser } from '../../lib/current-user';
+import { paths } from '../../paths';
 
 const links: ShellLink[] = [
-  { to: '/account/home', label: 'Dashboard', icon: House },
-  { to: '/account/info', label: 'Account Info', icon: UserRound },
-  { to: '/account/update-password', label: 'Password', icon: KeyRound },
-  { to: '/account/transactions', label: 'Transactions', icon: History },
-  { to: '/account/transfers', label: 'Transfers', icon: ArrowLeftRight },
-  { to: '/account/loans', label: 'Loans', icon: HandCoins },
-  { to: '/account/cards', label: 'Cards', icon: CreditCard },
-  { to: '/account/support', label: 'Support', icon: LifeBuoy },
+  { to: paths.accountHome, label: 'Dashboard', icon: House },
+  { to: paths.accountInfo, label: 'Account Info', icon: UserRound },
+  { to: paths.accountUpdatePassword, label: 'Password', icon: KeyRound },
+  { to: paths.accountTransactions, label: 'Transactions', icon: History },
+  { to: paths.accountTransfers, label: 'Transfers', icon: ArrowLeftRight },
+  { to: paths.accountLoans, label: 'Loans', icon: HandCoins },
+  { to: paths.accountCards, label: 'Cards', icon: CreditCard },
+  { to: paths.accountSupport, label: 'Support', icon: LifeBuoy },
 ];
 
 export async function clientLoader() {
-  const user = await loadSignedInUser('/signin');
-  if (user.isAdmin) throw redirect('/admin/dashboard');
-  if (!user.isEmailConfirmed) throw redirect('/email-verification');
+  const user = await loadSignedInUser(paths.signin);
+  if (user.isAdmin) throw redirect(paths.adminDashboard);
+  if (!user.isEmailConfirmed) throw redirect(paths.emailVerification);
   return null;
 }
 
@@ -42,14 +44,15 @@ function AccountLayoutFrame() {
   return (
     <AppShell
       links={links}
+      onSignOut={signOut}
       navLabel="Account"
-      homePath="/account/home"
+      homePath={paths.accountHome}
       header={
         <div className="flex min-w-0 flex-1 items-center justify-end gap-3">
           <p className="truncate text-sm text-slate-700">
             {greeting()}, <span className="font-semibold text-slate-900">{user.firstName}</span>
           </p>
-          <Link to="/account/info" className="rounded-full focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+          <Link to={paths.accountInfo} className="rounded-full focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
             <Avatar firstName={user.firstName} lastName={user.lastName} url={user.profilePicture?.url} />
             <span className="sr-only">Account information</span>
           </Link>

@@ -1,5 +1,11 @@
 import { PageTitle } from '../../components/ui/card';
 import { BeneficiaryList } from '../../features/beneficiaries/components/beneficiary-list';
+import { beneficiariesQuery } from '../../features/beneficiaries/api';
+import { prefetch } from '../../lib/query';
+
+export function clientLoader() {
+  return prefetch(beneficiariesQuery());
+}
 
 export function meta() {
   return [{ title: 'Beneficiaries' }];

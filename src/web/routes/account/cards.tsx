@@ -1,5 +1,11 @@
 import { PageTitle } from '../../components/ui/card';
 import { CardRequests } from '../../features/cards/components/card-requests';
+import { myCardRequestsQuery } from '../../features/cards/api';
+import { prefetch } from '../../lib/query';
+
+export function clientLoader() {
+  return prefetch(myCardRequestsQuery());
+}
 
 export function meta() {
   return [{ title: 'Cards' }];

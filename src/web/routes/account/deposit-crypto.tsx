@@ -1,6 +1,13 @@
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { CryptoDeposit } from '../../features/deposits/components/crypto-deposit';
+import { paths } from '../../paths';
+import { cryptoOptionsQuery } from '../../features/deposits/api';
+import { prefetch } from '../../lib/query';
+
+export function clientLoader() {
+  return prefetch(cryptoOptionsQuery());
+}
 
 export function meta() {
   return [{ title: 'Crypto Deposit' }];
@@ -10,7 +17,7 @@ export default function CryptoDepositPage() {
   return (
     <div>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/account/deposit" className="font-medium text-brand-800 hover:underline">
+        <Link to={paths.accountDeposit} className="font-medium text-brand-800 hover:underline">
           Deposit
         </Link>{' '}
         / Crypto

@@ -1,47 +1,64 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { ArrowLeftRight, Banknote, CreditCard, Globe2, HandCoins, History, KeyRound, LifeBuoy, PiggyBank, Send, Settings, Wallet } from 'lucide-react';
-import { Link, useNavigate } from 'react-router';
+import {
+  ArrowLeftRight,
+  Banknote,
+  CreditCard,
+  Globe2,
+  HandCoins,
+  History,
+  KeyRound,
+  LifeBuoy,
+  PiggyBank,
+  Send,
+  Settings,
+  ShieldAlert,
+  Wallet,
+} from 'lucide-react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../components/ui/alert';
 import { ButtonLink, Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
+import { contactDetails } from '../../content/contact';
 import { transactionsQuery } from '../../features/ledger/api';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
-import { formatUsd } from '../../lib/format';
+import { formatDollars } from '../../lib/format';
 import { BANK_NAME } from '../../lib/settings';
-import { currentUserQuery, queryClient, useCurrentUser } from '../../lib/query';
+import { currentUserQuery, prefetch, queryClient } from '../../lib/query';
+import { useCurrentUser } from '../../lib/current-user';
 import { paths } from '../../paths';
+
+const RECENT = { pageSize: 5 };
+
+/** The spec: the dashboard reloads the current user on open (balances may have changed elsewhere). */
+export async function clientLoader() {
+  await queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => undefined);
+  return prefetch(transactionsQuery(RECENT));
+}
 
 export function meta() {
   return [{ title: `Dashboard | ${BANK_NAME}` }];
 }
 
 const tiles = [
-  { to: paths.account.transfer, label: 'Send Money', hint: 'To another account', icon: Send },
-  { to: paths.account.internalTransfer, label: 'Inter Account', hint: 'Savings ↔ checking', icon: ArrowLeftRight },
-  { to: paths.account.domesticTransfer, label: 'Wire Transfer', hint: 'To a bank abroad', icon: Globe2 },
-  { to: paths.account.deposit, label: 'Deposit', hint: 'Add money', icon: Banknote },
+  { to: paths.accountTransfer, label: 'Send Money', hint: 'To another account', icon: Send },
+  { to: paths.accountInternalTransfer, label: 'Inter Account', hint: 'Savings ↔ checking', icon: ArrowLeftRight },
+  { to: paths.accountDomesticTransfer, label: 'Wire Transfer', hint: 'To a bank abroad', icon: Globe2 },
+  { to: paths.accountDeposit, label: 'Deposit', hint: 'Add money', icon: Banknote },
 ];
 
 const quickLinks = [
-  { to: paths.account.loans, label: 'Loans', icon: HandCoins },
-  { to: paths.account.settings, label: 'Settings', icon: Settings },
-  { to: paths.account.transactions, label: 'History', icon: History },
-  { to: paths.account.support, label: 'Support', icon: LifeBuoy },
-  { to: paths.account.updatePassword, label: 'Password', icon: KeyRound },
-  { to: paths.account.cards, label: 'Cards', icon: CreditCard },
+  { to: paths.accountLoans, label: 'Loans', icon: HandCoins },
+  { to: paths.accountSettings, label: 'Settings', icon: Settings },
+  { to: paths.accountTransactions, label: 'History', icon: History },
+  { to: paths.accountSupport, label: 'Support', icon: LifeBuoy },
+  { to: paths.accountUpdatePassword, label: 'Password', icon: KeyRound },
+  { to: paths.accountCards, label: 'Cards', icon: CreditCard },
 ];
 
 export default function DashboardPage() {
   const user = useCurrentUser();
-  const navigate = useNavigate();
-  const recent = useQuery(transactionsQuery({ pageSize: 5 }));
-
-  // The spec: the dashboard reloads the current user on open; if that fails, go (back) to /account/home.
-  useEffect(() => {
-    queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => navigate(paths.account.home, { replace: true }));
-  }, [navigate]);
+  const recent = useQuery(transactionsQuery(RECENT));
 
   const number = user.account.number;
   const copyNumber = async () => {
@@ -57,10 +74,39 @@ export default function DashboardPage() {
     <div className="space-y-6">
       <PageTitle subtitle={`Welcome back, ${user.firstName}.`}>Dashboard</PageTitle>
 
+      {user.isBlocked ? (
+        <section aria-labelledby="blocked-heading" className="rounded-xl border-2 border-red-300 bg-red-50 p-5 text-red-950" data-testid="blocked-notice">
+          <h2 id="blocked-heading" className="flex items-center gap-2 text-lg font-semibold">
+            <ShieldAlert aria-hidden="true" className="h-5 w-5 shrink-0" />
+            Your account is blocked from sending money
+          </h2>
+          <p className="mt-2">
+            Transfers and wires from your accounts are refused until the bank lifts the block. Your balances and history stay available here. Please contact
+            support to find out why and what to do:
+          </p>
+          <ul className="mt-3 space-y-1">
+            <li>
+              Email{' '}
+              <a href={`mailto:${contactDetails.email}`} className="font-semibold underline">
+                {contactDetails.email}
+              </a>
+            </li>
+            <li>
+              Phone {contactDetails.phone} ({contactDetails.hours})
+            </li>
+            <li>
+              <Link to={paths.accountSupport} className="font-semibold underline">
+                Support page
+              </Link>
+            </li>
+          </ul>
+        </section>
+      ) : null}
+
       {user.verificationStatus === 'awaiting' ? (
         <Alert tone="warning" className="flex flex-wrap items-center justify-between gap-3">
           <span>Your identity is not verified yet. Verify your account to use every service.</span>
-          <ButtonLink to={paths.account.kyc} variant="primary">
+          <ButtonLink to={paths.accountKyc} variant="primary">
             Verify Account
           </ButtonLink>
         </Alert>
@@ -72,7 +118,7 @@ export default function DashboardPage() {
             <PiggyBank aria-hidden="true" className="h-4 w-4" /> Savings balance
           </p>
           <p className="mt-2 text-3xl font-bold tabular-nums" data-testid="savings-balance">
-            {formatUsd(user.account.savings)}
+            {formatDollars(user.account.savings)}
           </p>
         </div>
         <div className="rounded-xl bg-slate-900 p-5 text-white shadow-sm">
@@ -80,7 +126,7 @@ export default function DashboardPage() {
             <Wallet aria-hidden="true" className="h-4 w-4" /> Checking balance
           </p>
           <p className="mt-2 text-3xl font-bold tabular-nums" data-testid="checking-balance">
-            {formatUsd(user.account.checking)}
+            {formatDollars(user.account.checking)}
           </p>
         </div>
       </section>
@@ -132,7 +178,7 @@ export default function DashboardPage() {
       <Card
         title="Transaction history"
         actions={
-          <Link to={paths.account.transactions} className="text-sm font-semibold text-brand-800 hover:underline">
+          <Link to={paths.accountTransactions} className="text-sm font-semibold text-brand-800 hover:underline">
             See All
           </Link>
         }

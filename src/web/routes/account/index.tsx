@@ -1,7 +1,8 @@
 import { redirect } from 'react-router';
+import { paths } from '../../paths';
 
 export function clientLoader() {
-  return redirect('/account/home');
+  return redirect(paths.accountHome);
 }
 
 export default function AccountIndex() {

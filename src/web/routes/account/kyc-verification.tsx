@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { Card, PageTitle } from '../../components/ui/card';
 import { KycForm } from '../../features/kyc/components/kyc-form';
-import { useCurrentUser } from '../../lib/query';
+import { useCurrentUser } from '../../lib/current-user';
+import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: 'Complete Your Account Setup' }];
@@ -16,7 +17,7 @@ export default function KycVerificationPage() {
       {user.verificationStatus === 'verified' ? (
         <Alert tone="success">
           Your identity is verified.{' '}
-          <Link to="/account/home" className="font-semibold underline">
+          <Link to={paths.accountHome} className="font-semibold underline">
             Go to your dashboard
           </Link>
         </Alert>

@@ -1,5 +1,11 @@
 import { PageTitle } from '../../components/ui/card';
 import { LoanList } from '../../features/loans/components/loan-list';
+import { myLoansQuery } from '../../features/loans/api';
+import { prefetch } from '../../lib/query';
+
+export function clientLoader() {
+  return prefetch(myLoansQuery());
+}
 
 export function meta() {
   return [{ title: 'Loans' }];

@@ -1,6 +1,6 @@
 import { PageTitle } from '../../components/ui/card';
 import { ProfileDetails } from '../../features/profile/components/profile-details';
-import { useCurrentUser } from '../../lib/query';
+import { useCurrentUser } from '../../lib/current-user';
 
 export function meta() {
   return [{ title: 'Profile' }];

@@ -1,18 +1,19 @@
 import { BadgeCheck, ChevronRight, KeyRound, Landmark, UserPen, Users, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
+import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: 'Settings' }];
 }
 
 const items = [
-  { to: '/account/update-account', label: 'Edit Profile', text: 'Email, phone, address and profile picture', icon: UserPen },
-  { to: '/account/update-password', label: 'Update Password', text: 'Change the password you sign in with', icon: KeyRound },
-  { to: '/account/kyc-verification', label: 'Identity verification', text: 'Send your documents to verify your account', icon: BadgeCheck },
-  { to: '/account/beneficiaries', label: 'Beneficiaries', text: 'Payees you saved after a transfer', icon: Users },
-  { to: '/account/deposit', label: 'Deposit', text: 'Ways to add money to your account', icon: Wallet },
-  { to: '/account/info', label: 'Account information', text: 'Your details and account number', icon: Landmark },
+  { to: paths.accountUpdateAccount, label: 'Edit Profile', text: 'Email, phone, address and profile picture', icon: UserPen },
+  { to: paths.accountUpdatePassword, label: 'Update Password', text: 'Change the password you sign in with', icon: KeyRound },
+  { to: paths.accountKyc, label: 'Identity verification', text: 'Send your documents to verify your account', icon: BadgeCheck },
+  { to: paths.accountBeneficiaries, label: 'Beneficiaries', text: 'Payees you saved after a transfer', icon: Users },
+  { to: paths.accountDeposit, label: 'Deposit', text: 'Ways to add money to your account', icon: Wallet },
+  { to: paths.accountInfo, label: 'Account information', text: 'Your details and account number', icon: Landmark },
 ];
 
 export default function SettingsPage() {

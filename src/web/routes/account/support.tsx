@@ -2,6 +2,7 @@ import { Mail, MessageCircle, MessagesSquare } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card, PageTitle } from '../../components/ui/card';
 import { contactDetails } from '../../content/contact';
+import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: 'Support' }];
@@ -24,7 +25,7 @@ export default function SupportPage() {
           <MessagesSquare aria-hidden="true" className="h-7 w-7 text-brand-700" />
           <h2 className="mt-3 font-semibold text-slate-900">Contact page</h2>
           <p className="mt-1 text-sm text-slate-700">Send us a message with the contact form.</p>
-          <Link to="/contact" className="mt-3 inline-block font-semibold text-brand-800 underline">
+          <Link to={paths.contact} className="mt-3 inline-block font-semibold text-brand-800 underline">
             Go to the contact page
           </Link>
         </Card>

@@ -1,13 +1,18 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { Card, PageTitle } from '../../components/ui/card';
 import { Pager } from '../../components/ui/pager';
-import { SelectField, TextField } from '../../components/ui/form';
-import { transactionsQuery, type TransactionFilter } from '../../features/ledger/api';
+import { SavePayee } from '../../features/beneficiaries/components/save-payee';
+import { transactionsQuery } from '../../features/ledger/api';
+import { readTransactionFilter, toTransactionFilter, transactionFilterSearch } from '../../features/ledger/filter';
+import { TransactionFilterForm } from '../../features/ledger/components/transaction-filter-form';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
 import { TransferResult } from '../../features/transfers/components/transfer-result';
+import { searchOf } from '../../lib/list-params';
+import { prefetch } from '../../lib/query';
 import { BANK_NAME } from '../../lib/settings';
+import type { Route } from './+types/transactions';
 
 export function meta() {
   return [{ title: `Transactions | ${BANK_NAME}` }];
@@ -15,30 +20,27 @@ export function meta() {
 
 const PAGE_SIZE = 20;
 
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  return prefetch(transactionsQuery(toTransactionFilter(readTransactionFilter(searchOf(request)), PAGE_SIZE)));
+}
+
 export default function TransactionsPage() {
-  const [filter, setFilter] = useState<TransactionFilter>({ page: 1, pageSize: PAGE_SIZE, account: '', type: '', from: '', to: '' });
-  const list = useQuery({ ...transactionsQuery(filter), placeholderData: keepPreviousData });
-  const set = (change: Partial<TransactionFilter>) => setFilter((current) => ({ ...current, ...change, page: change.page ?? 1 }));
+  const [search, setSearch] = useSearchParams();
+  const filter = readTransactionFilter(search);
+  const list = useQuery({ ...transactionsQuery(toTransactionFilter(filter, PAGE_SIZE)), placeholderData: keepPreviousData });
 
   return (
     <div className="space-y-6">
       <PageTitle subtitle="Every movement on your savings and checking accounts, newest first.">Transactions</PageTitle>
-      <TransferResult />
+      <TransferResult>{(payee) => <SavePayee payee={payee} />}</TransferResult>
       <Card>
-        <form className="grid gap-4 sm:grid-cols-4" aria-label="Filter transactions" onSubmit={(event) => event.preventDefault()}>
-          <SelectField label="Account" value={filter.account} onChange={(event) => set({ account: event.target.value as TransactionFilter['account'] })}>
-            <option value="">All accounts</option>
-            <option value="savings">Savings</option>
-            <option value="checking">Checking</option>
-          </SelectField>
-          <SelectField label="Type" value={filter.type} onChange={(event) => set({ type: event.target.value as TransactionFilter['type'] })}>
-            <option value="">Debits and credits</option>
-            <option value="credit">Credits</option>
-            <option value="debit">Debits</option>
-          </SelectField>
-          <TextField label="From" type="date" value={filter.from} onChange={(event) => set({ from: event.target.value })} />
-          <TextField label="To" type="date" value={filter.to} onChange={(event) => set({ to: event.target.value })} />
-        </form>
+        <TransactionFilterForm
+          label="Filter transactions"
+          value={filter}
+          allTypes="Debits and credits"
+          onApply={(next) => setSearch(transactionFilterSearch({ ...next, page: 1 }))}
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.4fr)_repeat(3,minmax(0,1fr))_auto] lg:items-start"
+        />
       </Card>
       <Card>
         {list.isPending ? (
@@ -49,7 +51,13 @@ export default function TransactionsPage() {
           <>
             <TransactionList items={list.data.items} emptyText="No transactions match." />
             <div className="mt-4">
-              <Pager page={filter.page ?? 1} pageSize={PAGE_SIZE} total={list.data.total} label="Transactions" onPage={(page) => set({ page })} />
+              <Pager
+                page={filter.page}
+                pageSize={PAGE_SIZE}
+                total={list.data.total}
+                label="Transactions"
+                onPage={(page) => setSearch(transactionFilterSearch({ ...filter, page }))}
+              />
             </div>
           </>
         )}

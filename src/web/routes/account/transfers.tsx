@@ -10,21 +10,21 @@ export function meta() {
 
 const options = [
   {
-    to: paths.account.domesticTransfer,
+    to: paths.accountDomesticTransfer,
     title: 'Domestic Transfer',
     subtitle: 'Wire transfer',
     text: 'Send money to a bank account at home or abroad by wire.',
     icon: Globe2,
   },
   {
-    to: paths.account.internalTransfer,
+    to: paths.accountInternalTransfer,
     title: 'Internal Transfer',
     subtitle: 'Inter Account',
     text: 'Move money between your savings and checking accounts.',
     icon: ArrowLeftRight,
   },
   {
-    to: paths.account.transfer,
+    to: paths.accountTransfer,
     title: 'Money Transfer',
     subtitle: 'Account to account',
     text: 'Pay another customer or an account at another US bank.',

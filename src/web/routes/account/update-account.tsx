@@ -1,7 +1,7 @@
 import { Card, PageTitle } from '../../components/ui/card';
 import { ProfileEditForm } from '../../features/profile/components/profile-edit-form';
 import { ProfilePictureForm } from '../../features/profile/components/profile-picture-form';
-import { useCurrentUser } from '../../lib/query';
+import { useCurrentUser } from '../../lib/current-user';
 
 export function meta() {
   return [{ title: 'Edit Profile' }];

@@ -2,25 +2,27 @@ import { BadgeCheck, BookOpen, ClipboardList, CreditCard, HandCoins, Landmark, L
 import { Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
+import { signOut } from '../../features/auth/api';
 import { loadSignedInUser } from '../../features/auth/guards';
-import { useCurrentUser } from '../../lib/query';
+import { useCurrentUser } from '../../lib/current-user';
+import { paths } from '../../paths';
 
 const links: ShellLink[] = [
-  { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
-  { to: '/admin/users', label: 'Users', icon: Users },
-  { to: '/admin/journal', label: 'Journal', icon: BookOpen },
-  { to: '/admin/ledger', label: 'General ledger', icon: Landmark },
-  { to: '/admin/transactions/add-transactions', label: 'Add Transaction', icon: PlusCircle },
-  { to: '/admin/kyc', label: 'Identity reviews', icon: BadgeCheck },
-  { to: '/admin/loans', label: 'Loans', icon: HandCoins },
-  { to: '/admin/cards', label: 'Card requests', icon: CreditCard },
-  { to: '/admin/contacts', label: 'Contacts', icon: Mail },
-  { to: '/admin/audit', label: 'Audit log', icon: ClipboardList },
+  { to: paths.adminDashboard, label: 'Dashboard', icon: LayoutDashboard },
+  { to: paths.adminUsers, label: 'Users', icon: Users },
+  { to: paths.adminJournal, label: 'Journal', icon: BookOpen },
+  { to: paths.adminLedger, label: 'General ledger', icon: Landmark },
+  { to: paths.adminAddTransaction, label: 'Add Transaction', icon: PlusCircle },
+  { to: paths.adminKyc, label: 'Identity reviews', icon: BadgeCheck },
+  { to: paths.adminLoans, label: 'Loans', icon: HandCoins },
+  { to: paths.adminCards, label: 'Card requests', icon: CreditCard },
+  { to: paths.adminContacts, label: 'Contacts', icon: Mail },
+  { to: paths.adminAudit, label: 'Audit log', icon: ClipboardList },
 ];
 
 export async function clientLoader() {
-  const user = await loadSignedInUser('/admin/login');
-  if (!user.isAdmin) throw redirect('/account/home');
+  const user = await loadSignedInUser(paths.adminLogin);
+  if (!user.isAdmin) throw redirect(paths.accountHome);
   return null;
 }
 
@@ -37,8 +39,9 @@ function AdminLayoutFrame() {
   return (
     <AppShell
       links={links}
+      onSignOut={signOut}
       navLabel="Back office"
-      homePath="/admin/dashboard"
+      homePath={paths.adminDashboard}
       header={
         <div className="flex min-w-0 flex-1 items-center justify-between gap-3">
           <p className="text-lg font-semibold text-slate-900">Back office</p>

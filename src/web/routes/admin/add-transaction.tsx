@@ -1,15 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { ALL_FIELDS_REQUIRED } from '../../../shared/contracts/admin';
+import { ZAdminTransactionRequest, type AdminTransactionRequest } from '../../../shared/contracts/transactions';
+import { todayIso } from '../../../shared/dates';
+import { TEXT_LENGTH_MAX } from '../../../shared/limits';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/form';
-import { addAdminTransaction, staffCustomersQuery } from '../../features/ledger/api';
-import { useIdempotencyKey } from '../../lib/idempotency';
+import { customerOptionsQuery } from '../../features/admin/api';
+import { addAdminTransaction } from '../../features/ledger/api';
 import { errorMessage } from '../../lib/api';
-import { queryClient } from '../../lib/query';
+import { contractResolver, useFormAction } from '../../lib/form';
+import { useIdempotencyKey } from '../../lib/idempotency';
+import { prefetch } from '../../lib/query';
 import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 
@@ -17,57 +22,57 @@ export function meta() {
   return [{ title: `Add Transaction | ${BANK_NAME}` }];
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+export function clientLoader() {
+  return prefetch(customerOptionsQuery());
+}
+
+/** POST /transaction/admin/{userId}'s body as the form holds it, with the customer it is for. */
+type EntryValues = { userId: string } & { [Field in keyof AdminTransactionRequest]-?: string };
 
 export default function AddTransactionPage() {
   const [params] = useSearchParams();
-  const customers = useQuery(staffCustomersQuery());
-  const [values, setValues] = useState({
-    userId: params.get('userId') ?? '',
-    amount: '',
-    transactionType: 'credit',
-    date: today(),
-    description: '',
-    reason: '',
-    account: 'checking',
-  });
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const customers = useQuery(customerOptionsQuery());
   const idempotency = useIdempotencyKey();
-  const set = (name: keyof typeof values) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value }));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSuccess(null);
-    if (!values.userId || !values.amount.trim() || !values.transactionType || !values.date || !values.description.trim())
-      return setError('All fields are required');
-    if (values.reason.trim().length < 3) return setError('A reason is required (at least 3 characters)');
-    const body = {
-      amount: values.amount.trim(),
-      transactionType: values.transactionType as 'credit' | 'debit',
-      date: values.date,
-      description: values.description.trim(),
-      reason: values.reason.trim(),
-      account: values.account as 'savings' | 'checking',
-    };
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await addAdminTransaction(values.userId, body, idempotency.keyFor({ userId: values.userId, ...body }));
-      idempotency.settle();
-      toast.success('Transaction added successfully');
-      setSuccess(result.message);
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'transactions', values.userId] });
-      setValues((current) => ({ ...current, amount: '', description: '', reason: '' }));
-    } catch (failure) {
-      idempotency.settle(failure);
-      toast.error('Error adding transaction');
-      setError(`Error adding transaction: ${errorMessage(failure)}`);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const form = useForm<EntryValues>({
+    resolver: contractResolver(ZAdminTransactionRequest, {
+      required: { fields: ['userId', 'amount', 'transactionType', 'date', 'description'], message: ALL_FIELDS_REQUIRED },
+    }),
+    defaultValues: {
+      userId: params.get('userId') ?? '',
+      amount: '',
+      transactionType: 'credit',
+      date: todayIso(),
+      description: '',
+      reason: '',
+      account: 'checking',
+    },
+  });
+  const { errors } = form.formState;
+  const action = useFormAction(
+    form,
+    ({ userId, ...values }) => {
+      const body = {
+        amount: values.amount.trim(),
+        transactionType: values.transactionType as AdminTransactionRequest['transactionType'],
+        date: values.date,
+        description: values.description.trim(),
+        reason: values.reason.trim(),
+        account: values.account as AdminTransactionRequest['account'],
+      };
+      return addAdminTransaction(userId, body, idempotency.keyFor({ userId, ...body }));
+    },
+    {
+      successToast: 'Transaction added successfully',
+      errorToast: 'Error adding transaction',
+      errorText: (error) => `Error adding transaction: ${errorMessage(error)}`,
+      onSuccess: (_result, values) => {
+        idempotency.settle();
+        form.reset({ ...values, amount: '', description: '', reason: '' });
+      },
+      onError: (error) => idempotency.settle(error),
+    },
+  );
+  const userId = form.watch('userId');
 
   return (
     <div className="max-w-2xl">
@@ -75,8 +80,8 @@ export default function AddTransactionPage() {
         Add Transaction
       </PageTitle>
       <Card>
-        <form onSubmit={submit} noValidate className="space-y-4" aria-label="Add transaction">
-          <SelectField label="Customer" name="userId" value={values.userId} onChange={set('userId')} disabled={customers.isPending}>
+        <form onSubmit={action.submit} noValidate className="space-y-4" aria-label="Add transaction">
+          <SelectField label="Customer" invalid={!!errors.userId} {...form.register('userId')}>
             <option value="">{customers.isPending ? 'Loading customers…' : 'Choose a customer'}</option>
             {(customers.data ?? []).map((customer) => (
               <option key={customer._id} value={customer._id}>
@@ -86,42 +91,40 @@ export default function AddTransactionPage() {
           </SelectField>
           {customers.isError ? <Alert tone="error">{customers.error.message}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label="Amount (USD)" name="amount" type="number" min="0.01" step="0.01" value={values.amount} onChange={set('amount')} />
-            <SelectField label="Type" name="transactionType" value={values.transactionType} onChange={set('transactionType')}>
+            <TextField label="Amount (USD)" type="number" min="0.01" step="0.01" invalid={!!errors.amount} {...form.register('amount')} />
+            <SelectField label="Type" invalid={!!errors.transactionType} {...form.register('transactionType')}>
               <option value="credit">Credit</option>
               <option value="debit">Debit</option>
             </SelectField>
-            <SelectField label="Account" name="account" value={values.account} onChange={set('account')}>
+            <SelectField label="Account" invalid={!!errors.account} {...form.register('account')}>
               <option value="checking">Checking</option>
               <option value="savings">Savings</option>
             </SelectField>
-            <TextField label="Value date" name="date" type="date" value={values.date} onChange={set('date')} hint="The booking time is always now." />
+            <TextField label="Value date" type="date" hint="The booking time is always now." invalid={!!errors.date} {...form.register('date')} />
           </div>
           <TextField
             label="Description"
-            name="description"
-            maxLength={500}
-            value={values.description}
-            onChange={set('description')}
+            maxLength={TEXT_LENGTH_MAX}
             hint="Shown to the customer."
+            invalid={!!errors.description}
+            {...form.register('description')}
           />
           <TextAreaField
             label="Reason"
-            name="reason"
-            maxLength={500}
+            maxLength={TEXT_LENGTH_MAX}
             rows={3}
-            value={values.reason}
-            onChange={set('reason')}
             hint="Required. Kept in the audit log, not shown to the customer."
+            invalid={!!errors.reason}
+            {...form.register('reason')}
           />
-          {error ? <Alert tone="error">{error}</Alert> : null}
-          {success ? <Alert tone="success">{success}</Alert> : null}
+          {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
+          {action.done && action.result ? <Alert tone="success">{action.result.message}</Alert> : null}
           <div className="flex flex-wrap items-center gap-4">
-            <Button type="submit" disabled={busy}>
-              {busy ? 'Posting...' : 'Add Transaction'}
+            <Button type="submit" disabled={action.busy}>
+              {action.busy ? 'Posting...' : 'Add Transaction'}
             </Button>
-            {values.userId ? (
-              <Link to={paths.admin.userTransactions(values.userId)} className="text-sm font-semibold text-brand-800 hover:underline">
+            {userId ? (
+              <Link to={paths.adminUserTransactions(userId)} className="text-sm font-semibold text-brand-800 hover:underline">
                 View this customer’s transactions
               </Link>
             ) : null}

@@ -1,55 +1,67 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
+import { ZAuditQuery } from '../../../shared/contracts/admin';
+import { EMAIL_LENGTH_MAX } from '../../../shared/limits';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { PageTitle } from '../../components/ui/card';
 import { SelectField, TextField } from '../../components/ui/form';
+import { Pager } from '../../components/ui/pager';
 import { auditFiltersQuery, auditQuery, type AuditParams } from '../../features/admin/api';
 import { AuditTable } from '../../features/admin/components/audit-table';
-import { Pager, pageParam } from '../../components/ui/pager';
 import { errorMessage } from '../../lib/api';
+import { contractResolver } from '../../lib/form';
+import { listSearch, pageParam, searchOf } from '../../lib/list-params';
+import { prefetch } from '../../lib/query';
+import type { Route } from './+types/audit';
 
 export function meta() {
   return [{ title: 'Audit log' }];
 }
 
-function readParams(params: URLSearchParams): AuditParams {
+type AuditFilterValues = Omit<AuditParams, 'page'>;
+const NO_FILTER: AuditFilterValues = { actorId: '', customer: '', action: '' };
+
+function readParams(search: URLSearchParams): AuditParams {
   return {
-    page: pageParam(params),
-    actorId: params.get('actorId') ?? '',
-    customer: params.get('customer') ?? '',
-    action: params.get('action') ?? '',
+    page: pageParam(search),
+    actorId: search.get('actorId') ?? '',
+    customer: search.get('customer') ?? '',
+    action: search.get('action') ?? '',
   };
+}
+
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  return prefetch(auditQuery(readParams(searchOf(request))), auditFiltersQuery());
 }
 
 export default function AdminAuditPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const params = readParams(searchParams);
-  const [draft, setDraft] = useState(params);
-  useEffect(() => setDraft(params), [params.actorId, params.customer, params.action]); // eslint-disable-line react-hooks/exhaustive-deps
-  const filters = useQuery(auditFiltersQuery);
+  const filters = useQuery(auditFiltersQuery());
   const { data, isPending, error } = useQuery(auditQuery(params));
+  const form = useForm<AuditFilterValues>({
+    resolver: contractResolver(ZAuditQuery, { toInput: (values) => Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim() !== '')) }),
+    defaultValues: { actorId: params.actorId, customer: params.customer, action: params.action },
+  });
+  const { errors } = form.formState;
+  const { actorId, customer, action } = params;
+  useEffect(() => form.reset({ actorId, customer, action }), [form, actorId, customer, action]);
 
-  function apply(next: AuditParams) {
-    const query = new URLSearchParams();
-    if (next.actorId) query.set('actorId', next.actorId);
-    if (next.customer.trim()) query.set('customer', next.customer.trim());
-    if (next.action) query.set('action', next.action);
-    if (next.page > 1) query.set('page', String(next.page));
-    setSearchParams(query);
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    apply({ ...draft, page: 1 });
-  }
+  const apply = (next: AuditParams) =>
+    setSearchParams(listSearch({ actorId: next.actorId, customer: next.customer.trim(), action: next.action, page: next.page }));
 
   return (
     <div className="space-y-6">
       <PageTitle subtitle="Every staff action, newest first. The log cannot be changed.">Audit log</PageTitle>
-      <form onSubmit={submit} className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-4 lg:items-end">
-        <SelectField label="Staff member" name="actorId" value={draft.actorId} onChange={(event) => setDraft({ ...draft, actorId: event.target.value })}>
+      <form
+        onSubmit={form.handleSubmit((values) => apply({ ...values, page: 1 }))}
+        noValidate
+        className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-4 lg:items-end"
+      >
+        <SelectField label="Staff member" error={errors.actorId?.message} {...form.register('actorId')}>
           <option value="">Everyone</option>
           {filters.data?.staff.map((member) => (
             <option key={member.id} value={member.id}>
@@ -59,23 +71,28 @@ export default function AdminAuditPage() {
         </SelectField>
         <TextField
           label="Customer"
-          name="customer"
-          value={draft.customer}
-          maxLength={254}
-          onChange={(event) => setDraft({ ...draft, customer: event.target.value })}
+          maxLength={EMAIL_LENGTH_MAX}
           hint="Email, account number or id"
+          error={errors.customer?.message}
+          {...form.register('customer')}
         />
-        <SelectField label="Action" name="action" value={draft.action} onChange={(event) => setDraft({ ...draft, action: event.target.value })}>
+        <SelectField label="Action" error={errors.action?.message} {...form.register('action')}>
           <option value="">All actions</option>
-          {filters.data?.actions.map((action) => (
-            <option key={action} value={action}>
-              {action}
+          {filters.data?.actions.map((name) => (
+            <option key={name} value={name}>
+              {name}
             </option>
           ))}
         </SelectField>
         <div className="flex gap-3">
           <Button type="submit">Filter</Button>
-          <Button variant="secondary" onClick={() => apply({ page: 1, actorId: '', customer: '', action: '' })}>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              form.reset(NO_FILTER);
+              apply({ ...NO_FILTER, page: 1 });
+            }}
+          >
             Reset
           </Button>
         </div>

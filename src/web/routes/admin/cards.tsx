@@ -1,22 +1,28 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { toast } from 'sonner';
-import { CARD_STATUS_LABELS, CARD_STATUS_NEXT, type CardRequestDto, type CardRequestStatus } from '../../../shared/contracts/cards';
+import { useQuery } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { Link, useSearchParams } from 'react-router';
+import { CARD_STATUS_LABELS, CARD_STATUS_NEXT, ZCardStatusChange, type CardRequestDto, type CardRequestStatus } from '../../../shared/contracts/cards';
+import { TEXT_LENGTH_MAX } from '../../../shared/limits';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Pager } from '../../components/ui/pager';
 import { PageTitle } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form';
-import { cardQueueQuery, setCardStatus } from '../../features/cards/api';
-import { StatusTabs } from '../../features/kyc/components/status-tabs';
+import { Pager } from '../../components/ui/pager';
+import { StatusTabs } from '../../components/ui/status-tabs';
+import { CARD_QUEUE_STATUSES, cardQueueQuery, setCardStatus, type CardQueueStatus } from '../../features/cards/api';
 import { errorMessage } from '../../lib/api';
+import { formatDate } from '../../lib/format';
+import { contractResolver, useFormAction } from '../../lib/form';
+import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
+import { prefetch } from '../../lib/query';
+import { paths } from '../../paths';
+import type { Route } from './+types/cards';
 
 export function meta() {
   return [{ title: 'Card requests' }];
 }
 
-const STATUSES = [
+const STATUSES: Array<{ value: CardQueueStatus; label: string }> = [
   { value: 'pending', label: 'Pending review' },
   { value: 'approved', label: 'Approved' },
   { value: 'shipped', label: 'Shipped' },
@@ -25,65 +31,77 @@ const STATUSES = [
 ];
 const ACTION_LABELS: Record<CardRequestStatus, string> = { pending: 'Reopen', approved: 'Approve', rejected: 'Decline', shipped: 'Mark shipped' };
 
+const readParams = (search: URLSearchParams) => ({ status: choiceParam(search, 'status', CARD_QUEUE_STATUSES, 'pending'), page: pageParam(search) });
+
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const { status, page } = readParams(searchOf(request));
+  return prefetch(cardQueueQuery(status, page));
+}
+
+interface StatusValues {
+  status: CardRequestStatus | '';
+  note: string;
+}
+
+/** The next status, with a note the customer is emailed (required to decline), checked with PATCH's contract. */
+function StatusForm({ request, name }: { request: CardRequestDto; name: string }) {
+  const form = useForm<StatusValues>({ resolver: contractResolver(ZCardStatusChange), defaultValues: { status: '', note: '' } });
+  const action = useFormAction(
+    form,
+    ({ status, note }) => setCardStatus(request._id, { status: status as CardRequestStatus, ...(note.trim() ? { note: note.trim() } : {}) }),
+    { successToast: (message) => message },
+  );
+  const decide = (status: CardRequestStatus) => {
+    form.setValue('status', status);
+    void action.submit();
+  };
+  return (
+    // Each action is its own button; Enter in the note chooses none of them.
+    <form onSubmit={(event) => event.preventDefault()} noValidate className="space-y-2">
+      <TextField
+        label={`Note for ${name}`}
+        maxLength={TEXT_LENGTH_MAX}
+        hint="Required to decline; emailed to the customer."
+        invalid={!!form.formState.errors.note}
+        {...form.register('note')}
+      />
+      <div className="flex flex-wrap gap-2">
+        {CARD_STATUS_NEXT[request.status].map((status) => (
+          <Button key={status} variant={status === 'rejected' ? 'danger' : 'primary'} disabled={action.busy} onClick={() => decide(status)}>
+            {ACTION_LABELS[status]}
+            <span className="sr-only">
+              {' '}
+              {name}&apos;s {request.cardType} card request
+            </span>
+          </Button>
+        ))}
+      </div>
+      {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
+    </form>
+  );
+}
+
 function RequestRow({ request }: { request: CardRequestDto }) {
-  const queryClient = useQueryClient();
-  const [note, setNote] = useState('');
-  const [error, setError] = useState('');
-  const mutation = useMutation({
-    mutationFn: (status: CardRequestStatus) => setCardStatus(request._id, status, note.trim() || undefined),
-    onSuccess: async (message) => {
-      toast.success(message);
-      setError('');
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'cards'] });
-    },
-    onError: (caught) => setError(errorMessage(caught)),
-  });
-  const next = CARD_STATUS_NEXT[request.status];
   const name = request.customer ? `${request.customer.firstName} ${request.customer.lastName}` : 'Customer';
   return (
     <tr className="border-b border-slate-100 align-top">
       <td className="py-3 pr-4">
         {request.customer ? (
-          <Link to={`/admin/users/${request.customer.id}`} className="font-medium text-brand-800 hover:underline">
+          <Link to={paths.adminUser(request.customer.id)} className="font-medium text-brand-800 hover:underline">
             {name}
           </Link>
         ) : null}
         <div className="text-sm text-slate-700">{request.customer?.email}</div>
       </td>
       <td className="py-3 pr-4 capitalize">{request.cardType}</td>
-      <td className="py-3 pr-4">{new Date(request.createdAt).toLocaleDateString('en-US')}</td>
+      <td className="py-3 pr-4">{formatDate(request.createdAt)}</td>
       <td className="py-3 pr-4">
         {CARD_STATUS_LABELS[request.status]}
         {request.note ? <div className="text-sm text-slate-700">{request.note}</div> : null}
       </td>
-      <td className="py-3">
-        {next.length > 0 ? (
-          <div className="space-y-2">
-            <TextField
-              label={`Note for ${name}`}
-              value={note}
-              onChange={(event) => setNote(event.target.value)}
-              maxLength={500}
-              hint="Required to decline; emailed to the customer."
-            />
-            <div className="flex flex-wrap gap-2">
-              {next.map((status) => (
-                <Button
-                  key={status}
-                  variant={status === 'rejected' ? 'danger' : 'primary'}
-                  disabled={mutation.isPending}
-                  onClick={() => mutation.mutate(status)}
-                >
-                  {ACTION_LABELS[status]}
-                  <span className="sr-only">
-                    {' '}
-                    {name}&apos;s {request.cardType} card request
-                  </span>
-                </Button>
-              ))}
-            </div>
-            {error ? <Alert tone="error">{error}</Alert> : null}
-          </div>
+      <td className="min-w-56 py-3">
+        {CARD_STATUS_NEXT[request.status].length > 0 ? (
+          <StatusForm key={request.status} request={request} name={name} />
         ) : (
           <span className="text-sm text-slate-700">No further action</span>
         )}
@@ -93,22 +111,15 @@ function RequestRow({ request }: { request: CardRequestDto }) {
 }
 
 export default function AdminCardsPage() {
-  const [status, setStatus] = useState('pending');
-  const [page, setPage] = useState(1);
+  const [search, setSearch] = useSearchParams();
+  const { status, page } = readParams(search);
+  const show = (next: { status: CardQueueStatus; page: number }) => setSearch(listSearch(next, { status: 'pending', page: 1 }));
   const { data, isPending, error } = useQuery(cardQueueQuery(status, page));
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <div className="space-y-6">
       <PageTitle subtitle="Customers' card requests: approve, decline with a note, then mark shipped.">Card requests</PageTitle>
-      <StatusTabs
-        label="Request status"
-        options={STATUSES}
-        value={status}
-        onChange={(value) => {
-          setStatus(value);
-          setPage(1);
-        }}
-      />
+      <StatusTabs label="Request status" options={STATUSES} value={status} onChange={(value) => show({ status: value, page: 1 })} />
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No card requests here.</p> : null}
@@ -143,7 +154,9 @@ export default function AdminCardsPage() {
           </table>
         </div>
       ) : null}
-      {data && pages > 1 ? <Pager page={page} pageSize={data.pageSize} total={data.total} label="Card requests" onPage={setPage} /> : null}
+      {data && pages > 1 ? (
+        <Pager page={page} pageSize={data.pageSize} total={data.total} label="Card requests" onPage={(next) => show({ status, page: next })} />
+      ) : null}
     </div>
   );
 }

@@ -1,26 +1,39 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Mail, Trash2 } from 'lucide-react';
-import { useState } from 'react';
-import { toast } from 'sonner';
+import { useSearchParams } from 'react-router';
 import { CONTACT_DELETE_FAILED_MESSAGE, CONTACT_DELETED_MESSAGE, type ContactDto } from '../../../shared/contracts/contact-messages';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Pager } from '../../components/ui/pager';
 import { PageTitle } from '../../components/ui/card';
+import { Pager } from '../../components/ui/pager';
 import { contactsQuery, deleteContact, markContactRead } from '../../features/contact/api';
+import { useAction } from '../../lib/action';
 import { errorMessage } from '../../lib/api';
+import { formatDate } from '../../lib/format';
+import { listSearch, pageParam, searchOf } from '../../lib/list-params';
+import { prefetch } from '../../lib/query';
+import type { Route } from './+types/contacts';
 
-const PAGE_SIZE = 20;
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+export function meta() {
+  return [{ title: 'Contacts' }];
+}
 
-function ContactItem({ contact, onDelete, deleting }: { contact: ContactDto; onDelete: () => void; deleting: boolean }) {
-  const queryClient = useQueryClient();
-  const read = useMutation({
-    mutationFn: () => markContactRead(contact._id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'contacts'] }),
-    onError: (error) => toast.error(errorMessage(error)),
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  return prefetch(contactsQuery(pageParam(searchOf(request))));
+}
+
+function ContactItem({ contact }: { contact: ContactDto }) {
+  const read = useAction(() => markContactRead(contact._id), { errorToast: true });
+  // A message someone else already deleted answers 404: the spec's failure toast, and the list is refreshed all the same.
+  const remove = useAction(() => deleteContact(contact._id), {
+    successToast: CONTACT_DELETED_MESSAGE,
+    errorToast: CONTACT_DELETE_FAILED_MESSAGE,
+    refresh: 'always',
   });
   const headingId = `contact-${contact._id}`;
+  const confirmDelete = () => {
+    if (window.confirm(`Delete the message from ${contact.name} (${contact.subject})? This cannot be undone.`)) void remove.run();
+  };
   return (
     <li aria-labelledby={headingId} className={`rounded-xl border bg-white p-5 shadow-sm ${contact.readAt ? 'border-slate-200' : 'border-brand-500'}`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -34,17 +47,17 @@ function ContactItem({ contact, onDelete, deleting }: { contact: ContactDto; onD
             <a href={`mailto:${contact.email}`} className="text-brand-800 underline">
               {contact.email}
             </a>
-            {contact.phone ? ` · ${contact.phone}` : ''} · <time dateTime={contact.createdAt}>{dateTime.format(new Date(contact.createdAt))}</time>
+            {contact.phone ? ` · ${contact.phone}` : ''} · <time dateTime={contact.createdAt}>{formatDate(contact.createdAt, 'dateTime')}</time>
           </p>
         </div>
         <div className="flex gap-2">
           {!contact.readAt ? (
-            <Button variant="secondary" onClick={() => read.mutate()} disabled={read.isPending}>
+            <Button variant="secondary" onClick={() => void read.run()} disabled={read.busy}>
               <Mail aria-hidden="true" className="h-4 w-4" />
               Mark as read
             </Button>
           ) : null}
-          <Button variant="danger" onClick={onDelete} disabled={deleting} aria-label={`Delete message from ${contact.name}: ${contact.subject}`}>
+          <Button variant="danger" onClick={confirmDelete} disabled={remove.busy} aria-label={`Delete message from ${contact.name}: ${contact.subject}`}>
             <Trash2 aria-hidden="true" className="h-4 w-4" />
             Delete
           </Button>
@@ -56,20 +69,10 @@ function ContactItem({ contact, onDelete, deleting }: { contact: ContactDto; onD
 }
 
 export default function AdminContactsPage() {
-  const [page, setPage] = useState(1);
-  const queryClient = useQueryClient();
-  const { data, error, isPending } = useQuery(contactsQuery(page, PAGE_SIZE));
-  const remove = useMutation({
-    mutationFn: (id: string) => deleteContact(id),
-    onSuccess: () => toast.success(CONTACT_DELETED_MESSAGE),
-    onError: () => toast.error(CONTACT_DELETE_FAILED_MESSAGE),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'contacts'] }),
-  });
+  const [search, setSearch] = useSearchParams();
+  const page = pageParam(search);
+  const { data, error, isPending } = useQuery(contactsQuery(page));
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-
-  const confirmDelete = (contact: ContactDto) => {
-    if (window.confirm(`Delete the message from ${contact.name} (${contact.subject})? This cannot be undone.`)) remove.mutate(contact._id);
-  };
 
   return (
     <div>
@@ -84,16 +87,13 @@ export default function AdminContactsPage() {
       {data && data.items.length > 0 ? (
         <ul className="space-y-4" aria-label="Contact messages">
           {data.items.map((contact) => (
-            <ContactItem
-              key={contact._id}
-              contact={contact}
-              deleting={remove.isPending && remove.variables === contact._id}
-              onDelete={() => confirmDelete(contact)}
-            />
+            <ContactItem key={contact._id} contact={contact} />
           ))}
         </ul>
       ) : null}
-      {data && pages > 1 ? <Pager page={page} pageSize={data.pageSize} total={data.total} label="Contact messages" onPage={setPage} /> : null}
+      {data && pages > 1 ? (
+        <Pager page={page} pageSize={data.pageSize} total={data.total} label="Contact messages" onPage={(next) => setSearch(listSearch({ page: next }))} />
+      ) : null}
     </div>
   );
 }

@@ -5,13 +5,18 @@ import { dashboardQuery } from '../../features/admin/api';
 import { DashboardFigures } from '../../features/admin/components/dashboard-figures';
 import { VolumeChart } from '../../features/admin/components/volume-chart';
 import { errorMessage } from '../../lib/api';
+import { prefetch } from '../../lib/query';
+
+export function clientLoader() {
+  return prefetch(dashboardQuery());
+}
 
 export function meta() {
   return [{ title: 'Dashboard' }];
 }
 
 export default function AdminDashboardPage() {
-  const { data, isPending, error } = useQuery(dashboardQuery);
+  const { data, isPending, error } = useQuery(dashboardQuery());
   return (
     <div className="space-y-6">
       <PageTitle subtitle="Today at a glance. Each figure links to its list.">Back office overview</PageTitle>

@@ -1,18 +1,20 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
-import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
-import { SelectField, TextField } from '../../components/ui/form';
-import { Pager, pageParam } from '../../components/ui/pager';
-import { adminJournalQuery } from '../../features/ledger/api';
-import { formatBookedAt, formatValueDate, kindLabel, signedAmount } from '../../lib/format';
+import { Pager } from '../../components/ui/pager';
+import { journalQuery } from '../../features/ledger/api';
+import { readTransactionFilter, toTransactionFilter, transactionFilterSearch } from '../../features/ledger/filter';
+import { TransactionFilterForm } from '../../features/ledger/components/transaction-filter-form';
+import { kindLabel, signedAmount } from '../../features/ledger/format';
 import { errorMessage } from '../../lib/api';
+import { formatDate } from '../../lib/format';
+import { searchOf } from '../../lib/list-params';
+import { prefetch } from '../../lib/query';
 import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
-import { isRealDate } from '../../../shared/dates';
+import type { Route } from './+types/journal';
 
 export function meta() {
   return [{ title: `Journal | ${BANK_NAME}` }];
@@ -20,117 +22,29 @@ export function meta() {
 
 const PAGE_SIZE = 20;
 
-interface JournalParams {
-  page: number;
-  type: '' | 'credit' | 'debit';
-  account: '' | 'savings' | 'checking';
-  /** Value dates, YYYY-MM-DD or empty. */
-  from: string;
-  to: string;
-}
-
-const EMPTY: JournalParams = { page: 1, type: '', account: '', from: '', to: '' };
-
-// A hand-edited address with a value the API refuses is read as "no filter" rather than an error page.
-const realDate = (value: string | null) => (value && isRealDate(value) ? value : '');
-
-function readParams(params: URLSearchParams): JournalParams {
-  const type = params.get('type');
-  const account = params.get('account');
-  return {
-    page: pageParam(params),
-    type: type === 'credit' || type === 'debit' ? type : '',
-    account: account === 'savings' || account === 'checking' ? account : '',
-    from: realDate(params.get('from')),
-    to: realDate(params.get('to')),
-  };
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  return prefetch(journalQuery(toTransactionFilter(readTransactionFilter(searchOf(request)), PAGE_SIZE)));
 }
 
 export default function AdminJournalPage() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const params = readParams(searchParams);
-  const [draft, setDraft] = useState(params);
-  const [draftError, setDraftError] = useState<string | null>(null);
-  useEffect(() => setDraft(params), [params.type, params.account, params.from, params.to]); // eslint-disable-line react-hooks/exhaustive-deps
-  const list = useQuery({ ...adminJournalQuery({ ...params, pageSize: PAGE_SIZE }), placeholderData: keepPreviousData });
-
-  function apply(next: JournalParams) {
-    const query = new URLSearchParams();
-    if (next.type) query.set('type', next.type);
-    if (next.account) query.set('account', next.account);
-    if (next.from) query.set('from', next.from);
-    if (next.to) query.set('to', next.to);
-    if (next.page > 1) query.set('page', String(next.page));
-    setSearchParams(query);
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (draft.from && draft.to && draft.from > draft.to) return setDraftError('"From" must be on or before "To"');
-    setDraftError(null);
-    apply({ ...draft, page: 1 });
-  }
+  const [search, setSearch] = useSearchParams();
+  const params = readTransactionFilter(search);
+  const list = useQuery({ ...journalQuery(toTransactionFilter(params, PAGE_SIZE)), placeholderData: keepPreviousData });
 
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Journal' }]} />
+      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'Journal' }]} />
       <PageTitle subtitle="Every line on every customer account, newest first">Journal</PageTitle>
-      <form
-        onSubmit={submit}
-        aria-label="Filter the journal"
-        className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto] lg:items-start"
-      >
-        <SelectField
-          label="Type"
-          name="type"
-          value={draft.type}
-          onChange={(event) => setDraft({ ...draft, type: event.target.value as JournalParams['type'] })}
-        >
-          <option value="">All types</option>
-          <option value="credit">Credits</option>
-          <option value="debit">Debits</option>
-        </SelectField>
-        <SelectField
-          label="Account"
-          name="account"
-          value={draft.account}
-          onChange={(event) => setDraft({ ...draft, account: event.target.value as JournalParams['account'] })}
-        >
-          <option value="">All accounts</option>
-          <option value="savings">Savings</option>
-          <option value="checking">Checking</option>
-        </SelectField>
-        <TextField
-          label="From"
-          name="from"
-          type="date"
-          hint="Value date"
-          value={draft.from}
-          onChange={(event) => setDraft({ ...draft, from: event.target.value })}
+      <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+        <TransactionFilterForm
+          label="Filter the journal"
+          value={params}
+          allTypes="All types"
+          dateHint="Value date"
+          onApply={(next) => setSearch(transactionFilterSearch({ ...next, page: 1 }))}
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto] lg:items-start"
         />
-        <TextField
-          label="To"
-          name="to"
-          type="date"
-          hint="Value date"
-          value={draft.to}
-          error={draftError ?? undefined}
-          onChange={(event) => setDraft({ ...draft, to: event.target.value })}
-        />
-        {/* Level with the inputs, whose labels sit above them (the dates have a hint below). */}
-        <div className="flex gap-3 lg:mt-6">
-          <Button type="submit">Filter</Button>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setDraftError(null);
-              apply(EMPTY);
-            }}
-          >
-            Reset
-          </Button>
-        </div>
-      </form>
+      </div>
       <Card>
         {list.isPending ? (
           <p role="status" className="text-slate-700">
@@ -165,11 +79,11 @@ export default function AdminJournalPage() {
                       <tr key={line._id} className="align-top" data-testid="journal-row">
                         <td className="py-2 pr-3">{(list.data.page - 1) * list.data.pageSize + index + 1}</td>
                         <td className="py-2 pr-3 whitespace-nowrap">
-                          {formatBookedAt(line.bookedAt)}
-                          <span className="block text-xs text-slate-700">Value {formatValueDate(line.date)}</span>
+                          {formatDate(line.bookedAt, 'dateTime')}
+                          <span className="block text-xs text-slate-700">Value {formatDate(line.date)}</span>
                         </td>
                         <td className="py-2 pr-3">
-                          <Link to={paths.admin.userTransactions(line.userId)} className="font-medium text-brand-800 hover:underline">
+                          <Link to={paths.adminUserTransactions(line.userId)} className="font-medium text-brand-800 hover:underline">
                             {line.customerName || 'Customer'}
                           </Link>
                           <span className="block text-xs text-slate-700">
@@ -198,7 +112,7 @@ export default function AdminJournalPage() {
                   pageSize={list.data.pageSize}
                   total={list.data.total}
                   label="Journal"
-                  onPage={(page) => apply({ ...params, page })}
+                  onPage={(page) => setSearch(transactionFilterSearch({ ...params, page }))}
                 />
               </div>
             ) : null}

@@ -1,30 +1,43 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { KYC_DOCUMENT_TYPES } from '../../../shared/contracts/kyc';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Pager } from '../../components/ui/pager';
 import { Card, PageTitle } from '../../components/ui/card';
-import { StatusTabs } from '../../features/kyc/components/status-tabs';
+import { Pager } from '../../components/ui/pager';
+import { StatusTabs } from '../../components/ui/status-tabs';
+import { KYC_QUEUE_STATUSES, kycQueueQuery, type KycQueueStatus } from '../../features/kyc/api';
 import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
-import { kycQueueQuery } from '../../features/kyc/api';
 import { errorMessage } from '../../lib/api';
+import { formatDate } from '../../lib/format';
+import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
+import { prefetch } from '../../lib/query';
+import { paths } from '../../paths';
+import type { Route } from './+types/kyc';
 
 export function meta() {
   return [{ title: 'Identity reviews' }];
 }
 
-const STATUSES = [
+const STATUSES: Array<{ value: KycQueueStatus; label: string }> = [
   { value: 'pending', label: 'Waiting for review' },
   { value: 'verified', label: 'Approved' },
   { value: 'failed', label: 'Rejected' },
   { value: 'all', label: 'All' },
 ];
 
+const readParams = (search: URLSearchParams) => ({ status: choiceParam(search, 'status', KYC_QUEUE_STATUSES, 'pending'), page: pageParam(search) });
+
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const { status, page } = readParams(searchOf(request));
+  return prefetch(kycQueueQuery(status, page));
+}
+
 export default function AdminKycPage() {
-  const [status, setStatus] = useState('pending');
-  const [page, setPage] = useState(1);
+  const [search, setSearch] = useSearchParams();
+  const { status, page } = readParams(search);
+  const show = (next: { status: KycQueueStatus; page: number }) => setSearch(listSearch(next, { status: 'pending', page: 1 }));
   const [open, setOpen] = useState<string | null>(null);
   const { data, isPending, error } = useQuery(kycQueueQuery(status, page));
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
@@ -36,8 +49,7 @@ export default function AdminKycPage() {
         options={STATUSES}
         value={status}
         onChange={(value) => {
-          setStatus(value);
-          setPage(1);
+          show({ status: value, page: 1 });
           setOpen(null);
         }}
       />
@@ -55,11 +67,11 @@ export default function AdminKycPage() {
                   </p>
                   <p className="text-sm text-slate-700">
                     {item.customer.email} · {KYC_DOCUMENT_TYPES.find((type) => type.value === item.documentType)?.label} · submitted{' '}
-                    {new Date(item.createdAt).toLocaleString('en-US')}
+                    {formatDate(item.createdAt, 'dateTime')}
                   </p>
                 </div>
                 <div className="flex gap-3">
-                  <Link to={`/admin/users/${item.userId}`} className="self-center text-sm font-semibold text-brand-800 hover:underline">
+                  <Link to={paths.adminUser(item.userId)} className="self-center text-sm font-semibold text-brand-800 hover:underline">
                     Customer page
                   </Link>
                   <Button variant="secondary" aria-expanded={open === item.id} onClick={() => setOpen(open === item.id ? null : item.id)}>
@@ -80,7 +92,9 @@ export default function AdminKycPage() {
           </li>
         ))}
       </ul>
-      {data && pages > 1 ? <Pager page={page} pageSize={data.pageSize} total={data.total} label="Identity reviews" onPage={setPage} /> : null}
+      {data && pages > 1 ? (
+        <Pager page={page} pageSize={data.pageSize} total={data.total} label="Identity reviews" onPage={(next) => show({ status, page: next })} />
+      ) : null}
     </div>
   );
 }

@@ -1,13 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatCents } from '../../../shared/money';
+import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { ledgerOverviewQuery, verifyLedgerNow } from '../../features/admin/api';
+import { useAction } from '../../lib/action';
 import { errorMessage } from '../../lib/api';
+import { formatCents, formatDate, formatNumber } from '../../lib/format';
+import { prefetch } from '../../lib/query';
 import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
+
+export function clientLoader() {
+  return prefetch(ledgerOverviewQuery());
+}
 
 export function meta() {
   return [{ title: `General ledger | ${BANK_NAME}` }];
@@ -15,16 +21,12 @@ export function meta() {
 
 /** The bank's side of the books: its own accounts, what it holds for customers, and the hash chain, with a verify button. */
 export default function AdminLedgerPage() {
-  const queryClient = useQueryClient();
-  const { data, isPending, error } = useQuery(ledgerOverviewQuery);
-  const verification = useMutation({
-    mutationFn: verifyLedgerNow,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'ledger'] }),
-  });
+  const { data, isPending, error } = useQuery(ledgerOverviewQuery());
+  const verification = useAction(verifyLedgerNow, { refresh: 'always' });
 
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'General ledger' }]} />
+      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'General ledger' }]} />
       <PageTitle subtitle="The bank's own accounts, what it holds for customers, and the hash chain">General ledger</PageTitle>
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
@@ -55,7 +57,7 @@ export default function AdminLedgerPage() {
                   ))}
                   <tr>
                     <th scope="row" className="py-2 pr-3 font-normal">
-                      Customer savings and checking ({data.customerAccounts.toLocaleString('en-US')} accounts)
+                      Customer savings and checking ({formatNumber(data.customerAccounts)} accounts)
                     </th>
                     <td className="py-2 text-right tabular-nums">{formatCents(data.customerBalancesCents)}</td>
                   </tr>
@@ -81,7 +83,7 @@ export default function AdminLedgerPage() {
           <Card title="Hash chain">
             <dl className="grid gap-2 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-6">
               <dt className="font-medium text-slate-800">Entries</dt>
-              <dd>{data.head.seq.toLocaleString('en-US')}</dd>
+              <dd>{formatNumber(data.head.seq)}</dd>
               <dt className="font-medium text-slate-800">Newest entry’s hash</dt>
               <dd className="font-mono text-xs">{data.head.hash}</dd>
             </dl>
@@ -90,15 +92,15 @@ export default function AdminLedgerPage() {
               <code>npm run ledger:verify</code> does. It reads the whole ledger, and each run is recorded in the audit log.
             </p>
             <div className="mt-4">
-              <Button onClick={() => verification.mutate()} disabled={verification.isPending}>
-                {verification.isPending ? 'Verifying...' : 'Verify the ledger'}
+              <Button onClick={() => void verification.run()} disabled={verification.busy}>
+                {verification.busy ? 'Verifying...' : 'Verify the ledger'}
               </Button>
             </div>
             <div aria-live="polite" className="mt-4">
-              {verification.isError ? <Alert tone="error">{errorMessage(verification.error)}</Alert> : null}
-              {verification.data ? (
-                <Alert tone={verification.data.ok ? 'success' : 'error'}>
-                  {verification.data.message} (checked {new Date(verification.data.checkedAt).toLocaleTimeString('en-US')})
+              {verification.error ? <Alert tone="error">{verification.error.message}</Alert> : null}
+              {verification.result ? (
+                <Alert tone={verification.result.ok ? 'success' : 'error'}>
+                  {verification.result.message} (checked {formatDate(verification.result.checkedAt, 'time')})
                 </Alert>
               ) : null}
             </div>

@@ -1,23 +1,28 @@
-import { ReasonForm } from '../../components/ui/reason-form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { Link } from 'react-router';
-import { toast } from 'sonner';
-import type { LoanDto } from '../../../shared/contracts/loans';
+import { Link, useSearchParams } from 'react-router';
+import { ZLoanRejectRequest, type LoanDto } from '../../../shared/contracts/loans';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Pager } from '../../components/ui/pager';
 import { Card, PageTitle } from '../../components/ui/card';
-import { StatusTabs } from '../../features/kyc/components/status-tabs';
-import { approveLoan, loanQueueQuery, rejectLoan } from '../../features/loans/api';
-import { LoanStatusBadge, loanLabel, loanProgress, money } from '../../features/loans/components/loan-format';
+import { Pager } from '../../components/ui/pager';
+import { ReasonForm } from '../../components/ui/reason-form';
+import { StatusTabs } from '../../components/ui/status-tabs';
+import { approveLoan, LOAN_QUEUE_STATUSES, loanQueueQuery, rejectLoan, type LoanQueueStatus } from '../../features/loans/api';
+import { LoanStatusBadge, loanLabel, loanProgress } from '../../features/loans/components/loan-format';
+import { useAction } from '../../lib/action';
 import { errorMessage, newIdempotencyKey } from '../../lib/api';
+import { formatDate, formatDollars } from '../../lib/format';
+import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
+import { prefetch } from '../../lib/query';
+import { paths } from '../../paths';
+import type { Route } from './+types/loans';
 
 export function meta() {
   return [{ title: 'Loan applications' }];
 }
 
-const STATUSES = [
+const STATUSES: Array<{ value: LoanQueueStatus; label: string }> = [
   { value: 'pending', label: 'Waiting for a decision' },
   { value: 'approved', label: 'Approved' },
   { value: 'rejected', label: 'Rejected' },
@@ -25,27 +30,18 @@ const STATUSES = [
   { value: 'all', label: 'All' },
 ];
 
+const readParams = (search: URLSearchParams) => ({ status: choiceParam(search, 'status', LOAN_QUEUE_STATUSES, 'pending'), page: pageParam(search) });
+
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const { status, page } = readParams(searchOf(request));
+  return prefetch(loanQueueQuery(status, page));
+}
+
 function LoanRow({ loan }: { loan: LoanDto }) {
-  const queryClient = useQueryClient();
   const [rejecting, setRejecting] = useState(false);
-  const [error, setError] = useState('');
   // One key per loan shown: a retry after a lost answer replays instead of paying twice.
   const approvalKey = useRef(newIdempotencyKey());
-  const done = async (message: string) => {
-    toast.success(message);
-    setError('');
-    await queryClient.invalidateQueries({ queryKey: ['admin', 'loans'] });
-  };
-  const approve = useMutation({
-    mutationFn: () => approveLoan(loan._id, approvalKey.current),
-    onSuccess: done,
-    onError: (caught) => setError(errorMessage(caught)),
-  });
-  const reject = useMutation({
-    mutationFn: (reason: string) => rejectLoan(loan._id, reason),
-    onSuccess: done,
-    onError: (caught) => setError(errorMessage(caught)),
-  });
+  const approve = useAction(() => approveLoan(loan._id, approvalKey.current), { successToast: (message) => message });
   const name = loan.customer ? `${loan.customer.firstName} ${loan.customer.lastName}` : 'Customer';
   const progress = loanProgress(loan);
 
@@ -55,27 +51,27 @@ function LoanRow({ loan }: { loan: LoanDto }) {
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div>
             <h2 className="text-lg font-semibold text-slate-900">
-              {loanLabel(loan.loanType)}: {money(loan.loanAmount)} over {loan.loanDuration} months
+              {loanLabel(loan.loanType)}: {formatDollars(loan.loanAmount)} over {loan.loanDuration} months
             </h2>
             <p className="text-sm text-slate-700">
               {loan.customer ? (
-                <Link to={`/admin/users/${loan.customer.id}`} className="font-medium text-brand-800 hover:underline">
+                <Link to={paths.adminUser(loan.customer.id)} className="font-medium text-brand-800 hover:underline">
                   {name}
                 </Link>
               ) : null}{' '}
-              · {loan.customer?.email} · identity {loan.customer?.verificationStatus} · applied {new Date(loan.createdAt).toLocaleString('en-US')}
+              · {loan.customer?.email} · identity {loan.customer?.verificationStatus} · applied {formatDate(loan.createdAt, 'dateTime')}
             </p>
             <p className="mt-1 text-sm text-slate-800">
-              {money(loan.monthlyPayment)} a month at {loan.interestRate.toFixed(2)}%. Purpose: {loan.loanPurpose}
+              {formatDollars(loan.monthlyPayment)} a month at {loan.interestRate.toFixed(2)}%. Purpose: {loan.loanPurpose}
             </p>
             {loan.decisionReason ? <p className="mt-1 text-sm text-slate-800">Reason: {loan.decisionReason}</p> : null}
             {progress ? <p className="mt-1 text-sm text-slate-800">{progress}</p> : null}
           </div>
           <LoanStatusBadge status={loan.status} />
         </div>
-        {error ? (
+        {approve.error ? (
           <Alert tone="error" className="mt-3">
-            {error}
+            {approve.error.message}
           </Alert>
         ) : null}
         {loan.status === 'pending' ? (
@@ -83,17 +79,16 @@ function LoanRow({ loan }: { loan: LoanDto }) {
             <ReasonForm
               className="mt-4 space-y-3"
               label={`Reason for rejecting ${name}'s application`}
-              busy={reject.isPending}
-              onConfirm={(reason) => reject.mutate(reason)}
+              schema={ZLoanRejectRequest}
+              send={(reason) => rejectLoan(loan._id, reason)}
               onCancel={() => setRejecting(false)}
-              onInvalid={setError}
             />
           ) : (
             <div className="mt-4 flex flex-wrap gap-3">
               <Button
-                disabled={approve.isPending}
+                disabled={approve.busy}
                 onClick={() => {
-                  if (window.confirm(`Approve and pay ${money(loan.loanAmount)} into ${name}'s checking account?`)) approve.mutate();
+                  if (window.confirm(`Approve and pay ${formatDollars(loan.loanAmount)} into ${name}'s checking account?`)) void approve.run();
                 }}
               >
                 Approve and disburse<span className="sr-only"> {name}&apos;s loan</span>
@@ -110,22 +105,15 @@ function LoanRow({ loan }: { loan: LoanDto }) {
 }
 
 export default function AdminLoansPage() {
-  const [status, setStatus] = useState('pending');
-  const [page, setPage] = useState(1);
+  const [search, setSearch] = useSearchParams();
+  const { status, page } = readParams(search);
+  const show = (next: { status: LoanQueueStatus; page: number }) => setSearch(listSearch(next, { status: 'pending', page: 1 }));
   const { data, isPending, error } = useQuery(loanQueueQuery(status, page));
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <div className="space-y-6">
       <PageTitle subtitle="Approval pays the loan into the customer's checking account as a ledger entry from Loans receivable.">Loan applications</PageTitle>
-      <StatusTabs
-        label="Application status"
-        options={STATUSES}
-        value={status}
-        onChange={(value) => {
-          setStatus(value);
-          setPage(1);
-        }}
-      />
+      <StatusTabs label="Application status" options={STATUSES} value={status} onChange={(value) => show({ status: value, page: 1 })} />
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No applications here.</p> : null}
@@ -134,7 +122,9 @@ export default function AdminLoansPage() {
           <LoanRow key={loan._id} loan={loan} />
         ))}
       </ul>
-      {data && pages > 1 ? <Pager page={page} pageSize={data.pageSize} total={data.total} label="Loan applications" onPage={setPage} /> : null}
+      {data && pages > 1 ? (
+        <Pager page={page} pageSize={data.pageSize} total={data.total} label="Loan applications" onPage={(next) => show({ status, page: next })} />
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { SignInForm } from '../../features/auth/sign-in-form';
+import { SignInForm } from '../../features/auth/components/sign-in-form';
 import { BANK_NAME } from '../../lib/settings';
 
 export function meta() {

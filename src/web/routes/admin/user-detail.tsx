@@ -9,16 +9,29 @@ import { adminUserQuery } from '../../features/admin/api';
 import { DeleteUser } from '../../features/admin/components/delete-user';
 import { AccountInfo, BasicInfo } from '../../features/admin/components/user-info';
 import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
-import { adminUserTransactionsQuery } from '../../features/ledger/api';
+import { kycCustomerQuery } from '../../features/kyc/api';
+import { customerTransactionsQuery } from '../../features/ledger/api';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
 import { errorMessage } from '../../lib/api';
+import { prefetch, queryClient } from '../../lib/query';
+import type { Route } from './+types/user-detail';
+
+const RECENT = { pageSize: 5 };
+
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
+  await prefetch(adminUserQuery(params.id));
+  // Staff members have no accounts and no identity documents.
+  const user = queryClient.getQueryData(adminUserQuery(params.id).queryKey);
+  if (user && !user.isAdmin) await prefetch(kycCustomerQuery(params.id), customerTransactionsQuery(params.id, RECENT));
+  return null;
+}
 
 export function meta() {
   return [{ title: 'User' }];
 }
 
 function RecentActivity({ userId }: { userId: string }) {
-  const { data, isPending, error } = useQuery(adminUserTransactionsQuery(userId, { pageSize: 5 }));
+  const { data, isPending, error } = useQuery(customerTransactionsQuery(userId, RECENT));
   if (isPending) return <p role="status">Loading activity...</p>;
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
   return (
@@ -39,7 +52,7 @@ export default function AdminUserDetailPage() {
   const name = user ? `${user.firstName} ${user.lastName}` : 'User';
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.admin.dashboard }, { label: 'Users', to: paths.admin.users }, { label: name }]} />
+      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'Users', to: paths.adminUsers }, { label: name }]} />
       <PageTitle subtitle={user?.closedAt ? 'This account is closed.' : undefined}>{name}</PageTitle>
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
@@ -47,23 +60,23 @@ export default function AdminUserDetailPage() {
         <>
           {!user.closedAt ? (
             <div className="flex flex-wrap gap-3">
-              <ButtonLink to={`/admin/users/edit/${user._id}`}>Edit user</ButtonLink>
+              <ButtonLink to={paths.adminUserEdit(user._id)}>Edit user</ButtonLink>
               {!user.isAdmin ? (
                 <>
-                  <ButtonLink variant="secondary" to={`/admin/users/account/${user._id}`}>
+                  <ButtonLink variant="secondary" to={paths.adminUserAccount(user._id)}>
                     Edit account info
                   </ButtonLink>
-                  <ButtonLink variant="secondary" to={`/admin/transactions/${user._id}`}>
+                  <ButtonLink variant="secondary" to={paths.adminUserTransactions(user._id)}>
                     Transactions
                   </ButtonLink>
                 </>
               ) : null}
-              <ButtonLink variant="ghost" to={`/admin/audit?customer=${user._id}`}>
+              <ButtonLink variant="ghost" to={`${paths.adminAudit}?customer=${encodeURIComponent(user._id)}`}>
                 Audit log
               </ButtonLink>
             </div>
           ) : (
-            <ButtonLink variant="secondary" to={`/admin/transactions/${user._id}`}>
+            <ButtonLink variant="secondary" to={paths.adminUserTransactions(user._id)}>
               Transactions
             </ButtonLink>
           )}
@@ -84,7 +97,7 @@ export default function AdminUserDetailPage() {
             <Card
               title="Recent activity"
               actions={
-                <Link to={`/admin/transactions/${user._id}`} className="text-sm font-semibold text-brand-800 hover:underline">
+                <Link to={paths.adminUserTransactions(user._id)} className="text-sm font-semibold text-brand-800 hover:underline">
                   All transactions
                 </Link>
               }

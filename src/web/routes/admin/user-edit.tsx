@@ -7,6 +7,12 @@ import { Card, PageTitle } from '../../components/ui/card';
 import { adminUserQuery } from '../../features/admin/api';
 import { UserEditForm } from '../../features/admin/components/user-edit-form';
 import { errorMessage } from '../../lib/api';
+import { prefetch } from '../../lib/query';
+import type { Route } from './+types/user-edit';
+
+export function clientLoader({ params }: Route.ClientLoaderArgs) {
+  return prefetch(adminUserQuery(params.id));
+}
 
 export function meta() {
   return [{ title: 'Edit user' }];
@@ -20,9 +26,9 @@ export default function AdminUserEditPage() {
     <div className="space-y-6">
       <Breadcrumb
         trail={[
-          { label: 'Home', to: paths.admin.dashboard },
-          { label: 'Users', to: paths.admin.users },
-          { label: name, to: paths.admin.user(id) },
+          { label: 'Home', to: paths.adminDashboard },
+          { label: 'Users', to: paths.adminUsers },
+          { label: name, to: paths.adminUser(id) },
           { label: 'Edit User' },
         ]}
       />

@@ -1,132 +1,130 @@
-import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { useParams } from 'react-router';
-import { toast } from 'sonner';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useParams, useSearchParams } from 'react-router';
+import { ZAdminReversalRequest, ZAdminTransactionUpdate, type AdminTransactionDto } from '../../../shared/contracts/transactions';
+import { TEXT_LENGTH_MAX } from '../../../shared/limits';
 import { Alert } from '../../components/ui/alert';
+import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button, ButtonLink } from '../../components/ui/button';
-import { Pager } from '../../components/ui/pager';
 import { Card, PageTitle } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form';
-import { adminUserTransactionsQuery, reverseTransaction, staffUserQuery, updateTransactionDescription } from '../../features/ledger/api';
-import { formatBookedAt, formatUsd, formatValueDate, kindLabel } from '../../lib/format';
+import { Pager } from '../../components/ui/pager';
+import { adminUserQuery } from '../../features/admin/api';
+import { customerTransactionsQuery, reverseTransaction, updateTransactionDescription } from '../../features/ledger/api';
+import { kindLabel } from '../../features/ledger/format';
+import { formatDate, formatDollars } from '../../lib/format';
+import { contractResolver, useFormAction } from '../../lib/form';
 import { useIdempotencyKey } from '../../lib/idempotency';
-import { errorMessage } from '../../lib/api';
-import { queryClient } from '../../lib/query';
+import { listSearch, pageParam, searchOf } from '../../lib/list-params';
+import { prefetch } from '../../lib/query';
 import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
+import type { Route } from './+types/user-transactions';
 
 export function meta() {
   return [{ title: `User transactions | ${BANK_NAME}` }];
 }
 
 const PAGE_SIZE = 20;
+const pageOf = (page: number) => ({ page, pageSize: PAGE_SIZE });
+
+export function clientLoader({ params, request }: Route.ClientLoaderArgs) {
+  return prefetch(adminUserQuery(params.id), customerTransactionsQuery(params.id, pageOf(pageParam(searchOf(request)))));
+}
+
+/** 'Delete' is a reversal: a new entry that cancels the line, with the reason staff give. */
+function ReversalForm({ line, onDone }: { line: AdminTransactionDto; onDone: () => void }) {
+  const idempotency = useIdempotencyKey();
+  const form = useForm<{ reason: string }>({ resolver: contractResolver(ZAdminReversalRequest), defaultValues: { reason: '' } });
+  const action = useFormAction(
+    form,
+    ({ reason }) => reverseTransaction(line._id, reason.trim(), idempotency.keyFor({ line: line._id, reason: reason.trim() })),
+    {
+      successToast: (message) => message,
+      onSuccess: () => {
+        idempotency.settle();
+        onDone();
+      },
+      onError: (error) => idempotency.settle(error),
+    },
+  );
+  return (
+    <Card>
+      <form onSubmit={action.submit} noValidate className="space-y-3" aria-label="Confirm reversal">
+        <p className="font-semibold text-slate-900">Do you really want to delete this transaction?</p>
+        <p className="text-sm text-slate-700">Nothing is erased: a reversal entry cancels it, and the original stays in the history marked as reversed.</p>
+        {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
+        <TextField label="Reason" maxLength={TEXT_LENGTH_MAX} invalid={!!form.formState.errors.reason} {...form.register('reason')} />
+        <div className="flex gap-3">
+          <Button type="submit" variant="danger" disabled={action.busy}>
+            {action.busy ? 'Reversing...' : 'Yes, reverse it'}
+          </Button>
+          <Button variant="secondary" onClick={onDone} disabled={action.busy}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+/** The description customers see, edited in place. */
+function DescriptionForm({ line, onDone }: { line: AdminTransactionDto; onDone: () => void }) {
+  const form = useForm<{ description: string }>({ resolver: contractResolver(ZAdminTransactionUpdate), defaultValues: { description: line.description } });
+  const action = useFormAction(form, ({ description }) => updateTransactionDescription(line._id, description.trim()), {
+    successToast: (message) => message,
+    onSuccess: onDone,
+  });
+  return (
+    <form onSubmit={action.submit} noValidate className="flex flex-wrap items-end gap-2" aria-label="Edit description">
+      <TextField label="Description" maxLength={TEXT_LENGTH_MAX} error={action.error?.message} {...form.register('description')} />
+      <Button type="submit" disabled={action.busy}>
+        Save
+      </Button>
+      <Button variant="ghost" onClick={onDone}>
+        Cancel
+      </Button>
+    </form>
+  );
+}
 
 export default function UserTransactionsPage() {
   const { id = '' } = useParams();
-  const [page, setPage] = useState(1);
-  const user = useQuery(staffUserQuery(id));
-  const list = useQuery({ ...adminUserTransactionsQuery(id, { page, pageSize: PAGE_SIZE }), placeholderData: keepPreviousData });
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [editing, setEditing] = useState<{ id: string; description: string } | null>(null);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const idempotency = useIdempotencyKey();
-
-  const reload = () => {
-    void queryClient.invalidateQueries({ queryKey: ['admin', 'transactions', id] });
-    void queryClient.invalidateQueries({ queryKey: ['admin', 'user', id] });
-  };
-
-  const reverse = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!confirming) return;
-    if (reason.trim().length < 3) return setError('A reason is required (at least 3 characters)');
-    setBusy(true);
-    setError(null);
-    try {
-      const message = await reverseTransaction(confirming, reason.trim(), idempotency.keyFor({ confirming, reason: reason.trim() }));
-      idempotency.settle();
-      toast.success(message);
-      setConfirming(null);
-      setReason('');
-      reload();
-    } catch (failure) {
-      idempotency.settle(failure);
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const saveDescription = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!editing) return;
-    setBusy(true);
-    setError(null);
-    try {
-      toast.success(await updateTransactionDescription(editing.id, editing.description));
-      setEditing(null);
-      reload();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [search, setSearch] = useSearchParams();
+  const page = pageParam(search);
+  const user = useQuery(adminUserQuery(id));
+  const list = useQuery({ ...customerTransactionsQuery(id, pageOf(page)), placeholderData: keepPreviousData });
+  const [confirming, setConfirming] = useState<AdminTransactionDto | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
 
   const name = user.data ? `${user.data.firstName} ${user.data.lastName}` : '';
   return (
     <div className="space-y-6">
       <Breadcrumb
         trail={[
-          { label: 'Home', to: paths.admin.dashboard },
-          { label: 'Users', to: paths.admin.users },
-          { label: name || 'Customer', to: paths.admin.user(id) },
+          { label: 'Home', to: paths.adminDashboard },
+          { label: 'Users', to: paths.adminUsers },
+          { label: name || 'Customer', to: paths.adminUser(id) },
           { label: 'Transactions' },
         ]}
       />
       <PageTitle
         subtitle={
           user.data
-            ? `Account ${user.data.account.number} · Savings ${formatUsd(user.data.account.savings)} · Checking ${formatUsd(user.data.account.checking)}`
+            ? `Account ${user.data.account.number} · Savings ${formatDollars(user.data.account.savings)} · Checking ${formatDollars(user.data.account.checking)}`
             : undefined
         }
       >
         Transactions{name ? ` of ${name}` : ''}
       </PageTitle>
       <div className="flex flex-wrap gap-3">
-        <ButtonLink to={`${paths.admin.addTransaction}?userId=${encodeURIComponent(id)}`}>Add Transaction</ButtonLink>
-        <ButtonLink to={paths.admin.userAccount(id)} variant="secondary">
+        <ButtonLink to={`${paths.adminAddTransaction}?userId=${encodeURIComponent(id)}`}>Add Transaction</ButtonLink>
+        <ButtonLink to={paths.adminUserAccount(id)} variant="secondary">
           Edit account
         </ButtonLink>
       </div>
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      {confirming ? (
-        <Card>
-          <form onSubmit={reverse} className="space-y-3" aria-label="Confirm reversal">
-            <p className="font-semibold text-slate-900">Do you really want to delete this transaction?</p>
-            <p className="text-sm text-slate-700">Nothing is erased: a reversal entry cancels it, and the original stays in the history marked as reversed.</p>
-            <TextField label="Reason" value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} />
-            <div className="flex gap-3">
-              <Button type="submit" variant="danger" disabled={busy}>
-                {busy ? 'Reversing...' : 'Yes, reverse it'}
-              </Button>
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  setConfirming(null);
-                  setError(null);
-                }}
-                disabled={busy}
-              >
-                Cancel
-              </Button>
-            </div>
-          </form>
-        </Card>
-      ) : null}
+      {confirming ? <ReversalForm key={confirming._id} line={confirming} onDone={() => setConfirming(null)} /> : null}
       <Card>
         {list.isPending ? (
           <p className="text-slate-700">Loading…</p>
@@ -140,31 +138,18 @@ export default function UserTransactionsPage() {
               <caption className="sr-only">Transactions</caption>
               <thead className="border-b border-slate-300 text-slate-800">
                 <tr>
-                  <th scope="col" className="py-2 pr-3">
-                    S/N
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    Amount
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    Type
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    Date
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    Description
-                  </th>
-                  <th scope="col" className="py-2 pr-3">
-                    Actions
-                  </th>
+                  {['S/N', 'Amount', 'Type', 'Date', 'Description', 'Actions'].map((heading) => (
+                    <th key={heading} scope="col" className="py-2 pr-3">
+                      {heading}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-200">
                 {list.data.items.map((line, index) => (
                   <tr key={line._id} data-testid="admin-transaction-row">
                     <td className="py-2 pr-3">{(page - 1) * PAGE_SIZE + index + 1}</td>
-                    <td className="py-2 pr-3 tabular-nums">{formatUsd(line.amount)}</td>
+                    <td className="py-2 pr-3 tabular-nums">{formatDollars(line.amount)}</td>
                     <td className="py-2 pr-3">
                       {line.transactionType === 'credit' ? 'Credit' : 'Debit'}
                       <span className="block text-xs text-slate-700">
@@ -172,25 +157,12 @@ export default function UserTransactionsPage() {
                       </span>
                     </td>
                     <td className="py-2 pr-3">
-                      {formatValueDate(line.date)}
-                      <span className="block text-xs text-slate-700">Booked {formatBookedAt(line.bookedAt)}</span>
+                      {formatDate(line.date)}
+                      <span className="block text-xs text-slate-700">Booked {formatDate(line.bookedAt, 'dateTime')}</span>
                     </td>
                     <td className="py-2 pr-3">
-                      {editing?.id === line._id ? (
-                        <form onSubmit={saveDescription} className="flex flex-wrap items-end gap-2" aria-label="Edit description">
-                          <TextField
-                            label="Description"
-                            value={editing.description}
-                            maxLength={500}
-                            onChange={(event) => setEditing({ id: line._id, description: event.target.value })}
-                          />
-                          <Button type="submit" disabled={busy}>
-                            Save
-                          </Button>
-                          <Button variant="ghost" onClick={() => setEditing(null)}>
-                            Cancel
-                          </Button>
-                        </form>
+                      {editing === line._id ? (
+                        <DescriptionForm line={line} onDone={() => setEditing(null)} />
                       ) : (
                         <>
                           {line.description}
@@ -201,19 +173,11 @@ export default function UserTransactionsPage() {
                     <td className="py-2 pr-3">
                       <div className="flex flex-wrap gap-2">
                         {line.status === 'completed' && line.kind !== 'reversal' ? (
-                          <Button
-                            variant="danger"
-                            className="px-2 py-1"
-                            onClick={() => {
-                              setConfirming(line._id);
-                              setReason('');
-                              setError(null);
-                            }}
-                          >
+                          <Button variant="danger" className="px-2 py-1" onClick={() => setConfirming(line)}>
                             Delete<span className="sr-only"> transaction {index + 1}</span>
                           </Button>
                         ) : null}
-                        <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing({ id: line._id, description: line.description })}>
+                        <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(line._id)}>
                           Edit<span className="sr-only"> description of transaction {index + 1}</span>
                         </Button>
                       </div>
@@ -223,7 +187,7 @@ export default function UserTransactionsPage() {
               </tbody>
             </table>
             <div className="mt-4">
-              <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} label="Transactions" onPage={setPage} />
+              <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} label="Transactions" onPage={(next) => setSearch(listSearch({ page: next }))} />
             </div>
           </div>
         )}

@@ -1,49 +1,49 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
-import { SEARCH_LENGTH_MAX, USER_SORT_FIELDS, type UserSortField } from '../../../shared/contracts/admin';
+import { SEARCH_LENGTH_MAX, USER_SORT_FIELDS, ZAdminUserListQuery, type UserSortField } from '../../../shared/contracts/admin';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { PageTitle } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form';
-import { adminUsersQuery } from '../../features/admin/api';
-import { Pager, pageParam } from '../../components/ui/pager';
+import { Pager } from '../../components/ui/pager';
+import { adminUsersQuery, type UserListParams } from '../../features/admin/api';
 import { UsersTable } from '../../features/admin/components/users-table';
 import { errorMessage } from '../../lib/api';
+import { contractResolver } from '../../lib/form';
+import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
+import { prefetch } from '../../lib/query';
+import type { Route } from './+types/users';
 
 export function meta() {
   return [{ title: 'Users' }];
 }
 
-function readParams(params: URLSearchParams) {
-  const sortParam = params.get('sort');
-  const sort: UserSortField = USER_SORT_FIELDS.includes(sortParam as UserSortField) ? (sortParam as UserSortField) : 'createdAt';
-  const orderParam = params.get('order');
-  const order: 'asc' | 'desc' = orderParam === 'asc' || orderParam === 'desc' ? orderParam : sort === 'createdAt' ? 'desc' : 'asc';
-  const page = pageParam(params);
-  return { page, search: (params.get('search') ?? '').slice(0, SEARCH_LENGTH_MAX), sort, order };
+const defaultOrder = (sort: UserSortField) => (sort === 'createdAt' ? 'desc' : 'asc');
+
+function readParams(search: URLSearchParams): UserListParams {
+  const sort = choiceParam(search, 'sort', USER_SORT_FIELDS, 'createdAt');
+  const order = choiceParam(search, 'order', ['asc', 'desc'] as const, defaultOrder(sort));
+  return { page: pageParam(search), search: (search.get('search') ?? '').slice(0, SEARCH_LENGTH_MAX), sort, order };
 }
+
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  return prefetch(adminUsersQuery(readParams(searchOf(request))));
+}
+
+const ZSearch = ZAdminUserListQuery.pick({ search: true });
 
 export default function AdminUsersPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const params = readParams(searchParams);
-  const [text, setText] = useState(params.search);
-  useEffect(() => setText(params.search), [params.search]);
   const { data, isPending, error, isFetching } = useQuery(adminUsersQuery(params));
+  const form = useForm<{ search: string }>({ resolver: contractResolver(ZSearch), defaultValues: { search: params.search } });
+  useEffect(() => form.reset({ search: params.search }), [form, params.search]);
 
-  function update(next: Partial<typeof params>) {
+  function update(next: Partial<UserListParams>) {
     const merged = { ...params, ...next };
-    const query = new URLSearchParams();
-    if (merged.search) query.set('search', merged.search);
-    if (merged.sort !== 'createdAt') query.set('sort', merged.sort);
-    if (merged.order !== (merged.sort === 'createdAt' ? 'desc' : 'asc')) query.set('order', merged.order);
-    if (merged.page > 1) query.set('page', String(merged.page));
-    setSearchParams(query);
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    update({ search: text.trim(), page: 1 });
+    setSearchParams(listSearch(merged, { search: '', sort: 'createdAt', order: defaultOrder(merged.sort), page: 1 }));
   }
 
   function sortBy(field: UserSortField) {
@@ -54,16 +54,19 @@ export default function AdminUsersPage() {
   return (
     <div className="space-y-6">
       <PageTitle subtitle="Search by name, email or account number.">Users</PageTitle>
-      <form role="search" onSubmit={submit} className="flex flex-wrap items-end gap-3">
+      <form
+        role="search"
+        onSubmit={form.handleSubmit((values) => update({ search: values.search.trim(), page: 1 }))}
+        className="flex flex-wrap items-end gap-3"
+      >
         <div className="min-w-64 flex-1">
           <TextField
             label="Search users"
             type="search"
-            name="search"
-            value={text}
             maxLength={SEARCH_LENGTH_MAX}
-            onChange={(event) => setText(event.target.value)}
             placeholder="Name, email or account number"
+            error={form.formState.errors.search?.message}
+            {...form.register('search')}
           />
         </div>
         <Button type="submit">Search</Button>

@@ -1,6 +1,7 @@
-import { Link, Outlet } from 'react-router';
+import { Outlet } from 'react-router';
 import { Logo } from '../../components/layout/logo';
 import { BANK_NAME } from '../../lib/settings';
+import { PageLink } from '../../components/ui/page-link';
 
 /** Sign-in, sign-up and verification pages: a quiet frame without the marketing navigation. */
 export default function StandaloneLayout() {
@@ -9,9 +10,9 @@ export default function StandaloneLayout() {
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex h-16 max-w-5xl items-center justify-between px-4">
           <Logo />
-          <Link to="/" className="text-sm font-medium text-brand-800 hover:underline">
+          <PageLink to="/" className="text-sm font-medium text-brand-800 hover:underline">
             Back to home
-          </Link>
+          </PageLink>
         </div>
       </header>
       <main id="main" className="flex flex-1 items-start justify-center px-4 py-10">

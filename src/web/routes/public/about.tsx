@@ -1,7 +1,7 @@
-import { Link } from 'react-router';
 import { Hero, Section } from '../../components/marketing/hero';
 import { about } from '../../content/about';
 import { BANK_NAME } from '../../lib/settings';
+import { PageLink } from '../../components/ui/page-link';
 
 export function meta() {
   return [{ title: `About Us | ${BANK_NAME}` }, { name: 'description', content: about.summary }];
@@ -58,9 +58,9 @@ export default function AboutPage() {
           ))}
           <p>
             Questions for our team?{' '}
-            <Link to="/contact" className="font-semibold text-brand-800 underline">
+            <PageLink to="/contact" className="font-semibold text-brand-800 underline">
               Contact us
-            </Link>
+            </PageLink>
             .
           </p>
         </div>

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { PageLink } from '../../components/ui/page-link';
 
 export function meta() {
   return [{ title: 'Account verification' }];
@@ -17,12 +17,12 @@ export default function AccountVerification() {
         <li>your date of birth</li>
       </ul>
       <p className="mt-4 text-sm text-slate-700">Each file may be at most 5 MB. Our staff review documents in 1-3 business days and email you the result.</p>
-      <Link
+      <PageLink
         className="mt-6 inline-block rounded-md bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2"
         to="/account/kyc-verification"
       >
         Start verification
-      </Link>
+      </PageLink>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { Clock, Mail, MapPin, Phone } from 'lucide-react';
 import { Hero, Section } from '../../components/marketing/hero';
 import { contactDetails } from '../../content/contact';
-import { ContactForm } from '../../features/contact/contact-form';
+import { ContactForm } from '../../features/contact/components/contact-form';
 import { BANK_NAME } from '../../lib/settings';
 
 export function meta() {

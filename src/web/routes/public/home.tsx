@@ -1,10 +1,10 @@
 import { ArrowRight, ArrowRightLeft, Camera, Send } from 'lucide-react';
-import { Link } from 'react-router';
 import { Art } from '../../components/marketing/art';
 import { ctaClass, Section } from '../../components/marketing/hero';
 import { HeroSlider } from '../../components/marketing/hero-slider';
 import { accessFeatures, helpCards, loanTiles, news, promoCards, savingsCta, slides } from '../../content/home';
 import { BANK_NAME } from '../../lib/settings';
+import { PageLink } from '../../components/ui/page-link';
 
 export function meta() {
   return [
@@ -28,10 +28,10 @@ export default function HomePage() {
             <li key={card.to} className="flex flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
               <h3 className="text-lg font-bold text-slate-900">{card.title}</h3>
               <p className="mt-2 flex-1 text-slate-700">{card.text}</p>
-              <Link to={card.to} className={learnMoreClass}>
+              <PageLink to={card.to} className={learnMoreClass}>
                 LEARN MORE<span className="sr-only"> about {card.title}</span>
                 <ArrowRight aria-hidden="true" className="h-4 w-4" />
-              </Link>
+              </PageLink>
             </li>
           ))}
         </ul>
@@ -47,10 +47,10 @@ export default function HomePage() {
               <div className="flex flex-1 flex-col p-5">
                 <h3 className="text-lg font-bold text-slate-900">{card.title}</h3>
                 <p className="mt-2 flex-1 text-slate-700">{card.text}</p>
-                <Link to={card.to} className={learnMoreClass}>
+                <PageLink to={card.to} className={learnMoreClass}>
                   {card.action}
                   <ArrowRight aria-hidden="true" className="h-4 w-4" />
-                </Link>
+                </PageLink>
               </div>
             </li>
           ))}
@@ -78,9 +78,9 @@ export default function HomePage() {
                 );
               })}
             </ul>
-            <Link to="/signin" className={`${ctaClass} mt-8`}>
+            <PageLink to="/signin" className={`${ctaClass} mt-8`}>
               Internet Banking
-            </Link>
+            </PageLink>
           </div>
           <Art name="phone" className="mx-auto h-72 w-72" />
         </div>
@@ -96,10 +96,10 @@ export default function HomePage() {
               <div>
                 <h3 className="text-lg font-bold text-slate-900">{tile.title}</h3>
                 <p className="mt-1 text-slate-700">{tile.text}</p>
-                <Link to={tile.to} className={learnMoreClass}>
+                <PageLink to={tile.to} className={learnMoreClass}>
                   LEARN MORE<span className="sr-only"> about {tile.title}</span>
                   <ArrowRight aria-hidden="true" className="h-4 w-4" />
-                </Link>
+                </PageLink>
               </div>
             </li>
           ))}
@@ -114,9 +114,9 @@ export default function HomePage() {
             </h2>
             <p className="mt-3 max-w-2xl text-lg text-slate-100">{savingsCta.text}</p>
           </div>
-          <Link to="/signin" className={ctaClass}>
+          <PageLink to="/signin" className={ctaClass}>
             APPLY NOW
-          </Link>
+          </PageLink>
         </div>
       </section>
 
@@ -126,21 +126,21 @@ export default function HomePage() {
             <li key={item.title} className="flex flex-col rounded-xl border border-slate-200 bg-slate-50 p-6">
               <h3 className="text-lg font-bold text-slate-900">{item.title}</h3>
               <p className="mt-2 flex-1 text-slate-700">{item.text}</p>
-              <Link to={item.to} className={learnMoreClass}>
+              <PageLink to={item.to} className={learnMoreClass}>
                 {item.action}
                 <ArrowRight aria-hidden="true" className="h-4 w-4" />
-              </Link>
+              </PageLink>
             </li>
           ))}
         </ul>
         <div className="mt-10 flex flex-col items-start gap-4 rounded-xl bg-brand-50 p-6 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-lg text-slate-900">Have a question we have not answered here?</p>
-          <Link
+          <PageLink
             to="/contact"
             className="inline-flex items-center justify-center rounded-md bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2"
           >
             ASK QUESTIONS
-          </Link>
+          </PageLink>
         </div>
       </Section>
     </>

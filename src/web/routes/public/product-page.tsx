@@ -1,18 +1,18 @@
 import { Check } from 'lucide-react';
-import { Link, useMatches, type MetaArgs } from 'react-router';
+import { useLocation, type MetaArgs } from 'react-router';
 import { Disclosure, Hero, Section } from '../../components/marketing/hero';
 import { allPageTitles } from '../../content/pages';
 import { productPageByPath } from '../../content/products';
 import type { ProductPage } from '../../content/types';
 import { BANK_NAME } from '../../lib/settings';
+import { PageLink } from '../../components/ui/page-link';
 
-// One module serves the 15 business and resources pages (route ids `product:<path>`); the copy
-// and figures live in src/web/content.
-const pageFor = (id: string | undefined): ProductPage | undefined =>
-  id?.startsWith('product:') ? productPageByPath.get(`/${id.slice('product:'.length)}`) : undefined;
+// One module serves the 15 business and resources pages, each found by its path; the copy and
+// figures live in src/web/content.
+const pageFor = (pathname: string): ProductPage | undefined => productPageByPath.get(pathname.replace(/\/+$/, ''));
 
-export function meta({ matches }: MetaArgs) {
-  const page = pageFor(matches.at(-1)?.id);
+export function meta({ location }: MetaArgs) {
+  const page = pageFor(location.pathname);
   return [
     { title: `${page?.title ?? 'Banking products'} | ${BANK_NAME}` },
     { name: 'description', content: page?.summary ?? `${BANK_NAME} banking products.` },
@@ -20,8 +20,7 @@ export function meta({ matches }: MetaArgs) {
 }
 
 export default function ProductPageRoute() {
-  const matches = useMatches();
-  const page = pageFor(matches.at(-1)?.id);
+  const page = pageFor(useLocation().pathname);
   if (!page) throw new Response('Not Found', { status: 404 });
   return (
     <>
@@ -82,12 +81,12 @@ export default function ProductPageRoute() {
           <ul className="mt-4 flex flex-wrap gap-3">
             {page.related.map((path) => (
               <li key={path}>
-                <Link
+                <PageLink
                   to={path}
                   className="inline-block rounded-full border border-brand-700 px-4 py-2 font-medium text-brand-800 hover:bg-brand-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
                 >
                   {allPageTitles[path] ?? path}
-                </Link>
+                </PageLink>
               </li>
             ))}
           </ul>

@@ -1,6 +1,6 @@
 import { useLoaderData } from 'react-router';
 import { countryOptions } from '../../../shared/countries';
-import { SignUpForm } from '../../features/auth/sign-up-form';
+import { SignUpForm } from '../../features/auth/components/sign-up-form';
 
 // Country names come from the ICU data of the build (Intl.DisplayNames): the list is computed once
 // when the page is prerendered, so the browser hydrates exactly the same options.

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { PageLink } from '../../components/ui/page-link';
 import { buttonClass } from '../../components/ui/button';
 import { Hero, Section } from '../../components/marketing/hero';
 import { waysToBank } from '../../content/ways-to-bank';
@@ -24,9 +24,9 @@ export default function WaysToBankPage() {
                 {step.title}
               </h3>
               <p className="mt-2 flex-1 text-slate-700">{step.text}</p>
-              <Link to={step.to} className={buttonClass('secondary', 'mt-5 self-start')}>
+              <PageLink to={step.to} className={buttonClass('secondary', 'mt-5 self-start')}>
                 {step.action}
-              </Link>
+              </PageLink>
             </li>
           ))}
         </ol>

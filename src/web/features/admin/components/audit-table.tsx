@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { AuditEntryDto } from '../../../../shared/contracts/admin';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
+import { formatDate } from '../../../lib/format';
+import { paths } from '../../../paths';
 
 function Change({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-slate-600">—</span>;
@@ -39,7 +39,7 @@ export function AuditTable({ items }: { items: AuditEntryDto[] }) {
           {items.map((entry) => (
             <tr key={entry.id} className="border-b border-slate-100 align-top last:border-0">
               <td className="whitespace-nowrap px-3 py-2 text-slate-800">
-                <time dateTime={entry.at}>{dateTime.format(new Date(entry.at))}</time>
+                <time dateTime={entry.at}>{formatDate(entry.at, 'dateTimeSeconds')}</time>
               </td>
               <td className="px-3 py-2 text-slate-900">{entry.actorEmail ?? 'System'}</td>
               <td className="px-3 py-2">
@@ -48,7 +48,7 @@ export function AuditTable({ items }: { items: AuditEntryDto[] }) {
               <td className="px-3 py-2">
                 {entry.targetUserId ? (
                   entry.targetName ? (
-                    <Link to={`/admin/users/${entry.targetUserId}`} className="font-medium text-brand-800 hover:underline">
+                    <Link to={paths.adminUser(entry.targetUserId)} className="font-medium text-brand-800 hover:underline">
                       {entry.targetName}
                     </Link>
                   ) : (

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { AdminDashboard } from '../../../../shared/contracts/admin';
-import { formatCents } from '../../../../shared/money';
+import { formatCents, formatNumber } from '../../../lib/format';
 import { paths } from '../../../paths';
 
 interface Figure {
@@ -11,40 +11,38 @@ interface Figure {
   linkText: string;
 }
 
-const number = new Intl.NumberFormat('en-US');
-
 /** The back office's morning numbers, each leading to the list that explains it. */
 export function DashboardFigures({ data }: { data: AdminDashboard }) {
   // The server's UTC day (the series ends today), so the link does not depend on the browser's clock.
   const today = data.transferVolume[data.transferVolume.length - 1]?.date;
   const figures: Figure[] = [
-    { label: 'Customers', value: number.format(data.customers), to: '/admin/users', linkText: 'All customers' },
+    { label: 'Customers', value: formatNumber(data.customers), to: paths.adminUsers, linkText: 'All customers' },
     {
       label: 'Deposits held',
       value: formatCents(data.depositsHeldCents),
       detail: 'Savings and checking, from the ledger',
-      to: '/admin/users',
+      to: paths.adminUsers,
       linkText: 'Customers and their accounts',
     },
     {
       label: "Today's transfers",
-      value: number.format(data.transfersToday.count),
+      value: formatNumber(data.transfersToday.count),
       detail: `${formatCents(data.transfersToday.volumeCents)} moved (UTC day)`,
       // The journal filters by value date and cannot narrow to transfer kinds: it lists all of today's entries.
-      to: today ? `${paths.admin.journal}?from=${today}&to=${today}` : paths.admin.journal,
+      to: today ? `${paths.adminJournal}?from=${today}&to=${today}` : paths.adminJournal,
       linkText: "Today's journal entries",
     },
-    { label: 'Pending KYC reviews', value: number.format(data.pendingKycReviews), to: '/admin/kyc', linkText: 'Identity reviews' },
+    { label: 'Pending KYC reviews', value: formatNumber(data.pendingKycReviews), to: paths.adminKyc, linkText: 'Identity reviews' },
     {
       label: 'Pending loan applications',
-      value: data.pendingLoanApplications === null ? 'n/a' : number.format(data.pendingLoanApplications),
-      to: '/admin/loans',
+      value: data.pendingLoanApplications === null ? 'n/a' : formatNumber(data.pendingLoanApplications),
+      to: paths.adminLoans,
       linkText: 'Loan applications',
     },
     {
       label: 'New contact messages',
-      value: data.newContactMessages === null ? 'n/a' : number.format(data.newContactMessages),
-      to: '/admin/contacts',
+      value: data.newContactMessages === null ? 'n/a' : formatNumber(data.newContactMessages),
+      to: paths.adminContacts,
       linkText: 'Contact messages',
     },
   ];

@@ -1,12 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import type { AdminUserDto } from '../../../../shared/contracts/admin';
 import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
-import { errorMessage } from '../../../lib/api';
+import { useAction } from '../../../lib/action';
 import { deleteAdminUser } from '../api';
+import { paths } from '../../../paths';
 
 type Step = 'idle' | 'first' | 'second';
 
@@ -16,28 +15,21 @@ type Step = 'idle' | 'first' | 'second';
  */
 export function DeleteUser({ user }: { user: AdminUserDto }) {
   const [step, setStep] = useState<Step>('idle');
-  const [error, setError] = useState('');
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const focusTarget = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (step !== 'idle') focusTarget.current?.focus();
   }, [step]);
 
-  const mutation = useMutation({
-    mutationFn: () => deleteAdminUser(user._id),
-    onSuccess: async (result) => {
-      toast.success(result.message);
-      await queryClient.invalidateQueries({ queryKey: ['admin'] });
-      if (result.outcome === 'deleted') navigate('/admin/users');
+  // A failure (money still on the account) stays on this page with its message (spec: 'Failed user delete returns to the user page').
+  const remove = useAction(() => deleteAdminUser(user._id), {
+    successToast: (result) => result.message,
+    errorToast: true,
+    onSuccess: (result) => {
+      if (result.outcome === 'deleted') navigate(paths.adminUsers);
       else setStep('idle');
     },
-    onError: (caught) => {
-      const message = errorMessage(caught);
-      setError(message);
-      toast.error(message);
-      setStep('idle');
-    },
+    onError: () => setStep('idle'),
   });
 
   const name = `${user.firstName} ${user.lastName}`;
@@ -48,12 +40,12 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
   if (user.isAdmin || user.closedAt) return null;
   return (
     <div className="space-y-3">
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {remove.error ? <Alert tone="error">{remove.error.message}</Alert> : null}
       {step === 'idle' ? (
         <Button
           variant="danger"
           onClick={() => {
-            setError('');
+            remove.reset();
             setStep('first');
           }}
         >
@@ -97,8 +89,8 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
             This cannot be undone. {user.hasLedgerHistory ? `Close the account of ${name}.` : `Delete ${name} permanently.`}
           </p>
           <div className="flex flex-wrap gap-3">
-            <button type="button" ref={focusTarget} className={buttonClass('danger')} disabled={mutation.isPending} onClick={() => mutation.mutate()}>
-              {mutation.isPending ? 'Working...' : user.hasLedgerHistory ? 'Close account' : 'Delete permanently'}
+            <button type="button" ref={focusTarget} className={buttonClass('danger')} disabled={remove.busy} onClick={() => void remove.run()}>
+              {remove.busy ? 'Working...' : user.hasLedgerHistory ? 'Close account' : 'Delete permanently'}
             </button>
             <Button variant="secondary" onClick={() => setStep('idle')}>
               Cancel

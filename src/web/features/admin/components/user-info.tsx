@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import type { AdminUserDto } from '../../../../shared/contracts/admin';
-import { formatDollars } from '../../../../shared/money';
+import { formatDate, formatDollars } from '../../../lib/format';
 
 const STATUS_TEXT: Record<string, string> = { awaiting: 'Awaiting', pending: 'Pending review', verified: 'Verified', failed: 'Failed' };
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -31,8 +30,8 @@ export function BasicInfo({ user }: { user: AdminUserDto }) {
       <Row label="Blocked">{yesNo(user.isBlocked)}</Row>
       <Row label="Disabled">{yesNo(user.isAccountDisabled)}</Row>
       <Row label="Role">{user.isAdmin ? 'Admin' : 'Customer'}</Row>
-      <Row label="Joined">{dateTime.format(new Date(user.createdAt))}</Row>
-      {user.closedAt ? <Row label="Closed">{dateTime.format(new Date(user.closedAt))}</Row> : null}
+      <Row label="Joined">{formatDate(user.createdAt, 'dateTime')}</Row>
+      {user.closedAt ? <Row label="Closed">{formatDate(user.closedAt, 'dateTime')}</Row> : null}
     </dl>
   );
 }

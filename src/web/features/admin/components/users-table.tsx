@@ -1,6 +1,7 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { Link } from 'react-router';
 import type { AdminUserList, UserSortField } from '../../../../shared/contracts/admin';
+import { paths } from '../../../paths';
 
 const COLUMNS: Array<{ field: UserSortField; label: string }> = [
   { field: 'firstName', label: 'First name' },
@@ -91,7 +92,7 @@ export function UsersTable({
                 {user.closedAt ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Closed</span> : null}
               </td>
               <td className="px-4 py-3 text-right">
-                <Link to={`/admin/users/${user._id}`} className="font-semibold text-brand-800 hover:underline">
+                <Link to={paths.adminUser(user._id)} className="font-semibold text-brand-800 hover:underline">
                   View
                   <span className="sr-only">
                     {' '}

@@ -1,14 +1,12 @@
 import { useId } from 'react';
 import type { DashboardDay } from '../../../../shared/contracts/admin';
-import { formatCents } from '../../../../shared/money';
+import { formatCents, formatCentsCompact, formatDate } from '../../../lib/format';
 
 const WIDTH = 720;
 const HEIGHT = 220;
 const PAD = { top: 12, right: 12, bottom: 28, left: 64 };
 
-const dayLabel = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const formatDay = (date: string) => dayLabel.format(new Date(`${date}T00:00:00Z`));
-const compact = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 });
+const formatDay = (date: string) => formatDate(date, 'day');
 
 /**
  * The last 30 days' transfer volume as an inline SVG bar chart. Screen readers get a title and a
@@ -52,7 +50,7 @@ export function VolumeChart({ days }: { days: DashboardDay[] }) {
             <g key={fraction} aria-hidden="true">
               <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y} y2={y} stroke="#cbd5e1" strokeWidth={1} />
               <text x={PAD.left - 8} y={y + 4} textAnchor="end" fontSize={11} fill="#334155">
-                {compact.format((max * fraction) / 100)}
+                {formatCentsCompact(max * fraction)}
               </text>
             </g>
           );

@@ -1,24 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
-import { NO_BENEFICIARIES_MESSAGE, transferLinkFor, type BeneficiaryDto } from '../../../../shared/contracts/beneficiaries';
+import { NO_BENEFICIARIES_MESSAGE, transferLinkFor, ZBeneficiaryRequest, type BeneficiaryDto } from '../../../../shared/contracts/beneficiaries';
+import { NAME_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
+import { useAction } from '../../../lib/action';
 import { errorMessage } from '../../../lib/api';
+import { contractResolver, useFormAction } from '../../../lib/form';
 import { beneficiariesQuery, removeBeneficiary, saveBeneficiary } from '../api';
 
 function Row({ beneficiary }: { beneficiary: BeneficiaryDto }) {
-  const queryClient = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => removeBeneficiary(beneficiary._id),
-    onSuccess: async (message) => {
-      toast.success(message ?? 'Beneficiary removed');
-      await queryClient.invalidateQueries({ queryKey: ['beneficiaries'] });
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
+  const remove = useAction(() => removeBeneficiary(beneficiary._id), { successToast: (message) => message ?? 'Beneficiary removed', errorToast: true });
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 px-5 py-4">
       <div>
@@ -35,9 +29,9 @@ function Row({ beneficiary }: { beneficiary: BeneficiaryDto }) {
         </Link>
         <Button
           variant="secondary"
-          disabled={remove.isPending}
+          disabled={remove.busy}
           onClick={() => {
-            if (window.confirm(`Remove ${beneficiary.name} from your beneficiaries?`)) remove.mutate();
+            if (window.confirm(`Remove ${beneficiary.name} from your beneficiaries?`)) void remove.run();
           }}
         >
           Remove<span className="sr-only"> {beneficiary.name}</span>
@@ -47,61 +41,50 @@ function Row({ beneficiary }: { beneficiary: BeneficiaryDto }) {
   );
 }
 
+interface PayeeValues {
+  name: string;
+  accountNumber: string;
+  routingNumber: string;
+  bankName: string;
+}
+const empty: PayeeValues = { name: '', accountNumber: '', routingNumber: '', bankName: '' };
+
 function AddBeneficiary() {
-  const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [accountNumber, setAccountNumber] = useState('');
-  const [routingNumber, setRoutingNumber] = useState('');
-  const [bankName, setBankName] = useState('');
-  const [error, setError] = useState('');
-  const save = useMutation({
-    mutationFn: () =>
-      saveBeneficiary({ name: name.trim(), accountNumber: accountNumber.trim(), routingNumber: routingNumber.trim(), bankName: bankName.trim() }),
-    onSuccess: async (message) => {
-      toast.success(message ?? 'Beneficiary saved');
-      setName('');
-      setAccountNumber('');
-      setRoutingNumber('');
-      setBankName('');
-      setError('');
-      await queryClient.invalidateQueries({ queryKey: ['beneficiaries'] });
-    },
-    onError: (caught) => setError(errorMessage(caught)),
+  const form = useForm<PayeeValues>({
+    resolver: contractResolver(ZBeneficiaryRequest, { required: { fields: ['name', 'accountNumber'], message: 'Name and account number are required' } }),
+    defaultValues: empty,
   });
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (!name.trim() || !accountNumber.trim()) {
-      setError('Name and account number are required');
-      return;
-    }
-    save.mutate();
-  }
+  const { errors } = form.formState;
+  const action = useFormAction(
+    form,
+    (values) =>
+      saveBeneficiary({
+        name: values.name.trim(),
+        accountNumber: values.accountNumber.trim(),
+        routingNumber: values.routingNumber.trim(),
+        bankName: values.bankName.trim(),
+      }),
+    { successToast: (message) => message ?? 'Beneficiary saved', onSuccess: () => form.reset(empty) },
+  );
   return (
     <details className="rounded-xl border border-slate-200 bg-white p-5">
       <summary className="cursor-pointer font-semibold text-brand-800">Add a beneficiary</summary>
-      <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
-        {error ? <Alert tone="error">{error}</Alert> : null}
+      <form onSubmit={action.submit} noValidate className="mt-4 space-y-4">
+        {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={80} />
-          <TextField
-            label="Account number"
-            inputMode="numeric"
-            value={accountNumber}
-            onChange={(event) => setAccountNumber(event.target.value)}
-            required
-            maxLength={17}
-          />
+          <TextField label="Name" required maxLength={NAME_LENGTH_MAX} invalid={!!errors.name} {...form.register('name')} />
+          <TextField label="Account number" inputMode="numeric" required maxLength={17} invalid={!!errors.accountNumber} {...form.register('accountNumber')} />
           <TextField
             label="Routing number"
             inputMode="numeric"
-            value={routingNumber}
-            onChange={(event) => setRoutingNumber(event.target.value)}
             maxLength={9}
             hint="Leave empty for an account at this bank."
+            invalid={!!errors.routingNumber}
+            {...form.register('routingNumber')}
           />
-          <TextField label="Bank name" value={bankName} onChange={(event) => setBankName(event.target.value)} maxLength={80} />
+          <TextField label="Bank name" maxLength={NAME_LENGTH_MAX} invalid={!!errors.bankName} {...form.register('bankName')} />
         </div>
-        <Button type="submit" disabled={save.isPending}>
+        <Button type="submit" disabled={action.busy}>
           Save beneficiary
         </Button>
       </form>
@@ -110,7 +93,7 @@ function AddBeneficiary() {
 }
 
 export function BeneficiaryList() {
-  const { data, isPending, error } = useQuery(beneficiariesQuery);
+  const { data, isPending, error } = useQuery(beneficiariesQuery());
   return (
     <div className="space-y-6">
       {isPending ? <p role="status">Loading...</p> : null}

@@ -1,27 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { CreditCard } from 'lucide-react';
-import { useState } from 'react';
-import { CARD_REQUEST_SENT_MESSAGE, CARD_STATUS_LABELS } from '../../../../shared/contracts/cards';
+import { useForm } from 'react-hook-form';
+import { CARD_REQUEST_SENT_MESSAGE, CARD_STATUS_LABELS, ZCardRequest } from '../../../../shared/contracts/cards';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField } from '../../../components/ui/form';
 import { errorMessage } from '../../../lib/api';
+import { formatDate } from '../../../lib/format';
+import { contractResolver, useFormAction } from '../../../lib/form';
 import { myCardRequestsQuery, requestCard } from '../api';
 
 /** 'Request Card' records a request staff will see; the customer follows its status here. */
 export function CardRequests() {
-  const queryClient = useQueryClient();
-  const [cardType, setCardType] = useState<'debit' | 'credit'>('debit');
-  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-  const { data, isPending, error } = useQuery(myCardRequestsQuery);
-  const mutation = useMutation({
-    mutationFn: () => requestCard(cardType),
-    onSuccess: async (message) => {
-      setResult({ tone: 'success', text: message ?? CARD_REQUEST_SENT_MESSAGE });
-      await queryClient.invalidateQueries({ queryKey: ['cards', 'requests'] });
-    },
-    onError: (caught) => setResult({ tone: 'error', text: errorMessage(caught) }),
-  });
+  const { data, isPending, error } = useQuery(myCardRequestsQuery());
+  const form = useForm<{ cardType: 'debit' | 'credit' }>({ resolver: contractResolver(ZCardRequest), defaultValues: { cardType: 'debit' } });
+  const action = useFormAction(form, requestCard);
 
   return (
     <div className="space-y-6">
@@ -33,26 +26,21 @@ export function CardRequests() {
           <CreditCard className="h-7 w-7" />
           <span className="font-mono tracking-widest">•••• •••• •••• ••••</span>
         </div>
-        <div className="flex-1 space-y-4">
-          {result ? <Alert tone={result.tone}>{result.text}</Alert> : null}
+        <form onSubmit={action.submit} noValidate className="flex-1 space-y-4">
+          {action.done ? <Alert tone="success">{action.result ?? CARD_REQUEST_SENT_MESSAGE}</Alert> : null}
+          {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
           <div className="flex flex-wrap items-end gap-3">
             <div className="w-48">
-              <SelectField label="Card type" value={cardType} onChange={(event) => setCardType(event.target.value as 'debit' | 'credit')}>
+              <SelectField label="Card type" {...form.register('cardType')}>
                 <option value="debit">Debit card</option>
                 <option value="credit">Credit card</option>
               </SelectField>
             </div>
-            <Button
-              onClick={() => {
-                setResult(null);
-                mutation.mutate();
-              }}
-              disabled={mutation.isPending}
-            >
-              {mutation.isPending ? 'Sending...' : 'Request Card'}
+            <Button type="submit" disabled={action.busy}>
+              {action.busy ? 'Sending...' : 'Request Card'}
             </Button>
           </div>
-        </div>
+        </form>
       </div>
       <section aria-labelledby="card-requests-heading">
         <h2 id="card-requests-heading" className="mb-3 text-lg font-semibold text-slate-900">
@@ -66,7 +54,7 @@ export function CardRequests() {
             {data.map((request) => (
               <li key={request._id} className="flex flex-wrap items-center justify-between gap-3 px-5 py-3">
                 <span className="font-medium capitalize text-slate-900">{request.cardType} card</span>
-                <span className="text-sm text-slate-700">requested {new Date(request.createdAt).toLocaleDateString('en-US')}</span>
+                <span className="text-sm text-slate-700">requested {formatDate(request.createdAt)}</span>
                 <span className="text-sm font-semibold text-slate-900">
                   {CARD_STATUS_LABELS[request.status]}
                   {request.note ? <span className="font-normal text-slate-700"> · {request.note}</span> : null}

@@ -41,7 +41,7 @@ function QrCode({ value, label }: { value: string; label: string }) {
 
 /** Currency list on the left (first selected), the chosen address with Copy and a QR code on the right. */
 export function CryptoDeposit() {
-  const { data, isPending, error } = useQuery(cryptoOptionsQuery);
+  const { data, isPending, error } = useQuery(cryptoOptionsQuery());
   const [selected, setSelected] = useState(0);
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);

@@ -2,6 +2,7 @@ import { Banknote, Bitcoin, DollarSign, Landmark, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { DEPOSIT_METHODS, depositUnavailableMessage } from '../../../../shared/contracts/deposits';
+import { paths } from '../../../paths';
 
 const ICONS = { paypal: Wallet, cashapp: DollarSign, bank_transfer: Landmark } as const;
 const tile =
@@ -23,7 +24,7 @@ export function DepositMethods() {
         );
       })}
       <li>
-        <Link to="/account/deposit/crypto" className={tile}>
+        <Link to={paths.accountDepositCrypto} className={tile}>
           <Bitcoin aria-hidden="true" className="h-8 w-8 text-brand-700" />
           Crypto Deposit
         </Link>

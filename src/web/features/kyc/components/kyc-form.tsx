@@ -1,21 +1,42 @@
-import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
-import { KYC_DOCUMENT_TYPES, KYC_FAILURE_MESSAGE, KYC_REQUIRED_MESSAGE, KYC_SUCCESS_MESSAGE } from '../../../../shared/contracts/kyc';
+import { z } from 'zod';
+import {
+  KYC_DOCUMENT_TYPES,
+  KYC_FAILURE_MESSAGE,
+  KYC_FILE_FIELDS,
+  KYC_REQUIRED_MESSAGE,
+  KYC_SUCCESS_MESSAGE,
+  ZKycTextFields,
+} from '../../../../shared/contracts/kyc';
 import { UPLOAD_BYTES_MAX } from '../../../../shared/limits';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
-import { rememberUpdatedUser } from '../../../lib/current-user';
+import { contractResolver, useFormAction } from '../../../lib/form';
+import { paths } from '../../../paths';
 import { submitKyc } from '../api';
 
-const SIZE_MESSAGE = 'Each file must be at most 5 MB.';
+const SIZE_MESSAGE = 'Upload error: Each file must be at most 5 MB.';
 
 /** Spec rule: a rose border when the message contains 'error' or 'required', else green. */
 export function statusTone(message: string): 'rose' | 'green' {
   const lower = message.toLowerCase();
   return lower.includes('error') || lower.includes('required') ? 'rose' : 'green';
 }
+
+type FileField = (typeof KYC_FILE_FIELDS)[number];
+type KycValues = { documentType: string; dateOfBirth: string } & Record<FileField, File | null>;
+
+// The text fields' contract of POST /user/verification, plus the three files (the server checks
+// their bytes again).
+const file = z
+  .custom<File>((value) => typeof File !== 'undefined' && value instanceof File, KYC_REQUIRED_MESSAGE)
+  .refine((value) => value.size <= UPLOAD_BYTES_MAX, SIZE_MESSAGE);
+const ZKycForm = ZKycTextFields.extend({ passportImageFile: file, documentFile: file, proofOfAddressFile: file });
+
+const empty: KycValues = { passportImageFile: null, documentType: '', documentFile: null, proofOfAddressFile: null, dateOfBirth: '' };
 
 function useObjectUrl(file: File | null): string | null {
   const [url, setUrl] = useState<string | null>(null);
@@ -33,18 +54,18 @@ function useObjectUrl(file: File | null): string | null {
 
 function FileInput({
   label,
-  name,
   accept,
   file,
   onChange,
   hint,
+  invalid,
 }: {
   label: string;
-  name: string;
   accept: string;
   file: File | null;
   onChange: (file: File | null) => void;
   hint: string;
+  invalid: boolean;
 }) {
   const id = useId();
   const preview = useObjectUrl(file);
@@ -55,10 +76,10 @@ function FileInput({
       </label>
       <input
         id={id}
-        name={name}
         type="file"
         accept={accept}
         aria-describedby={`${id}-hint`}
+        aria-invalid={invalid ? true : undefined}
         onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.files?.[0] ?? null)}
         className="mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-md file:border-0 file:bg-brand-700 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-brand-800"
       />
@@ -74,57 +95,44 @@ function FileInput({
 /** 'Complete Your Account Setup': the five fields the spec lists, sent as one multipart form. */
 export function KycForm() {
   const navigate = useNavigate();
-  const [passportImageFile, setPassport] = useState<File | null>(null);
-  const [documentType, setDocumentType] = useState('');
-  const [documentFile, setDocument] = useState<File | null>(null);
-  const [proofOfAddressFile, setProof] = useState<File | null>(null);
-  const [dateOfBirth, setDateOfBirth] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [message, setMessage] = useState('');
   const [formKey, setFormKey] = useState(0);
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (!passportImageFile || !documentType || !documentFile || !proofOfAddressFile || !dateOfBirth) {
-      setMessage(KYC_REQUIRED_MESSAGE);
-      return;
-    }
-    if ([passportImageFile, documentFile, proofOfAddressFile].some((file) => file.size > UPLOAD_BYTES_MAX)) {
-      setMessage(`Upload error: ${SIZE_MESSAGE}`);
-      return;
-    }
-    const form = new FormData();
-    form.append('documentType', documentType);
-    form.append('dateOfBirth', dateOfBirth);
-    form.append('passportImageFile', passportImageFile);
-    form.append('documentFile', documentFile);
-    form.append('proofOfAddressFile', proofOfAddressFile);
-    setSubmitting(true);
-    setMessage('');
-    try {
-      const { user, message: serverMessage } = await submitKyc(form);
-      rememberUpdatedUser(user);
-      setMessage(serverMessage ?? KYC_SUCCESS_MESSAGE);
+  const form = useForm<KycValues>({
+    resolver: contractResolver(ZKycForm, {
+      required: { fields: ['passportImageFile', 'documentType', 'documentFile', 'proofOfAddressFile', 'dateOfBirth'], message: KYC_REQUIRED_MESSAGE },
+    }),
+    defaultValues: empty,
+  });
+  const { errors } = form.formState;
+  const action = useFormAction(
+    form,
+    (values) => {
+      const body = new FormData();
+      body.append('documentType', values.documentType);
+      body.append('dateOfBirth', values.dateOfBirth);
+      for (const field of KYC_FILE_FIELDS) body.append(field, values[field] as File);
+      return submitKyc(body);
+    },
+    {
+      errorText: (caught) => {
+        const text = caught instanceof ApiError && caught.status > 0 && caught.status < 500 ? caught.message : KYC_FAILURE_MESSAGE;
+        return /error|required/i.test(text) ? text : `Submission error: ${text}`;
+      },
+      successToast: ({ message }) => message ?? KYC_SUCCESS_MESSAGE,
       // The form and previews are cleared, then the dashboard opens (spec section 4).
-      setPassport(null);
-      setDocument(null);
-      setProof(null);
-      setDocumentType('');
-      setDateOfBirth('');
-      setFormKey((key) => key + 1);
-      toast.success(serverMessage ?? KYC_SUCCESS_MESSAGE);
-      navigate('/account/home', { state: { notice: serverMessage ?? KYC_SUCCESS_MESSAGE } });
-    } catch (caught) {
-      const text = caught instanceof ApiError && caught.status > 0 && caught.status < 500 ? caught.message : KYC_FAILURE_MESSAGE;
-      setMessage(/error|required/i.test(text) ? text : `Submission error: ${text}`);
-    } finally {
-      setSubmitting(false);
-    }
-  }
+      onSuccess: ({ message }) => {
+        form.reset(empty);
+        setFormKey((key) => key + 1);
+        navigate(paths.accountHome, { state: { notice: message ?? KYC_SUCCESS_MESSAGE } });
+      },
+    },
+  );
+  const message = action.error?.message ?? (action.done ? (action.result?.message ?? KYC_SUCCESS_MESSAGE) : '');
+  const files = form.watch(KYC_FILE_FIELDS);
+  const setFile = (field: FileField) => (value: File | null) => form.setValue(field, value, { shouldValidate: form.formState.isSubmitted });
 
   const tone = statusTone(message);
   return (
-    <form key={formKey} onSubmit={onSubmit} noValidate className="space-y-5">
+    <form key={formKey} onSubmit={action.submit} noValidate className="space-y-5">
       {message ? (
         <div
           role={tone === 'rose' ? 'alert' : 'status'}
@@ -135,13 +143,13 @@ export function KycForm() {
       ) : null}
       <FileInput
         label="Passport image"
-        name="passportImageFile"
         accept="image/jpeg,image/png,image/webp"
-        file={passportImageFile}
-        onChange={setPassport}
+        file={files[0]}
+        onChange={setFile('passportImageFile')}
+        invalid={!!errors.passportImageFile}
         hint="A photo of your passport page (JPEG, PNG or WebP, at most 5 MB)."
       />
-      <SelectField label="Document type" name="documentType" value={documentType} onChange={(event) => setDocumentType(event.target.value)} required>
+      <SelectField label="Document type" required invalid={!!errors.documentType} {...form.register('documentType')}>
         <option value="">Select a document type</option>
         {KYC_DOCUMENT_TYPES.map((type) => (
           <option key={type.value} value={type.value}>
@@ -151,23 +159,23 @@ export function KycForm() {
       </SelectField>
       <FileInput
         label="Document file"
-        name="documentFile"
         accept="image/jpeg,image/png,image/webp,application/pdf"
-        file={documentFile}
-        onChange={setDocument}
+        file={files[1]}
+        onChange={setFile('documentFile')}
+        invalid={!!errors.documentFile}
         hint="The document you chose above: an image or a PDF, at most 5 MB."
       />
       <FileInput
         label="Proof of address"
-        name="proofOfAddressFile"
         accept="image/jpeg,image/png,image/webp,application/pdf"
-        file={proofOfAddressFile}
-        onChange={setProof}
+        file={files[2]}
+        onChange={setFile('proofOfAddressFile')}
+        invalid={!!errors.proofOfAddressFile}
         hint="A recent utility bill or bank statement: an image or a PDF, at most 5 MB."
       />
-      <TextField label="Date of birth" type="date" name="dateOfBirth" value={dateOfBirth} onChange={(event) => setDateOfBirth(event.target.value)} required />
-      <Button type="submit" disabled={submitting}>
-        {submitting ? 'Submitting...' : 'Submit KYC'}
+      <TextField label="Date of birth" type="date" required invalid={!!errors.dateOfBirth} {...form.register('dateOfBirth')} />
+      <Button type="submit" disabled={action.busy}>
+        {action.busy ? 'Submitting...' : 'Submit KYC'}
       </Button>
     </form>
   );

@@ -1,12 +1,13 @@
-import { ReasonForm } from '../../../components/ui/reason-form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
-import { KYC_DOCUMENT_TYPES, type KycFileDto, type KycSubmissionDto } from '../../../../shared/contracts/kyc';
+import { KYC_DOCUMENT_TYPES, ZKycRejectRequest, type KycFileDto, type KycSubmissionDto } from '../../../../shared/contracts/kyc';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { ReasonForm } from '../../../components/ui/reason-form';
+import { useAction } from '../../../lib/action';
 import { errorMessage } from '../../../lib/api';
-import { decideKyc, kycUserQuery } from '../api';
+import { formatDate } from '../../../lib/format';
+import { approveKyc, kycCustomerQuery, rejectKyc } from '../api';
 
 const typeLabel = (value: string) => KYC_DOCUMENT_TYPES.find((type) => type.value === value)?.label ?? value;
 const STATUS_TEXT: Record<string, string> = { awaiting: 'Not submitted', pending: 'Under review', verified: 'Verified', failed: 'Failed' };
@@ -29,40 +30,27 @@ function DocumentView({ label, file }: { label: string; file: KycFileDto }) {
   );
 }
 
-function Decision({ submission, userId }: { submission: KycSubmissionDto; userId: string }) {
-  const queryClient = useQueryClient();
+function Decision({ submission }: { submission: KycSubmissionDto }) {
   const [rejecting, setRejecting] = useState(false);
-  const [error, setError] = useState('');
-  const mutation = useMutation({
-    mutationFn: (input: { decision: 'approve' | 'reject'; reason?: string }) => decideKyc(submission.id, input.decision, input.reason),
-    onSuccess: async (message) => {
-      toast.success(message);
-      setError('');
-      await queryClient.invalidateQueries({ queryKey: ['admin'] });
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'kyc', 'user', userId] });
-    },
-    onError: (caught) => setError(errorMessage(caught)),
-  });
-
+  const approve = useAction(() => approveKyc(submission.id), { successToast: (message) => message });
   return (
     <div className="space-y-3">
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {approve.error ? <Alert tone="error">{approve.error.message}</Alert> : null}
       {!rejecting ? (
         <div className="flex flex-wrap gap-3">
-          <Button onClick={() => mutation.mutate({ decision: 'approve' })} disabled={mutation.isPending}>
+          <Button onClick={() => void approve.run()} disabled={approve.busy}>
             Approve
           </Button>
-          <Button variant="danger" onClick={() => setRejecting(true)} disabled={mutation.isPending}>
+          <Button variant="danger" onClick={() => setRejecting(true)} disabled={approve.busy}>
             Reject
           </Button>
         </div>
       ) : (
         <ReasonForm
           label="Reason for rejection"
-          busy={mutation.isPending}
-          onConfirm={(reason) => mutation.mutate({ decision: 'reject', reason })}
+          schema={ZKycRejectRequest}
+          send={(reason) => rejectKyc(submission.id, reason)}
           onCancel={() => setRejecting(false)}
-          onInvalid={setError}
         />
       )}
     </div>
@@ -71,7 +59,7 @@ function Decision({ submission, userId }: { submission: KycSubmissionDto; userId
 
 /** A customer's verification documents with approve / reject-with-reason (rendered on /admin/users/{id} too). */
 export function KycReviewPanel({ userId }: { userId: string }) {
-  const { data, isPending, error } = useQuery(kycUserQuery(userId));
+  const { data, isPending, error } = useQuery(kycCustomerQuery(userId));
   if (isPending)
     return (
       <p role="status" className="text-slate-700">
@@ -96,11 +84,11 @@ export function KycReviewPanel({ userId }: { userId: string }) {
             </div>
             <div>
               <dt className="text-slate-700">Date of birth given</dt>
-              <dd className="font-medium text-slate-900">{latest.dateOfBirth}</dd>
+              <dd className="font-medium text-slate-900">{formatDate(latest.dateOfBirth)}</dd>
             </div>
             <div>
               <dt className="text-slate-700">Submitted</dt>
-              <dd className="font-medium text-slate-900">{new Date(latest.createdAt).toLocaleString('en-US')}</dd>
+              <dd className="font-medium text-slate-900">{formatDate(latest.createdAt, 'dateTime')}</dd>
             </div>
           </dl>
           <div className="grid gap-4 md:grid-cols-3">
@@ -109,11 +97,11 @@ export function KycReviewPanel({ userId }: { userId: string }) {
             <DocumentView label="Proof of address" file={latest.proofOfAddress} />
           </div>
           {latest.status === 'pending' ? (
-            <Decision submission={latest} userId={userId} />
+            <Decision key={latest.id} submission={latest} />
           ) : (
             <p className="text-sm text-slate-800">
               This submission was {latest.status === 'verified' ? 'approved' : 'rejected'}
-              {latest.reviewedAt ? ` on ${new Date(latest.reviewedAt).toLocaleString('en-US')}` : ''}
+              {latest.reviewedAt ? ` on ${formatDate(latest.reviewedAt, 'dateTime')}` : ''}
               {latest.reason ? `: ${latest.reason}` : '.'}
             </p>
           )}
@@ -125,8 +113,7 @@ export function KycReviewPanel({ userId }: { userId: string }) {
           <ul className="mt-2 list-disc pl-5">
             {earlier.map((submission) => (
               <li key={submission.id}>
-                {new Date(submission.createdAt).toLocaleDateString('en-US')}: {typeLabel(submission.documentType)},{' '}
-                {STATUS_TEXT[submission.status] ?? submission.status}
+                {formatDate(submission.createdAt)}: {typeLabel(submission.documentType)}, {STATUS_TEXT[submission.status] ?? submission.status}
                 {submission.reason ? ` (${submission.reason})` : ''}
               </li>
             ))}

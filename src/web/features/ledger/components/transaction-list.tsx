@@ -1,5 +1,6 @@
 import type { TransactionDto } from '../../../../shared/contracts/transactions';
-import { formatBookedAt, formatValueDate, kindLabel, signedAmount } from '../../../lib/format';
+import { formatDate } from '../../../lib/format';
+import { kindLabel, signedAmount } from '../format';
 
 /** A customer's history lines: description, kind badge, account, dates and signed amount. */
 export function TransactionList({ items, emptyText = 'No transactions yet.' }: { items: TransactionDto[]; emptyText?: string }) {
@@ -16,11 +17,11 @@ export function TransactionList({ items, emptyText = 'No transactions yet.' }: {
               >
                 {kindLabel(line)}
               </span>
-              {line.account === 'savings' ? 'Savings' : 'Checking'} · {formatValueDate(line.date)}
+              {line.account === 'savings' ? 'Savings' : 'Checking'} · {formatDate(line.date)}
               {line.counterparty ? ` · ${line.counterparty}` : ''}
             </p>
             <p className="text-xs text-slate-600">
-              Booked {formatBookedAt(line.bookedAt)}
+              Booked {formatDate(line.bookedAt, 'dateTime')}
               {line.status === 'reversed' ? <span className="ml-2 font-semibold text-red-800">Reversed</span> : null}
             </p>
           </div>

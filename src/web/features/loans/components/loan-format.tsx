@@ -1,5 +1,5 @@
 import { LOAN_PRODUCTS, type LoanDto } from '../../../../shared/contracts/loans';
-import { formatDollars } from '../../../../shared/money';
+import { formatDate, formatDollars } from '../../../lib/format';
 
 export const loanLabel = (type: LoanDto['loanType']) => LOAN_PRODUCTS[type].label;
 
@@ -15,11 +15,9 @@ export function LoanStatusBadge({ status }: { status: LoanDto['status'] }) {
   return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${style.className}`}>{style.label}</span>;
 }
 
-export const money = formatDollars;
-
 /** How far an approved loan is repaid, in one sentence (null before approval). */
 export function loanProgress(loan: LoanDto): string | null {
   if (loan.status !== 'approved' || !loan.schedule) return null;
-  if (loan.repaidAt) return `Fully repaid on ${new Date(loan.repaidAt).toLocaleDateString('en-US')}.`;
-  return `${loan.installmentsPaid} of ${loan.schedule.length} installments paid · ${money(loan.outstanding)} of principal outstanding.`;
+  if (loan.repaidAt) return `Fully repaid on ${formatDate(loan.repaidAt)}.`;
+  return `${loan.installmentsPaid} of ${loan.schedule.length} installments paid · ${formatDollars(loan.outstanding)} of principal outstanding.`;
 }

@@ -1,32 +1,26 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import type { LoanDto } from '../../../../shared/contracts/loans';
 import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
+import { useAction } from '../../../lib/action';
 import { errorMessage } from '../../../lib/api';
+import { useIdempotencyKey } from '../../../lib/idempotency';
 import { myLoansQuery, repayLoan, withdrawLoan } from '../api';
-import { LoanStatusBadge, loanLabel, loanProgress, money } from './loan-format';
+import { formatDate, formatDollars } from '../../../lib/format';
+import { LoanStatusBadge, loanLabel, loanProgress } from './loan-format';
 import { RepaymentSchedule } from './repayment-schedule';
+import { paths } from '../../../paths';
 
 function LoanCard({ loan }: { loan: LoanDto }) {
-  const queryClient = useQueryClient();
-  const withdraw = useMutation({
-    mutationFn: () => withdrawLoan(loan._id),
-    onSuccess: async (message) => {
-      toast.success(message);
-      await queryClient.invalidateQueries({ queryKey: ['loans'] });
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
-  const repay = useMutation({
-    mutationFn: () => repayLoan(loan._id),
-    onSuccess: async (message) => {
-      toast.success(message);
-      // Balances and history change too.
-      await queryClient.invalidateQueries();
-    },
-    onError: (error) => toast.error(errorMessage(error)),
+  const withdraw = useAction(() => withdrawLoan(loan._id), { successToast: (message) => message, errorToast: true });
+  // One key per installment: a retry after a lost answer replays the payment instead of paying twice.
+  const idempotency = useIdempotencyKey();
+  const repay = useAction((installment: number) => repayLoan(loan._id, idempotency.keyFor({ loan: loan._id, installment })), {
+    successToast: (message) => message,
+    errorToast: true,
+    onSuccess: () => idempotency.settle(),
+    onError: (error) => idempotency.settle(error),
   });
   const next = loan.nextInstallment;
   const progress = loanProgress(loan);
@@ -35,17 +29,16 @@ function LoanCard({ loan }: { loan: LoanDto }) {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h3 className="text-lg font-semibold text-slate-900">
-            {loanLabel(loan.loanType)}: {money(loan.loanAmount)}
+            {loanLabel(loan.loanType)}: {formatDollars(loan.loanAmount)}
           </h3>
           <p className="text-sm text-slate-700">
-            {loan.loanDuration} months at {loan.interestRate.toFixed(2)}% · {money(loan.monthlyPayment)} a month · applied{' '}
-            {new Date(loan.createdAt).toLocaleDateString('en-US')}
+            {loan.loanDuration} months at {loan.interestRate.toFixed(2)}% · {formatDollars(loan.monthlyPayment)} a month · applied {formatDate(loan.createdAt)}
           </p>
           <p className="mt-1 text-sm text-slate-800">Purpose: {loan.loanPurpose}</p>
           {loan.status === 'rejected' && loan.decisionReason ? <p className="mt-1 text-sm text-slate-800">Reason: {loan.decisionReason}</p> : null}
           {loan.status === 'approved' && loan.disbursedAt ? (
             <p className="mt-1 text-sm text-slate-800">
-              Paid into your checking account on {new Date(loan.disbursedAt).toLocaleDateString('en-US')}. Total to repay: {money(loan.totalRepayment)}.
+              Paid into your checking account on {formatDate(loan.disbursedAt)}. Total to repay: {formatDollars(loan.totalRepayment)}.
             </p>
           ) : null}
           {progress ? (
@@ -58,21 +51,22 @@ function LoanCard({ loan }: { loan: LoanDto }) {
           <LoanStatusBadge status={loan.status} />
           {next ? (
             <Button
-              disabled={repay.isPending}
+              disabled={repay.busy}
               onClick={() => {
-                if (window.confirm(`Pay installment ${next.number} of ${money(next.payment)} from your checking account now?`)) repay.mutate();
+                if (window.confirm(`Pay installment ${next.number} of ${formatDollars(next.payment)} from your checking account now?`))
+                  void repay.run(next.number);
               }}
             >
-              {repay.isPending ? 'Paying...' : `Pay installment ${next.number}: ${money(next.payment)}`}
+              {repay.busy ? 'Paying...' : `Pay installment ${next.number}: ${formatDollars(next.payment)}`}
               <span className="sr-only"> of the {loanLabel(loan.loanType).toLowerCase()}</span>
             </Button>
           ) : null}
           {loan.status === 'pending' ? (
             <Button
               variant="secondary"
-              disabled={withdraw.isPending}
+              disabled={withdraw.busy}
               onClick={() => {
-                if (window.confirm('Withdraw this loan application?')) withdraw.mutate();
+                if (window.confirm('Withdraw this loan application?')) void withdraw.run();
               }}
             >
               Withdraw<span className="sr-only"> the {loanLabel(loan.loanType).toLowerCase()} application</span>
@@ -94,14 +88,14 @@ function LoanCard({ loan }: { loan: LoanDto }) {
 
 /** 'Processing Loans' when any exist, else the 'Apply for a loan' link (spec section 2). */
 export function LoanList() {
-  const { data, isPending, error } = useQuery(myLoansQuery);
+  const { data, isPending, error } = useQuery(myLoansQuery());
   if (isPending) return <p role="status">Loading...</p>;
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
   if (data.length === 0) {
     return (
       <div className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
         <p className="text-slate-700">You have no loans yet.</p>
-        <Link to="/account/loans/apply" className={buttonClass('primary', 'mt-4')}>
+        <Link to={paths.accountLoansApply} className={buttonClass('primary', 'mt-4')}>
           Apply for a loan
         </Link>
       </div>
@@ -111,7 +105,7 @@ export function LoanList() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-xl font-semibold text-slate-900">Processing Loans</h2>
-        <Link to="/account/loans/apply" className={buttonClass('secondary')}>
+        <Link to={paths.accountLoansApply} className={buttonClass('secondary')}>
           Apply for another loan
         </Link>
       </div>

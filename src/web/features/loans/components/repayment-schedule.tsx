@@ -1,5 +1,5 @@
 import type { LoanDto } from '../../../../shared/contracts/loans';
-import { money } from './loan-format';
+import { formatDate, formatDollars } from '../../../lib/format';
 
 export function RepaymentSchedule({ loan }: { loan: LoanDto }) {
   if (!loan.schedule) return null;
@@ -37,13 +37,11 @@ export function RepaymentSchedule({ loan }: { loan: LoanDto }) {
             <tr key={row.number} className="border-b border-slate-100">
               <td className="py-1.5 pr-4">{row.number}</td>
               <td className="py-1.5 pr-4">{row.number <= loan.installmentsPaid ? 'Paid' : row.number === loan.installmentsPaid + 1 ? 'Next' : ''}</td>
-              <td className="py-1.5 pr-4">
-                {new Date(`${row.dueDate}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' })}
-              </td>
-              <td className="py-1.5 pr-4 text-right">{money(row.payment)}</td>
-              <td className="py-1.5 pr-4 text-right">{money(row.principal)}</td>
-              <td className="py-1.5 pr-4 text-right">{money(row.interest)}</td>
-              <td className="py-1.5 text-right">{money(row.balance)}</td>
+              <td className="py-1.5 pr-4">{formatDate(row.dueDate)}</td>
+              <td className="py-1.5 pr-4 text-right">{formatDollars(row.payment)}</td>
+              <td className="py-1.5 pr-4 text-right">{formatDollars(row.principal)}</td>
+              <td className="py-1.5 pr-4 text-right">{formatDollars(row.interest)}</td>
+              <td className="py-1.5 text-right">{formatDollars(row.balance)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,72 +1,67 @@
-import { useState, type FormEvent } from 'react';
-import { PASSWORD_LENGTH_MIN } from '../../../../shared/limits';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { ZChangePasswordRequest } from '../../../../shared/contracts/auth';
+import { PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PasswordField } from '../../../components/ui/form';
-import { errorMessage } from '../../../lib/api';
+import { contractResolver, useFormAction } from '../../../lib/form';
 import { changePassword } from '../api';
 
-export function PasswordForm() {
-  const [oldPassword, setOldPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+interface PasswordValues {
+  oldPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setResult(null);
-    if (!oldPassword || !newPassword || !confirmPassword) {
-      setResult({ tone: 'error', text: 'All fields are required' });
-      return;
-    }
-    if (newPassword !== confirmPassword) {
-      setResult({ tone: 'error', text: 'Passwords do not match' });
-      return;
-    }
-    setBusy(true);
-    try {
-      setResult({ tone: 'success', text: await changePassword(oldPassword, newPassword) });
-      setOldPassword('');
-      setNewPassword('');
-      setConfirmPassword('');
-    } catch (caught) {
-      setResult({ tone: 'error', text: errorMessage(caught) });
-    } finally {
-      setBusy(false);
-    }
-  }
+// The contract of POST /auth/change-password, plus the confirmation only the form has.
+const ZPasswordForm = ZChangePasswordRequest.extend({ confirmPassword: z.string() }).refine((values) => values.newPassword === values.confirmPassword, {
+  path: ['confirmPassword'],
+  message: 'Passwords do not match',
+});
+const empty: PasswordValues = { oldPassword: '', newPassword: '', confirmPassword: '' };
+
+export function PasswordForm() {
+  const form = useForm<PasswordValues>({
+    resolver: contractResolver(ZPasswordForm, { required: { fields: ['oldPassword', 'newPassword', 'confirmPassword'], message: 'All fields are required' } }),
+    defaultValues: empty,
+  });
+  const { errors } = form.formState;
+  const action = useFormAction(form, ({ oldPassword, newPassword }) => changePassword({ oldPassword, newPassword }), {
+    onSuccess: () => form.reset(empty),
+  });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="max-w-md space-y-5">
-      {result ? <Alert tone={result.tone}>{result.text}</Alert> : null}
+    <form onSubmit={action.submit} noValidate className="max-w-md space-y-5">
+      {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
+      {action.done ? <Alert tone="success">{action.result}</Alert> : null}
       <PasswordField
         label="Current password"
         autoComplete="current-password"
-        value={oldPassword}
-        onChange={(event) => setOldPassword(event.target.value)}
         required
-        maxLength={128}
+        maxLength={PASSWORD_LENGTH_MAX}
+        invalid={!!errors.oldPassword}
+        {...form.register('oldPassword')}
       />
       <PasswordField
         label="New password"
         autoComplete="new-password"
-        value={newPassword}
-        onChange={(event) => setNewPassword(event.target.value)}
         required
-        maxLength={128}
+        maxLength={PASSWORD_LENGTH_MAX}
         hint={`At least ${PASSWORD_LENGTH_MIN} characters. Your other sessions will be signed out.`}
+        invalid={!!errors.newPassword}
+        {...form.register('newPassword')}
       />
       <PasswordField
         label="Confirm new password"
         autoComplete="new-password"
-        value={confirmPassword}
-        onChange={(event) => setConfirmPassword(event.target.value)}
         required
-        maxLength={128}
+        maxLength={PASSWORD_LENGTH_MAX}
+        invalid={!!errors.confirmPassword}
+        {...form.register('confirmPassword')}
       />
-      <Button type="submit" disabled={busy}>
-        {busy ? 'Updating...' : 'Update Password'}
+      <Button type="submit" disabled={action.busy}>
+        {action.busy ? 'Updating...' : 'Update Password'}
       </Button>
     </form>
   );

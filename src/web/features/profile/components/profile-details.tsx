@@ -3,6 +3,8 @@ import type { UserDto } from '../../../../shared/contracts/user';
 import { Avatar } from '../../../components/layout/avatar';
 import { buttonClass } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { formatDate } from '../../../lib/format';
+import { paths } from '../../../paths';
 
 const STATUS_LABELS: Record<UserDto['verificationStatus'], { label: string; className: string }> = {
   awaiting: { label: 'Not verified yet', className: 'bg-amber-100 text-amber-900' },
@@ -26,7 +28,7 @@ export function ProfileDetails({ user }: { user: UserDto }) {
     ['Address', user.location.address || '-'],
     ['State', user.location.state || '-'],
     ['Account number', user.account.number || '-'],
-    ['Customer since', new Date(user.createdAt).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })],
+    ['Customer since', formatDate(user.createdAt)],
   ];
   return (
     <div className="grid gap-6 lg:grid-cols-3">
@@ -40,7 +42,7 @@ export function ProfileDetails({ user }: { user: UserDto }) {
           <VerificationBadge status={user.verificationStatus} />
         </p>
         {user.verificationStatus === 'awaiting' || user.verificationStatus === 'failed' ? (
-          <Link to="/account/kyc-verification" className={buttonClass('primary', 'mt-4')}>
+          <Link to={paths.accountKyc} className={buttonClass('primary', 'mt-4')}>
             Verify Account
           </Link>
         ) : null}
@@ -49,7 +51,7 @@ export function ProfileDetails({ user }: { user: UserDto }) {
         title="Personal details"
         className="lg:col-span-2"
         actions={
-          <Link to="/account/update-account" className="text-sm font-semibold text-brand-800 hover:underline">
+          <Link to={paths.accountUpdateAccount} className="text-sm font-semibold text-brand-800 hover:underline">
             Edit Profile
           </Link>
         }

@@ -1,124 +1,129 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { ZProfileUpdateRequest, type ProfileUpdateRequest } from '../../../../shared/contracts/profile';
 import type { UserDto } from '../../../../shared/contracts/user';
+import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, OTP_LENGTH, PASSWORD_LENGTH_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PasswordField, TextField } from '../../../components/ui/form';
-import { errorMessage } from '../../../lib/api';
+import { contractResolver, useFormAction } from '../../../lib/form';
 import { updateProfile } from '../api';
+
+interface ProfileValues {
+  email: string;
+  phoneNumber: string;
+  address: string;
+  state: string;
+  password: string;
+  emailCode: string;
+}
+
+const PASSWORD_NEEDED = 'Please enter your current password to change your email address.';
 
 /**
  * Edit Profile: names read-only; email, phone, address and state editable. A new email needs the
  * current password, then the code the bank mails to the new address.
  */
 export function ProfileEditForm({ user }: { user: UserDto }) {
-  const [email, setEmail] = useState(user.email);
-  const [phoneNumber, setPhoneNumber] = useState(user.phone);
-  const [address, setAddress] = useState(user.location.address);
-  const [state, setState] = useState(user.location.state);
-  const [password, setPassword] = useState('');
-  const [emailCode, setEmailCode] = useState('');
   const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState('');
-  const [error, setError] = useState('');
-
-  const emailChanged = email.trim().toLowerCase() !== user.email;
-  const awaitingCode = codeSentTo !== null && codeSentTo === email.trim().toLowerCase();
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setMessage('');
-    setError('');
-    if (!email.trim() || !phoneNumber.trim() || !address.trim() || !state.trim()) {
-      setError('All fields are required');
-      return;
-    }
-    if (emailChanged && !awaitingCode && !password) {
-      setError('Please enter your current password to change your email address.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const answer = await updateProfile({
-        firstName: user.firstName,
-        lastName: user.lastName,
-        phoneNumber: phoneNumber.trim(),
-        address: address.trim(),
-        state: state.trim(),
-        ...(emailChanged ? { email: email.trim(), ...(awaitingCode ? { emailCode: emailCode.trim() } : { password }) } : {}),
-      });
-      setMessage(answer.message);
-      setPassword('');
-      if (answer.emailChangePending) setCodeSentTo(email.trim().toLowerCase());
+  const changedEmail = (values: Pick<ProfileValues, 'email'>) => {
+    const email = values.email.trim().toLowerCase();
+    return email !== user.email ? email : null;
+  };
+  /** PATCH /user/profile's body: the names unchanged, the email only when it changes (with the password, then the code). */
+  const toRequest = (values: ProfileValues): ProfileUpdateRequest => {
+    const email = changedEmail(values);
+    return {
+      firstName: user.firstName,
+      lastName: user.lastName,
+      phoneNumber: values.phoneNumber.trim(),
+      address: values.address.trim(),
+      state: values.state.trim(),
+      ...(email ? { email, ...(codeSentTo === email ? { emailCode: values.emailCode.trim() } : { password: values.password }) } : {}),
+    };
+  };
+  const form = useForm<ProfileValues>({
+    resolver: contractResolver(ZProfileUpdateRequest, {
+      toInput: toRequest,
+      required: { fields: ['email', 'phoneNumber', 'address', 'state'], message: 'All fields are required' },
+      check: (values) => {
+        const email = changedEmail(values);
+        return email && codeSentTo !== email && !values.password ? { password: PASSWORD_NEEDED } : null;
+      },
+    }),
+    defaultValues: { email: user.email, phoneNumber: user.phone, address: user.location.address, state: user.location.state, password: '', emailCode: '' },
+  });
+  const { errors } = form.formState;
+  const action = useFormAction(form, (values) => updateProfile(toRequest(values)), {
+    onSuccess: (answer, values) => {
+      form.setValue('password', '');
+      if (answer.emailChangePending) setCodeSentTo(changedEmail(values));
       else {
         setCodeSentTo(null);
-        setEmailCode('');
-        setEmail(answer.user.email);
-        setPhoneNumber(answer.user.phone);
+        form.reset({ ...values, email: answer.user.email, phoneNumber: answer.user.phone, password: '', emailCode: '' });
       }
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
+  const email = changedEmail({ email: form.watch('email') });
+  const awaitingCode = email !== null && codeSentTo === email;
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5">
-      {message ? (
+    <form onSubmit={action.submit} noValidate className="space-y-5">
+      {action.done ? (
         <div role="status" className="rounded-md border border-green-300 bg-green-50 px-4 py-3 text-sm text-green-800">
-          {message}
+          {action.result?.message}
         </div>
       ) : null}
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField label="First name" value={user.firstName} readOnly hint="Contact support to change your name." />
         <TextField label="Last name" value={user.lastName} readOnly />
-        <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} required maxLength={254} />
+        <TextField label="Email" type="email" autoComplete="email" required maxLength={EMAIL_LENGTH_MAX} invalid={!!errors.email} {...form.register('email')} />
         <TextField
           label="Phone number"
           type="tel"
           autoComplete="tel"
-          value={phoneNumber}
-          onChange={(event) => setPhoneNumber(event.target.value)}
           required
-          maxLength={25}
+          maxLength={PHONE_LENGTH_MAX + 5}
           hint="With the country code, e.g. +1 202 555 0101"
+          invalid={!!errors.phoneNumber}
+          {...form.register('phoneNumber')}
         />
         <TextField
           label="Address"
           autoComplete="street-address"
-          value={address}
-          onChange={(event) => setAddress(event.target.value)}
           required
-          maxLength={200}
+          maxLength={ADDRESS_LENGTH_MAX}
+          invalid={!!errors.address}
+          {...form.register('address')}
         />
-        <TextField label="State" autoComplete="address-level1" value={state} onChange={(event) => setState(event.target.value)} required maxLength={80} />
+        <TextField label="State" autoComplete="address-level1" required maxLength={STATE_LENGTH_MAX} invalid={!!errors.state} {...form.register('state')} />
       </div>
-      {emailChanged && !awaitingCode ? (
+      {email && !awaitingCode ? (
         <PasswordField
           label="Current password"
           autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
           required
+          maxLength={PASSWORD_LENGTH_MAX}
           hint="Needed to change your email address."
+          invalid={!!errors.password}
+          {...form.register('password')}
         />
       ) : null}
-      {emailChanged && awaitingCode ? (
+      {awaitingCode ? (
         <TextField
           label="Code sent to your new email"
           inputMode="numeric"
           autoComplete="one-time-code"
-          value={emailCode}
-          onChange={(event) => setEmailCode(event.target.value)}
-          maxLength={6}
           required
+          maxLength={OTP_LENGTH}
           hint={`Enter the 6-digit code we sent to ${codeSentTo}.`}
+          invalid={!!errors.emailCode}
+          {...form.register('emailCode')}
         />
       ) : null}
-      <Button type="submit" disabled={busy}>
-        {busy ? 'Saving...' : emailChanged && awaitingCode ? 'Confirm new email' : 'Update Profile'}
+      <Button type="submit" disabled={action.busy}>
+        {action.busy ? 'Saving...' : awaitingCode ? 'Confirm new email' : 'Update Profile'}
       </Button>
     </form>
   );

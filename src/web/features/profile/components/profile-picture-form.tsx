@@ -1,37 +1,28 @@
-import { useRef, useState, type ChangeEvent } from 'react';
-import { toast } from 'sonner';
+import { useRef, type ChangeEvent } from 'react';
 import type { UserDto } from '../../../../shared/contracts/user';
 import { UPLOAD_BYTES_MAX } from '../../../../shared/limits';
 import { Avatar } from '../../../components/layout/avatar';
 import { Alert } from '../../../components/ui/alert';
-import { errorMessage } from '../../../lib/api';
+import { useAction } from '../../../lib/action';
 import { uploadProfilePicture } from '../api';
 
 /** Choosing a file uploads it; the server checks it is an image by its bytes and re-encodes it. */
 export function ProfilePictureForm({ user }: { user: UserDto }) {
   const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const upload = useAction(uploadProfilePicture, { successToast: 'Profile picture updated' });
+  const { busy, error } = upload;
 
   async function onChange(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
-    setError('');
+    upload.reset();
     if (!file) return;
     if (file.size > UPLOAD_BYTES_MAX) {
-      setError('Each file must be at most 5 MB.');
+      upload.fail({ message: 'Each file must be at most 5 MB.' });
       event.target.value = '';
       return;
     }
-    setBusy(true);
-    try {
-      await uploadProfilePicture(file);
-      toast.success('Profile picture updated');
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = '';
-    }
+    await upload.run(file);
+    if (input.current) input.current.value = '';
   }
 
   return (
@@ -54,7 +45,7 @@ export function ProfilePictureForm({ user }: { user: UserDto }) {
         <p id="profile-picture-hint" className="text-sm text-slate-700">
           {busy ? 'Uploading...' : 'JPEG, PNG or WebP, at most 5 MB.'}
         </p>
-        {error ? <Alert tone="error">{error}</Alert> : null}
+        {error ? <Alert tone="error">{error.message}</Alert> : null}
       </div>
     </div>
   );

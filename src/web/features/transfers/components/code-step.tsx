@@ -1,41 +1,47 @@
-import { useState, type FormEvent } from 'react';
-import type { TransferCodeSent } from '../../../../shared/contracts/transactions';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { ZTransferRequest, type TransferCodeSent } from '../../../../shared/contracts/transactions';
+import { OTP_LENGTH } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
+import type { Action } from '../../../lib/action';
+import { formatDate } from '../../../lib/format';
+import { contractResolver } from '../../../lib/form';
+import type { StepAnswer } from '../api';
+
+// The IMS code as both transfer contracts take it: 'Please enter IMS code', then six digits.
+const ZCode = ZTransferRequest.pick({ paymentPin: true });
 
 /** Step 2 of a transfer: the summary and the IMS code the bank emailed for exactly this transfer. */
 export function CodeStep({
   rows,
   code,
-  busy,
-  error,
+  confirm,
+  resend,
   onBack,
-  onConfirm,
-  onResend,
 }: {
   rows: Array<[string, string]>;
   code: TransferCodeSent;
-  busy: boolean;
-  error: string | null;
+  confirm: Action<string, StepAnswer>;
+  resend: Action<void, StepAnswer>;
   onBack: () => void;
-  onConfirm: (pin: string) => void;
-  onResend: () => void;
 }) {
-  const [pin, setPin] = useState('');
-  const [localError, setLocalError] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!pin.trim()) {
-      setLocalError('Please enter IMS code');
-      return;
-    }
-    setLocalError(null);
-    onConfirm(pin.trim());
-  };
-  const expires = new Date(code.expiresAt).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  const form = useForm<{ paymentPin: string }>({ resolver: contractResolver(ZCode), defaultValues: { paymentPin: '' } });
+  const pin = form.register('paymentPin');
+  // A refused code clears as soon as the customer types another.
+  const { fieldChanged } = confirm;
+  useEffect(() => {
+    const subscription = form.watch((_values, { name }) => {
+      if (name) fieldChanged(name);
+    });
+    return () => subscription.unsubscribe();
+  }, [form, fieldChanged]);
+  const busy = confirm.busy || resend.busy;
+  const error = confirm.error ?? resend.error;
+  const expires = formatDate(code.expiresAt, 'time');
   return (
-    <form onSubmit={submit} noValidate className="space-y-5" aria-label="Confirm transfer">
+    <form onSubmit={form.handleSubmit(({ paymentPin }) => void confirm.run(paymentPin.trim()))} noValidate className="space-y-5" aria-label="Confirm transfer">
       <h2 className="text-lg font-semibold text-slate-900">Transfer summary</h2>
       <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200">
         {rows.map(([label, value]) => (
@@ -47,16 +53,18 @@ export function CodeStep({
       </dl>
       <TextField
         label="IMS code"
-        name="paymentPin"
         inputMode="numeric"
         autoComplete="one-time-code"
-        maxLength={6}
-        value={pin}
-        onChange={(event) => setPin(event.target.value.replace(/\D/g, ''))}
-        error={localError ?? undefined}
+        maxLength={OTP_LENGTH}
+        error={form.formState.errors.paymentPin?.message}
         hint={`We emailed a 6-digit IMS code to ${code.sentTo}. It is free, valid until ${expires}, and works only for this transfer. Nobody from the bank will ever ask you for it.`}
+        {...pin}
+        onChange={(event) => {
+          event.target.value = event.target.value.replace(/\D/g, '');
+          void pin.onChange(event);
+        }}
       />
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {error ? <Alert tone="error">{error.message}</Alert> : null}
       <div className="flex flex-wrap gap-3">
         <Button variant="secondary" onClick={onBack} disabled={busy}>
           Back
@@ -64,7 +72,15 @@ export function CodeStep({
         <Button type="submit" disabled={busy}>
           {busy ? 'Sending...' : 'Confirm Transfer'}
         </Button>
-        <Button variant="ghost" onClick={onResend} disabled={busy}>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            form.reset({ paymentPin: '' });
+            confirm.reset();
+            void resend.run();
+          }}
+          disabled={busy}
+        >
           Send a new code
         </Button>
       </div>

@@ -1,8 +1,6 @@
-import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { savePayee } from '../api';
 
 export interface PayeeDetails {
   name: string;
@@ -20,33 +18,21 @@ export function transferResultState(summary: string, payee: PayeeDetails | null)
   return { transferResult: { summary, payee } };
 }
 
-/** Shown on /account/transactions right after a transfer: the confirmation and a "Save as payee" offer. */
-export function TransferResult() {
+/**
+ * Shown on /account/transactions right after a transfer: the confirmation, and whatever the page
+ * offers for the payee (saving it is the beneficiaries feature's).
+ */
+export function TransferResult({ children }: { children?: (payee: PayeeDetails) => ReactNode }) {
   const location = useLocation();
   const result = (location.state as Partial<TransferResultState> | null)?.transferResult;
-  const [payee, setPayee] = useState<{ hidden: boolean; message: string | null; saving: boolean }>({ hidden: false, message: null, saving: false });
-  useEffect(() => setPayee({ hidden: false, message: null, saving: false }), [location.key]);
   if (!result) return null;
-
-  async function save() {
-    if (!result?.payee) return;
-    setPayee((current) => ({ ...current, saving: true }));
-    const answer = await savePayee(result.payee);
-    setPayee({ hidden: answer.notAvailable, message: answer.notAvailable ? null : answer.message, saving: false });
-  }
-
   return (
-    <div className="space-y-3">
+    <div key={location.key} className="space-y-3">
       <Alert tone="success">
         <p className="font-semibold">Transfer Successful</p>
         <p>{result.summary}</p>
       </Alert>
-      {payee.message ? <Alert tone="info">{payee.message}</Alert> : null}
-      {result.payee && !payee.hidden && !payee.message ? (
-        <Button variant="secondary" onClick={save} disabled={payee.saving}>
-          {payee.saving ? 'Saving...' : `Save ${result.payee.name} as payee`}
-        </Button>
-      ) : null}
+      {result.payee && children ? children(result.payee) : null}
     </div>
   );
 }

@@ -1,19 +1,22 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import type { WireTransferRequest } from '../../../../shared/contracts/transactions';
+import { ZWireTransferRequest, type WireTransferRequest } from '../../../../shared/contracts/transactions';
+import { NAME_LENGTH_MAX, TEXT_LENGTH_MAX } from '../../../../shared/limits';
 import { WIRE_ACCOUNT_TYPES, wireCountries } from '../../../../shared/wire';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
-import { useCurrentUser } from '../../../lib/query';
+import { formatDollars } from '../../../lib/format';
+import { contractResolver } from '../../../lib/form';
+import { useCurrentUser } from '../../../lib/current-user';
 import { paths } from '../../../paths';
-import { formatUsd } from '../../../lib/format';
-import { useCodedTransfer } from '../use-coded-transfer';
 import { sendWire } from '../api';
+import { useCodedTransfer } from '../use-coded-transfer';
 import { CodeStep } from './code-step';
 import { transferResultState } from './transfer-result';
 
-interface Values {
+interface WireValues {
   account: 'savings' | 'checking';
   amount: string;
   beneficiaryName: string;
@@ -25,32 +28,13 @@ interface Values {
   description: string;
 }
 
+const FILL_ALL = 'Please fill all fields';
+
 export function WireForm() {
   const user = useCurrentUser();
   const countries = useMemo(() => wireCountries(), []);
-  const [values, setValues] = useState<Values>({
-    account: 'checking',
-    amount: '',
-    beneficiaryName: '',
-    beneficiaryAccount: '',
-    bankName: '',
-    country: '',
-    swiftCode: '',
-    accountType: '',
-    description: '',
-  });
   const navigate = useNavigate();
-  const { step, setStep, code, error, setError, busy, submit } = useCodedTransfer(sendWire, (line) =>
-    navigate(paths.account.transactions, {
-      state: transferResultState(
-        `${formatUsd(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatUsd(line.balanceAfter)}.`,
-        null,
-      ),
-    }),
-  );
-  const set = (name: keyof Values) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value }));
-
-  const body = (paymentPin?: string): WireTransferRequest => ({
+  const toRequest = (values: WireValues, paymentPin?: string): WireTransferRequest => ({
     account: values.account,
     amount: values.amount.trim(),
     beneficiaryName: values.beneficiaryName.trim(),
@@ -59,72 +43,83 @@ export function WireForm() {
     country: values.country,
     swiftCode: values.swiftCode.trim().toUpperCase(),
     accountType: values.accountType as WireTransferRequest['accountType'],
-    ...(values.description.trim() ? { description: values.description.trim() } : {}),
-    ...(paymentPin !== undefined ? { paymentPin } : {}),
+    description: values.description.trim() || undefined,
+    paymentPin,
   });
+  const form = useForm<WireValues>({
+    resolver: contractResolver(ZWireTransferRequest, {
+      toInput: (values) => toRequest(values),
+      // The spec's one message for any empty field (the two selects included), before the contract's own.
+      required: { fields: ['amount', 'beneficiaryName', 'beneficiaryAccount', 'bankName', 'country', 'swiftCode', 'accountType'], message: FILL_ALL },
+      check: (values) => {
+        if (values.beneficiaryAccount.replace(/\s+/g, '') === user.account.number) return { beneficiaryAccount: 'You cannot transfer to the same account' };
+        return Number(values.amount) > user.account[values.account] ? { amount: 'Insufficient funds' } : null;
+      },
+    }),
+    defaultValues: {
+      account: 'checking',
+      amount: '',
+      beneficiaryName: '',
+      beneficiaryAccount: '',
+      bankName: '',
+      country: '',
+      swiftCode: '',
+      accountType: '',
+      description: '',
+    },
+  });
+  const { errors } = form.formState;
+  const transfer = useCodedTransfer(form, toRequest, sendWire, (line, values) =>
+    navigate(paths.accountTransactions, {
+      state: transferResultState(
+        `${formatDollars(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatDollars(line.balanceAfter)}.`,
+        null,
+      ),
+    }),
+  );
 
-  const validate = (): string | null => {
-    const required = [values.amount, values.beneficiaryName, values.beneficiaryAccount, values.bankName, values.country, values.swiftCode, values.accountType];
-    if (required.some((value) => !value.trim())) return 'Please fill all fields';
-    if (values.beneficiaryAccount.replace(/\s+/g, '') === user.account.number) return 'You cannot transfer to the same account';
-    const amount = Number(values.amount);
-    if (!Number.isFinite(amount) || amount <= 0) return 'Amount must be greater than 0';
-    if (amount > user.account[values.account]) return 'Insufficient funds';
-    return null;
-  };
-
-  const call = (paymentPin?: string) => submit(body(paymentPin));
-
-  if (step === 'code' && code) {
+  if (transfer.code) {
+    const values = form.getValues();
     const country = countries.find((option) => option.code === values.country)?.name ?? values.country;
     return (
       <CodeStep
-        code={code}
-        busy={busy}
-        error={error}
+        code={transfer.code}
+        confirm={transfer.confirm}
+        resend={transfer.resend}
+        onBack={transfer.back}
         rows={[
           ['From', values.account === 'savings' ? 'Savings' : 'Checking'],
-          ['Amount', formatUsd(Number(values.amount))],
+          ['Amount', formatDollars(Number(values.amount))],
           ['Beneficiary', values.beneficiaryName],
           ['Beneficiary account', values.beneficiaryAccount],
           ['Bank', `${values.bankName} (${values.swiftCode.toUpperCase()})`],
           ['Country', country],
           ['Account type', values.accountType],
         ]}
-        onBack={() => {
-          setError(null);
-          setStep('form');
-        }}
-        onConfirm={(pin) => void call(pin)}
-        onResend={() => void call()}
       />
     );
   }
 
+  const { start } = transfer;
   return (
-    <form
-      noValidate
-      aria-label="Wire transfer"
-      className="space-y-4"
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        const problem = validate();
-        if (problem) setError(problem);
-        else void call();
-      }}
-    >
+    <form noValidate aria-label="Wire transfer" className="space-y-4" onSubmit={start.submit}>
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label="From account" value={values.account} onChange={set('account')}>
-          <option value="checking">Checking ({formatUsd(user.account.checking)})</option>
-          <option value="savings">Savings ({formatUsd(user.account.savings)})</option>
+        <SelectField label="From account" invalid={!!errors.account} {...form.register('account')}>
+          <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
+          <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
         </SelectField>
-        <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" value={values.amount} onChange={set('amount')} />
+        <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" invalid={!!errors.amount} {...form.register('amount')} />
       </div>
-      <TextField label="Beneficiary name" maxLength={80} value={values.beneficiaryName} onChange={set('beneficiaryName')} />
-      <TextField label="Beneficiary account (IBAN or account number)" maxLength={40} value={values.beneficiaryAccount} onChange={set('beneficiaryAccount')} />
+      <TextField label="Beneficiary name" maxLength={NAME_LENGTH_MAX} invalid={!!errors.beneficiaryName} {...form.register('beneficiaryName')} />
+      <TextField
+        label="Beneficiary account (IBAN or account number)"
+        maxLength={40}
+        invalid={!!errors.beneficiaryAccount}
+        {...form.register('beneficiaryAccount')}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Bank name" maxLength={80} value={values.bankName} onChange={set('bankName')} />
-        <SelectField label="Country" value={values.country} onChange={set('country')}>
+        <TextField label="Bank name" maxLength={NAME_LENGTH_MAX} invalid={!!errors.bankName} {...form.register('bankName')} />
+        <SelectField label="Country" invalid={!!errors.country} {...form.register('country')}>
           <option value="">Choose a country</option>
           {countries.map((country) => (
             <option key={country.code} value={country.code}>
@@ -136,11 +131,11 @@ export function WireForm() {
           label="SWIFT/BIC code"
           maxLength={11}
           autoCapitalize="characters"
-          value={values.swiftCode}
-          onChange={set('swiftCode')}
           hint="8 or 11 characters, e.g. CHASUS33"
+          invalid={!!errors.swiftCode}
+          {...form.register('swiftCode')}
         />
-        <SelectField label="Account type" value={values.accountType} onChange={set('accountType')}>
+        <SelectField label="Account type" invalid={!!errors.accountType} {...form.register('accountType')}>
           <option value="">Choose an account type</option>
           {WIRE_ACCOUNT_TYPES.map((type) => (
             <option key={type} value={type}>
@@ -149,10 +144,10 @@ export function WireForm() {
           ))}
         </SelectField>
       </div>
-      <TextField label="Description (optional)" maxLength={500} value={values.description} onChange={set('description')} />
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      <Button type="submit" disabled={busy}>
-        {busy ? 'Sending...' : 'Continue'}
+      <TextField label="Description (optional)" maxLength={TEXT_LENGTH_MAX} invalid={!!errors.description} {...form.register('description')} />
+      {start.error ? <Alert tone="error">{start.error.message}</Alert> : null}
+      <Button type="submit" disabled={start.busy}>
+        {start.busy ? 'Sending...' : 'Continue'}
       </Button>
     </form>
   );

@@ -1,14 +1,14 @@
 /** A row of toggle buttons choosing which status a staff list shows. */
-export function StatusTabs({
+export function StatusTabs<Value extends string>({
   label,
   options,
   value,
   onChange,
 }: {
   label: string;
-  options: Array<{ value: string; label: string }>;
-  value: string;
-  onChange: (value: string) => void;
+  options: Array<{ value: Value; label: string }>;
+  value: Value;
+  onChange: (value: Value) => void;
 }) {
   return (
     <div role="group" aria-label={label} className="flex flex-wrap gap-2">

@@ -1,0 +1,133 @@
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+
+// Two defects of the customer area, each fixed with the journey that shows it:
+// - the transactions filter had no submit button: a keyboard or screen-reader user could not
+//   apply it deliberately;
+// - a blocked customer learnt it only when a payment failed: the dashboard now says so, with how
+//   to reach support.
+
+async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
+  for (let presses = 0; presses < limit; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`could not reach ${target} with Tab`);
+}
+
+test('the transactions filter is applied and reset with the keyboard, and the address keeps it', async ({ page, checkA11y }) => {
+  await signInAs(page, DEMO_CUSTOMER_2);
+  await expect(page).toHaveURL(/\/account\/home$/);
+  // An unblocked customer sees no block notice.
+  await expect(page.getByTestId('blocked-notice')).toHaveCount(0);
+  await page.goto('/account/transactions');
+  const filter = page.getByRole('form', { name: 'Filter transactions' });
+  await expect(filter.getByRole('button', { name: 'Filter' })).toHaveAttribute('type', 'submit');
+  await checkA11y();
+
+  const lines = page.getByTestId('transaction-line');
+  await expect(lines.first()).toBeVisible();
+  const type = filter.getByLabel('Type');
+  await tabTo(page, type);
+  await page.keyboard.press('ArrowDown');
+  await expect(type).toHaveValue('credit');
+  // Choosing is not applying: the list changes only when the customer submits.
+  await expect(page).toHaveURL(/\/account\/transactions$/);
+  await tabTo(page, filter.getByRole('button', { name: 'Filter' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account\/transactions\?type=credit$/);
+  await expect(lines.first()).toBeVisible();
+  for (const line of await lines.all()) await expect(line).toContainText('+$');
+
+  // A reload shows the same filtered list; Reset shows everything again.
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'Filter transactions' }).getByLabel('Type')).toHaveValue('credit');
+  await tabTo(page, page.getByRole('button', { name: 'Reset' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account\/transactions$/);
+  await expect(page.getByRole('form', { name: 'Filter transactions' }).getByLabel('Type')).toHaveValue('');
+
+  // Enter in a date field applies too; an impossible range is refused in place.
+  const from = page.getByRole('form', { name: 'Filter transactions' }).getByLabel('From');
+  const to = page.getByRole('form', { name: 'Filter transactions' }).getByLabel('To');
+  await from.fill('2026-03-10');
+  await to.fill('2026-03-01');
+  await to.press('Enter');
+  await expect(page.getByText('"From" must be on or before "To"')).toBeVisible();
+  await expect(page).toHaveURL(/\/account\/transactions$/);
+  await checkA11y();
+});
+
+interface Customer {
+  id: string;
+  email: string;
+  password: string;
+}
+
+/** A customer of this test only, signed up and verified through the API and the dev outbox. */
+async function newCustomer(request: APIRequestContext, page: Page): Promise<Customer & { token: string }> {
+  const email = uniqueEmail('blocked');
+  const password = 'Granite-Harbor-58';
+  const signUp = await request.post('/api/auth/signup', {
+    data: {
+      firstName: 'Blair',
+      lastName: 'Stopped',
+      email,
+      address: '3 Hold Street, Springfield',
+      dateOfBirth: '1987-09-14',
+      sex: 'Other',
+      countryCode: '1',
+      phone: '+1 202 555 0177',
+      occupation: 'private',
+      annualIncomeRange: '$30,000.00 - $70,000.00',
+      accountType: 'Checking',
+      password,
+      confirmPassword: password,
+    },
+  });
+  expect(signUp.status()).toBe(201);
+  const signIn = await request.post('/api/auth/signin', { data: { email, password } });
+  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
+  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
+  expect(verify.status()).toBe(200);
+  return { id: ((await verify.json()) as { data: { _id: string } }).data._id, email, password, token };
+}
+
+test('a blocked customer is told on the dashboard, with how to reach support', async ({ page, browser, request, checkA11y }) => {
+  const customer = await newCustomer(request, page);
+
+  // Staff block the customer (the back office's call, as the admin journey makes it through the form).
+  const staff = await browser.newContext();
+  const admin = await staff.newPage();
+  await signInAs(admin, ADMIN, '/admin/login');
+  await expect(admin).toHaveURL(/\/admin\/dashboard$/);
+  const blocked = await admin.request.put(`/api/user/admin/${customer.id}`, {
+    data: {
+      firstName: 'Blair',
+      lastName: 'Stopped',
+      email: customer.email,
+      phone: '+1 202 555 0177',
+      location: { address: '3 Hold Street, Springfield', state: 'Ohio' },
+      verificationStatus: 'awaiting',
+      isBlocked: true,
+      isAccountDisabled: false,
+    },
+  });
+  expect(blocked.status(), await blocked.text()).toBe(200);
+  await staff.close();
+
+  await signInAs(page, customer);
+  await expect(page).toHaveURL(/\/account\/home$/);
+  const notice = page.getByRole('region', { name: 'Your account is blocked from sending money' });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText('refused until the bank lifts the block');
+  await expect(notice.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
+  await checkA11y();
+
+  // The way to support is one keyboard step away.
+  const support = notice.getByRole('link', { name: 'Support page' });
+  await tabTo(page, support);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account\/support$/);
+  await expect(page.getByRole('heading', { name: 'Support', level: 1 })).toBeVisible();
+});

@@ -1,0 +1,80 @@
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { ZForgotPasswordRequest, ZResetPasswordRequest } from '../../../../shared/contracts/auth';
+import { EMAIL_LENGTH_MAX, PASSWORD_LENGTH_MAX } from '../../../../shared/limits';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { PasswordField, TextField } from '../../../components/ui/form';
+import { contractResolver, useFormAction } from '../../../lib/form';
+import { paths } from '../../../paths';
+import { requestPasswordReset, resetPassword } from '../api';
+
+/** Step 1: the email to send a reset link to. */
+export function RequestResetLinkForm() {
+  const form = useForm<{ email: string }>({
+    resolver: contractResolver(ZForgotPasswordRequest, { required: { fields: ['email'], message: 'Please enter your email' } }),
+    defaultValues: { email: '' },
+  });
+  const action = useFormAction(form, (values) => requestPasswordReset(values.email.trim()), { refresh: false });
+  return (
+    <form onSubmit={action.submit} noValidate className="space-y-5">
+      {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
+      {action.done ? <Alert tone="success">{action.result ?? 'Check your email for a reset link.'}</Alert> : null}
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        maxLength={EMAIL_LENGTH_MAX}
+        invalid={!!form.formState.errors.email}
+        {...form.register('email')}
+      />
+      <Button type="submit" className="w-full" disabled={action.busy}>
+        {action.busy ? 'Loading...' : 'Send reset link'}
+      </Button>
+    </form>
+  );
+}
+
+interface NewPasswordValues {
+  password: string;
+  confirmPassword: string;
+}
+
+/** Step 2, from the emailed link: the new password. */
+export function ChooseNewPasswordForm({ token }: { token: string }) {
+  const navigate = useNavigate();
+  const form = useForm<NewPasswordValues>({
+    resolver: contractResolver(ZResetPasswordRequest, { toInput: (values) => ({ ...values, token }) }),
+    defaultValues: { password: '', confirmPassword: '' },
+  });
+  const { errors } = form.formState;
+  const action = useFormAction(form, (values) => resetPassword({ token, ...values }), {
+    refresh: false,
+    onSuccess: (message) => navigate(paths.signin, { replace: true, state: { notice: message } }),
+  });
+  return (
+    // method="post": a submit before the scripts have loaded must never put the password in the address.
+    <form method="post" onSubmit={action.submit} noValidate className="space-y-5">
+      {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
+      <PasswordField
+        label="New password"
+        autoComplete="new-password"
+        hint="At least 8 characters; common passwords are refused."
+        maxLength={PASSWORD_LENGTH_MAX}
+        invalid={!!errors.password}
+        {...form.register('password')}
+      />
+      <PasswordField
+        label="Confirm new password"
+        autoComplete="new-password"
+        maxLength={PASSWORD_LENGTH_MAX}
+        invalid={!!errors.confirmPassword}
+        {...form.register('confirmPassword')}
+      />
+      <Button type="submit" className="w-full" disabled={action.busy}>
+        {action.busy ? 'Loading...' : 'Set new password'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,240 @@
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { ZSignUpRequest, type SignUpRequest } from '../../../../shared/contracts/auth';
+import type { CountryOption } from '../../../../shared/countries';
+import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN, PHONE_LENGTH_MAX } from '../../../../shared/limits';
+import { ACCOUNT_TYPES, EMPLOYMENT_TYPES, SALARY_RANGES, SEX_OPTIONS } from '../../../../shared/reference';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { SelectField, TextField } from '../../../components/ui/form';
+import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
+import { paths } from '../../../paths';
+import { signUp } from '../api';
+
+const TERMS_MESSAGE = 'You must agree to the Privacy Policy and Terms & Conditions to continue.';
+const SIGNED_UP_NOTICE = 'Account created. Sign in to verify your email.';
+
+/** The contract's fields, except that the country is chosen by region (two regions share +1) and the terms box. */
+type SignUpValues = Omit<SignUpRequest, 'countryCode' | 'ssnTIN' | 'sex' | 'occupation' | 'annualIncomeRange' | 'accountType'> & {
+  sex: string;
+  occupation: string;
+  annualIncomeRange: string;
+  accountType: string;
+  region: string;
+  ssnTIN: string;
+  terms: boolean;
+};
+
+const empty: SignUpValues = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  address: '',
+  dateOfBirth: '',
+  sex: '',
+  region: 'US',
+  phone: '',
+  occupation: '',
+  annualIncomeRange: '',
+  accountType: '',
+  ssnTIN: '',
+  password: '',
+  confirmPassword: '',
+  terms: false,
+};
+
+export function SignUpForm({ countries }: { countries: CountryOption[] }) {
+  const navigate = useNavigate();
+  const [showPassword, setShowPassword] = useState(false);
+  const dialCodeOf = useMemo(() => {
+    const byRegion = new Map(countries.map((country) => [country.region as string, country.dialCode]));
+    return (region: string) => byRegion.get(region) ?? '';
+  }, [countries]);
+  /** What the API receives: the dial code of the chosen country; the SSN/TIN only outside +1. */
+  const toRequest = ({ region, terms: _terms, ssnTIN, ...rest }: SignUpValues): SignUpRequest => {
+    const countryCode = dialCodeOf(region);
+    return { ...rest, countryCode, ssnTIN: countryCode === '1' ? undefined : ssnTIN } as SignUpRequest;
+  };
+  const form = useForm<SignUpValues>({
+    resolver: contractResolver(ZSignUpRequest, {
+      toInput: toRequest,
+      fieldOf: { countryCode: 'region' },
+      check: (values) => (values.terms ? null : { terms: TERMS_MESSAGE }),
+    }),
+    defaultValues: empty,
+  });
+  const { errors } = form.formState;
+  const action = useFormAction(form, (values) => signUp(toRequest(values)), {
+    errorMs: 3000,
+    refresh: false,
+    onSuccess: (message) => navigate(paths.signin, { state: { notice: message ?? SIGNED_UP_NOTICE } }),
+  });
+
+  const dialCode = dialCodeOf(form.watch('region'));
+  const passwordType = showPassword ? 'text' : 'password';
+  return (
+    // method="post": a submit before the scripts have loaded must never put the password in the address.
+    <form method="post" onSubmit={action.submit} noValidate className="space-y-5" aria-busy={action.busy}>
+      {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="First name"
+          autoComplete="given-name"
+          required
+          maxLength={NAME_LENGTH_MAX}
+          {...fieldError(errors.firstName, action.error)}
+          {...form.register('firstName')}
+        />
+        <TextField
+          label="Last name"
+          autoComplete="family-name"
+          required
+          maxLength={NAME_LENGTH_MAX}
+          {...fieldError(errors.lastName, action.error)}
+          {...form.register('lastName')}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={EMAIL_LENGTH_MAX}
+          {...fieldError(errors.email, action.error)}
+          {...form.register('email')}
+        />
+        <TextField
+          label="Date of birth"
+          type="date"
+          autoComplete="bday"
+          required
+          {...fieldError(errors.dateOfBirth, action.error)}
+          {...form.register('dateOfBirth')}
+        />
+        <div className="sm:col-span-2">
+          <TextField
+            label="Address"
+            autoComplete="street-address"
+            required
+            maxLength={ADDRESS_LENGTH_MAX}
+            {...fieldError(errors.address, action.error)}
+            {...form.register('address')}
+          />
+        </div>
+        <SelectField label="Sex" required {...fieldError(errors.sex, action.error)} {...form.register('sex')}>
+          <option value="">Select</option>
+          {SEX_OPTIONS.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Country" autoComplete="country" required {...fieldError(errors.region, action.error)} {...form.register('region')}>
+          {countries.map((country) => (
+            <option key={country.region} value={country.region}>
+              {country.label}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Phone"
+          type="tel"
+          autoComplete="tel"
+          required
+          maxLength={PHONE_LENGTH_MAX}
+          hint={`Country code +${dialCode}`}
+          {...fieldError(errors.phone, action.error)}
+          {...form.register('phone')}
+        />
+        {dialCode !== '1' ? (
+          <TextField label="SSN/TIN" autoComplete="off" required maxLength={32} {...fieldError(errors.ssnTIN, action.error)} {...form.register('ssnTIN')} />
+        ) : null}
+        <SelectField label="Employment type" required {...fieldError(errors.occupation, action.error)} {...form.register('occupation')}>
+          <option value="">Select employment type</option>
+          {EMPLOYMENT_TYPES.map((type) => (
+            <option key={type.value} value={type.value}>
+              {type.label}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Salary range" required {...fieldError(errors.annualIncomeRange, action.error)} {...form.register('annualIncomeRange')}>
+          <option value="">Select salary range</option>
+          {SALARY_RANGES.map((range) => (
+            <option key={range} value={range}>
+              {range}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Account type" required {...fieldError(errors.accountType, action.error)} {...form.register('accountType')}>
+          <option value="">Select account type</option>
+          {ACCOUNT_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Password"
+          type={passwordType}
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_LENGTH_MIN}
+          maxLength={PASSWORD_LENGTH_MAX}
+          hint="At least 8 characters; common passwords are refused."
+          {...fieldError(errors.password, action.error)}
+          {...form.register('password')}
+        />
+        <TextField
+          label="Confirm password"
+          type={passwordType}
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_LENGTH_MIN}
+          maxLength={PASSWORD_LENGTH_MAX}
+          {...fieldError(errors.confirmPassword, action.error)}
+          {...form.register('confirmPassword')}
+        />
+      </div>
+      <label className="flex items-center gap-2 text-sm text-slate-800">
+        <input type="checkbox" checked={showPassword} onChange={(event) => setShowPassword(event.target.checked)} className="h-4 w-4" />
+        Show password
+      </label>
+      <div>
+        <label className="flex items-start gap-2 text-sm text-slate-800">
+          <input
+            type="checkbox"
+            className="mt-0.5 h-4 w-4"
+            aria-invalid={errors.terms ? true : undefined}
+            aria-describedby={errors.terms ? 'terms-error' : undefined}
+            {...form.register('terms')}
+          />
+          <span>
+            I agree to the{' '}
+            <Link to={paths.privacyPolicy} className="font-medium text-brand-800 underline">
+              Privacy Policy
+            </Link>{' '}
+            and{' '}
+            <Link to={paths.termsAndConditions} className="font-medium text-brand-800 underline">
+              Terms &amp; Conditions
+            </Link>
+            .
+          </span>
+        </label>
+        {errors.terms ? (
+          <p id="terms-error" className="mt-1 text-sm text-red-700">
+            {errors.terms.message}
+          </p>
+        ) : null}
+      </div>
+      <Button type="submit" className="w-full" disabled={action.busy}>
+        {action.busy ? 'Loading...' : 'Create Account'}
+      </Button>
+      <p className="text-center text-sm">
+        Already have an account?{' '}
+        <Link to={paths.signin} className="font-medium text-brand-800 hover:underline">
+          Sign in
+        </Link>
+      </p>
+    </form>
+  );
+}

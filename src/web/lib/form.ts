@@ -1,0 +1,124 @@
+import { toNestErrors } from '@hookform/resolvers';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, type BaseSyntheticEvent } from 'react';
+import { get, set, type FieldError, type FieldErrors, type FieldValues, type Path, type Resolver, type UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiError } from './api';
+import { useAction, type Action, type ActionOptions } from './action';
+
+// Forms validate with the same zod contract the API route declares as its schema (the server
+// validates again): react-hook-form with the contract as resolver. The values the user typed are
+// what is sent (`raw`): where the contract turns input into something else (dollars into cents),
+// the server does that parsing itself.
+
+const isBlank = (value: unknown) =>
+  value === undefined ||
+  value === null ||
+  (typeof value === 'string' && value.trim() === '') ||
+  (typeof FileList !== 'undefined' && value instanceof FileList && value.length === 0);
+
+export interface ContractResolverOptions<Values extends FieldValues> {
+  /** The contract's input built from the form's values, when the two differ (default: the values). */
+  toInput?: (values: Values) => unknown;
+  /** A contract path -> the form field showing its error, where they differ. */
+  fieldOf?: Record<string, Path<Values>>;
+  /**
+   * The specification's "fill in everything" message: any of these fields blank gives it (on that
+   * field) before the contract runs, as the forms have always answered an empty form.
+   */
+  required?: { fields: Array<Path<Values>>; message: string };
+  /** Checks the contract cannot make (a ticked box, the balance on screen), once it passed: field -> message. */
+  check?: (values: Values) => Partial<Record<Path<Values>, string>> | null;
+}
+
+/** react-hook-form's resolver for a shared contract (zodResolver, raw values), with the options above. */
+export function contractResolver<Values extends FieldValues>(schema: z.ZodType, options: ContractResolverOptions<Values> = {}): Resolver<Values> {
+  const validate = zodResolver(schema as never, undefined, { raw: true }) as unknown as Resolver<FieldValues>;
+  return async (values, context, resolverOptions) => {
+    const missing = options.required?.fields.filter((field) => isBlank(get(values, field))) ?? [];
+    if (options.required && missing.length > 0) {
+      const errors = Object.fromEntries(missing.map((field) => [field, { type: 'required', message: options.required?.message }]));
+      return { values: {}, errors: toNestErrors(errors as Record<string, FieldError>, resolverOptions) as FieldErrors<Values> };
+    }
+    const input = options.toInput ? options.toInput(values) : values;
+    const result = await validate(input as FieldValues, context, resolverOptions as never);
+    if (Object.keys(result.errors).length === 0) {
+      const problems = Object.entries(options.check?.(values) ?? {}).filter(([, message]) => message);
+      if (problems.length === 0) return { values, errors: {} };
+      const errors = Object.fromEntries(problems.map(([field, message]) => [field, { type: 'check', message }]));
+      return { values: {}, errors: toNestErrors(errors as Record<string, FieldError>, resolverOptions) as FieldErrors<Values> };
+    }
+    if (!options.fieldOf) return { values: {}, errors: result.errors as FieldErrors<Values> };
+    const renamed: FieldErrors<FieldValues> = {};
+    for (const [path, error] of Object.entries(flattenErrors(result.errors))) set(renamed, options.fieldOf[path] ?? path, error);
+    return { values: {}, errors: renamed as FieldErrors<Values> };
+  };
+}
+
+/** Every error of a form by field path, in the order the contract reported them. */
+export function flattenErrors(errors: FieldErrors, prefix = ''): Record<string, FieldError> {
+  const flat: Record<string, FieldError> = {};
+  for (const [key, value] of Object.entries(errors)) {
+    if (!value || typeof value !== 'object' || key === 'ref') continue;
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof (value as FieldError).message === 'string') flat[path] = value as FieldError;
+    else Object.assign(flat, flattenErrors(value as FieldErrors, path));
+  }
+  return flat;
+}
+
+const messagesOf = (errors: FieldErrors) =>
+  Object.fromEntries(Object.entries(flattenErrors(errors)).map(([path, error]) => [path, String(error.message ?? '')]));
+
+export interface FormAction<Values extends FieldValues, Result> extends Action<Values, Result> {
+  /** The form's onSubmit: validates with the contract, then runs the call. */
+  submit: (event?: BaseSyntheticEvent) => Promise<void>;
+}
+
+/**
+ * A form's submit through useAction: a failed check shows the first message (the form's alert)
+ * and marks the fields; a refusal from the server shows its message and marks the fields it
+ * names; either clears as soon as a field it named changes.
+ */
+export function useFormAction<Values extends FieldValues, Result>(
+  form: UseFormReturn<Values>,
+  perform: (values: Values) => Promise<Result>,
+  options: ActionOptions<Values, Result> = {},
+): FormAction<Values, Result> {
+  const action = useAction(perform, {
+    ...options,
+    onError: (error, values) => {
+      if (error instanceof ApiError && error.fields) {
+        for (const [path, message] of Object.entries(error.fields)) {
+          if (get(values, path) !== undefined) form.setError(path as Path<Values>, { type: 'server', message });
+        }
+      }
+      options.onError?.(error, values);
+    },
+  });
+  const { fieldChanged, fail, run } = action;
+  useEffect(() => {
+    const subscription = form.watch((_values, { name }) => {
+      if (name) fieldChanged(name);
+    });
+    return () => subscription.unsubscribe();
+  }, [form, fieldChanged]);
+  const submit = form.handleSubmit(
+    async (values) => {
+      await run(values);
+    },
+    (errors) => {
+      const fields = messagesOf(errors);
+      fail({ message: Object.values(fields)[0] ?? 'Please check the form', fields });
+    },
+  );
+  return { ...action, submit };
+}
+
+/**
+ * A field's props for its message: its own message under it, unless the form's alert already says
+ * exactly that (then the field is only marked as at fault, not repeated).
+ */
+export function fieldError(error: FieldError | undefined, alert: { message: string } | null): { error?: string; invalid: boolean } {
+  return { error: error?.message && error.message !== alert?.message ? error.message : undefined, invalid: !!error };
+}

@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config';
+import { createAppContext } from '../../src/server/context';
+import { createDatabase, type DatabaseHandle, type DB } from '../../src/server/db/database';
+import { migrateToLatest } from '../../src/server/db/migrate';
+import { createLogger } from '../../src/server/lib/logger';
+import { createMailer } from '../../src/server/mail/mailer';
+import { seed } from '../../src/server/seed';
+import { createTestDatabase } from '../support/app';
+
+// Instances on other machines start against one DATABASE_URL at the same moment: each migrates
+// and seeds. Kysely's migration lock and the seed's advisory lock make that the same as one start.
+const handles: DatabaseHandle[] = [];
+afterAll(async () => {
+  await Promise.all(handles.map((handle) => handle.close()));
+});
+
+function instance(url: string) {
+  const database = createDatabase(url, { max: 4 });
+  handles.push(database);
+  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), rateLimits: false };
+  const context = createAppContext({
+    config,
+    db: database.db,
+    mailer: createMailer({ from: config.mailFrom }),
+    log: createLogger(config, { level: 'silent' }),
+  });
+  return { db: database.db, start: async () => (await migrateToLatest(database.db), await seed(context)) };
+}
+
+async function contents(db: DB) {
+  const users = await db.selectFrom('users').select(['email', 'is_admin']).orderBy('email').execute();
+  const accounts = await sql<{ count: number }>`select count(*)::int as count from ledger_accounts`.execute(db);
+  const entries = await sql<{ count: number }>`select count(*)::int as count from journal_entries`.execute(db);
+  return { users, accounts: accounts.rows[0]?.count, entries: entries.rows[0]?.count };
+}
+
+describe('several instances starting at once on one database', () => {
+  it('migrate and seed as one start does: one admin, one set of demo customers, one opening each', async () => {
+    const alone = instance((await createTestDatabase()).url);
+    const signInsAlone = await alone.start();
+    const expected = await contents(alone.db);
+    expect(expected.users.filter((user) => user.is_admin)).toHaveLength(1);
+    expect(expected.entries).toBeGreaterThan(0);
+
+    const { url } = await createTestDatabase();
+    const together = [instance(url), instance(url), instance(url)];
+    const signIns = await Promise.all(together.map((each) => each.start()));
+    expect(await contents(together[0]!.db)).toEqual(expected);
+    for (const each of signIns) expect(each).toEqual(signInsAlone);
+  });
+});
