@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from 'kysely';
 import pg from 'pg';
 import { type DatabaseTarget, parseDatabaseUrl } from './connection-string';
-import { isDatabaseUnavailable } from './errors';
+import { describeDatabaseError, isDatabaseUnavailable } from './errors';
 import type { Database } from './schema';
 
 // bigint (int8) columns carry cents: parse them as JS numbers. Every amount is bounded far below
@@ -50,8 +50,8 @@ export interface DatabaseLog {
 /** Without a logger (a command-line tool, a test), connection trouble still says what happened. */
 const consoleLog: DatabaseLog = {
   warn: (details, message) => {
-    const error = (details as { err?: unknown }).err;
-    console.warn(error instanceof Error ? `${message}: ${error.message}` : message);
+    const fields = Object.entries(details).map(([key, value]) => `${key}=${String(value)}`);
+    console.warn([message, ...fields].join(' '));
   },
 };
 
@@ -110,7 +110,7 @@ function routedClientClass(router: HostRouter) {
     override connect(): Promise<pg.Client>;
     override connect(callback: (error: Error) => void): void;
     override connect(callback?: (error: Error) => void): Promise<pg.Client> | void {
-      const failed = (error: Error) => router.moveOn(this.hostIndex, error.message);
+      const failed = (error: Error) => router.moveOn(this.hostIndex, describeDatabaseError(error));
       if (!callback) {
         return super.connect().catch((error: Error) => {
           failed(error);
@@ -168,13 +168,13 @@ function preparingPool(pool: pg.Pool, router: HostRouter, log: DatabaseLog): Pos
       let lost: Error | undefined;
       const onError = (error: Error) => {
         lost ??= error;
-        log.warn({ err: error }, 'database connection lost while in use; it will be replaced');
+        log.warn({ reason: describeDatabaseError(error) }, 'database connection lost while in use; it will be replaced');
       };
       client.on('error', onError);
       const failed = (error: unknown) => {
         if (lost === undefined && isDatabaseUnavailable(error)) {
           lost = error as Error;
-          router.moveOn((client as unknown as RoutedClient).hostIndex, lost.message);
+          router.moveOn((client as unknown as RoutedClient).hostIndex, describeDatabaseError(lost));
         }
         throw error;
       };
@@ -212,7 +212,7 @@ export function createDatabase(connectionString: string, options: { max?: number
   } as pg.PoolConfig);
   // An idle connection that dies (pg_terminate_backend, a restart, a crash) is dropped by the pool
   // and emitted here; without a listener that event would end the process.
-  pool.on('error', (error) => log.warn({ err: error }, 'idle database connection lost; the pool will open a new one'));
+  pool.on('error', (error) => log.warn({ reason: describeDatabaseError(error) }, 'idle database connection lost; the pool will open a new one'));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool, router, log) }) });
   return {
     db,

@@ -64,3 +64,13 @@ export const DATABASE_UNAVAILABLE_MESSAGE = 'The bank is having trouble reaching
 
 /** The answer to a request that met an unavailable database: 503 with Retry-After (plugins/errors.ts). */
 export const databaseUnavailable = () => new AppError('unavailable', DATABASE_UNAVAILABLE_MESSAGE);
+
+/**
+ * One line for the log of an expected database failure (a lost connection, an outage): its message
+ * and code, without the stack trace that would repeat for every connection and request.
+ */
+export function describeDatabaseError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+}

@@ -1,5 +1,5 @@
 import type { DB } from '../db/database';
-import { databaseUnavailable, isDatabaseUnavailable } from '../db/errors';
+import { databaseUnavailable, describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import { inTransaction } from '../db/transaction';
 import { AppError, assert } from '../lib/errors';
 import { ledgerWriterBatchSize, ledgerWriterFallbacks, ledgerWriterQueueDepth } from '../lib/metrics';
@@ -186,7 +186,7 @@ export class LedgerWriter {
    * the next batch takes a new connection.
    */
   private refuseUnavailable(items: Array<{ reject: (error: unknown) => void }>, error: unknown): void {
-    this.options.log?.warn({ err: error, entries: items.length }, 'ledger batch refused: the database is unavailable');
+    this.options.log?.warn({ reason: describeDatabaseError(error), entries: items.length }, 'ledger batch refused: the database is unavailable');
     for (const item of items) item.reject(databaseUnavailable());
   }
 

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context';
-import { databaseUnavailable, isDatabaseUnavailable } from '../db/errors';
+import { databaseUnavailable, describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import { AppError, type ErrorCode, validationError } from '../lib/errors';
 import { replayAfterError } from './idempotency';
 
@@ -64,7 +64,7 @@ export function registerErrorHandler(app: FastifyInstance, context: AppContext):
     if (isDatabaseUnavailable(error)) {
       // Not a bug and not the client's fault: the database is restarting, failing over or unreachable.
       // One line per request, without a stack: during an outage every request says the same.
-      request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'database unavailable; answered 503');
+      request.log.warn({ reason: describeDatabaseError(error) }, 'database unavailable; answered 503');
       return sendError(reply, databaseUnavailable());
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
