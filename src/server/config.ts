@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BANK_NAME, parseBoolean } from '../shared/build-settings';
+import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './db/connection-string';
 
 const booleanFlag = (name: string, fallback: boolean) =>
   z
@@ -84,7 +85,7 @@ export const ZEnvironment = z.object({
     .default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   PUBLIC_URL: urlWithProtocol('PUBLIC_URL', ['http:', 'https:']).optional(),
-  DATABASE_URL: urlWithProtocol('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
+  DATABASE_URL: z.string().trim().refine(isDatabaseUrl, DATABASE_URL_MESSAGE).optional(),
   DATA_DIR: z.string().trim().min(1, 'DATA_DIR must not be empty').default('./data'),
   SMTP_URL: urlWithProtocol('SMTP_URL', ['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z

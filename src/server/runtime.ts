@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { Config } from './config';
-import { assertPostgresVersion, createDatabase, type DatabaseHandle } from './db/database';
+import { assertPostgresVersion, createDatabase, type DatabaseHandle, type DatabaseLog } from './db/database';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded';
 import { migrateToLatest } from './db/migrate';
+import { createLogger } from './lib/logger';
 
 export interface Runtime {
   database: DatabaseHandle;
@@ -13,8 +14,14 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-/** Opens the configured PostgreSQL (or starts the embedded one) and brings its schema up to date. */
-export async function openRuntime(config: Config, options: { log?: (line: string) => void; poolMax?: number } = {}): Promise<Runtime> {
+/**
+ * Opens the configured PostgreSQL (or starts the embedded one) and brings its schema up to date.
+ * `databaseLog`: where lost connections and host changes are reported (the process's logger by default).
+ */
+export async function openRuntime(
+  config: Config,
+  options: { log?: (line: string) => void; poolMax?: number; databaseLog?: DatabaseLog } = {},
+): Promise<Runtime> {
   let embedded: EmbeddedServer | null = null;
   let url = config.databaseUrl;
   if (!url) {
@@ -22,7 +29,7 @@ export async function openRuntime(config: Config, options: { log?: (line: string
     await embedded.createDatabase('ledgerline');
     url = embedded.url('ledgerline');
   }
-  const database = createDatabase(url, { max: options.poolMax });
+  const database = createDatabase(url, { max: options.poolMax, log: options.databaseLog ?? createLogger(config) });
   await assertPostgresVersion(database.db);
   await migrateToLatest(database.db);
   return {

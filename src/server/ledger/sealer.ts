@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/database';
+import { describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import { inTransaction } from '../db/transaction';
 import { assert } from '../lib/errors';
 import { entryHash, GENESIS_HASH, type HashedEntry } from './chain';
@@ -136,7 +137,8 @@ export function startSealer(db: DB, log: SealerLog, intervalMs = SEAL_INTERVAL_M
         if (sealed === SEAL_BATCH_MAX) continue;
       } catch (error) {
         failures += 1;
-        log.warn({ err: error }, 'sealing the ledger failed; retrying');
+        // The database away (restarting, failing over) is one line; anything else keeps its stack.
+        log.warn(isDatabaseUnavailable(error) ? { reason: describeDatabaseError(error) } : { err: error }, 'sealing the ledger failed; retrying');
       }
       await sleep(failures === 0 ? intervalMs : Math.min(5_000, intervalMs * 2 ** failures));
     }

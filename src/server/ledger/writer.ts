@@ -1,4 +1,5 @@
 import type { DB } from '../db/database';
+import { databaseUnavailable, describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import { inTransaction } from '../db/transaction';
 import { AppError, assert } from '../lib/errors';
 import { ledgerWriterBatchSize, ledgerWriterFallbacks, ledgerWriterQueueDepth } from '../lib/metrics';
@@ -53,7 +54,8 @@ export interface WriterLog {
  * through `transaction()`, in turn with the batches. Every entry still locks its accounts in id
  * order, is checked against balances, chained, and committed with its idempotency record before
  * anyone is answered. A failing batch is retried one entry per transaction, so one bad request
- * never fails another.
+ * never fails another; a batch that meets an unavailable database is refused at once, every
+ * request in it answered 503 (see refuseUnavailable).
  *
  * The hash chain is not on this path: entries are queued for the sealer (ledger/sealer.ts) in
  * the statement that posts them, so writers in several processes share no hot row.
@@ -157,20 +159,35 @@ export class LedgerWriter {
     try {
       await this.post(batch, true);
     } catch (error) {
+      // What we knew of the balances may be wrong now (another writer posted, or a statement's
+      // fate is unknown): forget it.
+      this.forget();
+      if (isDatabaseUnavailable(error)) return this.refuseUnavailable(batch, error);
       this.options.log?.warn({ err: error, entries: batch.length }, 'ledger batch failed; posting its entries one by one');
       ledgerWriterFallbacks.inc();
-      // A balance moved under us (another writer posted) or one entry broke the batch: forget
-      // what we knew, and post each entry alone under locks, so errors stay isolated.
-      this.forget();
-      for (const item of batch) {
+      // Post each entry alone under locks, so one bad request never fails another.
+      for (const [index, item] of batch.entries()) {
         try {
           await this.post([item], false);
         } catch (error) {
           this.forget();
+          if (isDatabaseUnavailable(error)) return this.refuseUnavailable(batch.slice(index), error);
           item.reject(error);
         }
       }
     }
+  }
+
+  /**
+   * The database went away under a batch: every request in it is answered 503 (Retry-After) at
+   * once, rather than each one waiting for its own failed connection. An entry whose commit was
+   * under way may have committed; its idempotency record committed with it, so a retry with the
+   * same Idempotency-Key replays the answer instead of posting twice. The writer keeps going:
+   * the next batch takes a new connection.
+   */
+  private refuseUnavailable(items: Array<{ reject: (error: unknown) => void }>, error: unknown): void {
+    this.options.log?.warn({ reason: describeDatabaseError(error), entries: items.length }, 'ledger batch refused: the database is unavailable');
+    for (const item of items) item.reject(databaseUnavailable());
   }
 
   private async runExclusive(item: Exclusive): Promise<void> {
@@ -189,7 +206,8 @@ export class LedgerWriter {
       item.resolve(result);
     } catch (error) {
       this.forget();
-      item.reject(error);
+      if (isDatabaseUnavailable(error)) this.refuseUnavailable([item], error);
+      else item.reject(error);
     }
   }
 

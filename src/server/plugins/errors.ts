@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context';
+import { databaseUnavailable, describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import { AppError, type ErrorCode, validationError } from '../lib/errors';
 import { replayAfterError } from './idempotency';
 
@@ -48,7 +49,8 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
  * Maps every failure to `{ message, code, fields? }`. Request validation from a route's schema
  * answers 400 naming the fields (a malformed id in the path is 404: nothing has that id; any other
  * malformed path parameter is a 400 like a body field); domain
- * errors answer their code's status; anything else is a 500 whose details stay in the log.
+ * errors answer their code's status; a database that cannot be reached is a 503 with Retry-After;
+ * anything else is a 500 whose details stay in the log.
  */
 export function registerErrorHandler(app: FastifyInstance, context: AppContext): void {
   app.setErrorHandler(async (error: FastifyError | AppError | Error, request, reply) => {
@@ -59,6 +61,12 @@ export function registerErrorHandler(app: FastifyInstance, context: AppContext):
       if (replayed === true) return reply;
     }
     if (error instanceof AppError) return sendError(reply, error);
+    if (isDatabaseUnavailable(error)) {
+      // Not a bug and not the client's fault: the database is restarting, failing over or unreachable.
+      // One line per request, without a stack: during an outage every request says the same.
+      request.log.warn({ reason: describeDatabaseError(error) }, 'database unavailable; answered 503');
+      return sendError(reply, databaseUnavailable());
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       // A malformed id in the path names nothing: 404. Another path parameter (an email) says what is wrong with it.
       const pathIdsOnly = error.validationContext === 'params' && error.validation.every((issue) => /^\/(id|\w+Id)$/.test(issue.instancePath));

@@ -1,5 +1,8 @@
-// The one API client: JSON, the session cookie, and any 401 sends the browser to /signin.
+// The one API client: JSON, the session cookie, and any 401 sends the browser to /signin. A bank
+// that cannot serve (503 while its database is away, or no answer at all) shows the "we are having
+// trouble" notice (lib/service-status.ts), besides the error each caller shows.
 import { paths } from '../paths';
+import { reportServiceOk, reportServiceTrouble, retryAfterOf, troubleOf } from './service-status';
 
 export class ApiError extends Error {
   constructor(
@@ -42,8 +45,13 @@ async function request<T>(method: string, url: string, body?: unknown, options: 
       signal: options.signal,
     });
   } catch {
+    // A call the page cancelled itself is not trouble.
+    if (!options.signal?.aborted) reportServiceTrouble('network');
     throw new ApiError('We could not reach the bank. Check your connection and try again.', 0, 'network');
   }
+  const trouble = troubleOf(response.status);
+  if (trouble) reportServiceTrouble(trouble, retryAfterOf(response));
+  else reportServiceOk();
   const payload = (await response.json().catch(() => ({}))) as Partial<Envelope<T>> & { code?: string; fields?: Record<string, string> };
   if (response.status === 401 && options.redirectOn401 !== false && typeof window !== 'undefined') {
     clearStoredUser();
