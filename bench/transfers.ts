@@ -24,6 +24,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CLIENT_COUNTS = (process.env.BENCH_CLIENTS ?? '8,32').split(',').map(Number);
 const PORT = Number(process.env.E2E_PORT ?? process.env.BENCH_PORT ?? 3101);
 const PGBENCH_SCALE = Number(process.env.PGBENCH_SCALE ?? 32);
+/** App process counts to measure, one server start each (WEB_CONCURRENCY). */
+const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
 
 function pgbenchBinary(): string | null {
   const installed = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql') : [];
@@ -72,9 +74,34 @@ async function waitForHealth(url: string): Promise<void> {
   throw new Error('the server did not start');
 }
 
-/** CPU seconds used so far (user + system), by who: this server, this load generator, PostgreSQL, anything else. */
+/** A process and every process it started (a cluster's workers), by pid. */
+function processTree(root: number | undefined): Set<number> {
+  const tree = new Set<number>(root === undefined ? [] : [root]);
+  const parents = new Map<number, number>();
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parents.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // exited
+    }
+  }
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (tree.has(parent) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return tree;
+}
+
+/** CPU seconds used so far (user + system), by who: the server (all its processes), this load generator, PostgreSQL, anything else. */
 function cpuSeconds(serverPid: number | undefined): Record<'server' | 'client' | 'postgres' | 'other', number> {
   const totals = { server: 0, client: 0, postgres: 0, other: 0 };
+  const server = processTree(serverPid);
   for (const pid of fs.readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name))) {
     let stat: string;
     try {
@@ -85,7 +112,7 @@ function cpuSeconds(serverPid: number | undefined): Record<'server' | 'client' |
     const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-    const who = Number(pid) === serverPid ? 'server' : Number(pid) === process.pid ? 'client' : command === 'postgres' ? 'postgres' : 'other';
+    const who = server.has(Number(pid)) ? 'server' : Number(pid) === process.pid ? 'client' : command === 'postgres' ? 'postgres' : 'other';
     totals[who] += seconds;
   }
   return totals;
@@ -199,22 +226,39 @@ async function main(): Promise<void> {
     const appUrl = postgres.url('bench_app');
     const baseUrl = `http://127.0.0.1:${PORT}`;
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-    server = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/server.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: appUrl,
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(directory, 'data'),
-        PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-        LOG_LEVEL: 'warn',
-        ...productionLike,
-        ADMIN_PASSWORD: 'bench-admin-password-1',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    await waitForHealth(baseUrl);
-    process.stderr.write(`server started production-like: ${serverSettings}\n`);
+    const startServer = async (processes: number) => {
+      server = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/server.ts'], {
+        env: {
+          ...process.env,
+          DATABASE_URL: appUrl,
+          PORT: String(PORT),
+          HOST: '127.0.0.1',
+          DATA_DIR: path.join(directory, 'data'),
+          PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+          LOG_LEVEL: 'warn',
+          WEB_CONCURRENCY: String(processes),
+          ...productionLike,
+          ADMIN_PASSWORD: 'bench-admin-password-1',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      await waitForHealth(baseUrl);
+      // A cluster answers health from its first worker; wait until every worker listens.
+      for (let waitedMs = 0; processTree(server.pid).size < processes + 1 && processes > 1 && waitedMs < 30_000; waitedMs += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await new Promise((resolve) => setTimeout(resolve, processes > 1 ? 1500 : 0));
+      process.stderr.write(`server started production-like with ${processes} process${processes === 1 ? '' : 'es'}: ${serverSettings}\n`);
+    };
+    const stopServer = async () => {
+      if (!server || server.exitCode !== null) return;
+      const running = server;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+      if (running.exitCode === null) running.kill('SIGKILL');
+    };
+    await startServer(PROCESS_COUNTS[0] ?? 1);
 
     // Signed-in customers: real users, accounts, opening balances posted from cash, and sessions.
     const clientsMax = Math.max(...CLIENT_COUNTS);
@@ -276,30 +320,42 @@ async function main(): Promise<void> {
     }
 
     if (statements.length > 0) await sql`create extension if not exists pg_stat_statements`.execute(database.db);
-    const rows: Array<{ clients: number; api: ApiResult; pgbenchTps: number | null }> = [];
-    for (const clients of CLIENT_COUNTS) {
-      process.stderr.write(`API run, ${clients} clients, ${SECONDS} s...\n`);
-      await apiRun(baseUrl, tokens, clients, server.pid).catch(() => undefined); // short warm-up is the first run's start
-      if (statements.length > 0) await sql`select pg_stat_statements_reset()`.execute(database.db);
-      const api = await apiRun(baseUrl, tokens, clients, server.pid);
-      if (statements.length > 0) {
-        const top = await sql<{ calls: number; plan_ms: number; exec_ms: number; query: string }>`
-          select calls, round(total_plan_time::numeric, 1)::float8 as plan_ms, round(total_exec_time::numeric, 1)::float8 as exec_ms, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) as query
-          from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench_app')
-          order by total_plan_time + total_exec_time desc limit 12`.execute(database.db);
-        process.stderr.write(`PostgreSQL time by statement, ${clients} clients (${api.ok} transfers):\n`);
-        for (const row of top.rows)
-          process.stderr.write(
-            `${String(row.calls).padStart(7)} calls ${String(row.plan_ms).padStart(8)} ms plan ${String(row.exec_ms).padStart(8)} ms exec  ${row.query}\n`,
-          );
+    const rows: Array<{ processes: number; clients: number; api: ApiResult }> = [];
+    const pgbenchTps = new Map<number, number | null>();
+    for (const [index, processes] of PROCESS_COUNTS.entries()) {
+      if (index > 0) {
+        await stopServer();
+        await startServer(processes);
       }
-      let pgbenchTps: number | null = null;
-      if (pgbench) {
-        process.stderr.write(`pgbench run, ${clients} clients, ${SECONDS} s...\n`);
-        pgbenchTps = await pgbenchRun(pgbench, postgres.url('bench_pgbench'), clients);
+      for (const clients of CLIENT_COUNTS) {
+        process.stderr.write(`API run, ${processes} process${processes === 1 ? '' : 'es'}, ${clients} clients, ${SECONDS} s...\n`);
+        await apiRun(baseUrl, tokens, clients, server?.pid).catch(() => undefined); // warm-up
+        if (statements.length > 0) await sql`select pg_stat_statements_reset()`.execute(database.db);
+        const api = await apiRun(baseUrl, tokens, clients, server?.pid);
+        if (statements.length > 0) {
+          const top = await sql<{ calls: number; plan_ms: number; exec_ms: number; query: string }>`
+            select calls, round(total_plan_time::numeric, 1)::float8 as plan_ms, round(total_exec_time::numeric, 1)::float8 as exec_ms, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) as query
+            from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench_app')
+            order by total_plan_time + total_exec_time desc limit 12`.execute(database.db);
+          process.stderr.write(`PostgreSQL time by statement, ${clients} clients (${api.ok} transfers):\n`);
+          for (const row of top.rows)
+            process.stderr.write(
+              `${String(row.calls).padStart(7)} calls ${String(row.plan_ms).padStart(8)} ms plan ${String(row.exec_ms).padStart(8)} ms exec  ${row.query}\n`,
+            );
+        }
+        rows.push({ processes, clients, api });
+        // pgbench between the first process count's runs, so its figure is of the same minute.
+        if (index === 0) {
+          let tps: number | null = null;
+          if (pgbench) {
+            process.stderr.write(`pgbench run, ${clients} clients, ${SECONDS} s...\n`);
+            tps = await pgbenchRun(pgbench, postgres.url('bench_pgbench'), clients);
+          }
+          pgbenchTps.set(clients, tps);
+        }
       }
-      rows.push({ clients, api, pgbenchTps });
     }
+    await stopServer(); // its shutdown seals what is left, so the verify below sees the whole chain
 
     const commits = await database.db
       .selectFrom('journal_entries')
@@ -313,34 +369,40 @@ async function main(): Promise<void> {
     await database.close();
 
     const pad = (value: string, width: number) => value.padStart(width);
+    const tpsOf = (row: (typeof rows)[number]) => row.api.ok / row.api.seconds;
+    const single = new Map(rows.filter((row) => row.processes === 1).map((row) => [row.clients, tpsOf(row)]));
     console.log('');
     console.log(`Internal transfers through the HTTP API vs pgbench TPC-B-like (scale ${PGBENCH_SCALE}), ${SECONDS} s per run, same PostgreSQL, fsync on`);
     console.log(
-      ['clients', 'API transfers/s', 'p50 ms', 'p99 ms', 'errors', 'pgbench tps', 'ratio']
-        .map((title, index) => pad(title, [7, 16, 8, 8, 7, 12, 7][index] ?? 8))
+      ['processes', 'clients', 'API transfers/s', 'p50 ms', 'p99 ms', 'errors', 'pgbench tps', 'ratio', 'vs 1 process']
+        .map((title, index) => pad(title, [9, 7, 16, 8, 8, 7, 12, 7, 12][index] ?? 8))
         .join('  '),
     );
     for (const row of rows) {
-      const tps = row.api.ok / row.api.seconds;
+      const tps = tpsOf(row);
+      const base = pgbenchTps.get(row.clients) ?? null;
+      const one = single.get(row.clients);
       console.log(
         [
+          pad(String(row.processes), 9),
           pad(String(row.clients), 7),
           pad(tps.toFixed(0), 16),
           pad(row.api.p50.toFixed(1), 8),
           pad(row.api.p99.toFixed(1), 8),
           pad(String(row.api.failed), 7),
-          pad(row.pgbenchTps === null ? 'n/a' : row.pgbenchTps.toFixed(0), 12),
-          pad(row.pgbenchTps ? (tps / row.pgbenchTps).toFixed(2) : 'n/a', 7),
+          pad(base === null ? 'n/a' : base.toFixed(0), 12),
+          pad(base ? (tps / base).toFixed(2) : 'n/a', 7),
+          pad(one ? (tps / one).toFixed(2) : 'n/a', 12),
         ].join('  '),
       );
     }
     console.log('');
-    console.log(`CPU per transfer (ms; ${os.cpus().length} cores shared by all of them)`);
-    console.log(['clients', 'server', 'postgres', 'load gen', 'other'].map((title) => pad(title, 9)).join('  '));
+    console.log(`CPU per transfer (ms; ${os.cpus().length} cores shared by all of them; "server" is every app process)`);
+    console.log(['processes', 'clients', 'server', 'postgres', 'load gen', 'other'].map((title) => pad(title, 9)).join('  '));
     for (const row of rows) {
       const cpu = row.api.cpuMs;
       console.log(
-        [String(row.clients), cpu.server.toFixed(3), cpu.postgres.toFixed(3), cpu.client.toFixed(3), cpu.other.toFixed(3)]
+        [String(row.processes), String(row.clients), cpu.server.toFixed(3), cpu.postgres.toFixed(3), cpu.client.toFixed(3), cpu.other.toFixed(3)]
           .map((value) => pad(value, 9))
           .join('  '),
       );
@@ -354,12 +416,8 @@ async function main(): Promise<void> {
     console.log(`Server ran production-like: ${serverSettings}; ${smtp.received()} mails received by the sink`);
     if (!verified.ok) process.exitCode = 1;
   } finally {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server?.once('exit', resolve));
-      server.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-      if (server.exitCode === null) server.kill('SIGKILL');
-    }
+    const running = server as ChildProcess | undefined;
+    if (running && running.exitCode === null) running.kill('SIGKILL');
     await postgres.stop();
     await smtp.close();
     fs.rmSync(directory, { recursive: true, force: true });
