@@ -10,14 +10,16 @@ const codeHash = (binding: string, code: string) => sha256(`${binding}:${code}`)
 
 /**
  * Issues a one-time code for one purpose and one exact binding (the email to confirm, the
- * transfer's amount and payee...). Earlier open codes for the same purpose stop working.
+ * transfer's amount and payee...). Earlier open codes for the same purpose stop working. Answers
+ * the code (to be mailed, never stored) and when it stops working (the mail's expiry too).
  */
 export async function issueCode(
   db: DB,
   input: { userId: string; purpose: CodePurpose; binding: string; ttlMs: number; payload?: Record<string, unknown>; now?: Date },
-): Promise<string> {
+): Promise<{ code: string; expiresAt: Date }> {
   const code = newNumericCode();
   const now = input.now ?? new Date();
+  const expiresAt = new Date(now.getTime() + input.ttlMs);
   await inTransaction(db, async (trx) => {
     await repository.retireOpenCodes(trx, input.userId, input.purpose);
     await repository.insertCode(trx, {
@@ -26,10 +28,10 @@ export async function issueCode(
       binding: input.binding,
       codeHash: codeHash(input.binding, code),
       payload: input.payload ?? null,
-      expiresAt: new Date(now.getTime() + input.ttlMs),
+      expiresAt,
     });
   });
-  return code;
+  return { code, expiresAt };
 }
 
 export interface ConsumedCode {

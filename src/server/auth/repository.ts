@@ -239,3 +239,28 @@ export async function eraseCredentials(trx: DB, userId: string, email: string): 
   await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
   await trx.deleteFrom('login_throttle').where('email', '=', email).execute();
 }
+
+// ---------------------------------------------------------------- purges (jobs/purge.ts)
+
+/** Sessions that ended, expired or went idle before `before`. Answers how many went. */
+export async function deleteSessionsDeadBefore(db: DB, before: Date, idleMs: number): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where((eb) =>
+      eb.or([eb('ended_at', '<', before), eb('expires_at', '<', before), eb('last_seen_at', '<', new Date(before.getTime() - idleMs))]),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** One-time codes that expired before `before` (used or not). */
+export async function deleteCodesExpiredBefore(db: DB, before: Date): Promise<number> {
+  const result = await db.deleteFrom('one_time_codes').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Password reset links that expired before `before` (used or not). */
+export async function deleteResetsExpiredBefore(db: DB, before: Date): Promise<number> {
+  const result = await db.deleteFrom('password_resets').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -11,14 +11,14 @@ import {
 import { type SignUpInput } from '../../shared/contracts/signup';
 import type { UserDto } from '../../shared/contracts/user';
 import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
-import type { Actor, ActorContext, AppContext, ServiceContext } from '../context';
+import { type Actor, type ActorContext, type AppContext, type ServiceContext, withDb } from '../context';
 import { isUniqueViolation } from '../db/errors';
 import type { User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { openCustomerAccounts } from '../ledger/accounts';
 import { AppError, badRequest, conflict } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { sendQuietly } from '../mail/mailer';
+import { queueMail } from '../mail/outbox';
 import { accountLockedMail, brandOf, passwordChangedMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
 import { toUserDto } from '../users/service';
 import { consumeCode, issueCode } from './codes';
@@ -37,16 +37,18 @@ export function assertPasswordAllowed(password: string): void {
   if (isCommonPassword(password)) throw badRequest(COMMON_PASSWORD_MESSAGE, { password: COMMON_PASSWORD_MESSAGE });
 }
 
-/** Mails a fresh email verification code (the earlier one stops working). */
+/** Mails a fresh email verification code (the earlier one stops working), in one transaction with the code. */
 async function sendVerificationCode(ctx: AppContext, user: User): Promise<void> {
-  const code = await issueCode(ctx.db, {
-    userId: user.id,
-    purpose: 'email_verification',
-    binding: user.email,
-    ttlMs: EMAIL_CODE_TTL_MS,
-    now: ctx.clock.now(),
+  await inTransaction(ctx.db, async (trx) => {
+    const { code, expiresAt } = await issueCode(trx, {
+      userId: user.id,
+      purpose: 'email_verification',
+      binding: user.email,
+      ttlMs: EMAIL_CODE_TTL_MS,
+      now: ctx.clock.now(),
+    });
+    await queueMail(withDb(ctx, trx), verificationCodeMail(brandOf(ctx.config), user.email, user.first_name, code), { expiresAt });
   });
-  await ctx.mailer.send(verificationCodeMail(brandOf(ctx.config), user.email, user.first_name, code));
 }
 
 /** Opens a customer with their two accounts; the email is confirmed later with a mailed code. */
@@ -77,10 +79,9 @@ export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<O
         throw error;
       });
     await openCustomerAccounts(trx, created.id);
+    await sendVerificationCode(withDb(ctx, trx), created);
     return created;
   });
-  // The account exists; the customer can ask for the code again from the verification page.
-  await sendVerificationCode(ctx, user).catch((error: unknown) => ctx.log.error({ err: error }, 'verification email failed'));
   return { data: await toUserDto(ctx.db, user), message: SIGNED_UP_MESSAGE, created: true };
 }
 
@@ -91,8 +92,10 @@ export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<O
 async function recordFailure(ctx: ServiceContext, email: string, user: User | undefined): Promise<void> {
   const failures = await repository.countLoginFailure(ctx.db, email, ctx.clock.now());
   if (failures < LOGIN_FAILURES_MAX) return;
-  await repository.lockSignIn(ctx.db, email, new Date(ctx.clock.now().getTime() + LOGIN_LOCK_MS));
-  if (user) await sendQuietly(ctx, accountLockedMail(brandOf(ctx.config), user.email, user.first_name));
+  await inTransaction(ctx.db, async (trx) => {
+    await repository.lockSignIn(trx, email, new Date(ctx.clock.now().getTime() + LOGIN_LOCK_MS));
+    if (user) await queueMail(withDb(ctx, trx), accountLockedMail(brandOf(ctx.config), user.email, user.first_name));
+  });
   throw new AppError('locked', LOCKED_MESSAGE);
 }
 
@@ -161,17 +164,14 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string): 
   const user = await repository.findOpenUserByEmail(ctx.db, email);
   if (!user || user.is_account_disabled) return answer;
   const token = newToken();
+  const expiresAt = new Date(ctx.clock.now().getTime() + PASSWORD_RESET_TTL_MS);
+  const link = `${ctx.config.publicUrl}/forgot-password?token=${token}`;
   await inTransaction(ctx.db, async (trx) => {
     await repository.retireOpenResets(trx, user.id);
-    await repository.insertPasswordReset(trx, {
-      userId: user.id,
-      tokenHash: sha256(token),
-      expiresAt: new Date(ctx.clock.now().getTime() + PASSWORD_RESET_TTL_MS),
-    });
+    await repository.insertPasswordReset(trx, { userId: user.id, tokenHash: sha256(token), expiresAt });
+    // Queued, never sent in the request: a slow or failing mail server cannot tell a registered email apart.
+    await queueMail(withDb(ctx, trx), passwordResetMail(brandOf(ctx.config), user.email, user.first_name, link), { expiresAt });
   });
-  const link = `${ctx.config.publicUrl}/forgot-password?token=${token}`;
-  // Quietly: a mail failure must not answer differently for a registered email.
-  await sendQuietly(ctx, passwordResetMail(brandOf(ctx.config), user.email, user.first_name, link));
   return answer;
 }
 
@@ -179,7 +179,7 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string): 
 export async function resetPassword(ctx: ServiceContext, input: { token: string; password: string }): Promise<Outcome<null>> {
   assertPasswordAllowed(input.password);
   const passwordHash = await hashPassword(input.password);
-  const user = await inTransaction(ctx.db, async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const reset = await repository.lockPasswordReset(trx, sha256(input.token));
     if (!reset || reset.used_at || new Date(reset.expires_at).getTime() <= ctx.clock.now().getTime()) {
       throw badRequest(RESET_LINK_INVALID_MESSAGE);
@@ -188,9 +188,8 @@ export async function resetPassword(ctx: ServiceContext, input: { token: string;
     const updated = await repository.setPasswordHash(trx, reset.user_id, passwordHash);
     await repository.endUserSessions(trx, updated.id);
     await repository.clearLoginFailures(trx, updated.email);
-    return updated;
+    await queueMail(withDb(ctx, trx), passwordChangedMail(brandOf(ctx.config), updated.email, updated.first_name));
   });
-  await sendQuietly(ctx, passwordChangedMail(brandOf(ctx.config), user.email, user.first_name));
   return { data: null, message: PASSWORD_RESET_MESSAGE };
 }
 
@@ -206,7 +205,7 @@ export async function changePassword(ctx: ActorContext, input: { oldPassword: st
   await inTransaction(ctx.db, async (trx) => {
     await repository.setPasswordHash(trx, user.id, passwordHash);
     await repository.endUserSessions(trx, user.id, sessionId);
+    await queueMail(withDb(ctx, trx), passwordChangedMail(brandOf(ctx.config), user.email, user.first_name));
   });
-  await sendQuietly(ctx, passwordChangedMail(brandOf(ctx.config), user.email, user.first_name));
   return { data: null, message: PASSWORD_CHANGED_MESSAGE };
 }

@@ -8,13 +8,13 @@ import {
 } from '../../shared/contracts/cards';
 import type { Paginated } from '../../shared/contracts/common';
 import { audit } from '../audit/audit';
-import type { ActorContext } from '../context';
+import { type ActorContext, withDb } from '../context';
 import { isUniqueViolation } from '../db/errors';
 import type { PageRequest } from '../db/paginate';
 import { inTransaction } from '../db/transaction';
 import { AppError, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { sendQuietly } from '../mail/mailer';
+import { queueMail } from '../mail/outbox';
 import { brandOf, plainMail } from '../mail/templates';
 import * as repository from './repository';
 
@@ -57,13 +57,13 @@ export async function cardRequestQueue(ctx: ActorContext, status: CardRequestSta
   return { ...result, items: result.items.map((row) => toCardRequestDto(row, row)) };
 }
 
-/** Staff moves a request forward (audited); the customer is emailed the new status. */
+/** Staff moves a request forward (audited); the customer is emailed the new status (queued with the change). */
 export async function changeCardRequestStatus(
   ctx: ActorContext,
   id: string,
   change: { status: CardRequestStatus; note?: string | undefined },
 ): Promise<Outcome<CardRequestDto>> {
-  const { row, customer } = await inTransaction(ctx.db, async (trx) => {
+  const row = await inTransaction(ctx.db, async (trx) => {
     const current = await repository.lockCardRequest(trx, id);
     if (!current) throw notFound(CARD_REQUEST_NOT_FOUND);
     if (!CARD_STATUS_NEXT[current.status].includes(change.status)) {
@@ -86,17 +86,19 @@ export async function changeCardRequestStatus(
       after: { status: updated.status, note: updated.note },
       reason: change.note ?? null,
     });
-    return { row: updated, customer: await repository.cardRequestOwner(trx, current.user_id) };
+    const customer = await repository.cardRequestOwner(trx, current.user_id);
+    const label = CARD_STATUS_LABELS[updated.status];
+    await queueMail(
+      withDb(ctx, trx),
+      plainMail(
+        brandOf(ctx.config),
+        customer.email,
+        `your ${updated.card_type} card request: ${label.toLowerCase()}`,
+        `Hello ${customer.first_name},\n\nYour ${updated.card_type} card request is now: ${label}.${updated.note ? `\n\n${updated.note}` : ''}`,
+      ),
+    );
+    return updated;
   });
   const label = CARD_STATUS_LABELS[row.status];
-  await sendQuietly(
-    ctx,
-    plainMail(
-      brandOf(ctx.config),
-      customer.email,
-      `your ${row.card_type} card request: ${label.toLowerCase()}`,
-      `Hello ${customer.first_name},\n\nYour ${row.card_type} card request is now: ${label}.${row.note ? `\n\n${row.note}` : ''}`,
-    ),
-  );
   return { data: toCardRequestDto(row), message: `Card request ${label.toLowerCase()}` };
 }

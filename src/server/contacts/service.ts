@@ -7,12 +7,12 @@ import {
   type ContactRequest,
 } from '../../shared/contracts/contacts';
 import { audit } from '../audit/audit';
-import type { ActorContext, ServiceContext } from '../context';
+import { type ActorContext, type ServiceContext, withDb } from '../context';
 import type { PageRequest } from '../db/paginate';
 import { inTransaction } from '../db/transaction';
 import { notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { sendQuietly } from '../mail/mailer';
+import { queueMail } from '../mail/outbox';
 import { brandOf, plainMail } from '../mail/templates';
 import * as repository from './repository';
 
@@ -47,24 +47,27 @@ export async function sendContactMessage(ctx: ServiceContext, input: ContactRequ
     ctx.log.info('contact message dropped: honeypot filled');
     return { data: null, message: CONTACT_SENT_MESSAGE, created: true };
   }
-  const row = await repository.insertContactMessage(ctx.db, {
-    name: input.name,
-    email: input.email,
-    phone: input.phone || null,
-    subject: input.subject,
-    message: input.message,
-    ip,
+  // The message and the bank inbox's notice commit together.
+  const row = await inTransaction(ctx.db, async (trx) => {
+    const stored = await repository.insertContactMessage(trx, {
+      name: input.name,
+      email: input.email,
+      phone: input.phone || null,
+      subject: input.subject,
+      message: input.message,
+      ip,
+    });
+    await queueMail(
+      withDb(ctx, trx),
+      plainMail(
+        brandOf(ctx.config),
+        bankInbox(ctx.config),
+        `new contact message: ${oneLine(stored.subject)}`,
+        `From: ${oneLine(stored.name)} <${stored.email}>${stored.phone ? `\nPhone: ${stored.phone}` : ''}\nSubject: ${oneLine(stored.subject)}\n\n${stored.message}\n\nRead and answer it in the back office: ${ctx.config.publicUrl}/admin/contacts`,
+      ),
+    );
+    return stored;
   });
-  // The message is stored: a mail failure only delays the bank noticing it in the back office.
-  await sendQuietly(
-    ctx,
-    plainMail(
-      brandOf(ctx.config),
-      bankInbox(ctx.config),
-      `new contact message: ${oneLine(row.subject)}`,
-      `From: ${oneLine(row.name)} <${row.email}>${row.phone ? `\nPhone: ${row.phone}` : ''}\nSubject: ${oneLine(row.subject)}\n\n${row.message}\n\nRead and answer it in the back office: ${ctx.config.publicUrl}/admin/contacts`,
-    ),
-  );
   return { data: { _id: row.id }, message: CONTACT_SENT_MESSAGE, created: true };
 }
 

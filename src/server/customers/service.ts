@@ -11,7 +11,7 @@ import { formatCents } from '../../shared/money';
 import { audit } from '../audit/audit';
 import { eraseCredentials } from '../auth/repository';
 import { endUserSessions } from '../auth/sessions';
-import type { ActorContext, AppContext } from '../context';
+import { type ActorContext, type AppContext, withDb } from '../context';
 import type { DB } from '../db/database';
 import { isCheckViolation, isUniqueViolation } from '../db/errors';
 import type { User } from '../db/schema';
@@ -23,7 +23,7 @@ import { deleteCustomerAccounts, hasLedgerHistory, lockCustomerAccounts } from '
 import { AppError, conflict, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { amountOwed } from '../loans/repository';
-import { sendQuietly } from '../mail/mailer';
+import { queueMail } from '../mail/outbox';
 import { brandOf, plainMail } from '../mail/templates';
 import { toUserDto } from '../users/service';
 import * as repository from './repository';
@@ -150,7 +150,7 @@ async function auditChange(trx: DB, ctx: ActorContext, { before, after, changed,
   }
 }
 
-/** The customer hears of every change, at the old address and the new one. */
+/** The customer hears of every change, at the old address and the new one (queued on ctx.db: the change's transaction). */
 async function notifyChange(ctx: AppContext, { before, after, changed, details }: Change): Promise<void> {
   if (changed.length === 0 || after.is_admin) return;
   const lines: string[] = [];
@@ -167,7 +167,7 @@ async function notifyChange(ctx: AppContext, { before, after, changed, details }
   }
   const body = `Hello ${after.first_name},\n\n${lines.join('\n')}\n\nIf you have questions, contact support.`;
   for (const to of new Set([before.email, after.email])) {
-    await sendQuietly(ctx, plainMail(brandOf(ctx.config), to, 'changes to your account', body));
+    await queueMail(ctx, plainMail(brandOf(ctx.config), to, 'changes to your account', body));
   }
 }
 
@@ -187,6 +187,7 @@ export async function updateCustomer(ctx: ActorContext, id: string, input: Updat
     const change = diff(user, updated);
     await auditChange(trx, ctx, change);
     if (updated.is_account_disabled) await endUserSessions(trx, id);
+    await notifyChange(withDb(ctx, trx), change);
     return change;
   }).catch((error: unknown) => {
     // Two edits racing for one address, or an admin disabled behind the check: the database decides.
@@ -194,7 +195,6 @@ export async function updateCustomer(ctx: ActorContext, id: string, input: Updat
     if (isCheckViolation(error, repository.ADMIN_NEVER_DISABLED_CONSTRAINT)) throw ADMIN_NOT_DISABLED();
     throw error;
   });
-  await notifyChange(ctx, change);
   return { data: await toAdminUserDto(ctx.db, change.after), message: USER_UPDATED_MESSAGE };
 }
 
@@ -286,10 +286,12 @@ export async function closeOrDeleteCustomer(ctx: ActorContext, id: string): Prom
     const accounts = await lockCustomerAccounts(trx, id);
     const history = await hasLedgerHistory(trx, id);
     const deleted = history ? undefined : await deleteWithoutHistory(trx, ctx, user, accounts[0]?.number ?? null);
-    return deleted ?? close(trx, ctx, user, accounts, history);
+    const ended = deleted ?? (await close(trx, ctx, user, accounts, history));
+    const { subject, body } = ENDINGS[ended.kind];
+    await queueMail(withDb(ctx, trx), plainMail(brandOf(ctx.config), ended.user.email, subject, `Hello ${ended.user.first_name},\n\n${body}`));
+    return ended;
   });
   await discardFiles(ctx, ending.files);
-  const { subject, body, message } = ENDINGS[ending.kind];
-  await sendQuietly(ctx, plainMail(brandOf(ctx.config), ending.user.email, subject, `Hello ${ending.user.first_name},\n\n${body}`));
+  const { message } = ENDINGS[ending.kind];
   return { data: { outcome: ending.kind, message }, message };
 }

@@ -272,6 +272,24 @@ export interface ContactMessagesTable {
   read_at: Date | null;
 }
 
+export type MailStatus = 'pending' | 'sent' | 'expired';
+
+/** Every email, written with the change that causes it and delivered by a job (ADR 010). */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  message_id: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  status: Generated<MailStatus>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  /** A mail carrying a code or a link: not sent after this (the code no longer works). */
+  expires_at: Timestamp | null;
+  created_at: CreatedAt;
+  sent_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -292,6 +310,7 @@ export interface Database {
   card_requests: CardRequestsTable;
   beneficiaries: BeneficiariesTable;
   contact_messages: ContactMessagesTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type User = Selectable<UsersTable>;

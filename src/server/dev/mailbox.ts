@@ -1,17 +1,30 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context';
+import { sentMail } from '../mail/repository';
+
+/** The newest mails the page shows. */
+const MAILBOX_SIZE_MAX = 200;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
- * The development outbox: with no SMTP_URL, mail is kept in memory and shown here. Never
- * registered in production mode, and empty whenever real SMTP is configured. Not under /api: it is
- * a developer's page (no sign-in, not in the API document).
+ * The development mailbox: with no SMTP_URL, the mail the send_mail job delivered to the
+ * development transport, read from the outbox table (so every process and instance shows the
+ * same). Registered only in demo mode without SMTP_URL. Not under /api: it is a developer's page
+ * (no sign-in, not in the API document).
  */
-export function devMailboxRoutes(context: Pick<AppContext, 'mailer'>): FastifyPluginAsync {
+export function devMailboxRoutes(context: Pick<AppContext, 'db' | 'mailer'>): FastifyPluginAsync {
   return async (app) => {
     app.get('/dev/mailbox', async (request, reply) => {
-      const messages = context.mailer.outbox();
+      const rows = await sentMail(context.db, MAILBOX_SIZE_MAX);
+      const messages = rows.map((row) => ({
+        id: row.id,
+        from: context.mailer.from,
+        to: row.to_address,
+        subject: row.subject,
+        text: row.body,
+        sentAt: new Date(row.sent_at ?? row.created_at).toISOString(),
+      }));
       const accept = request.headers.accept ?? '';
       if ((request.query as { format?: string }).format === 'json' || (accept.includes('application/json') && !accept.includes('text/html'))) {
         return reply.header('Cache-Control', 'no-store').send({ data: messages });

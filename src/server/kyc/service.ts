@@ -9,7 +9,7 @@ import {
 } from '../../shared/contracts/kyc';
 import type { UserDto } from '../../shared/contracts/user';
 import { audit } from '../audit/audit';
-import type { ActorContext } from '../context';
+import { type ActorContext, withDb } from '../context';
 import type { DB } from '../db/database';
 import type { PageRequest } from '../db/paginate';
 import type { StoredFilePurpose, VerificationStatus } from '../db/schema';
@@ -18,7 +18,7 @@ import { fileMediaTypes, findStoredFile, recordFile } from '../files/repository'
 import { type PreparedFile, prepareUpload, readStoredFile, type StoredFileContent, storeFiles, type UploadedFile } from '../files/service';
 import { assert, conflict, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { sendQuietly } from '../mail/mailer';
+import { queueMail } from '../mail/outbox';
 import { brandOf, plainMail } from '../mail/templates';
 import { toUserDto } from '../users/service';
 import * as repository from './repository';
@@ -83,18 +83,18 @@ export async function submitVerification(ctx: ActorContext, form: KycForm): Prom
         documentFileId: await record(documentName, 'kyc_document', document),
         proofOfAddressFileId: await record(proofName, 'kyc_proof_of_address', proof),
       });
+      await queueMail(
+        withDb(ctx, trx),
+        plainMail(
+          brandOf(ctx.config),
+          user.email,
+          'we received your documents',
+          `Hello ${user.first_name},\n\nThank you: we received your identity documents. Our staff will check them, usually within 1-3 business days, and email you the result.`,
+        ),
+      );
       return repository.setVerificationStatus(trx, user.id, 'pending');
     });
   });
-  await sendQuietly(
-    ctx,
-    plainMail(
-      brandOf(ctx.config),
-      user.email,
-      'we received your documents',
-      `Hello ${user.first_name},\n\nThank you: we received your identity documents. Our staff will check them, usually within 1-3 business days, and email you the result.`,
-    ),
-  );
   return { data: await toUserDto(ctx.db, updated), message: KYC_SUCCESS_MESSAGE, created: true };
 }
 
@@ -149,16 +149,16 @@ async function decide(ctx: ActorContext, submissionId: string, decision: 'verifi
       after: { verificationStatus: decision, submissionStatus: decision },
       reason,
     });
+    const text =
+      decision === 'verified'
+        ? `Hello ${updated.first_name},\n\nYour identity has been verified. Thank you for completing your account setup.`
+        : `Hello ${updated.first_name},\n\nWe could not verify your identity with the documents you sent.\n\nReason: ${reason}\n\nPlease sign in and submit your documents again at ${ctx.config.publicUrl}/account/kyc-verification.`;
+    await queueMail(
+      withDb(ctx, trx),
+      plainMail(brandOf(ctx.config), updated.email, decision === 'verified' ? 'your identity is verified' : 'we could not verify your identity', text),
+    );
     return updated;
   });
-  const text =
-    decision === 'verified'
-      ? `Hello ${customer.first_name},\n\nYour identity has been verified. Thank you for completing your account setup.`
-      : `Hello ${customer.first_name},\n\nWe could not verify your identity with the documents you sent.\n\nReason: ${reason}\n\nPlease sign in and submit your documents again at ${ctx.config.publicUrl}/account/kyc-verification.`;
-  await sendQuietly(
-    ctx,
-    plainMail(brandOf(ctx.config), customer.email, decision === 'verified' ? 'your identity is verified' : 'we could not verify your identity', text),
-  );
   return {
     data: { userId: customer.id, verificationStatus: customer.verification_status },
     message:

@@ -47,3 +47,12 @@ export async function storeOutcome(trx: DB, ticket: IdempotencyTicket, outcome: 
 
 /** The same key arrived twice at once and the other request stored its outcome first. */
 export const isKeyClash = (error: unknown) => isUniqueViolation(error, 'idempotency_keys_pkey');
+
+/**
+ * Idempotency records stored before `before` (the purge job): a retry with such a key is then a
+ * new request. The retention is how late a client may retry (jobs/purge.ts, README).
+ */
+export async function deleteIdempotencyRecordsBefore(db: DB, before: Date): Promise<number> {
+  const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

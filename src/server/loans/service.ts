@@ -13,14 +13,14 @@ import {
 } from '../../shared/contracts/loans';
 import { formatCents } from '../../shared/money';
 import { audit } from '../audit/audit';
-import type { ActorContext } from '../context';
+import { type ActorContext, withDb } from '../context';
 import type { PageRequest } from '../db/paginate';
 import { inTransaction } from '../db/transaction';
 import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
 import { bankAccountId } from '../ledger/posting';
 import { AppError, assert, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { sendQuietly } from '../mail/mailer';
+import { queueMail } from '../mail/outbox';
 import { brandOf, plainMail } from '../mail/templates';
 import * as repository from './repository';
 
@@ -101,8 +101,9 @@ function terms(input: LoanApplication): repository.LoanTerms {
 
 const describe = (row: repository.LoanRow) => `${LOAN_PRODUCTS[row.loan_type].label} of ${formatCents(row.amount_cents)} over ${row.duration_months} months`;
 
+/** Queues a notice to the customer on ctx.db: call it with the transaction of the change it tells of. */
 function notify(ctx: ActorContext, to: string, subject: string, body: string): Promise<void> {
-  return sendQuietly(ctx, plainMail(brandOf(ctx.config), to, subject, body));
+  return queueMail(ctx, plainMail(brandOf(ctx.config), to, subject, body));
 }
 
 async function checkingOf(db: ActorContext['db'], userId: string): Promise<string> {
@@ -124,15 +125,16 @@ export async function applyForLoan(ctx: ActorContext, input: LoanApplication): P
     await repository.lockCustomer(trx, user.id);
     if ((await repository.countPending(trx, user.id)) >= LOAN_PENDING_MAX)
       throw new AppError('conflict', `You already have ${LOAN_PENDING_MAX} applications under review. Please wait for a decision or withdraw one.`);
-    return repository.insertLoan(trx, user.id, terms(input));
+    const inserted = await repository.insertLoan(trx, user.id, terms(input));
+    await notify(
+      withDb(ctx, trx),
+      user.email,
+      'we received your loan application',
+      `Hello ${user.first_name},\n\nWe received your application for a ${describe(inserted).toLowerCase()}, at an indicative ${inserted.annual_rate_bps / 100}% a year (about ${formatCents(inserted.monthly_payment_cents)} a month). ` +
+        `Decisions usually take 1-3 business days for personal loans and 5-10 for business loans. We will email you the result.`,
+    );
+    return inserted;
   });
-  await notify(
-    ctx,
-    user.email,
-    'we received your loan application',
-    `Hello ${user.first_name},\n\nWe received your application for a ${describe(row).toLowerCase()}, at an indicative ${row.annual_rate_bps / 100}% a year (about ${formatCents(row.monthly_payment_cents)} a month). ` +
-      `Decisions usually take 1-3 business days for personal loans and 5-10 for business loans. We will email you the result.`,
-  );
   return { data: toLoanDto(row), message: LOAN_SUCCESS_MESSAGE, created: true };
 }
 
@@ -227,7 +229,7 @@ export async function loanQueue(ctx: ActorContext, status: LoanStatus | 'all', p
 
 /** Approval disburses the loan as a ledger entry, in the transaction that approves it; audited. */
 export async function approveLoan(ctx: ActorContext, id: string, ticket: IdempotencyTicket): Promise<Outcome<LoanDto>> {
-  const { outcome, customer, loan } = await ctx.ledger.transaction(async (trx, post) => {
+  const { outcome } = await ctx.ledger.transaction(async (trx, post) => {
     const loan = await repository.lockLoan(trx, id);
     if (!loan) throw notFound(LOAN_NOT_FOUND);
     if (loan.status !== 'pending') throw new AppError('conflict', `This application is already ${loan.status}.`);
@@ -275,15 +277,15 @@ export async function approveLoan(ctx: ActorContext, id: string, ticket: Idempot
       message: `Loan approved: ${formatCents(loan.amount_cents)} paid into the customer's checking account.`,
     };
     await storeOutcome(trx, ticket, outcome, posted.id);
-    return { outcome, customer, loan };
+    await notify(
+      withDb(ctx, trx),
+      customer.email,
+      'your loan is approved',
+      `Hello ${customer.first_name},\n\nYour ${describe(loan).toLowerCase()} is approved. ${formatCents(loan.amount_cents)} has been paid into your checking account. ` +
+        `Your monthly payment is ${formatCents(loan.monthly_payment_cents)} at ${loan.annual_rate_bps / 100}% a year; the full schedule is on your Loans page.`,
+    );
+    return { outcome };
   });
-  await notify(
-    ctx,
-    customer.email,
-    'your loan is approved',
-    `Hello ${customer.first_name},\n\nYour ${describe(loan).toLowerCase()} is approved. ${formatCents(loan.amount_cents)} has been paid into your checking account. ` +
-      `Your monthly payment is ${formatCents(loan.monthly_payment_cents)} at ${loan.annual_rate_bps / 100}% a year; the full schedule is on your Loans page.`,
-  );
   return outcome;
 }
 
@@ -307,13 +309,14 @@ export async function rejectLoan(ctx: ActorContext, id: string, reason: string):
       after: { status: 'rejected' },
       reason,
     });
-    return { row: updated, customer: await repository.loanCustomer(trx, loan.user_id) };
+    const customer = await repository.loanCustomer(trx, loan.user_id);
+    await notify(
+      withDb(ctx, trx),
+      customer.email,
+      'your loan application',
+      `Hello ${customer.first_name},\n\nWe are sorry: we cannot offer you the ${describe(updated).toLowerCase()} you applied for.\n\nReason: ${reason}`,
+    );
+    return { row: updated, customer };
   });
-  await notify(
-    ctx,
-    customer.email,
-    'your loan application',
-    `Hello ${customer.first_name},\n\nWe are sorry: we cannot offer you the ${describe(row).toLowerCase()} you applied for.\n\nReason: ${reason}`,
-  );
   return { data: toLoanDto(row, customer), message: 'Loan application rejected. The customer has been emailed the reason.' };
 }

@@ -13,14 +13,15 @@ import type { UserDto } from '../../shared/contracts/user';
 import { EMAIL_CODE_TTL_MS } from '../../shared/limits';
 import { consumeCode, issueCode } from '../auth/codes';
 import { verifyPassword } from '../auth/crypto';
-import type { ActorContext } from '../context';
+import { type ActorContext, withDb } from '../context';
+import type { User } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { inTransaction } from '../db/transaction';
 import { deleteOwnedFile, findStoredFile, recordFile } from '../files/repository';
 import { discardFiles, IMAGE_EDGE_MAX, prepareUpload, readStoredFile, type StoredFileContent, storeFiles, type UploadedFile } from '../files/service';
 import { assert, badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { sendQuietly } from '../mail/mailer';
+import { queueMail } from '../mail/outbox';
 import { brandOf, plainMail } from '../mail/templates';
 import { toUserDto } from '../users/service';
 import * as repository from './repository';
@@ -68,28 +69,31 @@ export async function updateProfile(ctx: ActorContext, input: ProfileUpdate): Pr
     message = `We sent a 6-digit code to ${newEmail}. Enter it to confirm your new email address.${Object.keys(changes).length > 0 ? ' Your other changes are saved.' : ''}`;
   }
 
-  let updated = user;
-  if (Object.keys(changes).length > 0) {
+  // The change and the notice to the old address commit together.
+  const updated = await inTransaction(ctx.db, async (trx) => {
+    if (Object.keys(changes).length === 0) return user;
+    let saved: User;
     try {
-      updated = await repository.updateProfile(ctx.db, user.id, changes);
+      saved = await repository.updateProfile(trx, user.id, changes);
     } catch (error) {
       if (isUniqueViolation(error, repository.USERS_EMAIL_CONSTRAINT)) throw emailTaken();
       throw error;
     }
-  }
-  if (changes.email) {
-    // The old address hears about it, in case this was not its owner.
-    await sendQuietly(
-      ctx,
-      plainMail(
-        brandOf(ctx.config),
-        user.email,
-        'your email address was changed',
-        `Hello ${user.first_name},\n\nThe email of your account was changed to ${changes.email}. If this was not you, contact support at once.`,
-      ),
-    );
-    message = 'Your email address has been changed. Profile updated successfully';
-  }
+    if (changes.email) {
+      // The old address hears about it, in case this was not its owner.
+      await queueMail(
+        withDb(ctx, trx),
+        plainMail(
+          brandOf(ctx.config),
+          user.email,
+          'your email address was changed',
+          `Hello ${user.first_name},\n\nThe email of your account was changed to ${changes.email}. If this was not you, contact support at once.`,
+        ),
+      );
+    }
+    return saved;
+  });
+  if (changes.email) message = 'Your email address has been changed. Profile updated successfully';
   return { data: await toUserDto(ctx.db, updated), message, emailChangePending, pendingEmail: emailChangePending ? newEmail : null };
 }
 
@@ -99,15 +103,19 @@ async function sendEmailChangeCode(ctx: ActorContext, newEmail: string, password
   if (!password) throw badRequest('Please enter your current password to change your email address.', { password: 'Current password is required' });
   if (!(await verifyPassword(user.password_hash, password))) throw badRequest('Your current password is not correct.', { password: 'Incorrect password' });
   if (await repository.emailInUse(ctx.db, newEmail)) throw emailTaken();
-  const code = await issueCode(ctx.db, { userId: user.id, purpose: 'email_change', binding: newEmail, ttlMs: EMAIL_CODE_TTL_MS });
-  await ctx.mailer.send(
-    plainMail(
-      brandOf(ctx.config),
-      newEmail,
-      `confirm your new email address: ${code}`,
-      `Hello ${user.first_name},\n\nTo make ${newEmail} the email of your account, enter this code: ${code}. It is valid for 10 minutes.\n\nIf you did not ask for this, ignore this email.`,
-    ),
-  );
+  await inTransaction(ctx.db, async (trx) => {
+    const { code, expiresAt } = await issueCode(trx, { userId: user.id, purpose: 'email_change', binding: newEmail, ttlMs: EMAIL_CODE_TTL_MS });
+    await queueMail(
+      withDb(ctx, trx),
+      plainMail(
+        brandOf(ctx.config),
+        newEmail,
+        `confirm your new email address: ${code}`,
+        `Hello ${user.first_name},\n\nTo make ${newEmail} the email of your account, enter this code: ${code}. It is valid for 10 minutes.\n\nIf you did not ask for this, ignore this email.`,
+      ),
+      { expiresAt },
+    );
+  });
 }
 
 /** A new profile picture (re-encoded, at most 512 px); the previous one is deleted. */

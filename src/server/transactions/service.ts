@@ -15,7 +15,7 @@ import { bicCountry, wireCountries } from '../../shared/wire';
 import { audit } from '../audit/audit';
 import { consumeCode, issueCode } from '../auth/codes';
 import { sha256 } from '../auth/crypto';
-import type { ActorContext } from '../context';
+import { type ActorContext, withDb } from '../context';
 import type { DB } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
 import { inTransaction } from '../db/transaction';
@@ -25,6 +25,7 @@ import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
 import { bankAccountId, type EntryInput, type PostedEntry } from '../ledger/posting';
 import { AppError, assert, badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
+import { queueMail } from '../mail/outbox';
 import { plainMail, brandOf } from '../mail/templates';
 import * as repository from './repository';
 
@@ -130,34 +131,40 @@ interface CodeStep {
 /** The first call: a code for exactly this transfer, emailed; the answer is stored under the key. */
 async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
   const user = ctx.actor.user;
-  const code = await issueCode(ctx.db, {
-    userId: user.id,
-    purpose: 'transfer',
-    binding: step.binding,
-    ttlMs: TRANSFER_CODE_TTL_MS,
-    payload: { amountCents: step.amountCents, payee: step.payee },
+  // The code, its mail and the stored answer commit together: a retry replays the answer, and the
+  // mail is delivered by the outbox's job (the request never waits for SMTP).
+  return inTransaction(ctx.db, async (trx) => {
+    const { code, expiresAt } = await issueCode(trx, {
+      userId: user.id,
+      purpose: 'transfer',
+      binding: step.binding,
+      ttlMs: TRANSFER_CODE_TTL_MS,
+      payload: { amountCents: step.amountCents, payee: step.payee },
+    });
+    await queueMail(
+      withDb(ctx, trx),
+      plainMail(
+        brandOf(ctx.config),
+        user.email,
+        `your IMS code ${code}`,
+        `Hello ${user.first_name},\n\nYour IMS code is ${code}.\n\nIt authorizes only this transfer: ${step.summary}.\n` +
+          `It is valid for 5 minutes and for 5 attempts, and it is free. If you did not ask for it, do not share it and contact support.`,
+      ),
+      { expiresAt },
+    );
+    const outcome: Outcome<TransferCodeSent> = {
+      data: {
+        step: 'code',
+        expiresAt: expiresAt.toISOString(),
+        sentTo: maskEmail(user.email),
+        amount: step.amountCents / 100,
+        payee: step.payee,
+      },
+      message: `We emailed your IMS code to ${maskEmail(user.email)}. It is free and works only for this transfer.`,
+    };
+    await storeOutcome(trx, ticket, outcome);
+    return outcome;
   });
-  await ctx.mailer.send(
-    plainMail(
-      brandOf(ctx.config),
-      user.email,
-      `your IMS code ${code}`,
-      `Hello ${user.first_name},\n\nYour IMS code is ${code}.\n\nIt authorizes only this transfer: ${step.summary}.\n` +
-        `It is valid for 5 minutes and for 5 attempts, and it is free. If you did not ask for it, do not share it and contact support.`,
-    ),
-  );
-  const outcome: Outcome<TransferCodeSent> = {
-    data: {
-      step: 'code',
-      expiresAt: new Date(ctx.clock.now().getTime() + TRANSFER_CODE_TTL_MS).toISOString(),
-      sentTo: maskEmail(user.email),
-      amount: step.amountCents / 100,
-      payee: step.payee,
-    },
-    message: `We emailed your IMS code to ${maskEmail(user.email)}. It is free and works only for this transfer.`,
-  };
-  await inTransaction(ctx.db, (trx) => storeOutcome(trx, ticket, outcome));
-  return outcome;
 }
 
 const CODE_MESSAGES = {

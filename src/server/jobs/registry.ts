@@ -1,0 +1,46 @@
+import { parseCronItems, type ParsedCronItem, type TaskList } from 'graphile-worker';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
+import { PURGE_TASK, purgeExpired } from './purge';
+
+/**
+ * THE list of background tasks. A task is a function of the bank's context and its payload
+ * (checked here, so a malformed payload fails the job with a clear error instead of doing
+ * something else); `schedule` (cron syntax, UTC) runs it on a timetable, once across every
+ * runner. To add one (standing orders, statements, notifications): write the function next to
+ * the domain it serves, add an entry here, and queue it with `addJob` (queues/repository.ts) in
+ * the transaction that causes it.
+ */
+interface TaskDefinition {
+  identifier: string;
+  run(ctx: AppContext, payload: unknown): Promise<unknown>;
+  schedule?: string;
+}
+
+const ZSendMailPayload = z.object({ outboxId: z.number().int().positive() });
+
+export const TASKS: readonly TaskDefinition[] = [
+  { identifier: SEND_MAIL_TASK, run: (ctx, payload) => deliverMail(ctx, ZSendMailPayload.parse(payload).outboxId) },
+  // Hourly, at minute 17 (away from the hour, when other schedules tend to run).
+  { identifier: PURGE_TASK, run: (ctx) => purgeExpired(ctx), schedule: '17 * * * *' },
+];
+
+/** The tasks as graphile-worker runs them, each given the context. */
+export function taskList(ctx: AppContext): TaskList {
+  return Object.fromEntries(
+    TASKS.map((task) => [
+      task.identifier,
+      async (payload: unknown) => {
+        await task.run(ctx, payload);
+      },
+    ]),
+  );
+}
+
+/** The scheduled tasks. A run missed while no runner was up is not made up (backfill off): the next one catches up. */
+export function cronItems(): ParsedCronItem[] {
+  return parseCronItems(
+    TASKS.filter((task) => task.schedule).map((task) => ({ task: task.identifier, match: task.schedule!, options: { backfillPeriod: 0 } })),
+  );
+}

@@ -1,0 +1,98 @@
+import { EventEmitter } from 'node:events';
+import { Logger as WorkerLogger, run, runMigrations, runOnce, type LogLevel, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
+import type pg from 'pg';
+import type { AppContext } from '../context';
+import { jobsFailed, jobsQueueDepth } from '../lib/metrics';
+import { jobCounts } from '../queues/repository';
+import { cronItems, taskList } from './registry';
+
+/** The advisory lock under which one process at a time installs or upgrades graphile-worker's schema. */
+const JOB_SCHEMA_LOCK_KEY = 4_812_200;
+/** Jobs one runner works on at once: mail and purges are I/O, a few suffice. */
+export const JOB_CONCURRENCY = 4;
+/** How often a runner counts the queues for jobs_queue_depth. */
+const QUEUE_DEPTH_INTERVAL_MS = 15_000;
+
+/**
+ * Installs or upgrades graphile-worker's schema (graphile_worker) once, whatever the number of
+ * processes starting together: each takes a PostgreSQL advisory lock in turn, and the later ones
+ * find it done. Runs after the bank's own migrations, at every start.
+ */
+export async function installJobSchema(pool: pg.Pool, ctx: Pick<AppContext, 'log'>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [JOB_SCHEMA_LOCK_KEY]);
+    try {
+      await runMigrations({ pgPool: pool, logger: workerLogger(ctx) });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [JOB_SCHEMA_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** graphile-worker's log lines in the bank's log: its errors and warnings as such, the rest as debug. */
+function workerLogger(ctx: Pick<AppContext, 'log'>): WorkerLogger {
+  return new WorkerLogger((scope) => (level: LogLevel, message: string, meta?: Record<string, unknown>) => {
+    const details = { jobs: scope, ...(meta?.error ? { err: meta.error } : {}) };
+    if (level === 'error') ctx.log.error(details, message);
+    else if (level === 'warning') ctx.log.warn(details, message);
+    else ctx.log.debug(details, message);
+  });
+}
+
+/** Every failed run counts in jobs_failed_total, by task (a retry may still succeed). */
+function countedEvents(): WorkerEvents {
+  const events = new EventEmitter() as WorkerEvents;
+  events.on('job:error', ({ job }) => jobsFailed.inc({ queue: job.task_identifier }));
+  return events;
+}
+
+/** Sets jobs_queue_depth from the database (every task and state, those at zero included). */
+export async function countQueues(ctx: Pick<AppContext, 'db'>): Promise<void> {
+  const counts = await jobCounts(ctx.db);
+  jobsQueueDepth.reset();
+  for (const { task, state, count } of counts) jobsQueueDepth.set({ queue: task, state }, count);
+}
+
+const options = (ctx: AppContext, pool: pg.Pool): RunnerOptions => ({
+  pgPool: pool,
+  concurrency: JOB_CONCURRENCY,
+  // close-with-grace owns the signals: the runner is stopped from the shutdown (server.ts).
+  noHandleSignals: true,
+  logger: workerLogger(ctx),
+  events: countedEvents(),
+});
+
+export interface JobRunner {
+  /** Stops taking jobs and waits for the ones running (graphile-worker's graceful stop). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the background jobs of the registry in this process until stopped: woken at once by a new
+ * job (LISTEN/NOTIFY), polling as a fallback, and running the schedules. Any number of runners
+ * share the queue (graphile-worker locks each job with SKIP LOCKED).
+ */
+export async function startJobRunner(ctx: AppContext, pool: pg.Pool): Promise<JobRunner> {
+  const runner = await run(options(ctx, pool), taskList(ctx), cronItems());
+  const count = () => countQueues(ctx).catch((error: unknown) => ctx.log.warn({ err: error }, 'could not count the job queues'));
+  void count();
+  const timer = setInterval(count, QUEUE_DEPTH_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await runner.stop();
+    },
+  };
+}
+
+/**
+ * Runs every job that is due now, until none is left, then returns (tests, and a one-off drain).
+ * Jobs waiting for a later try stay waiting.
+ */
+export async function runDueJobs(ctx: AppContext, pool: pg.Pool): Promise<void> {
+  await runOnce(options(ctx, pool), taskList(ctx));
+}
