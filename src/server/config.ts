@@ -114,6 +114,7 @@ export const ZEnvironment = z.object({
     .regex(/^[\x21-\x7e]+$/, 'METRICS_TOKEN must be printable ASCII without spaces')
     .optional(),
   ALLOW_HTTP: booleanFlag('ALLOW_HTTP', false),
+  RUN_JOBS: booleanFlag('RUN_JOBS', true),
 });
 
 export type Environment = z.infer<typeof ZEnvironment>;
@@ -146,6 +147,8 @@ export interface Config {
   allowHttp: boolean;
   /** /dev/mailbox: only in demo mode with no SMTP_URL, where it shows the mail that was not sent. */
   devMailbox: boolean;
+  /** This instance runs the background jobs (mail, purges); false when `npm run worker` runs them elsewhere. */
+  runJobs: boolean;
 }
 
 export class ConfigError extends Error {
@@ -189,6 +192,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     metricsToken: env.METRICS_TOKEN,
     allowHttp: env.ALLOW_HTTP,
     devMailbox: env.DEMO_MODE && !env.SMTP_URL,
+    runJobs: env.RUN_JOBS,
   };
 }
 

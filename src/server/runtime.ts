@@ -3,6 +3,7 @@ import type { Config } from './config';
 import { assertPostgresVersion, createDatabase, type DatabaseHandle, type DatabaseLog } from './db/database';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded';
 import { migrateToLatest } from './db/migrate';
+import { installJobSchema } from './jobs/runner';
 import { createLogger } from './lib/logger';
 
 export interface Runtime {
@@ -15,7 +16,8 @@ export interface Runtime {
 }
 
 /**
- * Opens the configured PostgreSQL (or starts the embedded one) and brings its schema up to date.
+ * Opens the configured PostgreSQL (or starts the embedded one) and brings its schema up to date:
+ * the bank's migrations, then the job queue's (graphile-worker's schema), each once under a lock.
  * `databaseLog`: where lost connections and host changes are reported (the process's logger by default).
  */
 export async function openRuntime(
@@ -32,6 +34,7 @@ export async function openRuntime(
   const database = createDatabase(url, { max: options.poolMax, log: options.databaseLog ?? createLogger(config) });
   await assertPostgresVersion(database.db);
   await migrateToLatest(database.db);
+  await installJobSchema(database.pool, createLogger(config));
   return {
     database,
     embedded,

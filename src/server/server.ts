@@ -6,6 +6,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { type AppContext, createAppContext } from './context';
 import { createDatabase, type DB } from './db/database';
+import { startJobRunner } from './jobs/runner';
 import { loadCryptoDeposits } from './deposits/service';
 import { startSealer, sealAll } from './ledger/sealer';
 import { createLogger, type Logger } from './lib/logger';
@@ -18,8 +19,8 @@ import { type DemoSignIn, seed } from './seed';
 const PROCESS_GRACE_MS = 20_000;
 /** The primary waits for its workers' grace, then seals and closes. */
 const PRIMARY_GRACE_MS = 25_000;
-/** The primary of a cluster only seeds, seals and runs background work: a few connections do. */
-const PRIMARY_POOL_MAX = 5;
+/** The primary of a cluster only seeds, seals and runs background work (jobs/runner.ts): a few connections do. */
+const PRIMARY_POOL_MAX = 10;
 /** A worker that died sooner than this after it started is replaced after a pause, not at once (no crash loop). */
 const WORKER_STABLE_MS = 10_000;
 const WORKER_RESTART_PAUSE_MS = 2000;
@@ -56,14 +57,15 @@ function contextFor(config: Config, db: DB, log: Logger): AppContext {
 /**
  * What must happen once per instance, whatever the number of processes: PostgreSQL (the embedded
  * one when DATABASE_URL is unset) with its schema migrated (Kysely's migration lock), the seed
- * (an advisory lock), and the sealer (one at a time across instances, ADR 008).
+ * (an advisory lock), the sealer (one at a time across instances, ADR 008), and the background
+ * job runner unless RUN_JOBS=false (any number share the queue, ADR 010).
  */
 interface Instance {
   runtime: Runtime;
   context: AppContext;
   log: Logger;
   signIns: DemoSignIn[];
-  /** After the HTTP side has stopped: drains the writer, seals what is committed, closes the pool and PostgreSQL. */
+  /** After the HTTP side has stopped: finishes the running jobs, drains the writer, seals what is committed, closes the pool and PostgreSQL. */
   stop(): Promise<void>;
 }
 
@@ -79,12 +81,14 @@ async function startInstance(config: Config, options: { poolMax?: number } = {})
   const signIns = await seed(context);
   // Chains committed entries into the hash chain within about a second (ADR 008).
   const sealer = startSealer(context.db, log);
+  const jobs = config.runJobs ? await startJobRunner(context, runtime.database.pool) : null;
   return {
     runtime,
     context,
     log,
     signIns,
     async stop() {
+      await jobs?.stop();
       await context.ledger.close();
       await sealer.stop();
       // What is left unsealed is sealed by the next start; only a database that is gone stops this.
@@ -143,6 +147,7 @@ function printBanner(config: Config, instance: Instance, port: number): void {
     `  ${config.bankName} is running at ${url}`,
     `  Database: ${instance.runtime.databaseLabel}`,
     `  Mail: ${mail}`,
+    `  Background jobs: ${config.runJobs ? 'run here' : 'not here (RUN_JOBS=false): run "npm run worker"'}`,
     config.webConcurrency > 1 ? `  Processes: ${config.webConcurrency} (WEB_CONCURRENCY)` : '',
     config.demoMode ? '  Demo bank: no real money.' : '',
     '',

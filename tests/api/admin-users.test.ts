@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox } from '../support/app';
 import { file, jpegWithMetadata, multipart, pdf, png } from '../support/multipart';
 
 let ctx: TestContext;
@@ -239,7 +239,7 @@ describe('PUT /api/user/admin/:id', () => {
     expect(entry.actor_id).toBe(adminId);
     expect(entry.before).toMatchObject({ phone: '+12025550101', verificationStatus: 'awaiting' });
     expect(entry.after).toMatchObject({ phone: '+12025550199', state: 'Ohio', verificationStatus: 'verified' });
-    const mail = ctx.mailer.outbox().find((message) => message.to === customer.email && message.subject.includes('changes to your account'));
+    const mail = (await mailbox(ctx)).find((message) => message.to === customer.email && message.subject.includes('changes to your account'));
     expect(mail?.text).toContain('phone number');
   });
 
@@ -275,7 +275,7 @@ describe('PUT /api/user/admin/:id', () => {
     const open = await ctx.database.db.selectFrom('sessions').select('id').where('user_id', '=', other.userId).where('ended_at', 'is', null).execute();
     expect(open).toHaveLength(0);
     await expect(signIn(ctx, other.email, other.password)).rejects.toThrow(/disabled/);
-    const mail = ctx.mailer.outbox().find((message) => message.to === other.email && message.text.includes('access is disabled'));
+    const mail = (await mailbox(ctx)).find((message) => message.to === other.email && message.text.includes('access is disabled'));
     expect(mail).toBeDefined();
   });
 

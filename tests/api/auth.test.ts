@@ -2,7 +2,7 @@ import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/server/db/database';
 import { migrations } from '../../src/server/db/migrations/index';
-import { bearer, createCustomer, createTestApp, createTestDatabase, json, lastCode, signIn, validSignUp, type TestContext } from '../support/app';
+import { bearer, createCustomer, createTestApp, createTestDatabase, json, lastCode, signIn, validSignUp, type TestContext, mailbox } from '../support/app';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -22,11 +22,11 @@ describe('POST /api/auth/signup', () => {
     expect(user).toMatchObject({ email: body.email, firstName: 'Dana', isEmailConfirmed: false, isAdmin: false, verificationStatus: 'awaiting' });
     expect(user.account.number).toMatch(/^\d{10}$/);
     expect(response.body).not.toMatch(/password|hash/i);
-    expect(lastCode(ctx.mailer, body.email)).toMatch(/^\d{6}$/);
+    expect(await lastCode(ctx, body.email)).toMatch(/^\d{6}$/);
     const stored = await ctx.database.db.selectFrom('users').selectAll().where('email', '=', body.email).executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^\$argon2id\$/);
     const codes = await ctx.database.db.selectFrom('one_time_codes').select('code_hash').where('user_id', '=', stored.id).execute();
-    expect(codes[0]?.code_hash).not.toContain(lastCode(ctx.mailer, body.email));
+    expect(codes[0]?.code_hash).not.toContain(await lastCode(ctx, body.email));
   });
 
   it.each([
@@ -117,7 +117,7 @@ describe('phone numbers at sign-up', () => {
     expect(await storedPhone(body.email)).toBe('+12025550101');
 
     const token = await signIn(ctx, body.email, body.password);
-    expect((await post('/api/auth/verify-email', { otp: lastCode(ctx.mailer, body.email) }, bearer(token))).statusCode).toBe(200);
+    expect((await post('/api/auth/verify-email', { otp: await lastCode(ctx, body.email) }, bearer(token))).statusCode).toBe(200);
     const me = json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data;
     expect(me.phone).toBe('+12025550101');
     // What the Edit Profile form sends when only the address changes: every field, the phone as stored.
@@ -238,14 +238,14 @@ describe('POST /api/auth/signin', () => {
     expect(json(fifth).message).toMatch(/locked for 15 minutes/);
     const right = await post('/api/auth/signin', { email: customer.email, password: customer.password });
     expect(right.statusCode).toBe(423);
-    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /locked/i.test(mail.subject))).toBe(true);
+    expect((await mailbox(ctx)).some((mail) => mail.to === customer.email && /locked/i.test(mail.subject))).toBe(true);
 
     const stranger = 'never-registered@example.com';
     let last;
     for (let attempt = 1; attempt <= 5; attempt += 1) last = await post('/api/auth/signin', { email: stranger, password: 'Wrong-Password-1' });
     expect(last?.statusCode).toBe(423);
     expect(json(last!).message).toBe(json(fifth).message);
-    expect(ctx.mailer.outbox().some((mail) => mail.to === stranger)).toBe(false);
+    expect((await mailbox(ctx)).some((mail) => mail.to === stranger)).toBe(false);
 
     // After the window, the right password works and the counter starts again.
     await ctx.database.db
@@ -305,7 +305,7 @@ describe('email verification', () => {
 
   it('counts wrong codes and spends the code after 5', async () => {
     const user = await unverified();
-    const right = lastCode(ctx.mailer, user.email);
+    const right = await lastCode(ctx, user.email);
     const wrong = right === '000000' ? '111111' : '000000';
     const first = await post('/api/auth/verify-email', { otp: wrong }, { authorization: `Bearer ${user.token}` });
     expect(json(first).message).toBe('Invalid verification code. 4 attempts left.');
@@ -322,7 +322,7 @@ describe('email verification', () => {
       .set({ expires_at: sql`now() - interval '1 second'` })
       .where('binding', '=', user.email)
       .execute();
-    const response = await post('/api/auth/verify-email', { otp: lastCode(ctx.mailer, user.email) }, { authorization: `Bearer ${user.token}` });
+    const response = await post('/api/auth/verify-email', { otp: await lastCode(ctx, user.email) }, { authorization: `Bearer ${user.token}` });
     expect(response.statusCode).toBe(400);
     expect(json(response).message).toBe('This code has expired. Please ask for a new one.');
   });
@@ -331,7 +331,7 @@ describe('email verification', () => {
     const user = await unverified();
     const before = await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(user.token) });
     expect(before.statusCode).toBe(403);
-    const response = await post('/api/auth/verify-email', { otp: lastCode(ctx.mailer, user.email) }, { authorization: `Bearer ${user.token}` });
+    const response = await post('/api/auth/verify-email', { otp: await lastCode(ctx, user.email) }, { authorization: `Bearer ${user.token}` });
     expect(response.statusCode).toBe(200);
     expect(json(response).data).toMatchObject({ email: user.email, isEmailConfirmed: true });
   });
@@ -339,7 +339,7 @@ describe('email verification', () => {
   it("does not accept another user's code", async () => {
     const first = await unverified();
     const second = await unverified();
-    const response = await post('/api/auth/verify-email', { otp: lastCode(ctx.mailer, first.email) }, { authorization: `Bearer ${second.token}` });
+    const response = await post('/api/auth/verify-email', { otp: await lastCode(ctx, first.email) }, { authorization: `Bearer ${second.token}` });
     expect(response.statusCode).toBe(400);
   });
 
@@ -353,11 +353,11 @@ describe('email verification', () => {
       .set({ created_at: sql`now() - interval '61 seconds'` } as never)
       .where('binding', '=', user.email)
       .execute();
-    const old = lastCode(ctx.mailer, user.email);
+    const old = await lastCode(ctx, user.email);
     const later = await post('/api/auth/resend-otp', {}, { authorization: `Bearer ${user.token}` });
     expect(later.statusCode).toBe(200);
     expect(json(later).message).toBe('Email sent successfully');
-    const fresh = lastCode(ctx.mailer, user.email);
+    const fresh = await lastCode(ctx, user.email);
     if (fresh !== old) {
       // The old code no longer works once a new one is sent.
       const response = await post('/api/auth/verify-email', { otp: old }, { authorization: `Bearer ${user.token}` });
@@ -426,7 +426,7 @@ describe('sessions, sign-out, password change and reset', () => {
     expect(real.statusCode).toBe(200);
     expect(json(real).message).toBe(json(neutral).message);
     expect(json(await post('/api/auth/forgot-password', { email: 'nope' })).message).toBe('Please enter a valid email address');
-    const mail = ctx.mailer.outbox().find((entry) => entry.to === customer.email && /reset/i.test(entry.subject));
+    const mail = (await mailbox(ctx)).find((entry) => entry.to === customer.email && /reset/i.test(entry.subject));
     const token = mail?.text.match(/token=([A-Za-z0-9_-]+)/)?.[1];
     expect(token).toBeTruthy();
 
@@ -449,8 +449,7 @@ describe('sessions, sign-out, password change and reset', () => {
   it('refuses an expired reset link', async () => {
     const customer = await createCustomer(ctx);
     await post('/api/auth/forgot-password', { email: customer.email });
-    const token = ctx.mailer
-      .outbox()
+    const token = (await mailbox(ctx))
       .find((entry) => entry.to === customer.email && /reset/i.test(entry.subject))
       ?.text.match(/token=([A-Za-z0-9_-]+)/)?.[1];
     await ctx.database.db

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext, mailbox } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -55,7 +55,7 @@ describe('card requests', () => {
     expect(json(await ctx.app.inject({ method: 'GET', url: '/api/cards/requests', headers: bearer(other.token) })).data).toHaveLength(0);
     const log = await ctx.database.db.selectFrom('audit_log').select(['action']).where('target_id', '=', id).execute();
     expect(log.map((row) => row.action)).toEqual(['card_request.status', 'card_request.status']);
-    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /card on its way/.test(mail.subject))).toBe(true);
+    expect((await mailbox(ctx)).some((mail) => mail.to === customer.email && /card on its way/.test(mail.subject))).toBe(true);
   });
 
   it('needs a reason to decline; staff only; unknown ids are 404', async () => {

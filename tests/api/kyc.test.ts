@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox } from '../support/app';
 import { file, jpegWithMetadata, multipart, pdf, png, type FilePart } from '../support/multipart';
 
 let ctx: TestContext;
@@ -159,7 +159,7 @@ describe('staff review', () => {
     expect(approved.statusCode).toBe(200);
     expect(json(approved).data.verificationStatus).toBe('verified');
     expect((await me(customer.token)).verificationStatus).toBe('verified');
-    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /identity is verified/.test(mail.subject))).toBe(true);
+    expect((await mailbox(ctx)).some((mail) => mail.to === customer.email && /identity is verified/.test(mail.subject))).toBe(true);
     const log = await ctx.database.db.selectFrom('audit_log').selectAll().where('target_id', '=', item.id).execute();
     expect(log).toHaveLength(1);
     expect(log[0]?.action).toBe('kyc.approve');
@@ -187,7 +187,7 @@ describe('staff review', () => {
     });
     expect(rejected.statusCode).toBe(200);
     expect((await me(customer.token)).verificationStatus).toBe('failed');
-    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && mail.text.includes('The document photo is blurred.'))).toBe(true);
+    expect((await mailbox(ctx)).some((mail) => mail.to === customer.email && mail.text.includes('The document photo is blurred.'))).toBe(true);
     const log = await ctx.database.db.selectFrom('audit_log').selectAll().where('target_id', '=', id).executeTakeFirstOrThrow();
     expect(log.action).toBe('kyc.reject');
     expect(log.reason).toBe('The document photo is blurred.');

@@ -82,7 +82,7 @@ describe('concurrency on PostgreSQL', () => {
           method: 'POST',
           url: '/api/transaction/transfer',
           headers: { ...bearer(from.token), 'idempotency-key': key() },
-          payload: { ...payload, paymentPin: lastCode(ctx.mailer, from.email) },
+          payload: { ...payload, paymentPin: await lastCode(ctx, from.email) },
         });
         expect(done.statusCode).toBe(201);
       }

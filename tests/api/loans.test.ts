@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthlyPaymentCents, repaymentScheduleCents } from '../../src/shared/contracts/loans';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -57,7 +57,7 @@ describe('customer loans', () => {
       monthlyPayment: 322.63,
       schedule: null,
     });
-    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /loan application/.test(mail.subject))).toBe(true);
+    expect((await mailbox(ctx)).some((mail) => mail.to === customer.email && /loan application/.test(mail.subject))).toBe(true);
 
     const edited = await ctx.app.inject({
       method: 'PUT',
@@ -157,7 +157,7 @@ describe('staff decisions', () => {
     expect(mine.schedule.at(-1).balance).toBe(0);
     const log = await ctx.database.db.selectFrom('audit_log').select(['action']).where('target_id', '=', id).execute();
     expect(log.map((entry) => entry.action)).toEqual(['loan.approve']);
-    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /loan is approved/.test(mail.subject))).toBe(true);
+    expect((await mailbox(ctx)).some((mail) => mail.to === customer.email && /loan is approved/.test(mail.subject))).toBe(true);
   });
 
   it('will not approve before the identity is verified, nor without an Idempotency-Key', async () => {
@@ -189,7 +189,7 @@ describe('staff decisions', () => {
     expect(json(rejected).data).toMatchObject({ status: 'rejected', decisionReason: 'Income too low for this amount.' });
     expect((await approve(id)).statusCode).toBe(409);
     expect((await me(customer.token)).account.checking).toBe(0);
-    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && mail.text.includes('Income too low'))).toBe(true);
+    expect((await mailbox(ctx)).some((mail) => mail.to === customer.email && mail.text.includes('Income too low'))).toBe(true);
     expect(
       (await ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${randomUUID()}/reject`, headers: bearer(admin), payload: { reason: 'n/a reason' } }))
         .statusCode,

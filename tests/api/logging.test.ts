@@ -25,7 +25,7 @@ describe('request logging', () => {
     expect((await app.inject({ method: 'POST', url: '/api/auth/signup', payload: body })).statusCode).toBe(201);
     const signIn = await app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: body.email, password: body.password } });
     const token = signIn.json().data.token as string;
-    const code = lastCode(ctx.mailer, body.email);
+    const code = await lastCode(ctx, body.email);
     await app.inject({ method: 'POST', url: '/api/auth/verify-email', headers: { authorization: `Bearer ${token}` }, payload: { otp: code } });
     await app.inject({ method: 'GET', url: `/api/user/me?token=${token}`, headers: { cookie: `ll_session=${token}` } });
     await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token: 'reset-token-abcdefghijkl', password: 'Other-Secret-9911' } });

@@ -1,7 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../../src/server/mail/mailer';
-import { createTestApp, json, validSignUp, type TestContext } from '../support/app';
+import { createTestApp, json, validSignUp, type TestContext, mailbox } from '../support/app';
 
 interface Received {
   from: string;
@@ -54,7 +54,7 @@ describe('mail over real SMTP', () => {
     const mail = received.find((entry) => entry.to.includes(body.email));
     expect(mail?.from).toBe('no-reply@bank.example');
     expect(mail?.raw).toMatch(/verification code is \d{6}/);
-    expect(ctx.mailer.outbox()).toEqual([]);
+    expect((await mailbox(ctx))).toEqual([]);
   });
 
   // The mailbox shows mail that was not sent: with SMTP configured there is none, so no page either.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, signIn, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, signIn, type TestContext, mailbox } from '../support/app';
 import { file, jpegWithMetadata, multipart, pdf, png } from '../support/multipart';
 
 let ctx: TestContext;
@@ -74,7 +74,7 @@ describe('PATCH /api/user/profile', () => {
     expect(started.statusCode).toBe(200);
     expect(json(started).emailChangePending).toBe(true);
     expect(json(started).data.email).toBe(customer.email);
-    const code = lastCode(ctx.mailer, newEmail);
+    const code = await lastCode(ctx, newEmail);
 
     // A code for one address does not confirm another one.
     const otherAddress = await patch(customer.token, { email: `other.${Date.now()}@example.com`, emailCode: code });
@@ -86,7 +86,7 @@ describe('PATCH /api/user/profile', () => {
     const confirmed = await patch(customer.token, { email: newEmail, emailCode: code });
     expect(confirmed.statusCode).toBe(200);
     expect(json(confirmed).data.email).toBe(newEmail);
-    expect(ctx.mailer.outbox().some((mail) => mail.to === customer.email && /email address was changed/.test(mail.subject))).toBe(true);
+    expect((await mailbox(ctx)).some((mail) => mail.to === customer.email && /email address was changed/.test(mail.subject))).toBe(true);
     // Single use.
     expect((await patch(customer.token, { email: newEmail, emailCode: code })).statusCode).toBe(200);
     expect(await signIn(ctx, newEmail, customer.password)).toBeTruthy();

@@ -105,7 +105,7 @@ describe('object-level authorization', () => {
       payload: { amount: 10, accountType: 'checking', accountNumber: a.accountNumber, to: 'A' },
     });
     expect(bStep.statusCode).toBe(200);
-    const bCode = lastCode(ctx.mailer, b.email);
+    const bCode = await lastCode(ctx, b.email);
     const stolen = await ctx.app.inject({
       method: 'POST',
       url: '/api/transaction/transfer',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate, mailbox } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -65,8 +65,8 @@ describe('transfer to another customer with the emailed IMS code', () => {
     expect(step1.statusCode).toBe(200);
     expect(json(step1).data).toMatchObject({ step: 'code', amount: 120.25 });
     expect(json(step1).message).toMatch(/free/);
-    const code = lastCode(ctx.mailer, sender.email);
-    expect(ctx.mailer.outbox()[0]?.text).toMatch(/only this transfer/);
+    const code = await lastCode(ctx, sender.email);
+    expect((await mailbox(ctx))[0]?.text).toMatch(/only this transfer/);
     expect((await balances(sender.token)).savings).toBe(500);
 
     // The code never authorizes another amount or payee (and does not use up the real code's attempts).
@@ -109,7 +109,7 @@ describe('transfer to another customer with the emailed IMS code', () => {
     await fund(sender.userId, 50);
     const base = { amount: 10, accountType: 'checking', accountNumber: payee.accountNumber, to: 'P' };
     await post(sender.token, '/api/transaction/transfer', base);
-    const code = lastCode(ctx.mailer, sender.email);
+    const code = await lastCode(ctx, sender.email);
     const wrongCode = code === '123456' ? '654321' : '123456';
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const response = await post(sender.token, '/api/transaction/transfer', { ...base, paymentPin: wrongCode });
@@ -132,7 +132,7 @@ describe('transfer to another customer with the emailed IMS code', () => {
     expect(json(badRouting).message).toMatch(/Routing number/);
     const full = { ...base, routingNumber: '021000021', bankName: 'Other Bank' };
     expect((await post(sender.token, '/api/transaction/transfer', full)).statusCode).toBe(200);
-    const done = await post(sender.token, '/api/transaction/transfer', { ...full, paymentPin: lastCode(ctx.mailer, sender.email) });
+    const done = await post(sender.token, '/api/transaction/transfer', { ...full, paymentPin: await lastCode(ctx, sender.email) });
     expect(done.statusCode).toBe(201);
     const entry = await ctx.database.db.selectFrom('journal_entries').selectAll().where('id', '=', json(done).data.entryId).executeTakeFirstOrThrow();
     expect(entry.details).toMatchObject({
@@ -180,7 +180,7 @@ describe('transfer to another customer with the emailed IMS code', () => {
       expect(json(response).message).toMatch(message);
     }
     expect((await post(sender.token, '/api/transaction/wire-transfer', base)).statusCode).toBe(200);
-    const code = lastCode(ctx.mailer, sender.email);
+    const code = await lastCode(ctx, sender.email);
     const otherBank = await post(sender.token, '/api/transaction/wire-transfer', { ...base, swiftCode: 'DEUTDEFF', paymentPin: code });
     expect(otherBank.statusCode).toBe(400);
     const done = await post(sender.token, '/api/transaction/wire-transfer', { ...base, paymentPin: code });
@@ -217,7 +217,7 @@ describe('transfer to another customer with the emailed IMS code', () => {
       accountType: 'checking',
       accountNumber: blocked.accountNumber,
       to: 'Blocked',
-      paymentPin: lastCode(ctx.mailer, other.email),
+      paymentPin: await lastCode(ctx, other.email),
     });
     expect(received.statusCode).toBe(201);
     expect(await balances(blocked.token)).toMatchObject({ checking: 65, savings: 40 });

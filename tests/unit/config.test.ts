@@ -132,6 +132,7 @@ describe('configuration from the environment', () => {
     [{ WEB_CONCURRENCY: 'many' }, 'WEB_CONCURRENCY: WEB_CONCURRENCY must be a number'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters'],
     [{ ALLOW_HTTP: 'perhaps' }, 'ALLOW_HTTP: ALLOW_HTTP must be true or false (got "perhaps")'],
+    [{ RUN_JOBS: 'sometimes' }, 'RUN_JOBS: RUN_JOBS must be true or false (got "sometimes")'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {
@@ -139,6 +140,12 @@ describe('configuration from the environment', () => {
     } catch (error) {
       expect((error as ConfigError).problems).toEqual([message]);
     }
+  });
+
+  it('runs the background jobs in the app unless RUN_JOBS=false', () => {
+    expect(loadConfig({}).runJobs).toBe(true);
+    expect(loadConfig({ RUN_JOBS: 'false' }).runJobs).toBe(false);
+    expect(loadConfig({ RUN_JOBS: 'true' }).runJobs).toBe(true);
   });
 
   it('reads WEB_CONCURRENCY and METRICS_TOKEN', () => {

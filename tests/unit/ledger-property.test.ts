@@ -113,7 +113,7 @@ describe('ledger invariants under random operations', () => {
               method: 'POST',
               url: '/api/transaction/transfer',
               headers: { ...bearer(sender.token), 'idempotency-key': key() },
-              payload: { ...payload, paymentPin: lastCode(ctx.mailer, sender.email) },
+              payload: { ...payload, paymentPin: await lastCode(ctx, sender.email) },
             });
             expect(done.statusCode).toBe(201);
             model[command.who]![command.from] -= command.cents;

@@ -1,24 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { loadConfig } from '../config';
 import { createDatabase, type DatabaseHandle } from '../db/database';
-import { isAlive } from '../db/embedded';
+import { runningEmbeddedUrl } from '../db/embedded';
 import { openRuntime } from '../runtime';
 import { describeVerifyResult, verifyLedger } from '../ledger/verify';
-
-/**
- * When the embedded PostgreSQL in DATA_DIR is already running (the server is up), connect to it
- * rather than start (or stop) it: verifying must never disturb a running bank.
- */
-function runningEmbeddedUrl(dataDir: string): string | null {
-  const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return null;
-  const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || !isAlive(pid) || !Number.isInteger(port)) return null;
-  return `postgres://postgres:ledgerline-local@127.0.0.1:${port}/ledgerline`;
-}
 
 // `npm run ledger:verify`: reads DATABASE_URL, or opens the embedded PostgreSQL in DATA_DIR as the server does.
 async function main(): Promise<number> {

@@ -213,6 +213,10 @@ export function createDatabase(connectionString: string, options: { max?: number
   // An idle connection that dies (pg_terminate_backend, a restart, a crash) is dropped by the pool
   // and emitted here; without a listener that event would end the process.
   pool.on('error', (error) => log.warn({ reason: describeDatabaseError(error) }, 'idle database connection lost; the pool will open a new one'));
+  // A connection checked out directly from the pool (the job runner's, graphile-worker) that dies
+  // while in use must not end the process either: its query fails and says why; this only keeps
+  // the 'error' event from being unhandled.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool, router, log) }) });
   return {
     db,

@@ -60,6 +60,21 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
+ * The URL of the embedded PostgreSQL of `dataDir` when it is already running (the server is up),
+ * else null. The command-line tools connect to it rather than start (or stop) it: they must never
+ * disturb a running bank.
+ */
+export function runningEmbeddedUrl(dataDir: string): string | null {
+  const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return null;
+  const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || !isAlive(pid) || !Number.isInteger(port)) return null;
+  return `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/ledgerline`;
+}
+
+/**
  * A server left running by a process that was killed (SIGKILL leaves PostgreSQL orphaned) still
  * holds the data directory: stop it cleanly so this start can take over. Its data is intact.
  */

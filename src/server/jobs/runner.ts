@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { Logger as WorkerLogger, run, runMigrations, runOnce, type LogLevel, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
 import type pg from 'pg';
 import type { AppContext } from '../context';
+import type { Logger } from '../lib/logger';
 import { jobsFailed, jobsQueueDepth } from '../lib/metrics';
 import { jobCounts } from '../queues/repository';
 import { cronItems, taskList } from './registry';
@@ -18,12 +19,12 @@ const QUEUE_DEPTH_INTERVAL_MS = 15_000;
  * processes starting together: each takes a PostgreSQL advisory lock in turn, and the later ones
  * find it done. Runs after the bank's own migrations, at every start.
  */
-export async function installJobSchema(pool: pg.Pool, ctx: Pick<AppContext, 'log'>): Promise<void> {
+export async function installJobSchema(pool: pg.Pool, log: Logger): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [JOB_SCHEMA_LOCK_KEY]);
     try {
-      await runMigrations({ pgPool: pool, logger: workerLogger(ctx) });
+      await runMigrations({ pgPool: pool, logger: workerLogger(log) });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [JOB_SCHEMA_LOCK_KEY]);
     }
@@ -33,12 +34,12 @@ export async function installJobSchema(pool: pg.Pool, ctx: Pick<AppContext, 'log
 }
 
 /** graphile-worker's log lines in the bank's log: its errors and warnings as such, the rest as debug. */
-function workerLogger(ctx: Pick<AppContext, 'log'>): WorkerLogger {
+function workerLogger(log: Logger): WorkerLogger {
   return new WorkerLogger((scope) => (level: LogLevel, message: string, meta?: Record<string, unknown>) => {
     const details = { jobs: scope, ...(meta?.error ? { err: meta.error } : {}) };
-    if (level === 'error') ctx.log.error(details, message);
-    else if (level === 'warning') ctx.log.warn(details, message);
-    else ctx.log.debug(details, message);
+    if (level === 'error') log.error(details, message);
+    else if (level === 'warning') log.warn(details, message);
+    else log.debug(details, message);
   });
 }
 
@@ -61,7 +62,7 @@ const options = (ctx: AppContext, pool: pg.Pool): RunnerOptions => ({
   concurrency: JOB_CONCURRENCY,
   // close-with-grace owns the signals: the runner is stopped from the shutdown (server.ts).
   noHandleSignals: true,
-  logger: workerLogger(ctx),
+  logger: workerLogger(ctx.log),
   events: countedEvents(),
 });
 
