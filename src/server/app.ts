@@ -29,6 +29,7 @@ import { rateLimitStore } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security';
 import { registerWebApp } from './plugins/web';
 import { profileRoutes } from './profile/routes';
+import { queueRoutes } from './queues/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
 import type { MetricsSource } from './lib/metrics';
@@ -103,6 +104,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(customerRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(adminRoutes(context));
+      await api.register(queueRoutes(context));
     },
     { prefix: '/api' },
   );

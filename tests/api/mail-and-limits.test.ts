@@ -1,60 +1,36 @@
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../../src/server/mail/mailer';
-import { createTestApp, json, validSignUp, type TestContext, mailbox } from '../support/app';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
+import { createTestApp, drainJobs, json, validSignUp, type TestContext } from '../support/app';
+import { type SmtpSink, startSmtpSink } from '../support/smtp';
 
 describe('mail over real SMTP', () => {
-  const received: Received[] = [];
-  let smtp: SMTPServer;
-  let port = 0;
+  let smtp: SmtpSink;
   let ctx: TestContext;
 
   beforeAll(async () => {
-    // smtp-server's bundled certificate has expired: plain SMTP on loopback for the test.
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-    port = (smtp.server.address() as { port: number }).port;
-    const smtpUrl = `smtp://127.0.0.1:${port}`;
+    smtp = await startSmtpSink();
     ctx = await createTestApp({
-      env: { SMTP_URL: smtpUrl, MAIL_FROM: 'Test Bank <no-reply@bank.example>' },
-      mailer: createMailer({ smtpUrl, from: 'Test Bank <no-reply@bank.example>', smtpOptions: { ignoreTLS: true } }),
+      env: { SMTP_URL: smtp.url, MAIL_FROM: 'Test Bank <no-reply@bank.example>' },
+      mailer: createMailer({ smtpUrl: smtp.url, from: 'Test Bank <no-reply@bank.example>', smtpOptions: { ignoreTLS: true } }),
     });
   });
   afterAll(async () => {
     await ctx?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
-  it('delivers the sign-up code through the SMTP server, not the outbox', async () => {
+  it('delivers the sign-up code through the SMTP server, with the Message-ID its outbox row keeps', async () => {
     const body = validSignUp();
     const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/signup', payload: body });
     expect(response.statusCode).toBe(201);
-    for (let attempt = 0; attempt < 50 && !received.some((mail) => mail.to.includes(body.email)); attempt += 1) await new Promise((r) => setTimeout(r, 50));
-    const mail = received.find((entry) => entry.to.includes(body.email));
+    await drainJobs(ctx);
+    const mail = smtp.received.find((entry) => entry.to.includes(body.email));
     expect(mail?.from).toBe('no-reply@bank.example');
     expect(mail?.raw).toMatch(/verification code is \d{6}/);
-    expect((await mailbox(ctx))).toEqual([]);
+    const row = await ctx.database.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', body.email).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
+    expect(mail?.messageId).toBe(row.message_id);
+    expect(row.message_id).toMatch(/^<[0-9a-f-]{36}@bank\.example>$/);
   });
 
   // The mailbox shows mail that was not sent: with SMTP configured there is none, so no page either.
