@@ -39,8 +39,13 @@ test('a visitor sends a message; staff read it in the back office and delete it'
   expect(posted).toBe(false);
 
   // The bank was emailed.
-  const outbox = (await (await page.request.get('/dev/mailbox?format=json')).json()) as { data: Array<{ subject: string; text: string }> };
-  expect(outbox.data.some((mail) => mail.subject.includes(subject) && mail.text.includes('robin.park@example.com'))).toBe(true);
+  // The mail leaves through the outbox's job, within moments of the message being stored.
+  await expect
+    .poll(async () => {
+      const outbox = (await (await page.request.get('/dev/mailbox?format=json')).json()) as { data: Array<{ subject: string; text: string }> };
+      return outbox.data.some((mail) => mail.subject.includes(subject) && mail.text.includes('robin.park@example.com'));
+    })
+    .toBe(true);
 
   // Staff: the message is listed as new, and can be deleted.
   const staff = await browser.newContext();

@@ -1,4 +1,4 @@
-import { ADMIN, expect, mailedCode, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
+import { ADMIN, expect, mailedCode, mailedText, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
 
 test.describe('identity journeys', () => {
   test('sign up, read the code from the mailbox, verify, land on the dashboard', async ({ page, checkA11y }) => {
@@ -110,8 +110,7 @@ test.describe('identity journeys', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('status')).toContainText('If an account exists for this email');
-    const mailbox = (await (await page.request.get('/dev/mailbox?format=json')).json()) as { data: Array<{ to: string; text: string }> };
-    const link = mailbox.data.find((mail) => mail.to === email && mail.text.includes('token='))?.text.match(/https?:\/\/\S+/)?.[0];
+    const link = (await mailedText(page, email, /token=/)).match(/https?:\/\/\S+/)?.[0];
     expect(link).toBeTruthy();
     await page.goto(new URL(link!).pathname + new URL(link!).search);
     await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();

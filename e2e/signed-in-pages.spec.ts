@@ -41,6 +41,7 @@ const adminPaths = (userId: string) => [
   '/admin/kyc',
   '/admin/loans',
   '/admin/cards',
+  '/admin/jobs',
 ];
 
 async function signInByApi(page: Page, user: { email: string; password: string }, admin = false) {

@@ -73,6 +73,18 @@ export async function mailedCode(page: Page, to: string, after = 0): Promise<str
   throw new Error(`no code mailed to ${to}`);
 }
 
+/** The newest mail to `to` whose text matches, read from the development mailbox (mail leaves through a job: poll). */
+export async function mailedText(page: Page, to: string, pattern: RegExp): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const response = await page.request.get('/dev/mailbox?format=json');
+    const { data } = (await response.json()) as { data: OutboxEntry[] };
+    const message = data.find((entry) => entry.to === to && pattern.test(entry.text));
+    if (message) return message.text;
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`no mail to ${to} matching ${pattern}`);
+}
+
 export async function lastMailId(page: Page): Promise<number> {
   const response = await page.request.get('/dev/mailbox?format=json');
   const { data } = (await response.json()) as { data: Array<{ id: number }> };

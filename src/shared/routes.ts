@@ -86,6 +86,7 @@ export const routes = {
   adminKyc: { path: '/admin/kyc', area: 'admin' },
   adminLoans: { path: '/admin/loans', area: 'admin' },
   adminCards: { path: '/admin/cards', area: 'admin' },
+  adminJobs: { path: '/admin/jobs', area: 'admin' },
 } as const satisfies Record<string, RouteEntry>;
 
 export type RouteName = keyof typeof routes;

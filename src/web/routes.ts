@@ -74,6 +74,7 @@ const modules: Record<RouteName, string> = {
   adminKyc: 'routes/admin/kyc.tsx',
   adminLoans: 'routes/admin/loans.tsx',
   adminCards: 'routes/admin/cards.tsx',
+  adminJobs: 'routes/admin/jobs.tsx',
 };
 
 /** The frame of each area: the marketing site, the quiet sign-in frame, the customer area, the back office. */

@@ -449,9 +449,7 @@ describe('sessions, sign-out, password change and reset', () => {
   it('refuses an expired reset link', async () => {
     const customer = await createCustomer(ctx);
     await post('/api/auth/forgot-password', { email: customer.email });
-    const token = (await mailbox(ctx))
-      .find((entry) => entry.to === customer.email && /reset/i.test(entry.subject))
-      ?.text.match(/token=([A-Za-z0-9_-]+)/)?.[1];
+    const token = (await mailbox(ctx)).find((entry) => entry.to === customer.email && /reset/i.test(entry.subject))?.text.match(/token=([A-Za-z0-9_-]+)/)?.[1];
     await ctx.database.db
       .updateTable('password_resets')
       .set({ expires_at: sql`now() - interval '1 second'` })

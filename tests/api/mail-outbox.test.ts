@@ -57,7 +57,9 @@ describe('the mail outbox through an SMTP outage', () => {
     const signUp = await ctx.app.inject({ method: 'POST', url: '/api/auth/signup', payload: body });
     expect(signUp.statusCode).toBe(201);
     const sender = await signIn(ctx, alex.email, DEMO_CUSTOMER_PASSWORD);
-    const payee = json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(await signIn(ctx, jamie.email, DEMO_CUSTOMER_PASSWORD)) })).data;
+    const payee = json(
+      await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(await signIn(ctx, jamie.email, DEMO_CUSTOMER_PASSWORD)) }),
+    ).data;
     const transfer = {
       from: json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(sender) })).data.account.number,
       amount: 42.5,

@@ -32,7 +32,13 @@ describe('the hourly purge', () => {
     const session = (label: string, values: { expires_at?: Date; ended_at?: Date | null; last_seen_at?: Date }) =>
       db
         .insertInto('sessions')
-        .values({ user_id: userId, token_hash: `purge-${label}`, expires_at: values.expires_at ?? new Date(Date.now() + HOUR_MS), ended_at: values.ended_at ?? null, last_seen_at: values.last_seen_at ?? new Date() })
+        .values({
+          user_id: userId,
+          token_hash: `purge-${label}`,
+          expires_at: values.expires_at ?? new Date(Date.now() + HOUR_MS),
+          ended_at: values.ended_at ?? null,
+          last_seen_at: values.last_seen_at ?? new Date(),
+        })
         .execute();
     await session('ended-long-ago', { ended_at: justPast(SESSION_RETENTION_MS) });
     await session('expired-long-ago', { expires_at: justPast(SESSION_RETENTION_MS) });
@@ -48,7 +54,10 @@ describe('the hourly purge', () => {
     await code('recent', justInside(CODE_RETENTION_MS));
 
     const reset = (label: string, expiresAt: Date) =>
-      db.insertInto('password_resets').values({ user_id: userId, token_hash: `purge-${label}`, expires_at: expiresAt }).execute();
+      db
+        .insertInto('password_resets')
+        .values({ user_id: userId, token_hash: `purge-${label}`, expires_at: expiresAt })
+        .execute();
     await reset('old', justPast(PASSWORD_RESET_RETENTION_MS));
     await reset('recent', justInside(PASSWORD_RESET_RETENTION_MS));
 
@@ -90,7 +99,9 @@ describe('the hourly purge', () => {
     expect((await db.selectFrom('one_time_codes').select('binding').where('purpose', '=', 'transfer').execute()).map((row) => row.binding)).toEqual(['recent']);
     expect((await db.selectFrom('password_resets').select('token_hash').execute()).map((row) => row.token_hash)).toEqual(['purge-recent']);
     expect((await db.selectFrom('idempotency_keys').select('key').where('user_id', '=', userId).execute()).map((row) => row.key)).toEqual(['recent']);
-    const subjects = (await db.selectFrom('mail_outbox').select('subject').where('message_id', 'like', '%@test>').orderBy('subject').execute()).map((row) => row.subject);
+    const subjects = (await db.selectFrom('mail_outbox').select('subject').where('message_id', 'like', '%@test>').orderBy('subject').execute()).map(
+      (row) => row.subject,
+    );
     expect(subjects).toEqual(['pending-old', 'sent-recent']);
   });
 });

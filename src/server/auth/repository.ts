@@ -246,9 +246,7 @@ export async function eraseCredentials(trx: DB, userId: string, email: string): 
 export async function deleteSessionsDeadBefore(db: DB, before: Date, idleMs: number): Promise<number> {
   const result = await db
     .deleteFrom('sessions')
-    .where((eb) =>
-      eb.or([eb('ended_at', '<', before), eb('expires_at', '<', before), eb('last_seen_at', '<', new Date(before.getTime() - idleMs))]),
-    )
+    .where((eb) => eb.or([eb('ended_at', '<', before), eb('expires_at', '<', before), eb('last_seen_at', '<', new Date(before.getTime() - idleMs))]))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -15,7 +15,12 @@ export function queueRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/jobs',
       {
         config: { access: 'staff' },
-        schema: { tags, summary: 'Background jobs: waiting, running and failed (with the error)', querystring: ZJobListQuery, response: { 200: ZJobListAnswer } },
+        schema: {
+          tags,
+          summary: 'Background jobs: waiting, running and failed (with the error)',
+          querystring: ZJobListQuery,
+          response: { 200: ZJobListAnswer },
+        },
       },
       async (request) => {
         const { state, ...page } = request.query;

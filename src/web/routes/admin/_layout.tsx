@@ -1,4 +1,4 @@
-import { BadgeCheck, BookOpen, ClipboardList, CreditCard, HandCoins, Landmark, LayoutDashboard, Mail, PlusCircle, Users } from 'lucide-react';
+import { BadgeCheck, BookOpen, ClipboardList, CreditCard, HandCoins, Landmark, LayoutDashboard, ListChecks, Mail, PlusCircle, Users } from 'lucide-react';
 import { Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
@@ -18,6 +18,7 @@ const links: ShellLink[] = [
   { to: paths.adminCards, label: 'Card requests', icon: CreditCard },
   { to: paths.adminContacts, label: 'Contacts', icon: Mail },
   { to: paths.adminAudit, label: 'Audit log', icon: ClipboardList },
+  { to: paths.adminJobs, label: 'Background jobs', icon: ListChecks },
 ];
 
 export async function clientLoader() {

@@ -1,0 +1,76 @@
+import type { Locator, Page } from '@playwright/test';
+import pg from 'pg';
+import { runningEmbeddedUrl } from '../src/server/db/embedded';
+import { ADMIN, expect, signInAs, test } from './support/fixtures';
+
+// The back office's queue page: a job that fails for real (a payload its task refuses, one
+// attempt), found under Failed with its error and retried with the keyboard only.
+
+const dataDir = `/tmp/ledgerline-e2e-${Number(process.env.E2E_PORT ?? 3100)}`;
+
+/** Queues a send_mail job that fails on its only attempt (its payload names no outbox row). */
+async function queueFailingJob(): Promise<string> {
+  const url = runningEmbeddedUrl(dataDir);
+  if (!url) throw new Error(`no running PostgreSQL in ${dataDir}`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const result = await client.query<{ id: string }>(
+      `select id::text as id from graphile_worker.add_job('send_mail', '{"outboxId": "not-a-number"}'::json, max_attempts => 1)`,
+    );
+    return result.rows[0]!.id;
+  } finally {
+    await client.end();
+  }
+}
+
+async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
+  for (let presses = 0; presses < limit; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) {
+      await expect(target).toBeVisible();
+      return;
+    }
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`could not reach ${target} with Tab`);
+}
+
+for (const width of [375, 1280]) {
+  test(`staff find a failed job with its error and retry it with the keyboard at ${width} px`, async ({ page, checkA11y }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const id = await queueFailingJob();
+    await signInAs(page, ADMIN, '/admin/login');
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await page.goto('/admin/jobs');
+    await expect(page.getByRole('heading', { name: 'Background jobs', level: 1 })).toBeVisible();
+    await checkA11y();
+
+    // The runner picks the job up at once and it fails; the page lists it under Failed with the error.
+    await expect
+      .poll(async () =>
+        ((await (await page.request.get('/api/admin/jobs?state=failed')).json()) as { data: { items: Array<{ id: string }> } }).data.items.map((job) => job.id),
+      )
+      .toContain(id);
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Background jobs', level: 1 })).toBeVisible();
+    const failedTab = page.getByRole('button', { name: /^Failed/ });
+    await tabTo(page, failedTab);
+    await page.keyboard.press('Enter');
+    await expect(failedTab).toHaveAttribute('aria-pressed', 'true');
+    await expect(page).toHaveURL(/state=failed/);
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: id, exact: true }) });
+    await expect(row).toContainText('Failed');
+    await expect(row).toContainText(/Invalid input|expected number/i);
+    await checkA11y();
+
+    const retry = row.getByRole('button', { name: `Retry job ${id}` });
+    await tabTo(page, retry);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('The job will run again now.')).toBeVisible();
+    await checkA11y();
+
+    // The retry is in the audit log.
+    await page.goto('/admin/audit');
+    await expect(page.getByRole('table').getByText('job.retry').first()).toBeVisible();
+  });
+}

@@ -1,0 +1,109 @@
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { JOB_STATE_LABELS, type JobDto } from '../../../shared/contracts/queues';
+import { Alert } from '../../components/ui/alert';
+import { Breadcrumb } from '../../components/ui/breadcrumb';
+import { Button } from '../../components/ui/button';
+import { PageTitle } from '../../components/ui/card';
+import { Pager } from '../../components/ui/pager';
+import { StatusTabs } from '../../components/ui/status-tabs';
+import { JOB_QUEUE_STATES, jobListQuery, retryJob, type JobQueueState } from '../../features/jobs/api';
+import { useAction } from '../../lib/action';
+import { errorMessage } from '../../lib/api';
+import { formatDate, formatNumber } from '../../lib/format';
+import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
+import { prefetch } from '../../lib/query';
+import { BANK_NAME } from '../../lib/settings';
+import { paths } from '../../paths';
+import type { Route } from './+types/jobs';
+
+export function meta() {
+  return [{ title: `Background jobs | ${BANK_NAME}` }];
+}
+
+/** What each task does, as staff read it (the names are the job registry's, src/server/jobs/registry.ts). */
+const TASK_LABELS: Record<string, string> = { send_mail: 'Send an email', purge_expired: 'Purge expired records' };
+
+const readParams = (search: URLSearchParams) => ({ state: choiceParam(search, 'state', JOB_QUEUE_STATES, 'all'), page: pageParam(search) });
+
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const { state, page } = readParams(searchOf(request));
+  return prefetch(jobListQuery(state, page));
+}
+
+function RetryButton({ job }: { job: JobDto }) {
+  const retry = useAction(() => retryJob(job.id), { successToast: (message) => message, errorToast: true });
+  return (
+    <Button onClick={() => void retry.run()} disabled={retry.busy}>
+      {retry.busy ? 'Retrying...' : 'Retry'}
+      <span className="sr-only"> job {job.id}</span>
+    </Button>
+  );
+}
+
+function JobRow({ job }: { job: JobDto }) {
+  return (
+    <tr className="border-b border-slate-100 align-top">
+      <td className="py-3 pr-4 tabular-nums">{job.id}</td>
+      <td className="py-3 pr-4">{TASK_LABELS[job.task] ?? job.task}</td>
+      <td className="py-3 pr-4">{JOB_STATE_LABELS[job.state]}</td>
+      <td className="py-3 pr-4 tabular-nums">
+        {job.attempts} of {job.maxAttempts}
+      </td>
+      <td className="py-3 pr-4">
+        <time dateTime={job.runAt}>{formatDate(job.runAt, 'dateTime')}</time>
+      </td>
+      <td className="max-w-md py-3 pr-4 break-words text-slate-800">{job.lastError ?? <span className="text-slate-700">None</span>}</td>
+      <td className="py-3">{job.state === 'failed' ? <RetryButton job={job} /> : <span className="text-sm text-slate-700">No action</span>}</td>
+    </tr>
+  );
+}
+
+/** The background jobs: mail waiting to go out, what runs now, and what failed for good (with the error), to retry. */
+export default function AdminJobsPage() {
+  const [search, setSearch] = useSearchParams();
+  const { state, page } = readParams(search);
+  const show = (next: { state: JobQueueState; page: number }) => setSearch(listSearch(next, { state: 'all', page: 1 }));
+  const { data, isPending, error } = useQuery(jobListQuery(state, page));
+  const counts = data?.counts;
+  const options = JOB_QUEUE_STATES.map((value) => ({
+    value,
+    label: value === 'all' ? 'All' : `${JOB_STATE_LABELS[value]}${counts ? ` (${formatNumber(counts[value])})` : ''}`,
+  }));
+  return (
+    <div className="space-y-6">
+      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'Background jobs' }]} />
+      <PageTitle subtitle="Emails waiting to go out, scheduled purges, and jobs that failed: retry a failed job once its cause is fixed.">
+        Background jobs
+      </PageTitle>
+      <StatusTabs label="Job state" options={options} value={state} onChange={(value) => show({ state: value, page: 1 })} />
+      {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
+      {isPending ? <p role="status">Loading...</p> : null}
+      {data && data.items.length === 0 ? <p className="text-slate-700">No jobs here.</p> : null}
+      {data && data.items.length > 0 ? (
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white p-4">
+          <table className="min-w-full text-left text-sm">
+            <caption className="sr-only">Background jobs</caption>
+            <thead>
+              <tr className="border-b border-slate-200 text-slate-800">
+                {['Job', 'Task', 'State', 'Attempts', 'Runs at', 'Last error', 'Action'].map((heading) => (
+                  <th key={heading} scope="col" className="py-2 pr-4">
+                    {heading}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((job) => (
+                <JobRow key={job.id} job={job} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {data && data.total > data.pageSize ? (
+        <Pager page={page} pageSize={data.pageSize} total={data.total} label="Background jobs" onPage={(next) => show({ state, page: next })} />
+      ) : null}
+    </div>
+  );
+}
