@@ -2,9 +2,10 @@ import { EventEmitter } from 'node:events';
 import { Logger as WorkerLogger, run, runMigrations, runOnce, type LogLevel, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
 import type pg from 'pg';
 import type { AppContext } from '../context';
+import { describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import type { Logger } from '../lib/logger';
 import { jobsFailed, jobsQueueDepth } from '../lib/metrics';
-import { jobCounts } from '../queues/repository';
+import { dueAndRunningJobs, jobCounts } from '../queues/repository';
 import { cronItems, taskList } from './registry';
 
 /** The advisory lock under which one process at a time installs or upgrades graphile-worker's schema. */
@@ -33,10 +34,19 @@ export async function installJobSchema(pool: pg.Pool, log: Logger): Promise<void
   }
 }
 
-/** graphile-worker's log lines in the bank's log: its errors and warnings as such, the rest as debug. */
+/**
+ * graphile-worker's log lines in the bank's log: its errors and warnings as such, the rest as
+ * debug. The database away (restarting, failing over: its listener retries) is one warning line
+ * without a stack, as everywhere else in the bank; any other error keeps its stack.
+ */
 function workerLogger(log: Logger): WorkerLogger {
   return new WorkerLogger((scope) => (level: LogLevel, message: string, meta?: Record<string, unknown>) => {
-    const details = { jobs: scope, ...(meta?.error ? { err: meta.error } : {}) };
+    const error = meta?.error;
+    if (error !== undefined && isDatabaseUnavailable(error)) {
+      log.warn({ reason: describeDatabaseError(error) }, `background jobs: ${message.split('\n')[0]}`);
+      return;
+    }
+    const details = { jobs: scope, ...(error !== undefined ? { err: error } : {}) };
     if (level === 'error') log.error(details, message);
     else if (level === 'warning') log.warn(details, message);
     else log.debug(details, message);
@@ -90,10 +100,29 @@ export async function startJobRunner(ctx: AppContext, pool: pg.Pool): Promise<Jo
   };
 }
 
+/** How long a drain waits for jobs another runner holds before it gives up on them. */
+const DRAIN_WAIT_MS = 10_000;
+const DRAIN_PAUSE_MS = 10;
+
 /**
- * Runs every job that is due now, until none is left, then returns (tests, and a one-off drain).
- * Jobs waiting for a later try stay waiting.
+ * Runs every job that is due now until none is left, and waits for the ones another runner holds
+ * (a concurrent drain) to finish, then returns: afterwards every due job has run once (tests,
+ * and a one-off drain). Jobs waiting for a later try stay waiting.
  */
 export async function runDueJobs(ctx: AppContext, pool: pg.Pool): Promise<void> {
-  await runOnce(options(ctx, pool), taskList(ctx));
+  // One options object per context: graphile-worker compiles it once and caches it by identity.
+  let drainOptions = drainOptionsByContext.get(ctx);
+  if (!drainOptions) {
+    drainOptions = options(ctx, pool);
+    drainOptionsByContext.set(ctx, drainOptions);
+  }
+  const deadline = Date.now() + DRAIN_WAIT_MS;
+  for (;;) {
+    const { due, running } = await dueAndRunningJobs(ctx.db);
+    if (due) await runOnce(drainOptions, taskList(ctx));
+    else if (!running || Date.now() > deadline) return;
+    else await new Promise((resolve) => setTimeout(resolve, DRAIN_PAUSE_MS));
+  }
 }
+
+const drainOptionsByContext = new WeakMap<AppContext, RunnerOptions>();

@@ -85,6 +85,15 @@ export async function rescheduleJobNow(db: DB, id: string): Promise<boolean> {
   return result.rows.length > 0;
 }
 
+/** Whether any job is due now and free to run (a runner would take it), and whether any is running. */
+export async function dueAndRunningJobs(db: DB): Promise<{ due: boolean; running: boolean }> {
+  const result = await sql<{ due: boolean; running: boolean }>`
+    select
+      exists(select 1 from graphile_worker.jobs where run_at <= now() and locked_at is null and attempts < max_attempts) as due,
+      exists(select 1 from graphile_worker.jobs where locked_at is not null) as running`.execute(db);
+  return result.rows[0] ?? { due: false, running: false };
+}
+
 /** Makes every waiting job due now (tests, and an operator's "try again now" after an outage). */
 export async function makeWaitingJobsDue(db: DB): Promise<number> {
   const result = await sql`
