@@ -1,7 +1,6 @@
-import type { Locator, Page } from '@playwright/test';
 import pg from 'pg';
 import { runningEmbeddedUrl } from '../src/server/db/embedded';
-import { ADMIN, expect, signInAs, test } from './support/fixtures';
+import { ADMIN, expect, signInAs, tabTo, test } from './support/fixtures';
 
 // The back office's queue page: a job that fails for real (a payload its task refuses, one
 // attempt), found under Failed with its error and retried with the keyboard only.
@@ -24,19 +23,9 @@ async function queueFailingJob(): Promise<string> {
   }
 }
 
-async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
-  for (let presses = 0; presses < limit; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement)) {
-      await expect(target).toBeVisible();
-      return;
-    }
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`could not reach ${target} with Tab`);
-}
-
 for (const width of [375, 1280]) {
   test(`staff find a failed job with its error and retry it with the keyboard at ${width} px`, async ({ page, checkA11y }) => {
+    test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
     const id = await queueFailingJob();
     await signInAs(page, ADMIN, '/admin/login');

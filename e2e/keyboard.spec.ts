@@ -1,18 +1,7 @@
-import type { Locator, Page } from '@playwright/test';
-import { DEMO_CUSTOMER_2, expect, test } from './support/fixtures';
+import { DEMO_CUSTOMER_2, expect, tabTo, test } from './support/fixtures';
 
 // A customer who uses only the keyboard: every step is reached with Tab and used with Enter,
 // Space or typing, and the focused element is always visible.
-async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
-  for (let presses = 0; presses < limit; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement)) {
-      await expect(target).toBeVisible();
-      return;
-    }
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`could not reach ${target} with Tab`);
-}
 
 test('sign in, open the menu and move money between own accounts with the keyboard only', async ({ page }) => {
   await page.goto('/');

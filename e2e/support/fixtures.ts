@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export const DEMO_CUSTOMER = { email: 'alex.morgan@example.com', password: 'Ledgerline-Demo-2026' };
 export const DEMO_CUSTOMER_2 = { email: 'jamie.lee@example.com', password: 'Ledgerline-Demo-2026' };
@@ -40,6 +40,18 @@ export const test = base.extend<{ consoleErrors: string[]; checkA11y: (page?: Pa
 });
 
 export { expect };
+
+/** Presses Tab until `target` has the focus (and is visible), as a keyboard user would reach it. */
+export async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
+  for (let presses = 0; presses < limit; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) {
+      await expect(target).toBeVisible();
+      return;
+    }
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`could not reach ${target} with Tab`);
+}
 
 /** Waits until React has taken over a prerendered page (src/web/root.tsx marks it), so typed text reaches React's state. */
 export async function waitForHydration(page: Page): Promise<void> {
