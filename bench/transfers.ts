@@ -8,6 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { hashPassword } from '../src/server/auth/crypto';
@@ -18,6 +19,7 @@ import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { openCustomerAccounts } from '../src/server/ledger/accounts';
 import { bankAccountId, postEntries } from '../src/server/ledger/posting';
 import { describeVerifyResult, verifyLedger } from '../src/server/ledger/verify';
+import { ZInternalTransferRequest, ZTransactionAnswer } from '../src/shared/contracts/transactions';
 
 const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -57,6 +59,51 @@ async function startSmtpSink(): Promise<{ url: string; received: () => number; c
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', () => resolve()));
   const { port } = sink.server.address() as { port: number };
   return { url: `smtp://127.0.0.1:${port}`, received: () => received, close: () => new Promise<void>((resolve) => sink.close(() => resolve())) };
+}
+
+/**
+ * What the declared schemas cost a transfer, measured in this process with the server's own
+ * compilers: zod validating the request body and checking the answer before it is written, less
+ * the JSON.stringify that an unchecked answer costs anyway. Microseconds per transfer.
+ */
+function schemaMicrosPerTransfer(iterations = 50_000): { checked: number; plain: number } {
+  const validate = validatorCompiler({ schema: ZInternalTransferRequest, method: 'POST', url: '/api/transaction/internal-transfer', httpPart: 'body' });
+  const serialize = serializerCompiler({ schema: ZTransactionAnswer, method: 'POST', url: '/api/transaction/internal-transfer', httpStatus: '201' });
+  const body = { from: 'checking', to: 'savings', amount: '12.34' };
+  const answer = {
+    data: {
+      _id: '01936f6e-6f5a-7c3e-8a8b-0f6f6a1b2c3d',
+      entryId: '01936f6e-6f5a-7c3e-8a8b-0f6f6a1b2c3e',
+      description: 'Transfer to savings',
+      date: '2026-11-24',
+      bookedAt: '2026-11-24T10:00:00.000Z',
+      amount: 12.34,
+      transactionType: 'debit',
+      account: 'checking',
+      kind: 'internal',
+      status: 'completed',
+      reversalOf: null,
+      reversedBy: null,
+      counterparty: null,
+      balanceAfter: 4321.09,
+    },
+  };
+  const time = (work: () => unknown) => {
+    for (let index = 0; index < 2_000; index += 1) work();
+    const started = process.hrtime.bigint();
+    for (let index = 0; index < iterations; index += 1) work();
+    return Number(process.hrtime.bigint() - started) / 1000 / iterations;
+  };
+  const checked = time(() => {
+    const parsed = validate(structuredClone(body)) as { error?: unknown };
+    if (parsed.error) throw new Error('the sample body is invalid');
+    return serialize(answer);
+  });
+  const plain = time(() => {
+    structuredClone(body);
+    return JSON.stringify(answer);
+  });
+  return { checked, plain };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -405,6 +452,17 @@ async function main(): Promise<void> {
         [String(row.processes), String(row.clients), cpu.server.toFixed(3), cpu.postgres.toFixed(3), cpu.client.toFixed(3), cpu.other.toFixed(3)]
           .map((value) => pad(value, 9))
           .join('  '),
+      );
+    }
+    const schemaCost = schemaMicrosPerTransfer();
+    const extraMs = Math.max(0, schemaCost.checked - schemaCost.plain) / 1000;
+    const firstRow = rows.find((row) => row.processes === 1) ?? rows[0];
+    if (firstRow) {
+      const serverMs = firstRow.api.cpuMs.server;
+      console.log(
+        `Schemas on the hot path: ${(extraMs * 1000).toFixed(1)} µs per transfer (zod body validation + checked answer ${schemaCost.checked.toFixed(1)} µs, ` +
+          `JSON.stringify alone ${schemaCost.plain.toFixed(1)} µs) = ${((extraMs / Math.max(serverMs, 1e-9)) * 100).toFixed(1)}% of the server's ` +
+          `${serverMs.toFixed(3)} ms CPU per transfer (${firstRow.processes} process, ${firstRow.clients} clients)`,
       );
     }
     if (!pgbench) console.log('pgbench not found: apt-get install -y postgresql-client-15 (or postgresql-contrib)');

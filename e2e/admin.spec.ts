@@ -243,7 +243,9 @@ test.describe('admin back office', () => {
     await expect(page.getByTestId('ledger-total')).toHaveText('$0.00');
     await checkA11y();
     await page.getByRole('button', { name: 'Verify the ledger' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /^OK: \d+ entries, \d+ accounts; every balance matches, \d+ entries on the hash chain/ })).toBeVisible({
+    await expect(
+      page.getByRole('status').filter({ hasText: /^OK: \d+ entries, \d+ accounts; every balance matches, \d+ entries on the hash chain/ }),
+    ).toBeVisible({
       timeout: 30_000,
     });
     await checkA11y();
