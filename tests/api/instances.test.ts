@@ -4,13 +4,15 @@ import { loadConfig } from '../../src/server/config';
 import { createAppContext } from '../../src/server/context';
 import { createDatabase, type DatabaseHandle, type DB } from '../../src/server/db/database';
 import { migrateToLatest } from '../../src/server/db/migrate';
+import { installJobSchema } from '../../src/server/jobs/runner';
 import { createLogger } from '../../src/server/lib/logger';
 import { createMailer } from '../../src/server/mail/mailer';
 import { seed } from '../../src/server/seed';
 import { createTestDatabase } from '../support/app';
 
 // Instances on other machines start against one DATABASE_URL at the same moment: each migrates
-// and seeds. Kysely's migration lock and the seed's advisory lock make that the same as one start.
+// (the bank's schema and the job queue's) and seeds. Kysely's migration lock and the advisory locks
+// of the job schema and the seed make that the same as one start.
 const handles: DatabaseHandle[] = [];
 afterAll(async () => {
   await Promise.all(handles.map((handle) => handle.close()));
@@ -20,29 +22,35 @@ function instance(url: string) {
   const database = createDatabase(url, { max: 4 });
   handles.push(database);
   const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), rateLimits: false };
-  const context = createAppContext({
-    config,
+  const log = createLogger(config, { level: 'silent' });
+  const context = createAppContext({ config, db: database.db, mailer: createMailer({ from: config.mailFrom }), log });
+  return {
     db: database.db,
-    mailer: createMailer({ from: config.mailFrom }),
-    log: createLogger(config, { level: 'silent' }),
-  });
-  return { db: database.db, start: async () => (await migrateToLatest(database.db), await seed(context)) };
+    start: async () => {
+      await migrateToLatest(database.db);
+      await installJobSchema(database.pool, log);
+      return seed(context);
+    },
+  };
 }
 
 async function contents(db: DB) {
   const users = await db.selectFrom('users').select(['email', 'is_admin']).orderBy('email').execute();
   const accounts = await sql<{ count: number }>`select count(*)::int as count from ledger_accounts`.execute(db);
   const entries = await sql<{ count: number }>`select count(*)::int as count from journal_entries`.execute(db);
-  return { users, accounts: accounts.rows[0]?.count, entries: entries.rows[0]?.count };
+  // graphile-worker's schema, installed by each start under its advisory lock: every migration once.
+  const jobMigrations = await sql<{ id: number }>`select id from graphile_worker.migrations order by id`.execute(db);
+  return { users, accounts: accounts.rows[0]?.count, entries: entries.rows[0]?.count, jobMigrations: jobMigrations.rows.map((row) => row.id) };
 }
 
 describe('several instances starting at once on one database', () => {
-  it('migrate and seed as one start does: one admin, one set of demo customers, one opening each', async () => {
+  it('migrate, install the job queue and seed as one start does: one admin, one set of demo customers, one opening each', async () => {
     const alone = instance((await createTestDatabase()).url);
     const signInsAlone = await alone.start();
     const expected = await contents(alone.db);
     expect(expected.users.filter((user) => user.is_admin)).toHaveLength(1);
     expect(expected.entries).toBeGreaterThan(0);
+    expect(expected.jobMigrations.length).toBeGreaterThan(10);
 
     const { url } = await createTestDatabase();
     const together = [instance(url), instance(url), instance(url)];

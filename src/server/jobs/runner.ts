@@ -88,7 +88,10 @@ export interface JobRunner {
  */
 export async function startJobRunner(ctx: AppContext, pool: pg.Pool): Promise<JobRunner> {
   const runner = await run(options(ctx, pool), taskList(ctx), cronItems());
-  const count = () => countQueues(ctx).catch((error: unknown) => ctx.log.warn({ err: error }, 'could not count the job queues'));
+  const count = () =>
+    countQueues(ctx).catch((error: unknown) =>
+      ctx.log.warn(isDatabaseUnavailable(error) ? { reason: describeDatabaseError(error) } : { err: error }, 'could not count the job queues'),
+    );
   void count();
   const timer = setInterval(count, QUEUE_DEPTH_INTERVAL_MS);
   timer.unref();
