@@ -9,6 +9,7 @@ import * as loanRepayments from './2026-11-21-07-loan-repayments';
 import * as phoneE164 from './2026-11-23-08-phone-e164';
 import * as ledgerChain from './2026-11-23-09-ledger-chain';
 import * as rateLimits from './2026-11-23-10-rate-limits';
+import * as knownDevices from './2026-11-24-13b-known-devices';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-08-phone-e164': phoneE164,
   '2026-11-23-09-ledger-chain': ledgerChain,
   '2026-11-23-10-rate-limits': rateLimits,
+  '2026-11-24-13b-known-devices': knownDevices,
 };
