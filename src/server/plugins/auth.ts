@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZApiError } from '../../shared/contracts/common';
-import { SESSION_IDLE_SECONDS_HEADER } from '../../shared/contracts/sessions';
-import { SESSION_ABSOLUTE_MS } from '../../shared/limits';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_SECONDS_HEADER } from '../../shared/limits';
 import { newToken } from '../auth/crypto';
 import { resolveSession, type SessionOrigin } from '../auth/sessions';
 import type { Config } from '../config';

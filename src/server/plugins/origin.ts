@@ -42,7 +42,7 @@ export function registerOriginCheck(api: FastifyInstance, config: Pick<Config, '
     if (!request.cookies?.[SESSION_COOKIE]) return;
     const origin = requestOrigin(request);
     if (origin === publicOrigin) return;
-    if (!config.isProduction && origin !== null && origin === `${request.protocol}://${request.host}`) return;
+    if (!config.isProduction && origin !== null && origin === originOfUrl(`${request.protocol}://${request.host}`)) return;
     throw forbidden(FOREIGN_ORIGIN_MESSAGE);
   });
 }

@@ -4,9 +4,6 @@ import { envelope, ZTimestamp, ZUuid } from './common';
 // GET /api/auth/sessions, DELETE /api/auth/sessions/{id}, POST /api/auth/sessions/revoke-others,
 // and the back office's view of a customer's sessions.
 
-/** The header on every answer to a signed-in request: seconds left before the session idles out. */
-export const SESSION_IDLE_SECONDS_HEADER = 'x-session-idle-seconds';
-
 export const SESSION_ENDED_MESSAGE = 'Session ended';
 export const OTHER_SESSIONS_ENDED_MESSAGE = 'Signed out everywhere else';
 export const SESSION_NOT_FOUND_MESSAGE = 'Session not found';
