@@ -55,6 +55,8 @@ test('the security page ends another session, staff end one from the user page, 
   request,
   checkA11y,
 }) => {
+  // Five browsers and the back office on a busy machine.
+  test.setTimeout(180_000);
   const customer = await newCustomer(request, page);
   const laptop = await signedInBrowser(browser, customer.email);
   const phone = await signedInBrowser(browser, customer.email, IPHONE);
