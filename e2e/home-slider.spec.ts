@@ -63,6 +63,10 @@ test('three slides, advancing every 7 seconds and looping; buttons go to /signin
 test('slides fade over one second with an opacity transition', async ({ page, checkA11y }) => {
   await page.goto('/');
   await hydrated(page);
+  // The pointer over the slider holds the 7-second autoplay, so only the click below moves it
+  // (on a loaded machine the axe run alone can outlast one interval).
+  await slider(page).hover({ position: { x: 40, y: 40 } });
+  await expectActive(page, 0);
   await checkA11y();
   const second = slider(page).locator('[data-slide-index="1"]');
   expect(await second.evaluate((element) => getComputedStyle(element).transitionProperty)).toContain('opacity');
