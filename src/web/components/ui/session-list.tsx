@@ -1,14 +1,14 @@
 import { Laptop } from 'lucide-react';
-import type { ReactNode } from 'react';
 import type { SessionDto } from '../../../shared/contracts/sessions';
 import { formatDate } from '../../lib/format';
+import { Button } from './button';
 
 /**
  * Live sessions as a customer recognises them: the device, where from, since when, last used.
- * The customer's security page and the back office's user page show the same list; each passes
- * its own action (End session) for a row.
+ * The customer's security page and the back office's user page show the same list; each says what
+ * "End session" does. The session the list is looked at from has no such button (signing out does that).
  */
-export function SessionList({ sessions, action, label }: { sessions: SessionDto[]; action: (session: SessionDto) => ReactNode; label: string }) {
+export function SessionList({ sessions, label, onEnd, busy }: { sessions: SessionDto[]; label: string; onEnd: (session: SessionDto) => void; busy: boolean }) {
   return (
     <ul aria-label={label} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
       {sessions.map((session) => (
@@ -26,7 +26,16 @@ export function SessionList({ sessions, action, label }: { sessions: SessionDto[
               <p className="text-sm text-slate-700">last active {formatDate(session.lastSeenAt, 'dateTime')}</p>
             </div>
           </div>
-          {action(session)}
+          {session.current ? null : (
+            <Button
+              variant="danger"
+              aria-label={`End session: ${session.device}${session.ipAddress ? `, ${session.ipAddress}` : ''}`}
+              disabled={busy}
+              onClick={() => onEnd(session)}
+            >
+              End session
+            </Button>
+          )}
         </li>
       ))}
     </ul>

@@ -32,24 +32,7 @@ export function Sessions() {
       </div>
       {isPending ? <p role="status">Loading...</p> : null}
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
-      {data ? (
-        <SessionList
-          label="Your sessions"
-          sessions={data}
-          action={(session) =>
-            session.current ? null : (
-              <Button
-                variant="danger"
-                aria-label={`End session: ${session.device}${session.ipAddress ? `, ${session.ipAddress}` : ''}`}
-                disabled={endOne.busy}
-                onClick={() => void endOne.run(session.id)}
-              >
-                End session
-              </Button>
-            )
-          }
-        />
-      ) : null}
+      {data ? <SessionList label="Your sessions" sessions={data} busy={endOne.busy} onEnd={(session) => void endOne.run(session.id)} /> : null}
     </section>
   );
 }

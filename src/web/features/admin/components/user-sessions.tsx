@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
 import { SessionList } from '../../../components/ui/session-list';
 import { errorMessage } from '../../../lib/api';
 import { useAction } from '../../../lib/action';
@@ -16,20 +15,5 @@ export function UserSessions({ userId }: { userId: string }) {
   if (isPending) return <p role="status">Loading sessions...</p>;
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
   if (data.length === 0) return <p className="text-slate-700">Not signed in anywhere.</p>;
-  return (
-    <SessionList
-      label="Sessions"
-      sessions={data}
-      action={(session) => (
-        <Button
-          variant="danger"
-          aria-label={`End session: ${session.device}${session.ipAddress ? `, ${session.ipAddress}` : ''}`}
-          disabled={end.busy}
-          onClick={() => void end.run(session.id)}
-        >
-          End session
-        </Button>
-      )}
-    />
-  );
+  return <SessionList label="Sessions" sessions={data} busy={end.busy} onEnd={(session) => void end.run(session.id)} />;
 }
