@@ -1,5 +1,5 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail, fromOurPages } from './support/fixtures';
 
 // Two defects of the customer area, each fixed with the journey that shows it:
 // - the transactions filter had no submit button: a keyboard or screen-reader user could not
@@ -86,7 +86,7 @@ async function newCustomer(request: APIRequestContext, page: Page): Promise<Cust
     },
   });
   expect(signUp.status()).toBe(201);
-  const signIn = await request.post('/api/auth/signin', { data: { email, password } });
+  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password } });
   const token = ((await signIn.json()) as { data: { token: string } }).data.token;
   const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
   expect(verify.status()).toBe(200);
@@ -102,6 +102,7 @@ test('a blocked customer is told on the dashboard, with how to reach support', a
   await signInAs(admin, ADMIN, '/admin/login');
   await expect(admin).toHaveURL(/\/admin\/dashboard$/);
   const blocked = await admin.request.put(`/api/user/admin/${customer.id}`, {
+    headers: fromOurPages(),
     data: {
       firstName: 'Blair',
       lastName: 'Stopped',

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN, expect, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+import { ADMIN, expect, mailedCode, signInAs, test, uniqueEmail, fromOurPages } from './support/fixtures';
 
 /** Sonner's rich-colour toasts fail axe's contrast check (root Toaster): let them go first. */
 async function noToasts(page: Page) {
@@ -35,7 +35,7 @@ async function newCustomer(request: APIRequestContext, page: Page): Promise<Cust
     },
   });
   expect(signUp.status()).toBe(201);
-  const signIn = await request.post('/api/auth/signin', { data: { email, password } });
+  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password } });
   expect(signIn.status()).toBe(200);
   const token = ((await signIn.json()) as { data: { token: string } }).data.token;
   const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
@@ -69,7 +69,7 @@ test.describe('admin back office', () => {
 
     // Money for the customer, booked by staff through the ledger (so a payment could go out).
     const credit = await page.request.post(`/api/transaction/admin/${customer.id}`, {
-      headers: { 'idempotency-key': crypto.randomUUID() },
+      headers: { 'idempotency-key': crypto.randomUUID(), ...fromOurPages() },
       data: { amount: 250, transactionType: 'credit', date: new Date().toISOString().slice(0, 10), description: 'Welcome credit', reason: 'Admin e2e journey' },
     });
     expect(credit.status(), await credit.text()).toBe(201);
@@ -191,7 +191,7 @@ test.describe('admin back office', () => {
       ['debit', 45, 'Journal e2e debit'],
     ] as const) {
       const posted = await page.request.post(`/api/transaction/admin/${customer.id}`, {
-        headers: { 'idempotency-key': crypto.randomUUID() },
+        headers: { 'idempotency-key': crypto.randomUUID(), ...fromOurPages() },
         data: { amount, transactionType, date: valueDate, description, reason: 'Admin journal e2e journey' },
       });
       expect(posted.status(), await posted.text()).toBe(201);

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail, fromOurPages } from './support/fixtures';
 
 // Customer services journeys (issue 5): KYC to staff approval, a loan to its disbursed balance,
 // profile edit, crypto deposit copy, and the other customer-service pages, with axe on each.
@@ -34,8 +34,8 @@ async function newCustomer(page: Page, firstName: string): Promise<{ email: stri
     },
   });
   expect(signUp.status(), await signUp.text()).toBe(201);
-  expect((await page.request.post('/api/auth/signin', { data: { email, password: PASSWORD } })).status()).toBe(200);
-  const verified = await page.request.post('/api/auth/verify-email', { data: { otp: await mailedCode(page, email) } });
+  expect((await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } })).status()).toBe(200);
+  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
   expect(verified.status()).toBe(200);
   const user = (await verified.json()) as { data: { _id: string } };
   return { email, id: user.data._id };
@@ -52,6 +52,7 @@ async function adminPage(browser: Browser): Promise<Page> {
 async function submitKycByApi(request: APIRequestContext): Promise<void> {
   const image = await jpeg({ r: 30, g: 90, b: 160 });
   const response = await request.post('/api/user/verification', {
+    headers: fromOurPages(),
     multipart: {
       passportImageFile: { name: 'passport.jpg', mimeType: 'image/jpeg', buffer: image },
       documentType: 'passport',

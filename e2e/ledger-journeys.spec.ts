@@ -1,4 +1,4 @@
-import { ADMIN, DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, lastMailId, mailedCode, signInAs, test } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, lastMailId, mailedCode, signInAs, test, fromOurPages } from './support/fixtures';
 
 /** Sonner's rich-colour toasts fail axe's contrast check (root Toaster, reported to the lead): let them go first. */
 async function noToasts(page: import('@playwright/test').Page) {
@@ -8,7 +8,7 @@ async function noToasts(page: import('@playwright/test').Page) {
 const money = (dollars: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(dollars);
 
 async function accountOf(request: import('@playwright/test').APIRequestContext, user: { email: string; password: string }) {
-  const response = await request.post('/api/auth/signin', { data: user });
+  const response = await request.post('/api/auth/signin', { headers: fromOurPages(), data: user });
   expect(response.status()).toBe(200);
   const { data } = (await response.json()) as { data: { token: string; user: { account: { number: string; savings: number; checking: number } } } };
   return data;

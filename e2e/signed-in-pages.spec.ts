@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { ADMIN, DEMO_CUSTOMER_2, expect, test, uniqueEmail } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER_2, expect, test, uniqueEmail, fromOurPages } from './support/fixtures';
 
 // Every signed-in page at a phone's and a laptop's width: it renders its own heading, nothing
 // scrolls sideways, axe finds nothing, and no console error or failed request happens.
@@ -24,6 +24,7 @@ const accountPaths = [
   '/account/kyc-verification',
   '/account/deposit',
   '/account/deposit/crypto',
+  '/account/security',
 ];
 
 const adminPaths = (userId: string) => [
@@ -45,7 +46,7 @@ const adminPaths = (userId: string) => [
 ];
 
 async function signInByApi(page: Page, user: { email: string; password: string }, admin = false) {
-  const response = await page.request.post(admin ? '/api/auth/admin/signin' : '/api/auth/signin', { data: user });
+  const response = await page.request.post(admin ? '/api/auth/admin/signin' : '/api/auth/signin', { headers: fromOurPages(), data: user });
   expect(response.status()).toBe(200);
   return (await response.json()).data.user as { _id: string };
 }
@@ -92,7 +93,10 @@ for (const width of [375, 1280]) {
       },
     });
     expect(signUp.status()).toBe(201);
-    const customerId = (await signUp.json()).data._id as string;
+    // Sign-up names no user (no account enumeration): the customer's own sign-in does.
+    const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: 'Layout-Check-2026' } });
+    expect(signIn.status()).toBe(200);
+    const customerId = (await signIn.json()).data.user._id as string;
     await signInByApi(page, ADMIN, true);
     const credit = await page.request.post(`/api/transaction/admin/${customerId}`, {
       data: {
@@ -103,7 +107,7 @@ for (const width of [375, 1280]) {
         reason: 'Test data for the layout check',
         account: 'checking',
       },
-      headers: { 'Idempotency-Key': `layout-${width}-${Date.now()}` },
+      headers: { 'Idempotency-Key': `layout-${width}-${Date.now()}`, ...fromOurPages() },
     });
     expect(credit.status()).toBe(201);
     for (const path of adminPaths(customerId)) await checkPage(page, path, checkA11y);

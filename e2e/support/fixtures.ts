@@ -58,6 +58,13 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
 }
 
+/**
+ * The Origin a browser sends with a state-changing call from the bank's own page. A test that
+ * calls the API with a context's session cookie (page.request, or a request fixture that signed in)
+ * sends it too: the server refuses such a call without it (CSRF).
+ */
+export const fromOurPages = (): { origin: string } => ({ origin: new URL(test.info().project.use.baseURL ?? 'http://127.0.0.1').origin });
+
 export async function signInAs(page: Page, user: { email: string; password: string }, path = '/signin'): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);

@@ -24,6 +24,7 @@ import { healthRoutes } from './plugins/health';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerJsonParser } from './plugins/json';
 import { registerMetrics } from './plugins/metrics';
+import { registerOriginCheck } from './plugins/origin';
 import { registerApiDocs, registerOpenApi } from './plugins/openapi';
 import { rateLimitStore } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security';
@@ -88,6 +89,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   await app.register(
     async (api) => {
+      // Before the sign-in hook: a cross-site request with the cookie is refused before any lookup.
+      registerOriginCheck(api, config);
       registerAuth(api, context);
       registerIdempotency(api, context);
       await api.register(healthRoutes(context));

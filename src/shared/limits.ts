@@ -21,6 +21,10 @@ export const RESEND_INTERVAL_MS = 60 * 1000;
 export const PASSWORD_RESET_TTL_MS = 30 * 60 * 1000;
 export const SESSION_IDLE_MS = 15 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+/** The header on every answer to a signed-in request: seconds left before the session idles out. */
+export const SESSION_IDLE_SECONDS_HEADER = 'x-session-idle-seconds';
+/** The web app warns this long before the idle timeout, with a "Stay signed in" button. */
+export const SESSION_IDLE_WARNING_MS = 60 * 1000;
 export const LOGIN_FAILURES_MAX = 5;
 export const LOGIN_LOCK_MS = 15 * 60 * 1000;
 

@@ -70,6 +70,7 @@ export const routes = {
   accountKyc: { path: '/account/kyc-verification', area: 'account' },
   accountDeposit: { path: '/account/deposit', area: 'account' },
   accountDepositCrypto: { path: '/account/deposit/crypto', area: 'account' },
+  accountSecurity: { path: '/account/security', area: 'account' },
 
   admin: { path: '/admin', area: 'admin' },
   adminDashboard: { path: '/admin/dashboard', area: 'admin' },

@@ -58,6 +58,7 @@ const modules: Record<RouteName, string> = {
   accountKyc: 'routes/account/kyc-verification.tsx',
   accountDeposit: 'routes/account/deposit.tsx',
   accountDepositCrypto: 'routes/account/deposit-crypto.tsx',
+  accountSecurity: 'routes/account/security.tsx',
 
   admin: 'routes/admin/dashboard.tsx',
   adminDashboard: 'routes/admin/dashboard.tsx',

@@ -18,12 +18,13 @@ describe('POST /api/auth/signup', () => {
     const body = validSignUp();
     const response = await post('/api/auth/signup', { ...body, unknownField: 'ignored', isAdmin: true });
     expect(response.statusCode).toBe(201);
-    const user = json(response).data;
-    expect(user).toMatchObject({ email: body.email, firstName: 'Dana', isEmailConfirmed: false, isAdmin: false, verificationStatus: 'awaiting' });
-    expect(user.account.number).toMatch(/^\d{10}$/);
-    expect(response.body).not.toMatch(/password|hash/i);
+    // No user object: the answer must not differ from the one for an email that has an account.
+    expect(json(response)).toEqual({ data: null, message: 'Check your email: we sent you a verification code. Sign in to enter it.' });
     expect(await lastCode(ctx, body.email)).toMatch(/^\d{6}$/);
     const stored = await ctx.database.db.selectFrom('users').selectAll().where('email', '=', body.email).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ first_name: 'Dana', is_email_confirmed: false, is_admin: false, verification_status: 'awaiting' });
+    const accounts = await ctx.database.db.selectFrom('ledger_accounts').select('number').where('owner_id', '=', stored.id).execute();
+    expect(accounts.map((account) => account.number)).toEqual([expect.stringMatching(/^\d{10}$/), expect.stringMatching(/^\d{10}$/)]);
     expect(stored.password_hash).toMatch(/^\$argon2id\$/);
     const codes = await ctx.database.db.selectFrom('one_time_codes').select('code_hash').where('user_id', '=', stored.id).execute();
     expect(codes[0]?.code_hash).not.toContain(await lastCode(ctx, body.email));
@@ -78,13 +79,6 @@ describe('POST /api/auth/signup', () => {
     expect(rows.find((row) => row.email === home.email)?.ssn_tin).toBeNull();
   });
 
-  it('answers a duplicate email (any case) with 409 and a clear message', async () => {
-    const body = validSignUp();
-    expect((await post('/api/auth/signup', body)).statusCode).toBe(201);
-    const again = await post('/api/auth/signup', { ...body, email: body.email.toUpperCase() });
-    expect(again.statusCode).toBe(409);
-    expect(json(again).message).toBe('An account with this email already exists. Please sign in instead.');
-  });
 
   it('answers malformed JSON with 400, not a crash', async () => {
     const response = await ctx.app.inject({
@@ -113,7 +107,6 @@ describe('phone numbers at sign-up', () => {
     const body = validSignUp({ countryCode: '1', phone: '202 555 0101' });
     const response = await post('/api/auth/signup', body);
     expect(response.statusCode).toBe(201);
-    expect(json(response).data.phone).toBe('+12025550101');
     expect(await storedPhone(body.email)).toBe('+12025550101');
 
     const token = await signIn(ctx, body.email, body.password);
@@ -134,9 +127,10 @@ describe('phone numbers at sign-up', () => {
 
   it('reads a national number (trunk 0 included) in the chosen country, and a number with "+" as written', async () => {
     const london = validSignUp({ countryCode: '44', ssnTIN: 'AB123456C', phone: '020 7946 0958' });
-    expect(json(await post('/api/auth/signup', london)).data.phone).toBe('+442079460958');
+    expect((await post('/api/auth/signup', london)).statusCode).toBe(201);
+    expect(await storedPhone(london.email)).toBe('+442079460958');
     const abroad = validSignUp({ countryCode: '44', ssnTIN: 'AB123456C', phone: '+1 (202) 555-0123' });
-    expect(json(await post('/api/auth/signup', abroad)).data.phone).toBe('+12025550123');
+    expect((await post('/api/auth/signup', abroad)).statusCode).toBe(201);
     expect(await storedPhone(abroad.email)).toBe('+12025550123');
   });
 

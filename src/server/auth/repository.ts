@@ -15,13 +15,17 @@ export function findOpenUserByEmail(db: DB, email: string): Promise<User | undef
   return db.selectFrom('users').selectAll().where('email', '=', email).where('closed_at', 'is', null).executeTakeFirst();
 }
 
-/** Whether any account, open or closed, has this email. */
-export async function emailRegistered(db: DB, email: string): Promise<boolean> {
-  return (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
-}
-
-export function insertUser(db: DB, values: NewUser): Promise<User> {
-  return db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+/**
+ * Inserts a user unless the email is taken (by anyone, two sign-ups at the same moment included:
+ * the unique index decides); answers the new user, or undefined when the email was taken.
+ */
+export function insertUserUnlessEmailTaken(db: DB, values: NewUser): Promise<User | undefined> {
+  return db
+    .insertInto('users')
+    .values(values)
+    .onConflict((conflict) => conflict.column('email').doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export function markEmailConfirmed(db: DB, userId: string): Promise<User> {
@@ -100,6 +104,41 @@ export async function findSessionByTokenHash(db: DB, tokenHash: string) {
   return row;
 }
 
+/** The user's live sessions (not ended, not past their absolute or idle expiry), newest first. */
+export function listLiveSessions(db: DB, userId: string, now: Date, idleSince: Date) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'last_seen_at', 'user_agent', 'ip'])
+    .where('user_id', '=', userId)
+    .where('ended_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('last_seen_at', '>', idleSince)
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('id')
+    .limit(SESSIONS_LISTED_MAX)
+    .execute();
+}
+
+/** A user never has more live sessions listed than this (each sign-in opens one; they idle out in minutes). */
+export const SESSIONS_LISTED_MAX = 100;
+
+/** Ends one open session of a user; answers what it was, or undefined when the user has no such open session. */
+export function endSessionOf(db: DB, userId: string, sessionId: string) {
+  return db
+    .updateTable('sessions')
+    .set({ ended_at: sql`now()` })
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('ended_at', 'is', null)
+    .returning(['id', 'created_at', 'last_seen_at', 'user_agent', 'ip'])
+    .executeTakeFirst();
+}
+
+/** Whether the user ever had a session (the sign-in right after sign-up is the first). */
+export async function hadSession(db: DB, userId: string): Promise<boolean> {
+  return (await db.selectFrom('sessions').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst()) !== undefined;
+}
+
 export async function touchSession(db: DB, sessionId: string): Promise<void> {
   await db
     .updateTable('sessions')
@@ -117,15 +156,33 @@ export async function endSession(db: DB, sessionId: string): Promise<void> {
     .execute();
 }
 
-/** Ends every session of a user, or every one but `exceptSessionId`. */
-export async function endUserSessions(db: DB, userId: string, exceptSessionId?: string | null): Promise<void> {
+/** Ends every session of a user, or every one but `exceptSessionId`; answers how many it ended. */
+export async function endUserSessions(db: DB, userId: string, exceptSessionId?: string | null): Promise<number> {
   let query = db
     .updateTable('sessions')
     .set({ ended_at: sql`now()` })
     .where('user_id', '=', userId)
     .where('ended_at', 'is', null);
   if (exceptSessionId) query = query.where('id', '!=', exceptSessionId);
-  await query.execute();
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+// ---------------------------------------------------------------- known devices (only the device cookie's hash is stored)
+
+/** Records a device for a user; answers true when it was not known before. */
+export async function rememberDevice(db: DB, userId: string, tokenHash: string): Promise<boolean> {
+  const inserted = await db
+    .insertInto('known_devices')
+    .values({ user_id: userId, token_hash: tokenHash })
+    .onConflict((conflict) => conflict.columns(['user_id', 'token_hash']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export function findUserById(db: DB, userId: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
 }
 
 // ---------------------------------------------------------------- one-time codes (only a hash of binding and code is stored)
@@ -204,18 +261,35 @@ export async function newestCodeIssuedAt(db: DB, userId: string, purpose: CodePu
 
 // ---------------------------------------------------------------- password reset links (only the token's hash is stored)
 
-/** Only the newest link works: the open ones are marked used. */
-export async function retireOpenResets(db: DB, userId: string): Promise<void> {
+/** Only the newest link works: the open ones of the email's account (if any) are marked used. */
+export async function retireOpenResets(db: DB, email: string): Promise<void> {
   await db
     .updateTable('password_resets')
     .set({ used_at: sql`now()` })
-    .where('user_id', '=', userId)
+    .where('user_id', 'in', db.selectFrom('users').select('id').where('email', '=', email))
     .where('used_at', 'is', null)
     .execute();
 }
 
-export async function insertPasswordReset(db: DB, reset: { userId: string; tokenHash: string; expiresAt: Date }): Promise<void> {
-  await db.insertInto('password_resets').values({ user_id: reset.userId, token_hash: reset.tokenHash, expires_at: reset.expiresAt }).execute();
+/**
+ * A reset link for the open, enabled account of an email, if there is one: one statement that
+ * inserts one row or none, so a request for an unknown email runs the same work as for a known one.
+ */
+export async function insertPasswordResetFor(db: DB, reset: { email: string; tokenHash: string; expiresAt: Date }): Promise<boolean> {
+  const inserted = await db
+    .insertInto('password_resets')
+    .columns(['user_id', 'token_hash', 'expires_at'])
+    .expression(
+      db
+        .selectFrom('users')
+        .select(['id', sql<string>`${reset.tokenHash}::text`.as('token_hash'), sql<Date>`${reset.expiresAt}::timestamptz`.as('expires_at')])
+        .where('email', '=', reset.email)
+        .where('closed_at', 'is', null)
+        .where('is_account_disabled', '=', false),
+    )
+    .returning('id')
+    .execute();
+  return inserted.length > 0;
 }
 
 /** Locks the reset link of a token's hash. Use inside a transaction. */
@@ -238,6 +312,7 @@ export async function eraseCredentials(trx: DB, userId: string, email: string): 
   await trx.deleteFrom('one_time_codes').where('user_id', '=', userId).execute();
   await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
   await trx.deleteFrom('login_throttle').where('email', '=', email).execute();
+  await trx.deleteFrom('known_devices').where('user_id', '=', userId).execute();
 }
 
 // ---------------------------------------------------------------- purges (jobs/purge.ts)

@@ -8,14 +8,16 @@ import {
   ZVerifyEmailRequest,
 } from '../../shared/contracts/auth';
 import { ZSignUpRequest } from '../../shared/contracts/signup';
-import { ZNoData } from '../../shared/contracts/common';
+import { ZIdParams, ZNoData } from '../../shared/contracts/common';
+import { ZSessionEndedAnswer, ZSessionListAnswer } from '../../shared/contracts/sessions';
 import { ZUserAnswer } from '../../shared/contracts/user';
 import type { AppContext } from '../context';
-import { clearSessionCookie, contextOf, originOf, publicContextOf, setSessionCookie } from '../plugins/auth';
+import { clearSessionCookie, contextOf, publicContextOf, sessionOriginOf, setSessionCookie } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as users from '../users/service';
 import * as auth from './service';
+import * as sessions from './sessions';
 
 export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
@@ -23,7 +25,12 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/auth/signup',
       {
         config: { access: 'public', ...perMinute(10) },
-        schema: { tags: ['auth'], summary: 'Open a customer account', body: ZSignUpRequest, response: { 201: ZUserAnswer } },
+        schema: {
+          tags: ['auth'],
+          summary: 'Open a customer account (the same answer for an email that has one: its owner is emailed instead)',
+          body: ZSignUpRequest,
+          response: { 201: ZNoData },
+        },
       },
       async (request, reply) => send(reply, await auth.signUp(publicContextOf(request, context), request.body)),
     );
@@ -37,7 +44,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
         url,
         { config: { access: 'public', ...perMinute(20) }, schema: { tags: ['auth'], summary, body: ZSignInRequest, response: { 200: ZSignInAnswer } } },
         async (request, reply) => {
-          const signedIn = await auth.signIn(publicContextOf(request, context), request.body, { adminOnly, origin: originOf(request) });
+          const signedIn = await auth.signIn(publicContextOf(request, context), request.body, { adminOnly, origin: sessionOriginOf(request) });
           setSessionCookie(reply, signedIn.token, context.config);
           return { data: signedIn };
         },
@@ -91,6 +98,38 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/auth/user',
       { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: ZUserAnswer } } },
       async (request) => ({ data: await users.me(contextOf(request, context)) }),
+    );
+
+    api.get(
+      '/auth/sessions',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['auth', 'sessions'], summary: 'Where the user is signed in: every live session', response: { 200: ZSessionListAnswer } },
+      },
+      async (request) => ({ data: await sessions.listMySessions(contextOf(request, context)) }),
+    );
+
+    api.delete(
+      '/auth/sessions/:id',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['auth', 'sessions'],
+          summary: "End one of the user's sessions (another user's is not found)",
+          params: ZIdParams,
+          response: { 200: ZSessionEndedAnswer },
+        },
+      },
+      async (request, reply) => send(reply, await sessions.endMySession(contextOf(request, context), request.params.id)),
+    );
+
+    api.post(
+      '/auth/sessions/revoke-others',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['auth', 'sessions'], summary: 'End every session of the user but this one', response: { 200: ZSessionEndedAnswer } },
+      },
+      async (request, reply) => send(reply, await sessions.endMyOtherSessions(contextOf(request, context))),
     );
 
     api.post(

@@ -11,26 +11,24 @@ import {
 import { type SignUpInput } from '../../shared/contracts/signup';
 import type { UserDto } from '../../shared/contracts/user';
 import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
-import { type Actor, type ActorContext, type AppContext, type ServiceContext, withDb } from '../context';
-import { isUniqueViolation } from '../db/errors';
+import { type ActorContext, type AppContext, type ServiceContext, withDb } from '../context';
 import type { User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { openCustomerAccounts } from '../ledger/accounts';
-import { AppError, badRequest, conflict } from '../lib/errors';
+import { AppError, badRequest } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { queueMail } from '../mail/outbox';
-import { accountLockedMail, brandOf, passwordChangedMail, passwordResetMail, verificationCodeMail } from '../mail/templates';
+import { accountLockedMail, brandOf, passwordChangedMail, passwordResetMail, signUpAttemptMail, verificationCodeMail } from '../mail/templates';
 import { toUserDto } from '../users/service';
 import { consumeCode, issueCode } from './codes';
 import { hashPassword, isCommonPassword, newToken, sha256, verifyAgainstDummy, verifyPassword } from './crypto';
 import * as repository from './repository';
-import { createSession } from './sessions';
+import { type SessionOrigin, signInSession } from './sessions';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const LOCKED_MESSAGE = 'Too many failed sign-in attempts. Sign-in is locked for 15 minutes; check your email.';
 export const DISABLED_MESSAGE = 'This account has been disabled. Please contact support.';
 export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Please choose a less predictable one.';
-const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists. Please sign in instead.';
 const RESET_LINK_INVALID_MESSAGE = 'The reset link is invalid or has expired. Please ask for a new one.';
 
 export function assertPasswordAllowed(password: string): void {
@@ -51,38 +49,41 @@ async function sendVerificationCode(ctx: AppContext, user: User): Promise<void> 
   });
 }
 
-/** Opens a customer with their two accounts; the email is confirmed later with a mailed code. */
-export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<Outcome<UserDto>> {
+/**
+ * Opens a customer with their two accounts; the email is confirmed later with a mailed code. The
+ * answer is the same for an email that already has an account (no account enumeration, ADR 012):
+ * its owner is emailed instead, and nothing is opened. Both ways hash the password and send one
+ * mail, so they also take about the same time.
+ */
+export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<Outcome<null>> {
   assertPasswordAllowed(input.password);
   const passwordHash = await hashPassword(input.password);
-  const user = await inTransaction(ctx.db, async (trx) => {
-    if (await repository.emailRegistered(trx, input.email)) throw conflict(EMAIL_TAKEN_MESSAGE, { email: 'Email already registered' });
-    const created = await repository
-      .insertUser(trx, {
-        email: input.email,
-        password_hash: passwordHash,
-        first_name: input.firstName,
-        last_name: input.lastName,
-        phone: input.phone,
-        address: input.address,
-        date_of_birth: input.dateOfBirth,
-        sex: input.sex,
-        country_code: input.countryCode,
-        occupation: input.occupation,
-        annual_income_range: input.annualIncomeRange,
-        account_type: input.accountType,
-        ssn_tin: input.ssnTIN ?? null,
-      })
-      .catch((error: unknown) => {
-        // Two sign-ups with one email at the same moment: the index decides.
-        if (isUniqueViolation(error, repository.USERS_EMAIL_CONSTRAINT)) throw conflict(EMAIL_TAKEN_MESSAGE);
-        throw error;
-      });
-    await openCustomerAccounts(trx, created.id);
-    await sendVerificationCode(withDb(ctx, trx), created);
-    return created;
+  await inTransaction(ctx.db, async (trx) => {
+    const user = await repository.insertUserUnlessEmailTaken(trx, {
+      email: input.email,
+      password_hash: passwordHash,
+      first_name: input.firstName,
+      last_name: input.lastName,
+      phone: input.phone,
+      address: input.address,
+      date_of_birth: input.dateOfBirth,
+      sex: input.sex,
+      country_code: input.countryCode,
+      occupation: input.occupation,
+      annual_income_range: input.annualIncomeRange,
+      account_type: input.accountType,
+      ssn_tin: input.ssnTIN ?? null,
+    });
+    if (user) {
+      await openCustomerAccounts(trx, user.id);
+      await sendVerificationCode(withDb(ctx, trx), user);
+      return;
+    }
+    // Taken: by an open account (its owner hears of the attempt) or by a closed one (nobody to tell).
+    const owner = await repository.findOpenUserByEmail(trx, input.email);
+    if (owner) await queueMail(withDb(ctx, trx), signUpAttemptMail(brandOf(ctx.config), owner.email, owner.first_name));
   });
-  return { data: await toUserDto(ctx.db, user), message: SIGNED_UP_MESSAGE, created: true };
+  return { data: null, message: SIGNED_UP_MESSAGE, created: true };
 }
 
 /**
@@ -106,7 +107,7 @@ async function recordFailure(ctx: ServiceContext, email: string, user: User | un
 export async function signIn(
   ctx: ServiceContext,
   credentials: { email: string; password: string },
-  options: { adminOnly: boolean; origin: Pick<Actor, 'ip' | 'userAgent'> },
+  options: { adminOnly: boolean; origin: SessionOrigin },
 ): Promise<SignInResponse> {
   const throttle = await repository.findLoginThrottle(ctx.db, credentials.email);
   if (throttle?.locked_until && new Date(throttle.locked_until).getTime() > ctx.clock.now().getTime()) {
@@ -120,7 +121,7 @@ export async function signIn(
   }
   if (user.is_account_disabled) throw new AppError('forbidden', DISABLED_MESSAGE);
   await repository.clearLoginFailures(ctx.db, credentials.email);
-  const token = await createSession(ctx, user.id, options.origin);
+  const token = await signInSession(ctx, user.id, options.origin);
   return { token, user: await toUserDto(ctx.db, user) };
 }
 
@@ -158,21 +159,26 @@ export async function resendVerificationCode(ctx: ActorContext): Promise<Outcome
   return { data: null, message: CODE_SENT_MESSAGE };
 }
 
-/** Always answers the same way, so the form never reveals whether an email has an account. */
+/**
+ * Always answers the same way and does the same work, so neither the answer nor its time reveals
+ * whether an email has an account: the same statements run for any email (they change no row for
+ * an unknown one), and the mail is not sent while the request waits.
+ */
 export async function requestPasswordReset(ctx: ServiceContext, email: string): Promise<Outcome<null>> {
-  const answer = { data: null, message: RESET_LINK_SENT_MESSAGE };
-  const user = await repository.findOpenUserByEmail(ctx.db, email);
-  if (!user || user.is_account_disabled) return answer;
   const token = newToken();
   const expiresAt = new Date(ctx.clock.now().getTime() + PASSWORD_RESET_TTL_MS);
-  const link = `${ctx.config.publicUrl}/forgot-password?token=${token}`;
   await inTransaction(ctx.db, async (trx) => {
-    await repository.retireOpenResets(trx, user.id);
-    await repository.insertPasswordReset(trx, { userId: user.id, tokenHash: sha256(token), expiresAt });
-    // Queued, never sent in the request: a slow or failing mail server cannot tell a registered email apart.
-    await queueMail(withDb(ctx, trx), passwordResetMail(brandOf(ctx.config), user.email, user.first_name, link), { expiresAt });
+    await repository.retireOpenResets(trx, email);
+    const issued = await repository.insertPasswordResetFor(trx, { email, tokenHash: sha256(token), expiresAt });
+    const user = issued ? await repository.findOpenUserByEmail(trx, email) : undefined;
+    // Queued in the transaction, never sent in the request: a slow or failing mail server cannot
+    // tell a registered email apart.
+    if (user) {
+      const link = `${ctx.config.publicUrl}/forgot-password?token=${token}`;
+      await queueMail(withDb(ctx, trx), passwordResetMail(brandOf(ctx.config), user.email, user.first_name, link), { expiresAt });
+    }
   });
-  return answer;
+  return { data: null, message: RESET_LINK_SENT_MESSAGE };
 }
 
 /** A reset link works once, within its time; it ends every session and lifts a sign-in lock. */

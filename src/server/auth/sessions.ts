@@ -1,17 +1,41 @@
+import {
+  OTHER_SESSIONS_ENDED_MESSAGE,
+  SESSION_ENDED_MESSAGE,
+  SESSION_NOT_FOUND_MESSAGE,
+  type SessionDto,
+  type SessionsEnded,
+} from '../../shared/contracts/sessions';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../shared/limits';
-import type { Actor, AppContext } from '../context';
+import type { Actor, ActorContext, AppContext } from '../context';
 import type { User } from '../db/schema';
+import { notFound } from '../lib/errors';
+import type { Outcome } from '../lib/outcome';
+import { describeUserAgent } from '../lib/user-agent';
+import { queueMail } from '../mail/outbox';
+import { brandOf, newDeviceSignInMail } from '../mail/templates';
 import { newToken, sha256 } from './crypto';
 import * as repository from './repository';
 
 export { endSession, endUserSessions } from './repository';
 
-/** last_seen_at is written at most this often, so reads do not turn into writes. */
-const TOUCH_INTERVAL_MS = 30_000;
+/**
+ * last_seen_at is written at most this often per session, so reads do not turn into writes; the
+ * idle timeout therefore counts from up to this long before the last request (see idleSecondsLeft).
+ */
+export const TOUCH_INTERVAL_MS = 60_000;
 const USER_AGENT_LENGTH_MAX = 300;
 
-/** Opens a session for a user who proved who they are; answers its token (only its hash is stored). */
-export async function createSession(ctx: Pick<AppContext, 'db' | 'clock'>, userId: string, origin: Pick<Actor, 'ip' | 'userAgent'>): Promise<string> {
+/** Where a sign-in comes from; `deviceToken` is the browser's ll_device cookie (see plugins/auth.ts). */
+export type SessionOrigin = Pick<Actor, 'ip' | 'userAgent'> & { deviceToken?: string | null };
+
+type SignInContext = Pick<AppContext, 'db' | 'clock' | 'config' | 'mailer' | 'log'>;
+
+/**
+ * Opens a session for a user who proved who they are; answers its token (only its hash is stored).
+ * Every sign-in calls signInSession instead, which also tells the customer about a new device;
+ * this alone is for tools that open sessions without anyone signing in (benchmarks, tests).
+ */
+export async function createSession(ctx: Pick<AppContext, 'db' | 'clock'>, userId: string, origin: SessionOrigin): Promise<string> {
   const token = newToken();
   await repository.insertSession(ctx.db, {
     userId,
@@ -23,21 +47,99 @@ export async function createSession(ctx: Pick<AppContext, 'db' | 'clock'>, userI
   return token;
 }
 
+/** The session of a sign-in (any way of signing in): opened, and its device remembered or announced. */
+export async function signInSession(ctx: SignInContext, userId: string, origin: SessionOrigin): Promise<string> {
+  const seenBefore = await repository.hadSession(ctx.db, userId);
+  const token = await createSession(ctx, userId, origin);
+  await noteDevice(ctx, userId, origin, seenBefore);
+  return token;
+}
+
+/**
+ * Remembers the device a user signs in from and emails them when it is one they have not used
+ * before. The sign-in right after sign-up (the user's first session ever) is not announced: the
+ * customer has just opened the account from there. A client that keeps no cookies (an API script)
+ * is a new device at every sign-in, and each is announced; that is the price of not trusting what
+ * a client merely claims to be (its user agent).
+ */
+async function noteDevice(ctx: SignInContext, userId: string, origin: SessionOrigin, seenBefore: boolean) {
+  const deviceToken = origin.deviceToken ?? newToken();
+  const isNew = await repository.rememberDevice(ctx.db, userId, sha256(deviceToken));
+  if (!isNew || !seenBefore) return;
+  const user = await repository.findUserById(ctx.db, userId);
+  if (!user) return;
+  const sign = { device: describeUserAgent(origin.userAgent), ip: origin.ip, at: ctx.clock.now() };
+  await queueMail(ctx, newDeviceSignInMail(brandOf(ctx.config), user.email, user.first_name, sign));
+}
+
+/** The session's live state, if it is live, with how many seconds of idleness it has left. */
+export interface LiveSession {
+  id: string;
+  user: User;
+  idleSecondsLeft: number;
+}
+
 /**
  * The session of a token, if it is live: not ended, not past its idle or absolute expiry, and its
  * user neither disabled nor closed (such a session is ended on the spot).
  */
-export async function resolveSession(ctx: Pick<AppContext, 'db' | 'clock'>, token: string): Promise<{ id: string; user: User } | null> {
+export async function resolveSession(ctx: Pick<AppContext, 'db' | 'clock'>, token: string): Promise<LiveSession | null> {
   if (token.length > 200) return null;
   const row = await repository.findSessionByTokenHash(ctx.db, sha256(token));
   if (!row || row.ended_at) return null;
   const now = ctx.clock.now().getTime();
-  const lastSeen = new Date(row.last_seen_at).getTime();
+  let lastSeen = new Date(row.last_seen_at).getTime();
   if (new Date(row.expires_at).getTime() <= now || lastSeen + SESSION_IDLE_MS <= now || row.is_account_disabled || row.closed_at) {
     await repository.endSession(ctx.db, row.session_id);
     return null;
   }
-  if (now - lastSeen > TOUCH_INTERVAL_MS) await repository.touchSession(ctx.db, row.session_id);
+  if (now - lastSeen >= TOUCH_INTERVAL_MS) {
+    await repository.touchSession(ctx.db, row.session_id);
+    lastSeen = now;
+  }
   const { session_id, last_seen_at: _seen, expires_at: _expires, ended_at: _ended, ...user } = row;
-  return { id: session_id, user };
+  return { id: session_id, user, idleSecondsLeft: Math.floor((lastSeen + SESSION_IDLE_MS - now) / 1000) };
+}
+
+type SessionRow = Awaited<ReturnType<typeof repository.listLiveSessions>>[number];
+
+function toSessionDto(row: SessionRow, currentSessionId: string | null): SessionDto {
+  return {
+    id: row.id,
+    current: row.id === currentSessionId,
+    device: describeUserAgent(row.user_agent),
+    ipAddress: row.ip,
+    createdAt: new Date(row.created_at).toISOString(),
+    lastSeenAt: new Date(row.last_seen_at).toISOString(),
+  };
+}
+
+/** A user's live sessions, newest use first; `currentSessionId` is marked as this one. */
+export async function sessionsOf(ctx: Pick<AppContext, 'db' | 'clock'>, userId: string, currentSessionId: string | null): Promise<SessionDto[]> {
+  const now = ctx.clock.now();
+  const rows = await repository.listLiveSessions(ctx.db, userId, now, new Date(now.getTime() - SESSION_IDLE_MS));
+  return rows.map((row) => toSessionDto(row, currentSessionId));
+}
+
+/** Ends one open session of the user's; another user's (or an ended one) is not found. Answers what was ended. */
+export async function endSessionOf(ctx: Pick<AppContext, 'db'>, userId: string, sessionId: string): Promise<SessionDto> {
+  const ended = await repository.endSessionOf(ctx.db, userId, sessionId);
+  if (!ended) throw notFound(SESSION_NOT_FOUND_MESSAGE);
+  return toSessionDto(ended, null);
+}
+
+// ---------------------------------------------------------------- the signed-in user's own sessions
+
+export async function listMySessions(ctx: ActorContext): Promise<SessionDto[]> {
+  return sessionsOf(ctx, ctx.actor.user.id, ctx.actor.sessionId);
+}
+
+export async function endMySession(ctx: ActorContext, sessionId: string): Promise<Outcome<SessionsEnded>> {
+  await endSessionOf(ctx, ctx.actor.user.id, sessionId);
+  return { data: { ended: 1 }, message: SESSION_ENDED_MESSAGE };
+}
+
+export async function endMyOtherSessions(ctx: ActorContext): Promise<Outcome<SessionsEnded>> {
+  const ended = await repository.endUserSessions(ctx.db, ctx.actor.user.id, ctx.actor.sessionId);
+  return { data: { ended }, message: OTHER_SESSIONS_ENDED_MESSAGE };
 }

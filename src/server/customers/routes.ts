@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZAdminDeleteAnswer, ZAdminUserAnswer, ZAdminUserListAnswer, ZAdminUserListQuery, ZAdminUserUpdate, ZEmailParams } from '../../shared/contracts/admin';
 import { ZIdParams } from '../../shared/contracts/common';
+import { ZSessionEndedAnswer, ZSessionListAnswer, ZUserSessionParams } from '../../shared/contracts/sessions';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import { send } from '../plugins/reply';
@@ -33,6 +34,24 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/user/admin/:id',
       { config: { access: 'staff' }, schema: { tags, summary: 'One user', params: ZIdParams, response: { 200: ZAdminUserAnswer } } },
       async (request) => ({ data: await customers.customerById(contextOf(request, context), request.params.id) }),
+    );
+
+    api.get(
+      '/user/admin/:id/sessions',
+      {
+        config: { access: 'staff' },
+        schema: { tags, summary: 'Where a user is signed in: every live session', params: ZIdParams, response: { 200: ZSessionListAnswer } },
+      },
+      async (request) => ({ data: await customers.customerSessions(contextOf(request, context), request.params.id) }),
+    );
+
+    api.delete(
+      '/user/admin/:id/sessions/:sessionId',
+      {
+        config: { access: 'staff' },
+        schema: { tags, summary: "End one of a user's sessions (audited)", params: ZUserSessionParams, response: { 200: ZSessionEndedAnswer } },
+      },
+      async (request, reply) => send(reply, await customers.endCustomerSession(contextOf(request, context), request.params.id, request.params.sessionId)),
     );
 
     api.put(

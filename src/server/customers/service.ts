@@ -7,10 +7,11 @@ import {
   type ZAdminUserListQuery,
   type ZAdminUserUpdate,
 } from '../../shared/contracts/admin';
+import { SESSION_ENDED_MESSAGE, type SessionDto, type SessionsEnded } from '../../shared/contracts/sessions';
 import { formatCents } from '../../shared/money';
 import { audit } from '../audit/audit';
 import { eraseCredentials } from '../auth/repository';
-import { endUserSessions } from '../auth/sessions';
+import { endSessionOf, endUserSessions, sessionsOf } from '../auth/sessions';
 import { type ActorContext, type AppContext, withDb } from '../context';
 import type { DB } from '../db/database';
 import { isCheckViolation, isUniqueViolation } from '../db/errors';
@@ -79,6 +80,31 @@ export async function customerByEmail(ctx: AppContext, email: string): Promise<A
   const user = await repository.findUserByEmail(ctx.db, email);
   if (!user) throw notFound(USER_NOT_FOUND);
   return toAdminUserDto(ctx.db, user);
+}
+
+// ---------------------------------------------------------------- a customer's sessions
+
+/** Where a customer is signed in (staff see no token, only what the customer sees). */
+export async function customerSessions(ctx: AppContext, id: string): Promise<SessionDto[]> {
+  if (!(await repository.findUser(ctx.db, id))) throw notFound(USER_NOT_FOUND);
+  return sessionsOf(ctx, id, null);
+}
+
+/** Staff end one of a customer's sessions (a stolen one, say): audited with what it was. */
+export async function endCustomerSession(ctx: ActorContext, id: string, sessionId: string): Promise<Outcome<SessionsEnded>> {
+  if (!(await repository.findUser(ctx.db, id))) throw notFound(USER_NOT_FOUND);
+  await inTransaction(ctx.db, async (trx) => {
+    const ended = await endSessionOf(withDb(ctx, trx), id, sessionId);
+    await audit(trx, ctx.actor, {
+      action: 'session.end',
+      targetUserId: id,
+      targetType: 'session',
+      targetId: sessionId,
+      before: { device: ended.device, ipAddress: ended.ipAddress, createdAt: ended.createdAt, lastSeenAt: ended.lastSeenAt },
+      after: { ended: true },
+    });
+  });
+  return { data: { ended: 1 }, message: SESSION_ENDED_MESSAGE };
 }
 
 // ---------------------------------------------------------------- staff edits

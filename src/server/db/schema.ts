@@ -49,6 +49,14 @@ export interface SessionsTable {
   ip: string | null;
 }
 
+/** A device a user has signed in from: the SHA-256 of its ll_device cookie. */
+export interface KnownDevicesTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  first_seen_at: CreatedAt;
+}
+
 export type CodePurpose = 'email_verification' | 'email_change' | 'transfer';
 
 export interface OneTimeCodesTable {
@@ -293,6 +301,7 @@ export interface MailOutboxTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  known_devices: KnownDevicesTable;
   one_time_codes: OneTimeCodesTable;
   password_resets: PasswordResetsTable;
   login_throttle: LoginThrottleTable;

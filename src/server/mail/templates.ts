@@ -52,6 +52,34 @@ export function passwordChangedMail(brand: Brand, to: string, firstName: string)
   };
 }
 
+/** To the owner of an email someone tried to open a new account with (sign-up never says it is taken). */
+export function signUpAttemptMail(brand: Brand, to: string, firstName: string): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: someone tried to open an account with your email`,
+    text:
+      `Hello ${firstName},\n\nSomeone just tried to open a new ${brand.bankName} account with this email address. You already have one, so nothing was opened and nothing changed.\n\n` +
+      `If it was you, sign in at ${brand.publicUrl}/signin, or choose a new password at ${brand.publicUrl}/forgot-password if you have forgotten it. ` +
+      `If it was not you, you need not do anything.${footer(brand)}`,
+  };
+}
+
+/**
+ * A sign-in from a device the customer has not used before. Sent whatever notification choices
+ * exist: it is how a customer learns that someone else has their password.
+ */
+export function newDeviceSignInMail(brand: Brand, to: string, firstName: string, sign: { device: string; ip: string | null; at: Date }): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: new sign-in from ${sign.device}`,
+    text:
+      `Hello ${firstName},\n\nYour account was just signed in to from a device we have not seen before:\n\n` +
+      `  Device: ${sign.device}\n  Address: ${sign.ip ?? 'unknown'}\n  Time: ${sign.at.toUTCString()}\n\n` +
+      `If this was you, there is nothing to do. If it was not, change your password at ${brand.publicUrl}/forgot-password at once, ` +
+      `end the session under Security (${brand.publicUrl}/account/security) and contact support.${footer(brand)}`,
+  };
+}
+
 export function plainMail(brand: Brand, to: string, subject: string, body: string): MailMessage {
   return { to, subject: `${brand.bankName}: ${subject}`, text: `${body}${footer(brand)}` };
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZApiError } from '../../shared/contracts/common';
-import { SESSION_ABSOLUTE_MS } from '../../shared/limits';
-import { resolveSession } from '../auth/sessions';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_SECONDS_HEADER } from '../../shared/limits';
+import { newToken } from '../auth/crypto';
+import { resolveSession, type SessionOrigin } from '../auth/sessions';
 import type { Config } from '../config';
 import type { Actor, AppContext, ActorContext, ServiceContext } from '../context';
 import type { User } from '../db/schema';
@@ -44,6 +45,38 @@ export function setSessionCookie(reply: FastifyReply, token: string, config: Pic
     secure: config.publicUrl.startsWith('https://'),
     maxAge: SESSION_ABSOLUTE_MS / 1000,
   });
+  const deviceToken = reply.request.deviceToken;
+  if (deviceToken) {
+    reply.setCookie(DEVICE_COOKIE, deviceToken, {
+      path: '/api/auth',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: config.publicUrl.startsWith('https://'),
+      maxAge: DEVICE_COOKIE_MAX_AGE_S,
+    });
+  }
+}
+
+/**
+ * The device cookie: a random token that tells a browser the customer signed in from before from
+ * a new one (auth/sessions.ts). HttpOnly and long-lived; it outlives sign-out on purpose.
+ */
+export const DEVICE_COOKIE = 'll_device';
+const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
+const DEVICE_TOKEN = /^[A-Za-z0-9_-]{40,100}$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The device token a sign-in on this request used (from the cookie, or new): setSessionCookie keeps it in the browser. */
+    deviceToken?: string;
+  }
+}
+
+/** Where a sign-in comes from, with the browser's device token (a new one when it has none). */
+export function sessionOriginOf(request: FastifyRequest): SessionOrigin {
+  const sent = request.cookies?.[DEVICE_COOKIE];
+  request.deviceToken = sent && DEVICE_TOKEN.test(sent) ? sent : newToken();
+  return { ...originOf(request), deviceToken: request.deviceToken };
 }
 
 export function clearSessionCookie(reply: FastifyReply): void {
@@ -87,13 +120,15 @@ export function registerAuth(api: FastifyInstance, context: AppContext): void {
     route.schema.security = access === 'public' ? [] : SIGNED_IN_SECURITY;
     route.schema.response = { '4xx': ZApiError, '5xx': ZApiError, ...(route.schema.response as object) };
   });
-  api.addHook('onRequest', async (request) => {
+  api.addHook('onRequest', async (request, reply) => {
     const token = tokenFrom(request);
     if (token) {
       const session = await resolveSession(context, token);
       if (session) {
         request.user = session.user;
         request.sessionId = session.id;
+        // The web app warns a minute before the idle timeout: it learns the time left from each answer.
+        reply.header(SESSION_IDLE_SECONDS_HEADER, String(session.idleSecondsLeft));
       }
     }
     const access = request.routeOptions.config.access;

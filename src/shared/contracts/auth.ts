@@ -7,7 +7,8 @@ export const PASSWORD_RULE_MESSAGE = `Password must be at least ${PASSWORD_LENGT
 export const PHONE_INVALID_MESSAGE = 'Please enter a valid phone number';
 
 // What each call answers (the spec's wording; the web app shows them as they are).
-export const SIGNED_UP_MESSAGE = 'Account created. We emailed you a verification code; sign in to enter it.';
+/** The same for a new email and one that has an account (whose owner is emailed instead): no enumeration. */
+export const SIGNED_UP_MESSAGE = 'Check your email: we sent you a verification code. Sign in to enter it.';
 export const EMAIL_VERIFIED_MESSAGE = 'Email verified';
 export const CODE_SENT_MESSAGE = 'Email sent successfully';
 export const RESET_LINK_SENT_MESSAGE = 'If an account exists for this email, we have sent a link to reset the password. It is valid for 30 minutes.';

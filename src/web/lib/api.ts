@@ -3,6 +3,7 @@
 // trouble" notice (lib/service-status.ts), besides the error each caller shows.
 import { paths } from '../paths';
 import { reportServiceOk, reportServiceTrouble, retryAfterOf, troubleOf } from './service-status';
+import { noteSessionIdle } from './session-idle';
 
 export class ApiError extends Error {
   constructor(
@@ -49,6 +50,7 @@ async function request<T>(method: string, url: string, body?: unknown, options: 
     if (!options.signal?.aborted) reportServiceTrouble('network');
     throw new ApiError('We could not reach the bank. Check your connection and try again.', 0, 'network');
   }
+  noteSessionIdle(response.headers);
   const trouble = troubleOf(response.status);
   if (trouble) reportServiceTrouble(trouble, retryAfterOf(response));
   else reportServiceOk();

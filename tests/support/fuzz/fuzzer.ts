@@ -19,7 +19,7 @@ import {
 import { DIFFERENT_FROM, fieldHints, SAME_AS } from './hints';
 import { responseChecker, valueChecker } from './responses';
 import type { RouteProbe } from './routes';
-import { endsSession, type Person, realIdFor, World } from './world';
+import { endsOtherSessions, endsSession, type Person, realIdFor, World } from './world';
 
 export type Actor = 'anonymous' | 'customer' | 'staff';
 
@@ -245,7 +245,8 @@ export class Fuzzer {
       const headers = { ...built.headers };
       // Both documented schemes: mostly the bearer token, now and then the session cookie.
       if (token && headers.authorization === undefined) {
-        if (slot % 5 === 4) headers.cookie = `ll_session=${token}`;
+        // A browser sends its page's Origin with the cookie (a state-changing call without one is refused).
+        if (slot % 5 === 4) Object.assign(headers, { cookie: `ll_session=${token}`, origin: 'http://localhost' });
         else headers.authorization = `Bearer ${token}`;
       }
       if (operation.idempotent && built.kind === 'valid') lastKey = headers['idempotency-key'];
@@ -269,6 +270,7 @@ export class Fuzzer {
         fail("reached someone else's object", `a customer reached someone else's object (${response.statusCode})`);
       }
     }
+    if (endsOtherSessions(operation.path)) this.world.forgetStaffSession();
   }
 
   /** Sends one request (requests go one at a time, so the probe's count tells whether this one reached its handler). */

@@ -40,6 +40,11 @@ export class World {
     return person;
   }
 
+  /** A staff call ended every other staff session (revoke-others): the next setup signs in again. */
+  forgetStaffSession(): void {
+    this.staff = undefined;
+  }
+
   /** A fresh session of a customer (for calls that end the session they run in). */
   freshToken = async (person: Person): Promise<string> => signIn(this.ctx, person.email, person.password);
 
@@ -176,3 +181,6 @@ export async function realIdFor(world: World, path: string, person: Person): Pro
 
 /** Operations whose success ends the session they run in: each of their requests gets a fresh one. */
 export const endsSession = (path: string): boolean => /\/(signout|change-password)$/.test(path);
+
+/** Operations whose success ends the user's other sessions (the setup staff session among them). */
+export const endsOtherSessions = (path: string): boolean => /\/sessions\/revoke-others$/.test(path);

@@ -1,6 +1,7 @@
 import { LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, useLocation, useNavigate, useNavigation } from 'react-router';
+import { IdleWarning } from './idle-warning';
 import { Logo } from './logo';
 import { paths, type AppPath } from '../../paths';
 
@@ -102,6 +103,7 @@ export function AppShell({
           </Link>
         </footer>
       </div>
+      <IdleWarning onSignOut={() => void logout()} />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import type {
   AuditList,
   UserSortField,
 } from '../../../shared/contracts/admin';
+import type { SessionDto, SessionsEnded } from '../../../shared/contracts/sessions';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../../shared/limits';
 import { api } from '../../lib/api';
 import { listSearch } from '../../lib/list-params';
@@ -37,6 +38,7 @@ export const adminKeys = {
   users: (params: UserListParams) => [...adminKeys.all, 'users', params] as const,
   customerOptions: () => [...adminKeys.all, 'customer-options'] as const,
   user: (id: string) => [...adminKeys.all, 'user', id] as const,
+  userSessions: (id: string) => [...adminKeys.all, 'user', id, 'sessions'] as const,
   dashboard: () => [...adminKeys.all, 'dashboard'] as const,
   ledger: () => [...adminKeys.all, 'ledger'] as const,
   audit: (params: AuditParams) => [...adminKeys.all, 'audit', params] as const,
@@ -70,6 +72,18 @@ export const adminUserQuery = (id: string) =>
     queryKey: adminKeys.user(id),
     queryFn: async () => (await api.get<AdminUserDto>(`/user/admin/${encodeURIComponent(id)}`)).data,
   });
+
+/** Where a user is signed in (the back office's user page). */
+export const adminUserSessionsQuery = (id: string) =>
+  queryOptions({
+    queryKey: adminKeys.userSessions(id),
+    queryFn: async () => (await api.get<SessionDto[]>(`/user/admin/${encodeURIComponent(id)}/sessions`)).data,
+  });
+
+/** Ends one of a user's sessions (audited). */
+export async function endUserSession(userId: string, sessionId: string): Promise<string | undefined> {
+  return (await api.delete<SessionsEnded>(`/user/admin/${encodeURIComponent(userId)}/sessions/${encodeURIComponent(sessionId)}`)).message;
+}
 
 export async function updateAdminUser(id: string, body: AdminUserUpdate): Promise<string> {
   return (await api.put<AdminUserDto>(`/user/admin/${encodeURIComponent(id)}`, body)).message ?? 'User updated successfully';

@@ -1,4 +1,4 @@
-import { BadgeCheck, ChevronRight, KeyRound, Landmark, UserPen, Users, Wallet } from 'lucide-react';
+import { BadgeCheck, ChevronRight, KeyRound, Landmark, ShieldCheck, UserPen, Users, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { paths } from '../../paths';
@@ -10,6 +10,7 @@ export function meta() {
 const items = [
   { to: paths.accountUpdateAccount, label: 'Edit Profile', text: 'Email, phone, address and profile picture', icon: UserPen },
   { to: paths.accountUpdatePassword, label: 'Update Password', text: 'Change the password you sign in with', icon: KeyRound },
+  { to: paths.accountSecurity, label: 'Security', text: 'Where you are signed in, and ending a session', icon: ShieldCheck },
   { to: paths.accountKyc, label: 'Identity verification', text: 'Send your documents to verify your account', icon: BadgeCheck },
   { to: paths.accountBeneficiaries, label: 'Beneficiaries', text: 'Payees you saved after a transfer', icon: Users },
   { to: paths.accountDeposit, label: 'Deposit', text: 'Ways to add money to your account', icon: Wallet },

@@ -5,9 +5,10 @@ import { Link, useParams } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { ButtonLink } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
-import { adminUserQuery } from '../../features/admin/api';
+import { adminUserQuery, adminUserSessionsQuery } from '../../features/admin/api';
 import { DeleteUser } from '../../features/admin/components/delete-user';
 import { AccountInfo, BasicInfo } from '../../features/admin/components/user-info';
+import { UserSessions } from '../../features/admin/components/user-sessions';
 import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
 import { kycCustomerQuery } from '../../features/kyc/api';
 import { customerTransactionsQuery } from '../../features/ledger/api';
@@ -23,6 +24,7 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   // Staff members have no accounts and no identity documents.
   const user = queryClient.getQueryData(adminUserQuery(params.id).queryKey);
   if (user && !user.isAdmin) await prefetch(kycCustomerQuery(params.id), customerTransactionsQuery(params.id, RECENT));
+  if (user && !user.closedAt) await prefetch(adminUserSessionsQuery(params.id));
   return null;
 }
 
@@ -103,6 +105,11 @@ export default function AdminUserDetailPage() {
               }
             >
               <RecentActivity userId={user._id} />
+            </Card>
+          ) : null}
+          {!user.closedAt ? (
+            <Card title="Sessions">
+              <UserSessions userId={user._id} />
             </Card>
           ) : null}
           <DeleteUser user={user} />

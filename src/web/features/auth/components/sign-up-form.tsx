@@ -13,7 +13,7 @@ import { paths } from '../../../paths';
 import { signUp } from '../api';
 
 const TERMS_MESSAGE = 'You must agree to the Privacy Policy and Terms & Conditions to continue.';
-const SIGNED_UP_NOTICE = 'Account created. Sign in to verify your email.';
+const SIGNED_UP_NOTICE = 'Check your email, then sign in to verify it.';
 
 /** The contract's fields, except that the country is chosen by region (two regions share +1) and the terms box. */
 type SignUpValues = Omit<SignUpRequest, 'countryCode' | 'ssnTIN' | 'sex' | 'occupation' | 'annualIncomeRange' | 'accountType'> & {

@@ -1,0 +1,146 @@
+import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
+import { ADMIN, expect, fromOurPages, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+
+// Sessions a customer can see and end (issue 13). Each test has its own customer: ending sessions
+// of a demo customer would sign out the other journeys running beside it.
+
+const PASSWORD = 'Quartz-Meadow-64';
+
+async function newCustomer(request: APIRequestContext, page: Page): Promise<{ id: string; email: string }> {
+  const email = uniqueEmail('sessions');
+  const signUp = await request.post('/api/auth/signup', {
+    data: {
+      firstName: 'Sasha',
+      lastName: 'Devices',
+      email,
+      address: '7 Session Row, Springfield',
+      dateOfBirth: '1991-02-03',
+      sex: 'Other',
+      countryCode: '1',
+      phone: '+1 202 555 0144',
+      occupation: 'private',
+      annualIncomeRange: '$30,000.00 - $70,000.00',
+      accountType: 'Checking',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    },
+  });
+  expect(signUp.status()).toBe(201);
+  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } });
+  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
+  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
+  expect(verify.status()).toBe(200);
+  return { id: ((await verify.json()) as { data: { _id: string } }).data._id, email };
+}
+
+// Each browser says it is another device, so the lists name them apart.
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const IPAD = 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const WINDOWS_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+
+/** A browser of its own (its own cookies), signed in through the sign-in page. */
+async function signedInBrowser(browser: Browser, email: string, userAgent?: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(userAgent ? { userAgent } : {});
+  const page = await context.newPage();
+  await signInAs(page, { email, password: PASSWORD });
+  await expect(page).toHaveURL(/\/account\/home$/);
+  return { context, page };
+}
+
+const stillSignedIn = async (context: BrowserContext) => (await context.request.get('/api/auth/user')).status();
+
+test('the security page ends another session, staff end one from the user page, and "Sign out everywhere else" ends the rest', async ({
+  page,
+  browser,
+  request,
+  checkA11y,
+}) => {
+  // Five browsers and the back office on a busy machine.
+  test.setTimeout(180_000);
+  const customer = await newCustomer(request, page);
+  const laptop = await signedInBrowser(browser, customer.email);
+  const phone = await signedInBrowser(browser, customer.email, IPHONE);
+
+  // From the settings menu to the security page, with the keyboard.
+  await laptop.page.goto('/account/settings');
+  await laptop.page.getByRole('link', { name: /Security/ }).focus();
+  await laptop.page.keyboard.press('Enter');
+  await expect(laptop.page).toHaveURL(/\/account\/security$/);
+  await expect(laptop.page.getByRole('heading', { name: 'Security', level: 1 })).toBeVisible();
+  const list = laptop.page.getByRole('list', { name: 'Your sessions' });
+  // The API sign-in of the set-up, the laptop and the phone.
+  await expect(list.getByRole('listitem')).toHaveCount(3);
+  await expect(list.getByRole('listitem').filter({ hasText: 'This device' })).toHaveCount(1);
+  await expect(list.getByRole('listitem').filter({ hasText: 'This device' })).toContainText('Chrome on Linux');
+  await checkA11y(laptop.page);
+  await laptop.page.setViewportSize({ width: 375, height: 800 });
+  await checkA11y(laptop.page);
+  await laptop.page.setViewportSize({ width: 1280, height: 800 });
+
+  expect(await stillSignedIn(phone.context)).toBe(200);
+  await list
+    .getByRole('listitem')
+    .filter({ hasText: 'Safari on iPhone' })
+    .getByRole('button', { name: /^End session/ })
+    .click();
+  await expect(laptop.page.getByText('Session ended').first()).toBeVisible();
+  await expect(list.getByRole('listitem')).toHaveCount(2);
+  expect(await stillSignedIn(phone.context)).toBe(401);
+  // The phone's page finds out at its next call and goes to the sign-in page.
+  await phone.page.goto('/account/home');
+  await expect(phone.page).toHaveURL(/\/signin$/);
+  expect(await stillSignedIn(laptop.context)).toBe(200);
+
+  // A third browser signs in; staff end its session from the back office's user page.
+  const tablet = await signedInBrowser(browser, customer.email, IPAD);
+  const staff = await browser.newContext();
+  const admin = await staff.newPage();
+  await signInAs(admin, ADMIN, '/admin/login');
+  await expect(admin).toHaveURL(/\/admin\/dashboard$/);
+  await admin.goto(`/admin/users/${customer.id}`);
+  const staffList = admin.getByRole('list', { name: 'Sessions' });
+  await expect(staffList.getByRole('listitem')).toHaveCount(3);
+  await checkA11y(admin);
+  await staffList
+    .getByRole('listitem')
+    .filter({ hasText: 'Safari on iPad' })
+    .getByRole('button', { name: /^End session/ })
+    .click();
+  await expect(admin.getByText('Session ended').first()).toBeVisible();
+  await expect(staffList.getByRole('listitem')).toHaveCount(2);
+  expect(await stillSignedIn(tablet.context)).toBe(401);
+  expect(await stillSignedIn(laptop.context)).toBe(200);
+
+  // "Sign out everywhere else": only the laptop is left.
+  const desktop = await signedInBrowser(browser, customer.email, WINDOWS_FIREFOX);
+  await laptop.page.reload();
+  await expect(list.getByRole('listitem')).toHaveCount(3);
+  await laptop.page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+  await expect(laptop.page.getByText('Signed out everywhere else').first()).toBeVisible();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(laptop.page.getByRole('button', { name: 'Sign out everywhere else' })).toBeDisabled();
+  expect(await stillSignedIn(desktop.context)).toBe(401);
+  expect(await stillSignedIn(laptop.context)).toBe(200);
+
+  for (const context of [laptop.context, phone.context, tablet.context, desktop.context, staff]) await context.close();
+});
+
+test('a minute before the idle timeout the app asks "Are you still there?", and "Stay signed in" keeps the session', async ({ page, request, checkA11y }) => {
+  const customer = await newCustomer(request, page);
+  await page.clock.install();
+  await signInAs(page, { email: customer.email, password: PASSWORD });
+  await expect(page).toHaveURL(/\/account\/home$/);
+  const dialog = page.getByRole('alertdialog', { name: 'Are you still there?' });
+  await expect(dialog).toBeHidden();
+
+  // Nothing happens for 14 minutes (of the page's clock): the warning opens, its button focused.
+  await page.clock.fastForward('14:05');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('signed out in about a minute');
+  await expect(dialog.getByRole('button', { name: 'Stay signed in' })).toBeFocused();
+  await checkA11y();
+
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/account\/home$/);
+});

@@ -1,0 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert } from '../../../components/ui/alert';
+import { SessionList } from '../../../components/ui/session-list';
+import { errorMessage } from '../../../lib/api';
+import { useAction } from '../../../lib/action';
+import { adminUserSessionsQuery, endUserSession } from '../api';
+
+/** Where a customer is signed in; staff can end a session (a stolen phone, a customer's call). Audited. */
+export function UserSessions({ userId }: { userId: string }) {
+  const { data, isPending, error } = useQuery(adminUserSessionsQuery(userId));
+  const end = useAction((sessionId: string) => endUserSession(userId, sessionId), {
+    successToast: (message) => message ?? 'Session ended',
+    errorToast: true,
+  });
+  if (isPending) return <p role="status">Loading sessions...</p>;
+  if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
+  if (data.length === 0) return <p className="text-slate-700">Not signed in anywhere.</p>;
+  return <SessionList label="Sessions" sessions={data} busy={end.busy} onEnd={(session) => void end.run(session.id)} />;
+}
