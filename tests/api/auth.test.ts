@@ -79,7 +79,6 @@ describe('POST /api/auth/signup', () => {
     expect(rows.find((row) => row.email === home.email)?.ssn_tin).toBeNull();
   });
 
-
   it('answers malformed JSON with 400, not a crash', async () => {
     const response = await ctx.app.inject({
       method: 'POST',
