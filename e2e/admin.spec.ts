@@ -54,6 +54,9 @@ function startTransfer(request: APIRequestContext, customer: Customer) {
 
 test.describe('admin back office', () => {
   test('finds a customer by account number, blocks them, edits their details and sees it all in the audit log', async ({ page, request, checkA11y }) => {
+    // The longest journey (sign-up, eight pages, six axe runs): 49 s on a loaded 2-core machine,
+    // past a minute when it is also the run's first test.
+    test.setTimeout(120_000);
     const customer = await newCustomer(request, page);
 
     await signInAs(page, ADMIN, '/admin/login');
