@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BANK_NAME, parseBoolean } from '../shared/build-settings';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './db/connection-string';
+import { isTimeZone } from './lib/bank-time';
 
 const booleanFlag = (name: string, fallback: boolean) =>
   z
@@ -116,6 +117,7 @@ export const ZEnvironment = z.object({
   ALLOW_HTTP: booleanFlag('ALLOW_HTTP', false),
   RUN_JOBS: booleanFlag('RUN_JOBS', true),
   BANK_SIGNING_KEY_FILE: z.string().trim().min(1).optional(),
+  BANK_TIMEZONE: z.string().trim().refine(isTimeZone, 'BANK_TIMEZONE must be an IANA time zone such as UTC, Europe/London or America/New_York').default('UTC'),
 });
 
 export type Environment = z.infer<typeof ZEnvironment>;
@@ -152,6 +154,8 @@ export interface Config {
   runJobs: boolean;
   /** The bank's Ed25519 private key (PEM) for statements and anchors; unset: DATA_DIR/signing-key.pem, made at first start. */
   signingKeyFile: string | undefined;
+  /** The zone of the bank's calendar (statements, daily caps, standing orders, end of day): lib/bank-time.ts. */
+  timeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -197,6 +201,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     devMailbox: env.DEMO_MODE && !env.SMTP_URL,
     runJobs: env.RUN_JOBS,
     signingKeyFile: env.BANK_SIGNING_KEY_FILE ? path.resolve(env.BANK_SIGNING_KEY_FILE) : undefined,
+    timeZone: env.BANK_TIMEZONE,
   };
 }
 

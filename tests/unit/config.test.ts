@@ -107,7 +107,12 @@ describe('configuration from the environment', () => {
     });
 
     it('lists every refusal at once', () => {
-      expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0])).toEqual(['DEMO_MODE', 'SMTP_URL', 'PUBLIC_URL', 'BANK_SIGNING_KEY_FILE']);
+      expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0])).toEqual([
+        'DEMO_MODE',
+        'SMTP_URL',
+        'PUBLIC_URL',
+        'BANK_SIGNING_KEY_FILE',
+      ]);
     });
 
     it('does not apply outside production', () => {
@@ -140,6 +145,7 @@ describe('configuration from the environment', () => {
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters'],
     [{ ALLOW_HTTP: 'perhaps' }, 'ALLOW_HTTP: ALLOW_HTTP must be true or false (got "perhaps")'],
     [{ RUN_JOBS: 'sometimes' }, 'RUN_JOBS: RUN_JOBS must be true or false (got "sometimes")'],
+    [{ BANK_TIMEZONE: 'Mars/Olympus_Mons' }, 'BANK_TIMEZONE: BANK_TIMEZONE must be an IANA time zone such as UTC, Europe/London or America/New_York'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {
