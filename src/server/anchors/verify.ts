@@ -36,7 +36,7 @@ function headProblem(name: string, head: AnchorLine['ledgerHead'], chain: Recomp
   if (head.position > chain.length) return `it covers position ${head.position} of the ${name}, which now has only ${chain.length}`;
   const recomputed = chain.hashesAt.get(head.position);
   if (recomputed === undefined) return `the ${name} could not be recomputed up to position ${head.position} (it stops at ${chain.walkedTo})`;
-  if (recomputed !== head.hash) return `at position ${head.position} the ${name} recomputes to ${short(recomputed)}, the anchor says ${short(head.hash)}`;
+  if (recomputed !== head.hash) return `the ${name} at position ${head.position} recomputes to ${short(recomputed)}, the anchor says ${short(head.hash)}`;
   return null;
 }
 
@@ -126,7 +126,8 @@ export async function verifyBooks(db: DB, config: Pick<Config, 'anchorFile'>): P
 
 function describeBooks(ledger: VerifyResult, audit: AuditVerifyResult, anchors: AnchorsResult): string[] {
   if (ledger.ok && audit.ok && anchors.ok) {
-    const matched = anchors.count === 0 ? 'no anchors yet' : `${anchors.count} anchor${anchors.count === 1 ? '' : 's'} match, newest at ${anchors.newestAt}`;
+    const matched =
+      anchors.count === 0 ? 'no anchors yet' : `${anchors.count === 1 ? '1 anchor matches' : `${anchors.count} anchors match`}, newest at ${anchors.newestAt}`;
     return [`${describeVerifyResult(ledger).replace(/\.$/, '')}; ${describeAuditResult(audit)}; ${matched}.`];
   }
   const lines: string[] = [];
