@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { REQUEST_BODY_BYTES_MAX, UPLOAD_BYTES_MAX } from '../shared/limits';
 import { adminRoutes } from './admin/routes';
+import { anchorRoutes } from './anchors/routes';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
 import { beneficiaryRoutes } from './beneficiaries/routes';
@@ -107,6 +108,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(customerRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(adminRoutes(context));
+      await api.register(anchorRoutes(context));
       await api.register(queueRoutes(context));
     },
     { prefix: '/api' },

@@ -102,6 +102,61 @@ export interface AuditLogTable {
   after: Json<unknown> | null;
   reason: string | null;
   ip: string | null;
+  /** Read only (set by the insert trigger): the salted SHA-256 of the personal part. */
+  personal_hash: Generated<string>;
+  /** Read only: the personal part (actor_email, ip, before, after, reason) was erased. */
+  erased: Generated<boolean>;
+}
+
+/**
+ * `audit_log` is a view (inserts go through it); these are its tables (migration
+ * 2026-11-24-40-audit-chain, ADR 014). A record's chained part:
+ */
+export interface AuditRecordsTable {
+  id: Generated<number>;
+  at: CreatedAt;
+  actor_id: string | null;
+  action: string;
+  target_user_id: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  personal_hash: string;
+}
+
+/** Its erasable personal part: the JSON text that was hashed, and its salt. */
+export interface AuditPersonalTable {
+  audit_id: number;
+  salt: string;
+  data: string;
+}
+
+export interface AuditChainTable {
+  position: number;
+  audit_id: number;
+  prev_hash: string;
+  hash: string;
+  sealed_at: DefaultTimestamp;
+}
+
+export interface AuditUnsealedTable {
+  audit_id: number;
+}
+
+/** Every anchor line written to ANCHOR_FILE (the file is the authority; this is the back office's list). */
+export interface AnchorsTable {
+  seq: number;
+  ledger_position: number;
+  ledger_hash: string;
+  audit_position: number;
+  audit_hash: string;
+  at: Date | string;
+  key_id: string;
+  signature: string;
+  line: string;
+  /** The bank date a daily run anchored; null for "Anchor now". */
+  daily_date: string | null;
+  requested_by: string | null;
+  recorded_at: CreatedAt;
 }
 
 export type LedgerAccountKind = 'savings' | 'checking' | 'bank_cash' | 'bank_operations' | 'external_clearing' | 'loans_receivable' | 'interest_income';
@@ -314,6 +369,11 @@ export interface Database {
   password_resets: PasswordResetsTable;
   login_throttle: LoginThrottleTable;
   audit_log: AuditLogTable;
+  audit_records: AuditRecordsTable;
+  audit_personal: AuditPersonalTable;
+  audit_chain: AuditChainTable;
+  audit_unsealed: AuditUnsealedTable;
+  anchors: AnchorsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_chain: LedgerChainTable;
   ledger_unsealed: LedgerUnsealedTable;

@@ -1,5 +1,6 @@
 import { parseCronItems, type ParsedCronItem, type TaskList } from 'graphile-worker';
 import { z } from 'zod';
+import { ANCHOR_DAILY_TASK, runDailyAnchor } from '../anchors/service';
 import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
 import { PURGE_TASK, purgeExpired } from './purge';
@@ -24,6 +25,9 @@ export const TASKS: readonly TaskDefinition[] = [
   { identifier: SEND_MAIL_TASK, run: (ctx, payload) => deliverMail(ctx, ZSendMailPayload.parse(payload).outboxId) },
   // Hourly, at minute 17 (away from the hour, when other schedules tend to run).
   { identifier: PURGE_TASK, run: (ctx) => purgeExpired(ctx), schedule: '17 * * * *' },
+  // Every hour at minute 7; it anchors once per bank day (BANK_TIMEZONE), so the day's anchor is
+  // written soon after the bank's midnight, and a missed hour (every runner down) is made up at the next.
+  { identifier: ANCHOR_DAILY_TASK, run: (ctx) => runDailyAnchor(ctx), schedule: '7 * * * *' },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */

@@ -83,3 +83,19 @@ export function newDeviceSignInMail(brand: Brand, to: string, firstName: string,
 export function plainMail(brand: Brand, to: string, subject: string, body: string): MailMessage {
   return { to, subject: `${brand.bankName}: ${subject}`, text: `${body}${footer(brand)}` };
 }
+
+/**
+ * To ANCHOR_EMAIL: one anchor line, so a copy of the chain heads lives where no database user can
+ * reach it. The line is alone on its own line of the body, byte for byte as in ANCHOR_FILE.
+ */
+export function anchorMail(brand: Brand, to: string, anchor: { seq: number; at: string }, line: string): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: ledger anchor ${anchor.seq} (${anchor.at})`,
+    text:
+      `Anchor ${anchor.seq}, written at ${anchor.at}: the heads of the ledger chain and of the audit chain, signed with the bank's key.\n\n` +
+      `${line}\n\n` +
+      `Keep this mail. "npm run ledger:verify" checks every line of ANCHOR_FILE against the chains; a copy kept here shows whether a line was changed or removed there.\n` +
+      brand.publicUrl,
+  };
+}
