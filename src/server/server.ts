@@ -8,7 +8,8 @@ import { type AppContext, createAppContext } from './context';
 import { createDatabase, type DB } from './db/database';
 import { startJobRunner } from './jobs/runner';
 import { loadCryptoDeposits } from './deposits/service';
-import { startSealer, sealAll } from './ledger/sealer';
+import { SEAL_INTERVAL_MS, startSealer, sealAll } from './ledger/sealer';
+import { wakeLedgerNotifier } from './notifications/ledger-notifier';
 import { createLogger, type Logger } from './lib/logger';
 import { clusterWorkerMetrics, serveClusterMetrics, trackPool } from './lib/metrics';
 import { createMailer } from './mail/mailer';
@@ -79,8 +80,9 @@ async function startInstance(config: Config, options: { poolMax?: number } = {})
   trackPool(runtime.database.poolStats);
   const context = contextFor(config, runtime.database.db, log);
   const signIns = await seed(context);
-  // Chains committed entries into the hash chain within about a second (ADR 008).
-  const sealer = startSealer(context.db, log);
+  // Chains committed entries into the hash chain within about a second (ADR 008), and wakes the
+  // job that notifies customers of the money they received or sent (ADR 013).
+  const sealer = startSealer(context.db, log, SEAL_INTERVAL_MS, () => wakeLedgerNotifier(context));
   const jobs = config.runJobs ? await startJobRunner(context, runtime.database.pool) : null;
   return {
     runtime,

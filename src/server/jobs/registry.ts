@@ -2,6 +2,7 @@ import { parseCronItems, type ParsedCronItem, type TaskList } from 'graphile-wor
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
+import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../notifications/ledger-notifier';
 import { PURGE_TASK, purgeExpired } from './purge';
 
 /**
@@ -24,6 +25,10 @@ export const TASKS: readonly TaskDefinition[] = [
   { identifier: SEND_MAIL_TASK, run: (ctx, payload) => deliverMail(ctx, ZSendMailPayload.parse(payload).outboxId) },
   // Hourly, at minute 17 (away from the hour, when other schedules tend to run).
   { identifier: PURGE_TASK, run: (ctx) => purgeExpired(ctx), schedule: '17 * * * *' },
+  // Woken by the sealer after it chains entries (within about a second of a posting); every minute
+  // as well, so an entry whose wake was lost (a process stopped between sealing and queueing) waits
+  // a minute at most. A run with nothing new reads one row.
+  { identifier: LEDGER_NOTIFY_TASK, run: (ctx) => notifyLedgerEntries(ctx), schedule: '* * * * *' },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */

@@ -115,9 +115,16 @@ export interface SealerLog {
  * Keeps sealing in the background, every SEAL_INTERVAL_MS (at once again while batches are
  * full). Every app process and worker runs one; the advisory lock lets one of them seal at a time,
  * so the chain keeps growing while any of them is up. A failure (the database away) is logged and
- * retried. `stop()` finishes the round under way.
+ * retried. `stop()` finishes the round under way. `onSealed` runs after a round that chained
+ * entries (readers of the chain are woken by it: the notifications, ADR 013); it is not waited
+ * for, and its failure is logged, never the sealer's.
  */
-export function startSealer(db: DB, log: SealerLog, intervalMs = SEAL_INTERVAL_MS): { stop(): Promise<void> } {
+export function startSealer(
+  db: DB,
+  log: SealerLog,
+  intervalMs = SEAL_INTERVAL_MS,
+  onSealed?: (count: number) => Promise<void>,
+): { stop(): Promise<void> } {
   let stopped = false;
   let wake: (() => void) | null = null;
   const sleep = (ms: number) =>
@@ -134,6 +141,11 @@ export function startSealer(db: DB, log: SealerLog, intervalMs = SEAL_INTERVAL_M
       try {
         const sealed = await sealPending(db);
         failures = 0;
+        if (sealed && onSealed) {
+          onSealed(sealed).catch((error: unknown) =>
+            log.warn(isDatabaseUnavailable(error) ? { reason: describeDatabaseError(error) } : { err: error }, 'waking the readers of the chain failed'),
+          );
+        }
         if (sealed === SEAL_BATCH_MAX) continue;
       } catch (error) {
         failures += 1;

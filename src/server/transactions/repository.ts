@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AdminTransactionDto, TransactionDto, TransactionListQuery, TransactionPage } from '../../shared/contracts/transactions';
+import type { AdminTransactionDto, CustomerAccountKind, TransactionDto, TransactionListQuery, TransactionPage } from '../../shared/contracts/transactions';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
 
@@ -26,8 +26,26 @@ function baseQuery(db: DB, filter: ListFilter) {
   if (filter.from) query = query.where('e.value_date', '>=', filter.from);
   if (filter.to) query = query.where('e.value_date', '<=', filter.to);
   if (filter.completedOnly) query = query.where('r.id', 'is', null);
+  if (filter.amountMin !== undefined) query = query.where(sql<number>`abs(p.amount)`, '>=', filter.amountMin);
+  if (filter.amountMax !== undefined) query = query.where(sql<number>`abs(p.amount)`, '<=', filter.amountMax);
+  if (filter.q) {
+    const pattern = `%${escapeLike(filter.q)}%`;
+    // What the line shows (a staff note, else the posting's memo, else the entry's description)
+    // or its counterparty; trigram indexes serve each column (migration 2026-11-24-31, ADR 013).
+    query = query.where((eb) =>
+      eb.or([
+        eb('p.memo', 'ilike', pattern),
+        eb('p.counterparty', 'ilike', pattern),
+        eb('e.description', 'ilike', pattern),
+        eb.exists(eb.selectFrom('entry_notes as n').select('n.id').whereRef('n.entry_id', '=', 'e.id').where('n.description', 'ilike', pattern)),
+      ]),
+    );
+  }
   return query;
 }
+
+/** A search text as a LIKE pattern's literal part: %, _ and the escape character match themselves. */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 interface Row {
   id: string;
@@ -145,6 +163,35 @@ export async function entryLines(db: DB, entryId: string, userId: string | null)
   if (userId) query = query.where('a.owner_id', '=', userId);
   const rows = await query.orderBy('a.kind').execute();
   return rows.map((row) => toTransactionDto(row as Row));
+}
+
+// ---------------------------------------------------------------- money in and out per month
+
+/**
+ * A customer's credits and debits per month of value date, from `fromDate` (the first day of the
+ * oldest month) on. Over both accounts, money moved between the customer's own accounts is
+ * neither in nor out; over one account, every line of it counts.
+ */
+export async function monthlyTotals(db: DB, userId: string, fromDate: string, account: CustomerAccountKind | undefined) {
+  const ownTransfer = sql<boolean>`exists (
+      select 1 from postings other join ledger_accounts own on own.id = other.account_id
+      where other.entry_id = p.entry_id and other.id <> p.id and own.owner_id = a.owner_id)`;
+  let query = db
+    .selectFrom('postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
+    .select([
+      sql<string>`to_char(e.value_date, 'YYYY-MM')`.as('month'),
+      sql<string>`coalesce(sum(p.amount) filter (where p.amount > 0), 0)`.as('in_cents'),
+      sql<string>`coalesce(-sum(p.amount) filter (where p.amount < 0), 0)`.as('out_cents'),
+    ])
+    .where('a.owner_id', '=', userId)
+    .where('a.kind', 'in', account ? [account] : ['savings', 'checking'])
+    .where('e.value_date', '>=', fromDate)
+    .groupBy(sql`1`);
+  if (!account) query = query.where(sql<boolean>`not ${ownTransfer}`);
+  const rows = await query.execute();
+  return rows.map((row) => ({ month: row.month, inCents: Number(row.in_cents), outCents: Number(row.out_cents) }));
 }
 
 // ---------------------------------------------------------------- accounts and entries

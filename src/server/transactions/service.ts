@@ -1,13 +1,15 @@
 import type { z } from 'zod';
-import type {
-  CustomerAccountKind,
-  TransactionDto,
-  TransferCodeSent,
-  ZAdminAccountUpdate,
-  ZAdminTransactionRequest,
-  ZInternalTransferRequest,
-  ZTransferRequest,
-  ZWireTransferRequest,
+import {
+  MONTHLY_TOTALS_MONTHS,
+  type CustomerAccountKind,
+  type MonthlyTotals,
+  type TransactionDto,
+  type TransferCodeSent,
+  type ZAdminAccountUpdate,
+  type ZAdminTransactionRequest,
+  type ZInternalTransferRequest,
+  type ZTransferRequest,
+  type ZWireTransferRequest,
 } from '../../shared/contracts/transactions';
 import { TRANSFER_CODE_TTL_MS } from '../../shared/limits';
 import { formatCents } from '../../shared/money';
@@ -84,6 +86,28 @@ async function ownAccountIds(db: DB, userId: string): Promise<{ savings: string;
   if (accountIdCache.size >= ACCOUNT_ID_CACHE_MAX) accountIdCache.clear();
   accountIdCache.set(userId, ids);
   return ids;
+}
+
+// ---------------------------------------------------------------- customer: money in and out per month
+
+/** The `count` months up to and including the one `now` is in (UTC), oldest first, as YYYY-MM. */
+export function monthsUpTo(now: Date, count: number): string[] {
+  const months: string[] = [];
+  for (let back = count - 1; back >= 0; back -= 1) {
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
+    months.push(month.toISOString().slice(0, 7));
+  }
+  return months;
+}
+
+/** The history chart's figures: money in and out in each of the last MONTHLY_TOTALS_MONTHS months (quiet months are zero). */
+export async function myMonthlyTotals(ctx: ActorContext, account: CustomerAccountKind | undefined): Promise<MonthlyTotals> {
+  const months = monthsUpTo(ctx.clock.now(), MONTHLY_TOTALS_MONTHS);
+  const rows = await repository.monthlyTotals(ctx.db, ctx.actor.user.id, `${months[0]}-01`, account);
+  const byMonth = new Map(rows.map((row) => [row.month, row]));
+  return {
+    months: months.map((month) => ({ month, moneyIn: (byMonth.get(month)?.inCents ?? 0) / 100, moneyOut: (byMonth.get(month)?.outCents ?? 0) / 100 })),
+  };
 }
 
 // ---------------------------------------------------------------- customer: between own accounts
