@@ -39,11 +39,26 @@ export function eventsOf(postings: repository.ChainedPosting[]): NotifyInput[] {
       const key = `entry:${line.entry_id}:${account}`;
       const counterparty = line.counterparty === BANK_COUNTERPARTY ? 'the bank' : line.counterparty;
       if (line.amount > 0 && !ownTransfer && line.entry_kind !== 'opening') {
-        events.push({ kind: 'money_received', userId, key, amountCents: line.amount, account, from: counterparty, description: line.memo ?? line.entry_description });
+        events.push({
+          kind: 'money_received',
+          userId,
+          key,
+          amountCents: line.amount,
+          account,
+          from: counterparty,
+          description: line.memo ?? line.entry_description,
+        });
       }
       if (line.amount < 0) {
         if (!ownTransfer) events.push({ kind: 'money_sent_above', userId, key, amountCents: -line.amount, account, to: counterparty });
-        events.push({ kind: 'balance_below', userId, key, account, balanceBeforeCents: line.balance_after - line.amount, balanceAfterCents: line.balance_after });
+        events.push({
+          kind: 'balance_below',
+          userId,
+          key,
+          account,
+          balanceBeforeCents: line.balance_after - line.amount,
+          balanceAfterCents: line.balance_after,
+        });
       }
     }
   }

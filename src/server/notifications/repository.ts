@@ -125,7 +125,11 @@ export async function markAllRead(db: DB, userId: string, now: Date): Promise<nu
 
 /** Locks a notifier's cursor for the transaction (one reader at a time) and answers its position. */
 export async function lockCursor(trx: DB, name: string): Promise<number> {
-  await trx.insertInto('notification_cursors').values({ name, position: 0 }).onConflict((conflict) => conflict.column('name').doNothing()).execute();
+  await trx
+    .insertInto('notification_cursors')
+    .values({ name, position: 0 })
+    .onConflict((conflict) => conflict.column('name').doNothing())
+    .execute();
   const row = await trx.selectFrom('notification_cursors').select('position').where('name', '=', name).forUpdate().executeTakeFirstOrThrow();
   return Number(row.position);
 }
@@ -168,6 +172,9 @@ export async function chainedPostings(db: DB, after: number, count: number): Pro
 
 /** The newest chain position (0 for an empty chain). */
 export async function chainHeadPosition(db: DB): Promise<number> {
-  const row = await db.selectFrom('ledger_chain').select((eb) => eb.fn.max('position').as('position')).executeTakeFirst();
+  const row = await db
+    .selectFrom('ledger_chain')
+    .select((eb) => eb.fn.max('position').as('position'))
+    .executeTakeFirst();
   return Number(row?.position ?? 0);
 }

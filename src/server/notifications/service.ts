@@ -140,7 +140,10 @@ export async function preferencesOf(ctx: Pick<AppContext, 'db'>, userId: string)
   return Object.fromEntries(
     NOTIFICATION_KINDS.map((kind) => {
       const choice = choiceOf(kind, byKind.get(kind));
-      return [kind, { inApp: choice.inApp, email: choice.email, amount: choice.thresholdCents === null ? null : choice.thresholdCents / 100, locked: isAlwaysOn(kind) }];
+      return [
+        kind,
+        { inApp: choice.inApp, email: choice.email, amount: choice.thresholdCents === null ? null : choice.thresholdCents / 100, locked: isAlwaysOn(kind) },
+      ];
     }),
   ) as NotificationPreferencesDto;
 }
