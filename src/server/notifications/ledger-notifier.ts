@@ -23,6 +23,17 @@ const BANK_COUNTERPARTY = 'Bank adjustment';
 
 const isCustomerAccount = (kind: string): kind is CustomerAccountKind => kind === 'savings' || kind === 'checking';
 
+/**
+ * What a received line says beyond its sender: a transfer's memo repeats the sender's name
+ * ("Transfer from Alex Morgan: Rent"), which the notification already gives.
+ */
+function receivedDescription(text: string, from: string | null): string | null {
+  const prefix = from ? `Transfer from ${from}` : null;
+  if (prefix && text === prefix) return null;
+  if (prefix && text.startsWith(`${prefix}: `)) return text.slice(prefix.length + 2);
+  return text;
+}
+
 /** The notifications one chained entry may cause; notify() then applies each customer's preferences. */
 export function eventsOf(postings: repository.ChainedPosting[]): NotifyInput[] {
   const events: NotifyInput[] = [];
@@ -46,7 +57,7 @@ export function eventsOf(postings: repository.ChainedPosting[]): NotifyInput[] {
           amountCents: line.amount,
           account,
           from: counterparty,
-          description: line.memo ?? line.entry_description,
+          description: receivedDescription(line.memo ?? line.entry_description, line.counterparty),
         });
       }
       if (line.amount < 0) {

@@ -25,7 +25,7 @@ export function NotificationList({
         const unread = item.readAt === null;
         return (
           <li key={item.id} className="flex flex-wrap items-start justify-between gap-3 py-4" data-testid="notification">
-            <div className="flex min-w-0 flex-1 gap-3">
+            <div className="flex min-w-0 flex-1 basis-64 gap-3">
               <span aria-hidden="true" className={`mt-2 h-2.5 w-2.5 shrink-0 rounded-full ${unread ? 'bg-brand-700' : 'bg-transparent'}`} />
               <div className="min-w-0">
                 <p className={`text-slate-900 ${unread ? 'font-semibold' : 'font-medium'}`}>
@@ -38,8 +38,8 @@ export function NotificationList({
                   {item.link ? (
                     <>
                       {' · '}
-                      <Link to={item.link} className="font-semibold text-brand-800 underline-offset-2 hover:underline">
-                        View<span className="sr-only">: {item.title}</span>
+                      <Link to={item.link} aria-label={`View: ${item.title}`} className="font-semibold text-brand-800 underline-offset-2 hover:underline">
+                        View
                       </Link>
                     </>
                   ) : null}
@@ -47,8 +47,8 @@ export function NotificationList({
               </div>
             </div>
             {unread ? (
-              <Button variant="secondary" className="px-3 py-1.5" disabled={busy} onClick={() => onRead(item)}>
-                Mark as read<span className="sr-only">: {item.title}</span>
+              <Button variant="secondary" className="px-3 py-1.5" disabled={busy} aria-label={`Mark as read: ${item.title}`} onClick={() => onRead(item)}>
+                Mark as read
               </Button>
             ) : null}
           </li>
