@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { DB } from '../db/database';
-import type { NotificationPreferencesTable, NotificationsTable } from '../db/schema';
+import type { NotificationPreferencesTable, NotificationsTable, UsersTable } from '../db/schema';
 
 // Every query of the notifications domain. Each one about a customer's items filters by their id:
 // another customer's notification id is simply not found.
@@ -8,9 +8,23 @@ import type { NotificationPreferencesTable, NotificationsTable } from '../db/sch
 export type NotificationRow = Selectable<NotificationsTable>;
 export type PreferenceRow = Selectable<NotificationPreferencesTable>;
 
+const RECIPIENT_COLUMNS = ['id', 'email', 'first_name', 'is_admin', 'closed_at'] as const;
+export type Recipient = Pick<Selectable<UsersTable>, (typeof RECIPIENT_COLUMNS)[number]>;
+
 /** Who a notification goes to: enough to address the mail and to skip closed accounts and staff. */
-export function findRecipient(db: DB, userId: string) {
-  return db.selectFrom('users').select(['id', 'email', 'first_name', 'is_admin', 'closed_at']).where('id', '=', userId).executeTakeFirst();
+export function findRecipient(db: DB, userId: string): Promise<Recipient | undefined> {
+  return db.selectFrom('users').select(RECIPIENT_COLUMNS).where('id', '=', userId).executeTakeFirst();
+}
+
+export function findRecipients(db: DB, userIds: string[]): Promise<Recipient[]> {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').select(RECIPIENT_COLUMNS).where('id', 'in', userIds).execute();
+}
+
+/** Every choice of these customers. */
+export function preferencesOf(db: DB, userIds: string[]): Promise<PreferenceRow[]> {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('notification_preferences').selectAll().where('user_id', 'in', userIds).execute();
 }
 
 export function findPreference(db: DB, userId: string, kind: string): Promise<PreferenceRow | undefined> {

@@ -65,12 +65,32 @@ function crossesThreshold(input: NotifyInput, thresholdCents: number | null): bo
  * already notified, or the user is closed; staff get only the always-on kinds, by email).
  */
 export async function notify(ctx: NotifyContext, input: NotifyInput): Promise<Notified | null> {
+  return notifyWith(ctx, input, null);
+}
+
+/** Who is notified and what they chose, looked up once for a whole batch (the ledger notifier's). */
+export interface RecipientLookup {
+  recipient(userId: string): repository.Recipient | undefined;
+  preference(userId: string, kind: NotificationKind): repository.PreferenceRow | undefined;
+}
+
+/** The recipients and preferences of many customers in two queries (on the caller's transaction). */
+export async function lookupRecipients(db: NotifyContext['db'], userIds: string[]): Promise<RecipientLookup> {
+  const [recipients, preferences] = await Promise.all([repository.findRecipients(db, userIds), repository.preferencesOf(db, userIds)]);
+  const byId = new Map(recipients.map((row) => [row.id, row]));
+  const byKey = new Map(preferences.map((row) => [`${row.user_id}:${row.kind}`, row]));
+  return { recipient: (userId) => byId.get(userId), preference: (userId, kind) => byKey.get(`${userId}:${kind}`) };
+}
+
+/** notify() with the recipient and their choice looked up already (null: look them up now). */
+export async function notifyWith(ctx: NotifyContext, input: NotifyInput, lookup: RecipientLookup | null): Promise<Notified | null> {
   return inTransaction(ctx.db, async (trx) => {
-    const recipient = await repository.findRecipient(trx, input.userId);
+    const recipient = lookup ? lookup.recipient(input.userId) : await repository.findRecipient(trx, input.userId);
     if (!recipient || recipient.closed_at) return null;
     // Staff have no notifications page: they get only what cannot be switched off, by email.
     if (recipient.is_admin && !isAlwaysOn(input.kind)) return null;
-    const preferred = choiceOf(input.kind, await repository.findPreference(trx, input.userId, input.kind));
+    const row = lookup ? lookup.preference(input.userId, input.kind) : await repository.findPreference(trx, input.userId, input.kind);
+    const preferred = choiceOf(input.kind, row);
     const choice = recipient.is_admin ? { ...preferred, inApp: false } : preferred;
     if ((!choice.inApp && !choice.email) || !crossesThreshold(input, choice.thresholdCents)) return null;
     const now = ctx.clock.now();
