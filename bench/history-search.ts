@@ -102,7 +102,9 @@ async function main(): Promise<void> {
     await migrateToLatest(db);
     const seedStarted = performance.now();
     const userId = await seedHistory(db);
-    log(`Seeded ${LINES.toLocaleString('en-US')} lines for one customer among ${OTHERS.toLocaleString('en-US')} others in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s.`);
+    log(
+      `Seeded ${LINES.toLocaleString('en-US')} lines for one customer among ${OTHERS.toLocaleString('en-US')} others in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s.`,
+    );
 
     if (process.env.BENCH_KEEP) {
       // For looking at plans by hand: the database stays up until Ctrl-C.
@@ -121,7 +123,12 @@ async function main(): Promise<void> {
     const rows: Array<{ name: string; variant: string; p50: number; p99: number; total: number }> = [];
     for (const variant of ['with trigram indexes', 'without trigram indexes']) {
       if (variant === 'without trigram indexes') {
-        for (const index of ['postings_memo_trgm_idx', 'postings_counterparty_trgm_idx', 'journal_entries_description_trgm_idx', 'entry_notes_description_trgm_idx'])
+        for (const index of [
+          'postings_memo_trgm_idx',
+          'postings_counterparty_trgm_idx',
+          'journal_entries_description_trgm_idx',
+          'entry_notes_description_trgm_idx',
+        ])
           await sql.raw(`drop index ${index}`).execute(db);
         await sql`analyze`.execute(db);
       }
@@ -129,7 +136,9 @@ async function main(): Promise<void> {
     }
     const plan = await sql<{ 'QUERY PLAN': string }>`explain select 1 from postings p where p.counterparty ilike '%rocket%'`.execute(db);
     log('');
-    log(`History search, one customer with ${LINES.toLocaleString('en-US')} lines, ${RUNS} runs each (page of 20 and its total; target p99 < ${P99_TARGET_MS} ms)`);
+    log(
+      `History search, one customer with ${LINES.toLocaleString('en-US')} lines, ${RUNS} runs each (page of 20 and its total; target p99 < ${P99_TARGET_MS} ms)`,
+    );
     log(`${'search'.padEnd(40)} ${'indexes'.padEnd(24)} ${'matches'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  result`);
     for (const row of rows) {
       log(
