@@ -298,6 +298,14 @@ export interface MailOutboxTable {
   sent_at: Timestamp | null;
 }
 
+/** A public key the bank has signed with (statements, anchors); kept after a rotation. */
+export interface SigningKeysTable {
+  key_id: string;
+  algorithm: Generated<'Ed25519'>;
+  public_key: string;
+  first_used_at: CreatedAt;
+}
+
 /** One notification of one customer (issue 14, ADR 013); `in_app` false: emailed only, kept so a retry is recognised. */
 export interface NotificationsTable {
   id: string;
@@ -352,6 +360,7 @@ export interface Database {
   beneficiaries: BeneficiariesTable;
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
+  signing_keys: SigningKeysTable;
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;
   notification_cursors: NotificationCursorsTable;

@@ -119,12 +119,7 @@ export interface SealerLog {
  * entries (readers of the chain are woken by it: the notifications, ADR 013); it is not waited
  * for, and its failure is logged, never the sealer's.
  */
-export function startSealer(
-  db: DB,
-  log: SealerLog,
-  intervalMs = SEAL_INTERVAL_MS,
-  onSealed?: (count: number) => Promise<void>,
-): { stop(): Promise<void> } {
+export function startSealer(db: DB, log: SealerLog, intervalMs = SEAL_INTERVAL_MS, onSealed?: (count: number) => Promise<void>): { stop(): Promise<void> } {
   let stopped = false;
   let wake: (() => void) | null = null;
   const sleep = (ms: number) =>

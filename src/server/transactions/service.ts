@@ -17,6 +17,7 @@ import { bicCountry, wireCountries } from '../../shared/wire';
 import { audit } from '../audit/audit';
 import { consumeCode, issueCode } from '../auth/codes';
 import { sha256 } from '../auth/crypto';
+import { bankMonth, previousMonth } from '../lib/bank-time';
 import { type ActorContext, withDb } from '../context';
 import type { DB } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
@@ -90,19 +91,17 @@ async function ownAccountIds(db: DB, userId: string): Promise<{ savings: string;
 
 // ---------------------------------------------------------------- customer: money in and out per month
 
-/** The `count` months up to and including the one `now` is in (UTC), oldest first, as YYYY-MM. */
-export function monthsUpTo(now: Date, count: number): string[] {
-  const months: string[] = [];
-  for (let back = count - 1; back >= 0; back -= 1) {
-    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
-    months.push(month.toISOString().slice(0, 7));
-  }
+/** The `count` months up to and including `lastMonth` (YYYY-MM), oldest first. */
+export function monthsUpTo(lastMonth: string, count: number): string[] {
+  const months = [lastMonth];
+  while (months.length < count) months.unshift(previousMonth(months[0]!));
   return months;
 }
 
 /** The history chart's figures: money in and out in each of the last MONTHLY_TOTALS_MONTHS months (quiet months are zero). */
 export async function myMonthlyTotals(ctx: ActorContext, account: CustomerAccountKind | undefined): Promise<MonthlyTotals> {
-  const months = monthsUpTo(ctx.clock.now(), MONTHLY_TOTALS_MONTHS);
+  // The current month is the bank's (BANK_TIMEZONE); value dates are bank dates already.
+  const months = monthsUpTo(bankMonth(ctx.clock.now(), ctx.config.timeZone), MONTHLY_TOTALS_MONTHS);
   const rows = await repository.monthlyTotals(ctx.db, ctx.actor.user.id, `${months[0]}-01`, account);
   const byMonth = new Map(rows.map((row) => [row.month, row]));
   return {
