@@ -19,6 +19,7 @@ import { depositRoutes } from './deposits/routes';
 import { devMailboxRoutes } from './dev/mailbox';
 import { kycRoutes } from './kyc/routes';
 import { loanRoutes } from './loans/routes';
+import { notificationRoutes } from './notifications/routes';
 import { registerAuth } from './plugins/auth';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
@@ -110,6 +111,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(adminRoutes(context));
       await api.register(anchorRoutes(context));
       await api.register(queueRoutes(context));
+      await api.register(notificationRoutes(context));
     },
     { prefix: '/api' },
   );

@@ -7,10 +7,12 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { type AppContext, createAppContext } from './context';
 import { createDatabase, type DB } from './db/database';
+import { describeDatabaseError, isDatabaseUnavailable } from './db/errors';
 import { startJobRunner } from './jobs/runner';
 import { loadCryptoDeposits } from './deposits/service';
 import { SEAL_INTERVAL_MS, sealAll, sealPending, startSealer } from './ledger/sealer';
 import { sealAuditAll, sealAuditPending } from './audit/sealer';
+import { wakeLedgerNotifier } from './notifications/ledger-notifier';
 import { createLogger, type Logger } from './lib/logger';
 import { clusterWorkerMetrics, serveClusterMetrics, trackPool } from './lib/metrics';
 import { createMailer } from './mail/mailer';
@@ -83,8 +85,19 @@ async function startInstance(config: Config, options: { poolMax?: number } = {})
   trackPool(runtime.database.poolStats);
   const context = contextFor(config, runtime.database.db, log);
   const signIns = await seed(context);
-  // Chains committed entries and audit records into their hash chains within about a second (ADR 008, ADR 014).
-  const sealer = startSealer(context.db, log, SEAL_INTERVAL_MS, [sealPending, sealAuditPending]);
+  // Chains committed entries and audit records into their hash chains within about a second
+  // (ADR 008, ADR 014); after a round that chained entries it wakes the job that notifies customers
+  // of the money they received or sent (ADR 013), not waiting for it: its failure is logged, never the sealer's.
+  const sealLedger = async (db: DB) => {
+    const sealed = await sealPending(db);
+    if (sealed) {
+      wakeLedgerNotifier(context).catch((error: unknown) =>
+        log.warn(isDatabaseUnavailable(error) ? { reason: describeDatabaseError(error) } : { err: error }, 'waking the readers of the chain failed'),
+      );
+    }
+    return sealed;
+  };
+  const sealer = startSealer(context.db, log, SEAL_INTERVAL_MS, [sealLedger, sealAuditPending]);
   const jobs = config.runJobs ? await startJobRunner(context, runtime.database.pool) : null;
   return {
     runtime,

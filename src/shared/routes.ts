@@ -71,6 +71,7 @@ export const routes = {
   accountDeposit: { path: '/account/deposit', area: 'account' },
   accountDepositCrypto: { path: '/account/deposit/crypto', area: 'account' },
   accountSecurity: { path: '/account/security', area: 'account' },
+  accountNotifications: { path: '/account/notifications', area: 'account' },
 
   admin: { path: '/admin', area: 'admin' },
   adminDashboard: { path: '/admin/dashboard', area: 'admin' },

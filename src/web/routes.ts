@@ -59,6 +59,7 @@ const modules: Record<RouteName, string> = {
   accountDeposit: 'routes/account/deposit.tsx',
   accountDepositCrypto: 'routes/account/deposit-crypto.tsx',
   accountSecurity: 'routes/account/security.tsx',
+  accountNotifications: 'routes/account/notifications.tsx',
 
   admin: 'routes/admin/dashboard.tsx',
   adminDashboard: 'routes/admin/dashboard.tsx',

@@ -361,6 +361,38 @@ export interface SigningKeysTable {
   first_used_at: CreatedAt;
 }
 
+/** One notification of one customer (issue 14, ADR 013); `in_app` false: emailed only, kept so a retry is recognised. */
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  dedupe_key: string;
+  title: string;
+  body: string;
+  link: string | null;
+  in_app: boolean;
+  emailed: boolean;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
+/** A customer's choice for one kind; no row: the contract's defaults. */
+export interface NotificationPreferencesTable {
+  user_id: string;
+  kind: string;
+  in_app: boolean;
+  email: boolean;
+  threshold_cents: number | null;
+  updated_at: DefaultTimestamp;
+}
+
+/** How far a notifier has read (the ledger notifier: a ledger_chain position). */
+export interface NotificationCursorsTable {
+  name: string;
+  position: number;
+  updated_at: DefaultTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -389,6 +421,9 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
   signing_keys: SigningKeysTable;
+  notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
+  notification_cursors: NotificationCursorsTable;
 }
 
 export type User = Selectable<UsersTable>;

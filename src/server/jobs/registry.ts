@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ANCHOR_DAILY_TASK, runDailyAnchor } from '../anchors/service';
 import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
+import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../notifications/ledger-notifier';
 import { PURGE_TASK, purgeExpired } from './purge';
 
 /**
@@ -28,6 +29,10 @@ export const TASKS: readonly TaskDefinition[] = [
   // Every hour at minute 7; it anchors once per bank day (BANK_TIMEZONE), so the day's anchor is
   // written soon after the bank's midnight, and a missed hour (every runner down) is made up at the next.
   { identifier: ANCHOR_DAILY_TASK, run: (ctx) => runDailyAnchor(ctx), schedule: '7 * * * *' },
+  // Woken by the sealer after it chains entries (within about a second of a posting); every minute
+  // as well, so an entry whose wake was lost (a process stopped between sealing and queueing) waits
+  // a minute at most. A run with nothing new reads one row.
+  { identifier: LEDGER_NOTIFY_TASK, run: (ctx) => notifyLedgerEntries(ctx), schedule: '* * * * *' },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */

@@ -1,4 +1,5 @@
 import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS } from '../../shared/limits';
+import { routes } from '../../shared/routes';
 import type { Config } from '../config';
 import type { MailMessage } from './mailer';
 
@@ -77,6 +78,18 @@ export function newDeviceSignInMail(brand: Brand, to: string, firstName: string,
       `  Device: ${sign.device}\n  Address: ${sign.ip ?? 'unknown'}\n  Time: ${sign.at.toUTCString()}\n\n` +
       `If this was you, there is nothing to do. If it was not, change your password at ${brand.publicUrl}/forgot-password at once, ` +
       `end the session under Security (${brand.publicUrl}/account/security) and contact support.${footer(brand)}`,
+  };
+}
+
+/** A notification the customer chose to get by email (issue 14); their choices are one link away. */
+export function notificationMail(brand: Brand, to: string, firstName: string, notification: { title: string; body: string; link: string | null }): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: ${notification.title}`,
+    text:
+      `Hello ${firstName},\n\n${notification.body}\n\n` +
+      (notification.link ? `${brand.publicUrl}${notification.link}\n\n` : '') +
+      `Choose which notifications you get by email at ${brand.publicUrl}${routes.accountNotifications.path}.${footer(brand)}`,
   };
 }
 

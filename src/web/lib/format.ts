@@ -22,6 +22,10 @@ const styles = {
   date: { year: 'numeric', month: 'short', day: 'numeric' },
   /** Jan 5 */
   day: { month: 'short', day: 'numeric' },
+  /** Jan 2026 */
+  month: { year: 'numeric', month: 'short' },
+  /** Jan */
+  monthName: { month: 'short' },
   /** Jan 5, 2026, 3:04 PM */
   dateTime: { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' },
   /** Jan 5, 2026, 3:04:05 PM (the audit log, where seconds order events) */

@@ -4,6 +4,7 @@ import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
 import { Avatar } from '../../components/layout/avatar';
 import { signOut } from '../../features/auth/api';
+import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { loadSignedInUser } from '../../features/auth/guards';
 import { useCurrentUser } from '../../lib/current-user';
 import { paths } from '../../paths';
@@ -52,6 +53,7 @@ function AccountLayoutFrame() {
           <p className="truncate text-sm text-slate-700">
             {greeting()}, <span className="font-semibold text-slate-900">{user.firstName}</span>
           </p>
+          <NotificationBell />
           <Link to={paths.accountInfo} className="rounded-full focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
             <Avatar firstName={user.firstName} lastName={user.lastName} url={user.profilePicture?.url} />
             <span className="sr-only">Account information</span>
