@@ -31,6 +31,7 @@ import { registerSecurityHeaders } from './plugins/security';
 import { registerWebApp } from './plugins/web';
 import { profileRoutes } from './profile/routes';
 import { queueRoutes } from './queues/routes';
+import { statementRoutes } from './statements/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
 import type { MetricsSource } from './lib/metrics';
@@ -108,6 +109,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(auditRoutes(context));
       await api.register(adminRoutes(context));
       await api.register(queueRoutes(context));
+      await api.register(statementRoutes(context));
     },
     { prefix: '/api' },
   );
