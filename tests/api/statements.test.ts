@@ -223,6 +223,7 @@ describe('GET /api/statements/{month}.pdf', () => {
     expect(text).toContain(bankDetails.address);
     expect(text).toContain(`Routing number ${bankDetails.routingNumber}`);
     expect(text).toContain(`${ctx.config.publicUrl}/verify-statement`);
+    expect(text).toContain('Demo bank: no real money. Not a real bank statement.');
     const stored = await ctx.database.db
       .selectFrom('statements')
       .selectAll()

@@ -7,6 +7,8 @@ import type { StatementFigures } from './content';
 export interface StatementDocument {
   /** A signed statement, or the current month's interim one (not signed, not stored). */
   interim: boolean;
+  /** DEMO_MODE: every page says it is a demo bank's, as every web page does (a demo's statement proves nothing). */
+  demo: boolean;
   statementId: string | null;
   issuedAt: Date;
   bank: { name: string; address: string; routingNumber: string };
@@ -106,6 +108,10 @@ function drawHeader(doc: Doc, input: StatementDocument): void {
   doc.font('Helvetica').fontSize(9).fillColor(GREY);
   write(doc, input.bank.address, PAGE.margin, PAGE.margin + 22, { width: 300 });
   write(doc, `Routing number ${input.bank.routingNumber}`, PAGE.margin, PAGE.margin + 34, { width: 300 });
+  if (input.demo) {
+    doc.font('Helvetica-Bold').fontSize(9).fillColor('#b91c1c');
+    write(doc, 'Demo bank: no real money. Not a real bank statement.', PAGE.margin, PAGE.margin + 46, { width: CONTENT_WIDTH });
+  }
 
   doc
     .font('Helvetica-Bold')
@@ -226,7 +232,7 @@ function drawFooters(doc: Doc, input: StatementDocument): void {
     const [first, second] = input.interim
       ? ['Interim statement: not signed and not kept by the bank, so it cannot be verified.', 'The statement of record is issued after the month ends.']
       : [`Statement ID ${input.statementId ?? ''}`, `Check that this statement is genuine at ${input.verifyUrl}`];
-    write(doc, first, PAGE.margin, y, { width: CONTENT_WIDTH - 70 });
+    write(doc, input.demo ? `${first} - Demo bank: no real money` : first, PAGE.margin, y, { width: CONTENT_WIDTH - 70 });
     write(doc, fit(doc, second, CONTENT_WIDTH - 70), PAGE.margin, y + 11, { width: CONTENT_WIDTH - 70 });
     write(doc, `Page ${index - range.start + 1} of ${range.count}`, PAGE.margin + CONTENT_WIDTH - 70, y, { width: 70, align: 'right' });
     doc.page.margins.bottom = PAGE.margin;

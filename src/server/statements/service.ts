@@ -114,6 +114,7 @@ function documentOf(
   const last = input.interim ? bankDate(input.now, zone) : previousDate(bankDate(bankMonthRange(input.month, zone).to, zone));
   return {
     interim: input.interim,
+    demo: ctx.config.demoMode,
     statementId: input.statementId,
     issuedAt: input.now,
     bank: { name: ctx.config.bankName, address: bankDetails.address, routingNumber: bankDetails.routingNumber },

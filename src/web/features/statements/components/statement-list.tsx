@@ -11,15 +11,18 @@ import { statementsQuery } from '../api/list-statements';
 
 const accountName = (account: CustomerAccountKind) => (account === 'savings' ? 'Savings' : 'Checking');
 
-/** One download at a time per list; a refusal shows in the list's own message area. */
-function useStatementDownload() {
-  return useAction(downloadStatement, { refresh: false });
+/**
+ * One download at a time per list; a refusal shows in the list's own message area. After a closed
+ * month's first download the list is fetched again: it now says when that statement was issued.
+ */
+function useStatementDownload(refresh: boolean) {
+  return useAction(downloadStatement, { refresh });
 }
 
 /** The closed months' statements, newest first, each a PDF to download (made at its first download if the job has not made it yet). */
 export function StatementList() {
   const list = useQuery(statementsQuery());
-  const download = useStatementDownload();
+  const download = useStatementDownload(true);
   if (list.isPending) return <p className="text-slate-700">Loading…</p>;
   if (list.isError) return <Alert tone="error">{list.error.message}</Alert>;
   return (
@@ -60,7 +63,7 @@ export function StatementList() {
 /** The current month so far: an interim PDF per account, not signed and not kept by the bank. */
 export function InterimStatements() {
   const calendar = useQuery(statementCalendarQuery());
-  const download = useStatementDownload();
+  const download = useStatementDownload(false);
   if (calendar.isPending) return <p className="text-slate-700">Loading…</p>;
   if (calendar.isError) return <Alert tone="error">{calendar.error.message}</Alert>;
   const month = calendar.data.currentMonth;

@@ -84,16 +84,17 @@ function VerifyAnswer({ name, answer, bankName }: { name: string; answer: Verify
       </div>
     );
   }
-  const rows: Array<[string, string]> = [
-    ['Customer', answer.customerName],
-    ['Account', `${answer.account === 'savings' ? 'Savings' : 'Checking'} ${answer.accountNumberMasked}`],
-    ['Period', formatMonth(answer.period)],
-    ['Issued', formatDate(answer.issuedAt, 'dateTime')],
-    ['Statement ID', answer.statementId],
-    ['Signed with key', answer.keyId],
-    ['SHA-256 of the file', answer.sha256],
-    ['Ledger chain hash', answer.ledgerChainHash],
-    ['Signature', answer.signature],
+  // What a person reads, then the values a machine checks (shown as code).
+  const rows: Array<[string, string, boolean]> = [
+    ['Customer', answer.customerName, false],
+    ['Account', `${answer.account === 'savings' ? 'Savings' : 'Checking'} ${answer.accountNumberMasked}`, false],
+    ['Period', formatMonth(answer.period), false],
+    ['Issued', formatDate(answer.issuedAt, 'dateTime'), false],
+    ['Statement ID', answer.statementId, true],
+    ['Signed with key', answer.keyId, true],
+    ['SHA-256 of the file', answer.sha256, true],
+    ['Ledger chain hash', answer.ledgerChainHash, true],
+    ['Signature', answer.signature, true],
   ];
   return (
     <div role="status" className="rounded-lg border border-green-300 bg-green-50 p-5 text-green-950">
@@ -102,10 +103,10 @@ function VerifyAnswer({ name, answer, bankName }: { name: string; answer: Verify
         {name} is a statement {bankName} issued, unchanged. What it says about this customer and period is what the bank recorded.
       </p>
       <dl className="mt-4 grid gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">
-        {rows.map(([term, value]) => (
+        {rows.map(([term, value, code]) => (
           <div key={term} className="contents">
             <dt className="font-semibold">{term}</dt>
-            <dd className="break-all font-mono text-sm">{value}</dd>
+            <dd className={code ? 'break-all font-mono text-sm' : ''}>{value}</dd>
           </div>
         ))}
       </dl>
