@@ -33,6 +33,7 @@ import { registerSecurityHeaders } from './plugins/security';
 import { registerWebApp } from './plugins/web';
 import { profileRoutes } from './profile/routes';
 import { queueRoutes } from './queues/routes';
+import { statementRoutes } from './statements/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
 import type { MetricsSource } from './lib/metrics';
@@ -112,6 +113,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(anchorRoutes(context));
       await api.register(queueRoutes(context));
       await api.register(notificationRoutes(context));
+      await api.register(statementRoutes(context));
     },
     { prefix: '/api' },
   );

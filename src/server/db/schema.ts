@@ -391,6 +391,40 @@ export interface NotificationCursorsTable {
   name: string;
   position: number;
   updated_at: DefaultTimestamp;
+/** A statement as issued: its exact bytes, what they cover, and the bank's signature. Append-only. */
+export interface StatementsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  account_kind: 'savings' | 'checking';
+  /** YYYY-MM in time_zone. */
+  period: string;
+  time_zone: string;
+  /** The account's postings with after_seq < entry_seq <= through_seq are its lines. */
+  after_seq: number;
+  through_seq: number;
+  line_count: number;
+  opening_cents: number;
+  closing_cents: number;
+  total_in_cents: number;
+  total_out_cents: number;
+  last_entry_id: string;
+  ledger_chain_position: number;
+  ledger_chain_hash: string;
+  customer_name: string;
+  account_number: string;
+  pdf: Buffer;
+  sha256: string;
+  key_id: string;
+  signature: string;
+  issued_at: ColumnType<Date, Date | string, never>;
+}
+
+/** A month whose statements the monthly job has queued. */
+export interface StatementRunsTable {
+  period: string;
+  accounts_queued: number;
+  completed_at: DefaultTimestamp;
 }
 
 export interface Database {
@@ -424,6 +458,8 @@ export interface Database {
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;
   notification_cursors: NotificationCursorsTable;
+  statements: StatementsTable;
+  statement_runs: StatementRunsTable;
 }
 
 export type User = Selectable<UsersTable>;

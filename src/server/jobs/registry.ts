@@ -4,6 +4,7 @@ import { ANCHOR_DAILY_TASK, runDailyAnchor } from '../anchors/service';
 import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
 import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../notifications/ledger-notifier';
+import { MAKE_STATEMENT_TASK, makeStatementJob, queueMonthlyStatements, STATEMENTS_MONTHLY_TASK } from '../statements/service';
 import { PURGE_TASK, purgeExpired } from './purge';
 
 /**
@@ -21,6 +22,7 @@ interface TaskDefinition {
 }
 
 const ZSendMailPayload = z.object({ outboxId: z.number().int().positive() });
+const ZMakeStatementPayload = z.object({ accountId: z.uuid(), month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/) });
 
 export const TASKS: readonly TaskDefinition[] = [
   { identifier: SEND_MAIL_TASK, run: (ctx, payload) => deliverMail(ctx, ZSendMailPayload.parse(payload).outboxId) },
@@ -33,6 +35,10 @@ export const TASKS: readonly TaskDefinition[] = [
   // as well, so an entry whose wake was lost (a process stopped between sealing and queueing) waits
   // a minute at most. A run with nothing new reads one row.
   { identifier: LEDGER_NOTIFY_TASK, run: (ctx) => notifyLedgerEntries(ctx), schedule: '* * * * *' },
+  // Hourly (cron is UTC; the task itself asks the bank's calendar which months have closed), so the
+  // 1st in BANK_TIMEZONE is within the hour whatever the zone, and missed months are caught up.
+  { identifier: STATEMENTS_MONTHLY_TASK, run: (ctx) => queueMonthlyStatements(ctx), schedule: '7 * * * *' },
+  { identifier: MAKE_STATEMENT_TASK, run: (ctx, payload) => makeStatementJob(ctx, ZMakeStatementPayload.parse(payload)) },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */

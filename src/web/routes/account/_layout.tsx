@@ -1,4 +1,4 @@
-import { ArrowLeftRight, CreditCard, HandCoins, History, House, KeyRound, LifeBuoy, UserRound } from 'lucide-react';
+import { ArrowLeftRight, CreditCard, FileText, HandCoins, History, House, KeyRound, LifeBuoy, UserRound } from 'lucide-react';
 import { Link, Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
@@ -14,6 +14,7 @@ const links: ShellLink[] = [
   { to: paths.accountInfo, label: 'Account Info', icon: UserRound },
   { to: paths.accountUpdatePassword, label: 'Password', icon: KeyRound },
   { to: paths.accountTransactions, label: 'Transactions', icon: History },
+  { to: paths.accountStatements, label: 'Statements', icon: FileText },
   { to: paths.accountTransfers, label: 'Transfers', icon: ArrowLeftRight },
   { to: paths.accountLoans, label: 'Loans', icon: HandCoins },
   { to: paths.accountCards, label: 'Cards', icon: CreditCard },
