@@ -391,6 +391,8 @@ export interface NotificationCursorsTable {
   name: string;
   position: number;
   updated_at: DefaultTimestamp;
+}
+
 /** A statement as issued: its exact bytes, what they cover, and the bank's signature. Append-only. */
 export interface StatementsTable {
   id: string;
