@@ -19,6 +19,7 @@ import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { openCustomerAccounts } from '../src/server/ledger/accounts';
 import { bankAccountId, postEntries } from '../src/server/ledger/posting';
 import { describeVerifyResult, verifyLedger } from '../src/server/ledger/verify';
+import { newSigningKeyPem } from '../src/server/signing/keys';
 import { ZInternalTransferRequest, ZTransactionAnswer } from '../src/shared/contracts/transactions';
 
 const run = promisify(execFile);
@@ -301,7 +302,9 @@ async function main(): Promise<void> {
   let server: ChildProcess | undefined;
   const smtp = await startSmtpSink();
   // Production settings; plain http on loopback (ALLOW_HTTP), mail to the sink; money limits as configured.
-  const productionLike = { NODE_ENV: 'production', DEMO_MODE: 'false', ALLOW_HTTP: 'true', SMTP_URL: smtp.url };
+  const signingKeyFile = path.join(directory, 'signing-key.pem');
+  fs.writeFileSync(signingKeyFile, newSigningKeyPem(), { mode: 0o600 });
+  const productionLike = { NODE_ENV: 'production', DEMO_MODE: 'false', ALLOW_HTTP: 'true', SMTP_URL: smtp.url, BANK_SIGNING_KEY_FILE: signingKeyFile };
   const serverSettings = `${Object.entries(productionLike)
     .map(([name, value]) => `${name}=${value}`)
     .join(' ')} (mail to an SMTP sink on loopback)`;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BANK_NAME, parseBoolean } from '../shared/build-settings';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './db/connection-string';
+import { isTimeZone } from './lib/bank-time';
 
 const booleanFlag = (name: string, fallback: boolean) =>
   z
@@ -115,6 +116,8 @@ export const ZEnvironment = z.object({
     .optional(),
   ALLOW_HTTP: booleanFlag('ALLOW_HTTP', false),
   RUN_JOBS: booleanFlag('RUN_JOBS', true),
+  BANK_SIGNING_KEY_FILE: z.string().trim().min(1).optional(),
+  BANK_TIMEZONE: z.string().trim().refine(isTimeZone, 'BANK_TIMEZONE must be an IANA time zone such as UTC, Europe/London or America/New_York').default('UTC'),
 });
 
 export type Environment = z.infer<typeof ZEnvironment>;
@@ -149,6 +152,10 @@ export interface Config {
   devMailbox: boolean;
   /** This instance runs the background jobs (mail, purges); false when `npm run worker` runs them elsewhere. */
   runJobs: boolean;
+  /** The bank's Ed25519 private key (PEM) for statements and anchors; unset: DATA_DIR/signing-key.pem, made at first start. */
+  signingKeyFile: string | undefined;
+  /** The zone of the bank's calendar (statements, daily caps, standing orders, end of day): lib/bank-time.ts. */
+  timeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -193,6 +200,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     allowHttp: env.ALLOW_HTTP,
     devMailbox: env.DEMO_MODE && !env.SMTP_URL,
     runJobs: env.RUN_JOBS,
+    signingKeyFile: env.BANK_SIGNING_KEY_FILE ? path.resolve(env.BANK_SIGNING_KEY_FILE) : undefined,
+    timeZone: env.BANK_TIMEZONE,
   };
 }
 
@@ -208,5 +217,9 @@ function productionRefusals(env: Environment, given: Record<string, string | und
   if (!env.SMTP_URL) refusals.push('SMTP_URL: must be set when NODE_ENV=production (codes and reset links are sent by email)');
   if (!(env.PUBLIC_URL ?? '').startsWith('https://') && !env.ALLOW_HTTP)
     refusals.push('PUBLIC_URL: must start with https:// when NODE_ENV=production (or set ALLOW_HTTP=true, on a private network only)');
+  if (!env.BANK_SIGNING_KEY_FILE)
+    refusals.push(
+      'BANK_SIGNING_KEY_FILE: must be set when NODE_ENV=production (the Ed25519 key that signs statements and ledger anchors; make one with "npm run signing-key")',
+    );
   return refusals;
 }

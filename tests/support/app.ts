@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject as injectProvided } from 'vitest';
@@ -13,6 +16,7 @@ import { createMailer, type Mailer } from '../../src/server/mail/mailer';
 import { sentMail } from '../../src/server/mail/repository';
 import { createLogger } from '../../src/server/lib/logger';
 import { seed } from '../../src/server/seed';
+import { newSigningKeyPem } from '../../src/server/signing/keys';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -79,6 +83,17 @@ export async function createTestApp(
       await database.close();
     },
   };
+}
+
+let signingKeyFile: string | undefined;
+
+/** A BANK_SIGNING_KEY_FILE for tests that start as production (which refuses to start without one). */
+export function testSigningKeyFile(): string {
+  if (!signingKeyFile) {
+    signingKeyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-test-key-')), 'signing-key.pem');
+    fs.writeFileSync(signingKeyFile, newSigningKeyPem(), { mode: 0o600 });
+  }
+  return signingKeyFile;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API tests read loosely typed JSON bodies

@@ -63,7 +63,13 @@ describe('configuration from the environment', () => {
   });
 
   describe('refuses an unsafe production start, naming the variable', () => {
-    const production = { NODE_ENV: 'production', DEMO_MODE: 'false', SMTP_URL: 'smtp://mail.example:587', PUBLIC_URL: 'https://bank.example' };
+    const production = {
+      NODE_ENV: 'production',
+      DEMO_MODE: 'false',
+      SMTP_URL: 'smtp://mail.example:587',
+      PUBLIC_URL: 'https://bank.example',
+      BANK_SIGNING_KEY_FILE: '/etc/ledgerline/signing-key.pem',
+    };
     const problemsOf = (env: Record<string, string | undefined>): string[] => {
       try {
         loadConfig(env);
@@ -86,6 +92,7 @@ describe('configuration from the environment', () => {
       ['PUBLIC_URL unset', { PUBLIC_URL: undefined }, 'PUBLIC_URL: must start with https://'],
       ['PUBLIC_URL over http', { PUBLIC_URL: 'http://bank.example' }, 'PUBLIC_URL: must start with https://'],
       ['PUBLIC_URL over http, ALLOW_HTTP=false', { PUBLIC_URL: 'http://bank.example', ALLOW_HTTP: 'false' }, 'PUBLIC_URL: must start with https://'],
+      ['BANK_SIGNING_KEY_FILE unset', { BANK_SIGNING_KEY_FILE: undefined }, 'BANK_SIGNING_KEY_FILE: must be set when NODE_ENV=production'],
     ])('%s', (_label, change, message) => {
       const problems = problemsOf({ ...production, ...change });
       expect(problems).toHaveLength(1);
@@ -100,7 +107,12 @@ describe('configuration from the environment', () => {
     });
 
     it('lists every refusal at once', () => {
-      expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0])).toEqual(['DEMO_MODE', 'SMTP_URL', 'PUBLIC_URL']);
+      expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0])).toEqual([
+        'DEMO_MODE',
+        'SMTP_URL',
+        'PUBLIC_URL',
+        'BANK_SIGNING_KEY_FILE',
+      ]);
     });
 
     it('does not apply outside production', () => {
@@ -133,6 +145,7 @@ describe('configuration from the environment', () => {
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters'],
     [{ ALLOW_HTTP: 'perhaps' }, 'ALLOW_HTTP: ALLOW_HTTP must be true or false (got "perhaps")'],
     [{ RUN_JOBS: 'sometimes' }, 'RUN_JOBS: RUN_JOBS must be true or false (got "sometimes")'],
+    [{ BANK_TIMEZONE: 'Mars/Olympus_Mons' }, 'BANK_TIMEZONE: BANK_TIMEZONE must be an IANA time zone such as UTC, Europe/London or America/New_York'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {

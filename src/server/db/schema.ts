@@ -298,6 +298,14 @@ export interface MailOutboxTable {
   sent_at: Timestamp | null;
 }
 
+/** A public key the bank has signed with (statements, anchors); kept after a rotation. */
+export interface SigningKeysTable {
+  key_id: string;
+  algorithm: Generated<'Ed25519'>;
+  public_key: string;
+  first_used_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -320,6 +328,7 @@ export interface Database {
   beneficiaries: BeneficiariesTable;
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
+  signing_keys: SigningKeysTable;
 }
 
 export type User = Selectable<UsersTable>;
