@@ -152,7 +152,7 @@ interface CodeStep {
 }
 
 /** The first call: a code for exactly this transfer, emailed; the answer is stored under the key. */
-async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
+export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
   const user = ctx.actor.user;
   // The code, its mail and the stored answer commit together: a retry replays the answer, and the
   // mail is delivered by the outbox's job (the request never waits for SMTP).
