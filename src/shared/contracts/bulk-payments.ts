@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, TEXT_LENGTH_MAX } from '../limits';
 import { AMOUNT_JSON_SCHEMA, amountCents } from '../money';
-import { controlCharactersMessage, envelope, SINGLE_LINE_TEXT, ZTimestamp } from './common';
+import { controlCharactersMessage, envelope, MULTI_LINE_TEXT, SINGLE_LINE_TEXT, ZTimestamp } from './common';
 import { CUSTOMER_ACCOUNTS } from './transactions';
 
 // Bulk payments (issue 14): up to BULK_PAYMENTS_MAX payments to accounts at this bank, validated
@@ -124,8 +124,8 @@ export const ZBulkPaymentRequest = z
           properties: {
             accountNumber: { type: 'string', pattern: '^[0-9]{10}$' },
             amount: AMOUNT_JSON_SCHEMA,
-            name: { type: 'string', maxLength: NAME_LENGTH_MAX },
-            description: { type: 'string', maxLength: TEXT_LENGTH_MAX },
+            name: { type: 'string', maxLength: NAME_LENGTH_MAX, pattern: SINGLE_LINE_TEXT.source },
+            description: { type: 'string', maxLength: TEXT_LENGTH_MAX, pattern: SINGLE_LINE_TEXT.source },
           },
           required: ['accountNumber', 'amount', 'name'],
         }),
@@ -136,6 +136,7 @@ export const ZBulkPaymentRequest = z
     csv: z
       .string({ message: 'csv must be the text of a CSV file' })
       .max(BULK_CSV_CHARS_MAX, `The CSV file must be at most ${BULK_CSV_CHARS_MAX.toLocaleString('en-US')} characters`)
+      .regex(MULTI_LINE_TEXT, controlCharactersMessage('The CSV file'))
       .meta({ description: 'A CSV file (header accountNumber,amount,name,description) instead of payments' })
       .optional(),
     paymentPin: ZPaymentPin,
