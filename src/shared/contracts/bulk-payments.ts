@@ -105,6 +105,7 @@ export function rowsFromCsvRecords(records: string[][]): { rows: Array<Record<st
 const ZPaymentPin = z
   .string({ message: 'Please enter IMS code' })
   .trim()
+  .min(1, 'Please enter IMS code')
   .regex(new RegExp(`^[0-9]{${OTP_LENGTH}}$`), `The IMS code is ${OTP_LENGTH} digits`)
   .meta({ description: 'The IMS code emailed by the first call; absent on the first call.' })
   .optional();
@@ -114,37 +115,37 @@ const ZPaymentPin = z
  * both. The rows themselves are checked by the service, all of them, so that one answer names
  * every bad row; here only their number is limited.
  */
-export const ZBulkPaymentRequest = z
-  .object({
-    from: z.enum(CUSTOMER_ACCOUNTS, { message: 'from must be savings or checking' }),
-    payments: z
-      .array(
-        z.unknown().meta({
-          type: 'object',
-          properties: {
-            accountNumber: { type: 'string', pattern: '^[0-9]{10}$' },
-            amount: AMOUNT_JSON_SCHEMA,
-            name: { type: 'string', maxLength: NAME_LENGTH_MAX, pattern: SINGLE_LINE_TEXT.source },
-            description: { type: 'string', maxLength: TEXT_LENGTH_MAX, pattern: SINGLE_LINE_TEXT.source },
-          },
-          required: ['accountNumber', 'amount', 'name'],
-        }),
-      )
-      .min(1, BULK_EMPTY_MESSAGE)
-      .max(BULK_PAYMENTS_MAX, BULK_TOO_MANY_MESSAGE)
-      .optional(),
-    csv: z
-      .string({ message: 'csv must be the text of a CSV file' })
-      .max(BULK_CSV_CHARS_MAX, `The CSV file must be at most ${BULK_CSV_CHARS_MAX.toLocaleString('en-US')} characters`)
-      .regex(MULTI_LINE_TEXT, controlCharactersMessage('The CSV file'))
-      .meta({ description: 'A CSV file (header accountNumber,amount,name,description) instead of payments' })
-      .optional(),
-    paymentPin: ZPaymentPin,
-  })
-  .refine((body) => (body.payments === undefined) !== (body.csv === undefined), {
-    message: 'Send the payments or a CSV file (one of them)',
-    path: ['payments'],
-  });
+export const ZBulkPaymentFields = z.object({
+  from: z.enum(CUSTOMER_ACCOUNTS, { message: 'from must be savings or checking' }),
+  payments: z
+    .array(
+      z.unknown().meta({
+        type: 'object',
+        properties: {
+          accountNumber: { type: 'string', pattern: '^[0-9]{10}$' },
+          amount: AMOUNT_JSON_SCHEMA,
+          name: { type: 'string', maxLength: NAME_LENGTH_MAX, pattern: SINGLE_LINE_TEXT.source },
+          description: { type: 'string', maxLength: TEXT_LENGTH_MAX, pattern: SINGLE_LINE_TEXT.source },
+        },
+        required: ['accountNumber', 'amount', 'name'],
+      }),
+    )
+    .min(1, BULK_EMPTY_MESSAGE)
+    .max(BULK_PAYMENTS_MAX, BULK_TOO_MANY_MESSAGE)
+    .optional(),
+  csv: z
+    .string({ message: 'csv must be the text of a CSV file' })
+    .max(BULK_CSV_CHARS_MAX, `The CSV file must be at most ${BULK_CSV_CHARS_MAX.toLocaleString('en-US')} characters`)
+    .regex(MULTI_LINE_TEXT, controlCharactersMessage('The CSV file'))
+    .meta({ description: 'A CSV file (header accountNumber,amount,name,description) instead of payments' })
+    .optional(),
+  paymentPin: ZPaymentPin,
+});
+
+export const ZBulkPaymentRequest = ZBulkPaymentFields.refine((body) => (body.payments === undefined) !== (body.csv === undefined), {
+  message: 'Send the payments or a CSV file (one of them)',
+  path: ['payments'],
+});
 export type BulkPaymentRequest = z.input<typeof ZBulkPaymentRequest>;
 
 /** The first call's answer: the batch is valid and its code is on its way. */

@@ -1,4 +1,4 @@
-import { ArrowLeftRight, Globe2, Send } from 'lucide-react';
+import { ArrowLeftRight, Globe2, Send, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { BANK_NAME } from '../../lib/settings';
@@ -30,13 +30,20 @@ const options = [
     text: 'Pay another customer or an account at another US bank.',
     icon: Send,
   },
+  {
+    to: paths.accountBulkPayments,
+    title: 'Bulk Payments',
+    subtitle: 'Many payees at once',
+    text: 'Pay up to 1,000 customers of this bank from one CSV file, approved once.',
+    icon: Users,
+  },
 ];
 
 export default function TransfersPage() {
   return (
     <div>
       <PageTitle subtitle="Choose how you want to move money.">Transfers</PageTitle>
-      <ul className="grid gap-4 md:grid-cols-3">
+      <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
         {options.map((option) => (
           <li key={option.to}>
             <Link
