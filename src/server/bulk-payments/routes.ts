@@ -12,7 +12,6 @@ import {
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import { ticketOf } from '../plugins/idempotency';
-import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import { fileResponse } from '../plugins/uploads';
 import * as bulk from './service';
@@ -31,10 +30,13 @@ declare module 'fastify' {
 export function bulkPaymentRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
     // The first call checks every row and emails a code bound to the batch; the call with the code posts it.
+    // No per-address limit of its own: a batch is one money call, counted per customer with every
+    // other (MONEY_CALLS_PER_MINUTE), and its code counts against the customer's transfer codes an
+    // hour, as a transfer's does (ADR 021).
     api.post(
       '/transaction/bulk',
       {
-        config: { access: 'customer', idempotency: true, moneyCall: true, ...perMinute(30) },
+        config: { access: 'customer', idempotency: true, moneyCall: true },
         bodyLimit: BULK_BODY_BYTES_MAX,
         schema: {
           tags: ['transactions'],
