@@ -62,9 +62,9 @@ for (const width of [375, 1280]) {
     await checkA11y();
     await page.getByRole('button', { name: 'Choose another file' }).click();
 
-    await page.getByLabel('Or paste your payments (CSV, with the header line)').fill(
-      ['accountNumber,amount,name,description', `${payee.number},12.50,Staff A,Bonus`, `1234567897,3,Nobody,Bonus`].join('\n'),
-    );
+    await page
+      .getByLabel('Or paste your payments (CSV, with the header line)')
+      .fill(['accountNumber,amount,name,description', `${payee.number},12.50,Staff A,Bonus`, `1234567897,3,Nobody,Bonus`].join('\n'));
     await page.getByRole('button', { name: 'Preview payments' }).click();
     await page.getByRole('button', { name: 'Send for approval' }).click();
     await expect(page.getByRole('alert')).toContainText('Some payments cannot be made. Nothing was paid');
@@ -97,7 +97,12 @@ for (const width of [375, 1280]) {
     await page.keyboard.type(await mailedCode(page, DEMO_CUSTOMER.email, after));
     await page.keyboard.press('Enter');
 
-    await expect(page.getByRole('alert').or(page.getByRole('status')).filter({ hasText: `Paid 20 payments, total ${money(totalDollars)}.` })).toBeVisible();
+    await expect(
+      page
+        .getByRole('alert')
+        .or(page.getByRole('status'))
+        .filter({ hasText: `Paid 20 payments, total ${money(totalDollars)}.` }),
+    ).toBeVisible();
     const made = page.getByRole('table', { name: /Payments made/ });
     await expect(made.getByRole('row')).toHaveCount(21);
     await noToasts(page);

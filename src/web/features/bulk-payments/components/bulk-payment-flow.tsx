@@ -238,7 +238,7 @@ function PreviewTable({ rows, errors }: { rows: Row[]; errors: BulkRowError[] })
             const cents = centsOf(row);
             return (
               <tr key={index} className={problems.length > 0 ? 'bg-red-50' : undefined}>
-                <th scope="row" className="px-3 py-2 font-medium text-slate-900">
+                <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
                   {index + 1}
                 </th>
                 <td className="px-3 py-2 font-mono">{row.accountNumber}</td>
@@ -381,7 +381,7 @@ function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: R
               const row = rows[line.row - 1];
               return (
                 <tr key={line.entryId}>
-                  <th scope="row" className="px-3 py-2 font-medium text-slate-900">
+                  <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
                     {line.row}
                   </th>
                   <td className="px-3 py-2">{row?.name}</td>
