@@ -33,7 +33,7 @@ const PGBENCH_SCALE = Number(process.env.PGBENCH_SCALE ?? 32);
 const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
 /** Payments per bulk request, and the clients sending bulk requests at once. */
 const BULK_ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
-const BULK_CLIENTS = Number(process.env.BENCH_BULK_CLIENTS ?? 4);
+const BULK_CLIENTS = Number(process.env.BENCH_BULK_CLIENTS ?? 8);
 
 function pgbenchBinary(): string | null {
   const installed = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql') : [];

@@ -144,11 +144,16 @@ describe('bulk payments', () => {
     expect((await bulk(payer.token, { from: 'checking', payments: [row], paymentPin: '12' })).statusCode).toBe(400);
   });
 
-  it('is for signed-in customers only', async () => {
+  it('is for signed-in customers who may send money', async () => {
     const payload = { from: 'checking', payments: [{ accountNumber: alice.accountNumber, amount: 1, name: 'Alice' }] };
     const anonymous = await ctx.app.inject({ method: 'POST', url: '/api/transaction/bulk', headers: { 'idempotency-key': key() }, payload });
     expect(anonymous.statusCode).toBe(401);
     expect((await bulk(admin, payload)).statusCode).toBe(403);
+    const blocked = await createCustomer(ctx);
+    await ctx.database.db.updateTable('users').set({ is_blocked: true }).where('id', '=', blocked.userId).execute();
+    const refused = await bulk(blocked.token, payload);
+    expect(refused.statusCode).toBe(403);
+    expect(json(refused).message).toBe('Your account is blocked from sending money. Please contact support.');
   });
 
   it('refuses a batch whose total the account cannot cover, before and after the code, posting nothing', async () => {
