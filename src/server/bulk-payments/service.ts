@@ -118,16 +118,16 @@ export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: Idemp
   const binding = sha256(JSON.stringify({ kind: 'bulk', from: source.id, count: rows.length, total: totalCents, rows: rowsHash }));
   const label = `${rows.length} payment${rows.length === 1 ? '' : 's'}`;
   if (input.paymentPin === undefined) {
-    return sendTransferCode(
-      ctx,
-      {
-        binding,
-        amountCents: totalCents,
-        payee: label,
-        summary: `a bulk payment of ${label} totalling ${formatCents(totalCents)} from your ${input.from} account`,
-      },
-      ticket,
-    );
+    // `description` is what the transfer codes' binding with a memo (abuse limits) also carries:
+    // a batch's descriptions are in its rows' hash already.
+    const step = {
+      binding,
+      amountCents: totalCents,
+      payee: label,
+      description: null,
+      summary: `a bulk payment of ${label} totalling ${formatCents(totalCents)} from your ${input.from} account`,
+    };
+    return sendTransferCode(ctx, step, ticket);
   }
   await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
 
