@@ -70,6 +70,9 @@ for (const width of [375, 1280]) {
     await expect(page.getByRole('alert')).toContainText('Some payments cannot be made. Nothing was paid');
     await expect(table.getByRole('row', { name: /^2 / })).toContainText('No account with this number at this bank');
     await expect(table.getByRole('row', { name: /^1 / })).not.toContainText('No account');
+    // The alert names the rows too (at a phone's width the table's last column is off to the side), and nothing scrolls sideways.
+    await expect(page.getByRole('alert')).toContainText('Row 2: No account with this number at this bank');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await checkA11y();
     await page.screenshot({ path: test.info().outputPath(`refused-${width}.png`), fullPage: true });
     expect((await accountOf(request, DEMO_CUSTOMER)).checking).toBe(payer.checking);

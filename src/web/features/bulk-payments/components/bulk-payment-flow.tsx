@@ -33,6 +33,8 @@ type Row = Record<string, string>;
 const ZSource = ZBulkPaymentFields.pick({ from: true, csv: true });
 const ZCode = ZBulkPaymentFields.pick({ paymentPin: true });
 const NOTHING = 'Choose a CSV file or paste your payments';
+/** Problems the alert lists above the table (every one is on its row in the table). */
+const PROBLEMS_LISTED_MAX = 10;
 
 const centsOf = (row: Row) => dollarsToCents(row.amount ?? '');
 const totalOf = (rows: Row[]) => rows.reduce((sum, row) => sum + Math.max(0, centsOf(row) ?? 0), 0);
@@ -144,6 +146,14 @@ export function BulkPaymentFlow() {
             <Alert tone="error">
               {serverErrors.length > 0 ? approve.error?.message : 'Some rows have problems: correct them in your file and read it again.'} (
               {formatNumber(new Set(errors.map((error) => error.row)).size)} of {formatNumber(preview.rows.length)} rows)
+              <ul className="mt-2 list-disc pl-5">
+                {errors.slice(0, PROBLEMS_LISTED_MAX).map((error) => (
+                  <li key={`${error.row}-${error.field}`}>
+                    Row {error.row}: {error.message}
+                  </li>
+                ))}
+                {errors.length > PROBLEMS_LISTED_MAX ? <li>and {formatNumber(errors.length - PROBLEMS_LISTED_MAX)} more, shown in the table</li> : null}
+              </ul>
             </Alert>
           ) : null}
           {sendError ? <Alert tone="error">{sendError}</Alert> : null}
@@ -207,7 +217,7 @@ function PreviewTable({ rows, errors }: { rows: Row[]; errors: BulkRowError[] })
   const byRow = new Map<number, BulkRowError[]>();
   for (const error of errors) byRow.set(error.row, [...(byRow.get(error.row) ?? []), error]);
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label="Payments to make">
+    <div className="relative overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label="Payments to make">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Payments to make, with the problems of each row</caption>
         <thead className="bg-slate-50 text-left text-slate-700">
@@ -357,7 +367,7 @@ function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: R
         </PageLink>
         .
       </p>
-      <div className="overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label="Payments made">
+      <div className="relative overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label="Payments made">
         <table className="min-w-full divide-y divide-slate-200 text-sm">
           <caption className="sr-only">Payments made, with their entry references</caption>
           <thead className="bg-slate-50 text-left text-slate-700">
