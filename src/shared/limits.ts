@@ -39,8 +39,11 @@ export const SIGN_IN_DELAY_MAX_MS = 60 * 1000;
 export const SIGN_IN_EMAIL_CODE_AFTER_FAILURES = 10;
 /** An account's failures are forgotten this long after the last one (and by a completed sign-in). */
 export const SIGN_IN_FAILURE_MEMORY_MS = 24 * 60 * 60 * 1000;
-/** One address's failures (over every account) that cost nothing before its attempts wait too. */
-export const SIGN_IN_ADDRESS_FREE_FAILURES = 10;
+/**
+ * One address's failures (over every account) in an hour that cost nothing before its attempts wait
+ * too: the sign-in route's own limit (20 a minute per address) allows that many in its first minute.
+ */
+export const SIGN_IN_ADDRESS_FREE_FAILURES = 20;
 /** An address's failures are forgotten this long after its last one. */
 export const SIGN_IN_ADDRESS_FAILURE_MEMORY_MS = 60 * 60 * 1000;
 /** The ticket of the emailed-code step: lives 5 minutes, allows 5 tries, works once. */
