@@ -264,7 +264,16 @@ export async function retireOpenCodes(db: DB, userId: string, purpose: CodePurpo
 
 export async function insertCode(
   db: DB,
-  code: { userId: string; purpose: CodePurpose; binding: string; codeHash: string; payload: Record<string, unknown> | null; expiresAt: Date },
+  code: {
+    userId: string;
+    purpose: CodePurpose;
+    binding: string;
+    codeHash: string;
+    payload: Record<string, unknown> | null;
+    expiresAt: Date;
+    /** The issuer's clock (caps count codes by it); the database's when not given. */
+    createdAt?: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('one_time_codes')
@@ -275,6 +284,7 @@ export async function insertCode(
       code_hash: code.codeHash,
       payload: code.payload ? JSON.stringify(code.payload) : null,
       expires_at: code.expiresAt,
+      ...(code.createdAt ? { created_at: code.createdAt } : {}),
     })
     .execute();
 }

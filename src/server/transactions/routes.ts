@@ -65,7 +65,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/transaction/internal-transfer',
       {
-        config: { access: 'customer', idempotency: { lookupFirst: false } },
+        config: { access: 'customer', idempotency: { lookupFirst: false }, moneyCall: true },
         schema: {
           tags: ['transactions'],
           summary: 'Move money between my own accounts',
@@ -80,7 +80,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/transaction/transfer',
       {
-        config: { access: 'customer', idempotency: true, ...perMinute(30) },
+        config: { access: 'customer', idempotency: true, moneyCall: true, ...perMinute(30) },
         schema: {
           tags: ['transactions'],
           summary: 'Send money to an account here or at another bank (two calls: the code, then the transfer)',
@@ -94,7 +94,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/transaction/wire-transfer',
       {
-        config: { access: 'customer', idempotency: true, ...perMinute(30) },
+        config: { access: 'customer', idempotency: true, moneyCall: true, ...perMinute(30) },
         schema: {
           tags: ['transactions'],
           summary: 'Send an international wire (two calls: the code, then the wire)',
