@@ -25,6 +25,8 @@ describe('configuration from the environment', () => {
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD: ADMIN_PASSWORD must be at least 12 characters'],
     [{ DEMO_MODE: 'maybe' }, 'DEMO_MODE: DEMO_MODE must be true or false (got "maybe")'],
     [{ MAIL_FROM: 'nobody' }, 'MAIL_FROM: MAIL_FROM must be an address like "Bank <no-reply@bank.example>"'],
+    [{ ANCHOR_EMAIL: 'auditors' }, 'ANCHOR_EMAIL: ANCHOR_EMAIL must be an email address'],
+    [{ ANCHOR_FILE: '/var/lib/ledgerline/' }, 'ANCHOR_FILE: ANCHOR_FILE must name a file, not a directory'],
   ])('explains a bad value: %j', (env, message) => {
     try {
       loadConfig(env);
@@ -63,7 +65,13 @@ describe('configuration from the environment', () => {
   });
 
   describe('refuses an unsafe production start, naming the variable', () => {
-    const production = { NODE_ENV: 'production', DEMO_MODE: 'false', SMTP_URL: 'smtp://mail.example:587', PUBLIC_URL: 'https://bank.example' };
+    const production = {
+      NODE_ENV: 'production',
+      DEMO_MODE: 'false',
+      SMTP_URL: 'smtp://mail.example:587',
+      PUBLIC_URL: 'https://bank.example',
+      BANK_SIGNING_KEY_FILE: '/etc/ledgerline/signing-key.pem',
+    };
     const problemsOf = (env: Record<string, string | undefined>): string[] => {
       try {
         loadConfig(env);
@@ -86,6 +94,7 @@ describe('configuration from the environment', () => {
       ['PUBLIC_URL unset', { PUBLIC_URL: undefined }, 'PUBLIC_URL: must start with https://'],
       ['PUBLIC_URL over http', { PUBLIC_URL: 'http://bank.example' }, 'PUBLIC_URL: must start with https://'],
       ['PUBLIC_URL over http, ALLOW_HTTP=false', { PUBLIC_URL: 'http://bank.example', ALLOW_HTTP: 'false' }, 'PUBLIC_URL: must start with https://'],
+      ['BANK_SIGNING_KEY_FILE unset', { BANK_SIGNING_KEY_FILE: undefined }, 'BANK_SIGNING_KEY_FILE: must be set when NODE_ENV=production'],
       ['RATE_LIMITS=false', { RATE_LIMITS: 'false' }, 'RATE_LIMITS: must not be false when NODE_ENV=production'],
       ['RATE_LIMITS=0', { RATE_LIMITS: '0' }, 'RATE_LIMITS: must not be false when NODE_ENV=production'],
     ])('%s', (_label, change, message) => {
@@ -102,7 +111,12 @@ describe('configuration from the environment', () => {
     });
 
     it('lists every refusal at once', () => {
-      expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0])).toEqual(['DEMO_MODE', 'SMTP_URL', 'PUBLIC_URL']);
+      expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0])).toEqual([
+        'DEMO_MODE',
+        'SMTP_URL',
+        'PUBLIC_URL',
+        'BANK_SIGNING_KEY_FILE',
+      ]);
     });
 
     it('does not apply outside production', () => {
@@ -142,6 +156,7 @@ describe('configuration from the environment', () => {
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters'],
     [{ ALLOW_HTTP: 'perhaps' }, 'ALLOW_HTTP: ALLOW_HTTP must be true or false (got "perhaps")'],
     [{ RUN_JOBS: 'sometimes' }, 'RUN_JOBS: RUN_JOBS must be true or false (got "sometimes")'],
+    [{ BANK_TIMEZONE: 'Mars/Olympus_Mons' }, 'BANK_TIMEZONE: BANK_TIMEZONE must be an IANA time zone such as UTC, Europe/London or America/New_York'],
     [{ TRANSFER_CODES_PER_HOUR: '0' }, 'TRANSFER_CODES_PER_HOUR: TRANSFER_CODES_PER_HOUR must be between 1 and 1000'],
     [{ TRANSFER_CODES_PER_HOUR: 'five' }, 'TRANSFER_CODES_PER_HOUR: TRANSFER_CODES_PER_HOUR must be a number'],
     [{ TRANSFER_CODE_FAILURES_PER_DAY: '2.5' }, 'TRANSFER_CODE_FAILURES_PER_DAY: TRANSFER_CODE_FAILURES_PER_DAY must be a whole number'],
@@ -161,6 +176,14 @@ describe('configuration from the environment', () => {
       transferCodesPerHour: 3,
       transferCodeFailuresPerDay: 7,
       moneyCallsPerMinute: 1_000_000,
+    });
+  });
+
+  it('puts the anchor file in DATA_DIR unless ANCHOR_FILE says where, and mails anchors only with ANCHOR_EMAIL', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/bank' })).toMatchObject({ anchorFile: '/srv/bank/anchors.jsonl', anchorEmail: undefined });
+    expect(loadConfig({ ANCHOR_FILE: '/mnt/anchors/bank.jsonl', ANCHOR_EMAIL: 'Audit@Bank.example' })).toMatchObject({
+      anchorFile: '/mnt/anchors/bank.jsonl',
+      anchorEmail: 'audit@bank.example',
     });
   });
 
