@@ -1,10 +1,12 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import pg from 'pg';
 import { runningEmbeddedUrl } from '../src/server/db/embedded';
-import { ADMIN, expect, fromOurPages, mailedCode, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
+import { ADMIN, expect, fromOurPages, lastMailId, mailedCode, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
 
 // Issue 13 in the browser: the sign-up page's strength meter (its scorer fetched only once a
-// password is typed) and the staff Release button for payments held after wrong transfer codes.
+// password is typed), the emailed-code step of a sign-in after many failures, the server's
+// refusal of a guessable new password, and the staff Release button for payments held after
+// wrong transfer codes.
 
 const SCORER_CHUNK = /\/assets\/password-scorer-[\w-]+\.js$/;
 const dataDir = `/tmp/ledgerline-e2e-${Number(process.env.E2E_PORT ?? 3100)}`;
@@ -71,6 +73,8 @@ for (const width of [375, 1280]) {
 interface Customer {
   id: string;
   token: string;
+  email: string;
+  password: string;
 }
 
 async function newCustomer(request: APIRequestContext, page: Page): Promise<Customer> {
@@ -98,7 +102,7 @@ async function newCustomer(request: APIRequestContext, page: Page): Promise<Cust
   const token = ((await signIn.json()) as { data: { token: string } }).data.token;
   const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
   expect(verify.status()).toBe(200);
-  return { id: ((await verify.json()) as { data: { _id: string } }).data._id, token };
+  return { id: ((await verify.json()) as { data: { _id: string } }).data._id, token, email, password };
 }
 
 /**
@@ -116,6 +120,62 @@ async function holdPayments(userId: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+for (const width of [375, 1280]) {
+  test(`after many failed sign-ins the right password leads to a code emailed to the owner, by keyboard, at ${width} px`, async ({
+    page,
+    request,
+    checkA11y,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height: 900 });
+    const customer = await newCustomer(request, page);
+    // This browser signs in once, so it is a device the owner has used: its failures below count
+    // for the account without making it wait (an attacker elsewhere would wait; tests/api/sign-in-throttle).
+    await signInAs(page, customer);
+    await expect(page).toHaveURL(/\/account\/home$/);
+    expect((await page.request.post('/api/auth/signout', { headers: fromOurPages() })).status()).toBe(200);
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      const wrong = await page.request.post('/api/auth/signin', {
+        headers: fromOurPages(),
+        data: { email: customer.email, password: `Wrong-Harbor-${attempt}` },
+      });
+      expect(wrong.status()).toBe(401);
+    }
+
+    const before = await lastMailId(page);
+    await signInAs(page, customer);
+    const code = page.getByLabel('Code from the email');
+    await expect(page.getByText('There were many failed attempts to sign in to this account, so we emailed you a code')).toBeVisible();
+    await expect(code).toBeFocused();
+    await expect(page).toHaveURL(/\/signin$/);
+    await checkA11y();
+    await page.screenshot({ path: test.info().outputPath(`sign-in-email-code-${width}.png`), fullPage: true });
+
+    const mailed = await mailedCode(page, customer.email, before);
+    await page.keyboard.type(mailed === '123456' ? '654321' : '123456');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert')).toHaveText('The code is not correct. 4 attempts left.');
+    await checkA11y();
+    await code.fill('');
+    await page.keyboard.type(mailed);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/account\/home$/);
+
+    // A new password the server finds guessable: the meter says so as it is typed, and the
+    // server's reason is what the form shows.
+    await page.goto('/account/update-password');
+    await expect(page.getByRole('heading', { name: 'Update Password', level: 1 })).toBeVisible();
+    await page.getByLabel('Current password', { exact: true }).fill(customer.password);
+    await page.getByLabel('New password', { exact: true }).fill('Summer2026');
+    await expect(page.getByTestId('password-strength')).toContainText('(not accepted: make it harder to guess)');
+    await page.getByLabel('Confirm new password', { exact: true }).fill('Summer2026');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await expect(page.getByRole('alert')).toHaveText('This password is too easy to guess. Add more words that are less common.');
+    await checkA11y();
+    await page.screenshot({ path: test.info().outputPath(`update-password-weak-${width}.png`), fullPage: true });
+  });
 }
 
 function startTransfer(request: APIRequestContext, customer: Customer) {
@@ -137,16 +197,32 @@ for (const width of [375, 1280]) {
 
     await signInAs(page, ADMIN, '/admin/login');
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    // Money to send once the hold is released (a staff credit, as a deposit at the counter would be).
+    const funding = await page.request.post(`/api/transaction/admin/${customer.id}`, {
+      headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() },
+      data: {
+        amount: 100,
+        transactionType: 'credit',
+        date: new Date().toISOString().slice(0, 10),
+        description: 'Opening deposit',
+        reason: 'e2e setup',
+        account: 'checking',
+      },
+    });
+    expect(funding.status(), await funding.text()).toBe(201);
     await page.goto(`/admin/users/${customer.id}`);
     await expect(page.getByRole('heading', { name: 'Harper Holden', level: 1 })).toBeVisible();
     const card = page.locator('section', { has: page.getByRole('heading', { name: 'Outgoing payments' }) });
-    await expect(card.getByText(/Outgoing payments are on hold until/)).toBeVisible();
+    await expect(card.getByText(/Outgoing payments are on hold until .+ after too many wrong IMS codes\./)).toBeVisible();
     await noToasts(page);
     await checkA11y();
 
-    await card.getByRole('button', { name: 'Release', exact: true }).click();
-    await card.getByRole('button', { name: 'Release payments' }).click();
-    await expect(card.getByRole('alert')).toHaveText('A reason is required');
+    // By keyboard: Release opens the reason field with the focus in it; Enter submits.
+    await card.getByRole('button', { name: 'Release', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect(card.getByLabel('Reason for releasing')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(card.getByRole('alert')).toHaveText('A reason is required (at least 3 characters)');
     await card.getByLabel('Reason for releasing').fill('Customer called: mistyped the codes');
     await checkA11y();
     await page.screenshot({ path: test.info().outputPath(`payment-hold-release-${width}.png`), fullPage: true });

@@ -26,7 +26,7 @@ export const SESSION_IDLE_SECONDS_HEADER = 'x-session-idle-seconds';
 /** The web app warns this long before the idle timeout, with a "Stay signed in" button. */
 export const SESSION_IDLE_WARNING_MS = 60 * 1000;
 
-// ---------------------------------------------------------------- abuse limits (ADR 013)
+// ---------------------------------------------------------------- abuse limits (ADR 016)
 // Sign-in: failures slow the next attempts down instead of locking anyone out. Customer and staff
 // sign-ins count apart. RATE_LIMITS=false leaves the per-account wait and the emailed code on.
 /** Failed sign-ins for one account that cost nothing; each one after them makes the next attempt wait. */

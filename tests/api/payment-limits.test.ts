@@ -281,6 +281,12 @@ describe('money calls per customer per minute', () => {
     ).toBe(429);
     expect((await post(capped, customer.token, '/api/transaction/wire-transfer', wire)).statusCode).toBe(429);
     expect((await balances(capped, customer.token)).savings).toBe(5);
+    // The finding used two sessions: the cap is the customer's, so a fresh session is refused too.
+    const secondSession = await signIn(capped, customer.email, customer.password);
+    const fromSecond = await post(capped, secondSession, '/api/transaction/internal-transfer', move);
+    expect(fromSecond.statusCode).toBe(429);
+    expect(json(fromSecond).message).toBe('Too many payments in a minute. Please wait a moment and try again.');
+    expect((await balances(capped, customer.token)).savings).toBe(5);
     // Per customer: another one is not slowed; reading is not a money call.
     expect((await post(capped, other.token, '/api/transaction/internal-transfer', move)).statusCode).toBe(201);
     expect((await capped.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).statusCode).toBe(200);

@@ -13,7 +13,7 @@ import { DISABLED_MESSAGE } from './service';
 import { type SessionOrigin, signInSession } from './sessions';
 import { clearSignInFailures, signInFailures } from './throttle';
 
-// The emailed-code second step of a sign-in (ADR 013), in the shape of the second-factor contract:
+// The emailed-code second step of a sign-in (ADR 016), in the shape of the second-factor contract:
 // POST /auth/signin answers `{ data: { secondFactor: { ticket, methods: ['email'] } } }` and no
 // session; POST /auth/signin/email-code with `{ ticket, code }` answers `{ data: { token, user } }`.
 // A ticket lives SIGN_IN_TICKET_TTL_MS, allows SIGN_IN_TICKET_ATTEMPTS_MAX tries and works once.

@@ -15,7 +15,7 @@ import { rateLimited } from '../lib/errors';
 import { sha256 } from './crypto';
 import * as repository from './repository';
 
-// Sign-in throttling that cannot be turned against the owner (ADR 013). Failed sign-ins never lock
+// Sign-in throttling that cannot be turned against the owner (ADR 016). Failed sign-ins never lock
 // an account: each failure past a few free ones makes the next attempt for that account (and, with
 // RATE_LIMITS on, from that address) wait, doubling up to a minute, answered 429 with Retry-After.
 // - An attempt takes its turn atomically (the row is locked and the wait a failure would cause is

@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFName, type PDFObject, PDFStream } from 'pdf-lib';
 
-// KYC PDFs are normalised before anyone judges them (ADR 013). A regex over the raw bytes missed
+// KYC PDFs are normalised before anyone judges them (ADR 016). A regex over the raw bytes missed
 // `/Open#41ction` (a name escape) and anything inside a compressed object stream; pdf-lib parses
 // the file as a reader would (names decoded, object streams unpacked, later revisions winning),
 // every object it holds is inspected, and what is stored is a new file built from the pages alone

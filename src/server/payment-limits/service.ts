@@ -11,7 +11,7 @@ import { queueMail } from '../mail/outbox';
 import { brandOf, paymentsHeldMail } from '../mail/templates';
 import * as repository from './repository';
 
-// Per-customer caps on transfer codes and the hold on outgoing payments (ADR 013).
+// Per-customer caps on transfer codes and the hold on outgoing payments (ADR 016).
 // - At most TRANSFER_CODES_PER_HOUR codes an hour: one more is a 429 with Retry-After (when the
 //   oldest code of the hour leaves it).
 // - TRANSFER_CODE_FAILURES_PER_DAY wrong codes in a day hold the customer's outgoing payments

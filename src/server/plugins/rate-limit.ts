@@ -110,7 +110,7 @@ const MONEY_CALL_WINDOW_MS = 60_000;
 export const MONEY_CALLS_MESSAGE = 'Too many payments in a minute. Please wait a moment and try again.';
 
 /**
- * The per-customer cap on money calls (ADR 013): every route declaring `config.moneyCall` counts one
+ * The per-customer cap on money calls (ADR 016): every route declaring `config.moneyCall` counts one
  * hit for the signed-in customer in the rate_limits table (one upsert on the request's path, the
  * same statement as the per-address limits), and past MONEY_CALLS_PER_MINUTE answers 429 with
  * Retry-After until the customer's minute ends. Off with RATE_LIMITS=false. Runs after the sign-in

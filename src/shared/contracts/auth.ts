@@ -41,7 +41,7 @@ export const ZSignInRequest = z.object({
 export const ZSignedIn = z.object({ token: z.string(), user: ZUser });
 export type SignInResponse = z.infer<typeof ZSignedIn>;
 
-/** The ways a sign-in's second step can be made (ADR 013; the emailed code is the one built so far). */
+/** The ways a sign-in's second step can be made (ADR 016; the emailed code is the one built so far). */
 export const SECOND_FACTOR_METHODS = ['passkey', 'totp', 'recovery', 'email'] as const;
 export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
 

@@ -3,7 +3,7 @@ import { TEXT_LENGTH_MAX } from '../limits';
 import { controlCharactersMessage, envelope, SINGLE_LINE_TEXT, ZTimestamp } from './common';
 
 // GET /api/user/admin/{id}/payment-hold and POST /api/user/admin/{id}/payment-hold/release: a
-// customer's outgoing payments held after too many wrong transfer codes in a day (ADR 013).
+// customer's outgoing payments held after too many wrong transfer codes in a day (ADR 016).
 
 export const PAYMENTS_RELEASED_MESSAGE = 'Outgoing payments released';
 export const NO_PAYMENT_HOLD_MESSAGE = "This customer's payments are not on hold.";

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Issue 13's abuse limits (ADR 013). Frozen once landed.
+// Issue 13's abuse limits (ADR 016). Frozen once landed.
 // - sign_in_throttle replaces login_throttle: failed sign-ins make the next attempts wait (never a
 //   lock), counted per account (the email, registered or not) and per address, customer and staff
 //   sign-ins apart.

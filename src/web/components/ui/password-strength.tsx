@@ -32,9 +32,19 @@ export function PasswordStrength({ password, userInputs = [] }: { password: stri
     };
   }, [password, score]);
 
-  if (password === '' || failed) return null;
-  if (!score) return <p className="mt-2 text-sm text-slate-600">Checking the password&apos;s strength...</p>;
-  const strength = score(password, [...userInputs, BANK_NAME]);
+  // The live region stays mounted (empty) so that screen readers announce the estimate as it changes.
+  return (
+    <div aria-live="polite" className="empty:hidden">
+      {password === '' || failed ? null : !score ? (
+        <p className="mt-2 text-sm text-slate-600">Checking the password&apos;s strength...</p>
+      ) : (
+        <Meter strength={score(password, [...userInputs, BANK_NAME])} />
+      )}
+    </div>
+  );
+}
+
+function Meter({ strength }: { strength: Strength }) {
   const advice = [strength.warning, ...strength.suggestions].filter((text): text is string => Boolean(text));
   return (
     <div className="mt-2" data-testid="password-strength">
@@ -43,7 +53,7 @@ export function PasswordStrength({ password, userInputs = [] }: { password: stri
           <span key={step} className={`h-1.5 flex-1 rounded-full ${strength.score >= step ? BAR_COLOURS[strength.score] : 'bg-slate-200'}`} />
         ))}
       </div>
-      <div aria-live="polite" className="mt-1 text-sm text-slate-700">
+      <div className="mt-1 text-sm text-slate-700">
         <p>
           Password strength: <strong className="font-semibold text-slate-900">{LABELS[strength.score]}</strong>
           {strength.strongEnough ? '' : ' (not accepted: make it harder to guess)'}

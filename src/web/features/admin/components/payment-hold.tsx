@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ZPaymentHoldRelease } from '../../../../shared/contracts/payment-holds';
 import { TEXT_LENGTH_MAX } from '../../../../shared/limits';
@@ -12,7 +12,7 @@ import { contractResolver, useFormAction } from '../../../lib/form';
 import { paymentHoldQuery, releasePaymentHold } from '../api';
 
 /**
- * A customer's outgoing payments held after too many wrong transfer codes in a day (ADR 013):
+ * A customer's outgoing payments held after too many wrong transfer codes in a day (ADR 016):
  * until when, and a Release button that asks for the reason the audit log keeps.
  */
 export function PaymentHold({ userId }: { userId: string }) {
@@ -26,6 +26,10 @@ export function PaymentHold({ userId }: { userId: string }) {
       form.reset();
     },
   });
+  // The reason field replaces the Release button: the focus goes to it, as it would for a dialog.
+  useEffect(() => {
+    if (releasing) form.setFocus('reason');
+  }, [releasing, form]);
   if (isPending) return <p role="status">Loading...</p>;
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
   const counted = `Wrong IMS codes in the last 24 hours: ${data.wrongCodes} (a hold starts at ${data.wrongCodesPerDay}).`;
@@ -33,9 +37,10 @@ export function PaymentHold({ userId }: { userId: string }) {
   return (
     <div className="space-y-4">
       <Alert tone="warning">
-        Outgoing payments are on hold until <strong>{formatDate(data.heldUntil, 'dateTime')}</strong> after {data.wrongCodes} wrong IMS codes. Moves between the
+        Outgoing payments are on hold until <strong>{formatDate(data.heldUntil, 'dateTime')}</strong> after too many wrong IMS codes. Moves between the
         customer&apos;s own accounts still work.
       </Alert>
+      <p className="text-slate-700">{counted}</p>
       {releasing ? (
         <form onSubmit={release.submit} noValidate className="space-y-3">
           {release.error ? <Alert tone="error">{release.error.message}</Alert> : null}

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { ZSecondFactorCodeRequest } from '../../../../shared/contracts/auth';
@@ -23,6 +24,9 @@ export function EmailCodeStep({ ticket, onRestart }: { ticket: string; onRestart
     onSuccess: (user) => navigate(homeFor(user), { replace: true }),
   });
   const code = form.register('code');
+  // The password form (and the button that had the focus) is gone: keyboard and screen reader
+  // users land on the field the step asks for.
+  useEffect(() => form.setFocus('code'), [form]);
   return (
     <form method="post" onSubmit={action.submit} noValidate className="space-y-5">
       <Alert tone="info">
