@@ -49,6 +49,12 @@ export const SIGN_IN_ADDRESS_FAILURE_MEMORY_MS = 60 * 60 * 1000;
 /** The ticket of the emailed-code step: lives 5 minutes, allows 5 tries, works once. */
 export const SIGN_IN_TICKET_TTL_MS = 5 * 60 * 1000;
 export const SIGN_IN_TICKET_ATTEMPTS_MAX = 5;
+/**
+ * Emailed sign-in codes one account may be sent in an hour for devices its owner has not used:
+ * someone holding the password gets at most 3 x 5 = 15 guesses an hour at a 6-digit code (ASVS
+ * allows 100 failures an hour), and the owner at most 3 mails. The owner's own browsers are not capped.
+ */
+export const SIGN_IN_EMAIL_CODES_PER_HOUR = 3;
 
 // Caps on codes and money calls, per customer. Each is settable by the environment variable of
 // the same name (src/server/config.ts, the README's configuration table); these are the defaults.

@@ -4,6 +4,7 @@ import {
   SIGN_IN_ADDRESS_FREE_FAILURES,
   SIGN_IN_DELAY_MAX_MS,
   SIGN_IN_EMAIL_CODE_AFTER_FAILURES,
+  SIGN_IN_EMAIL_CODES_PER_HOUR,
   SIGN_IN_FREE_FAILURES,
   SIGN_IN_TICKET_TTL_MS,
 } from '../../src/shared/limits';
@@ -158,6 +159,44 @@ describe('sign-in throttling', () => {
     expect(json(late).message).toBe('This sign-in has expired. Please sign in again.');
     const sessions = await ctx.database.db.selectFrom('sessions').select('id').where('user_id', '=', owner.userId).where('ip', '=', '203.0.113.99').execute();
     expect(sessions).toEqual([]);
+  });
+
+  it('sends the holder of the password at most 3 codes an hour (15 guesses), and still sends the owner theirs', async () => {
+    const owner = await createCustomer(ctx);
+    const browser = await ownersBrowser(ctx, owner.email, owner.password);
+    await attack(ctx, clock, owner.email, SIGN_IN_EMAIL_CODE_AFTER_FAILURES);
+    /** The right password from the attacker's machine, waiting out each 429 of the account's wait. */
+    const attackerSignIn = async () => {
+      for (;;) {
+        const response = await signInAt(ctx, owner.email, owner.password, { address: '203.0.113.77' });
+        if (response.statusCode !== 429 || !/^Too many failed sign-in attempts/.test(json(response).message)) return response;
+        clock.offsetMs += retryAfter(response) * 1000;
+      }
+    };
+    for (let ticket = 1; ticket <= SIGN_IN_EMAIL_CODES_PER_HOUR; ticket += 1) {
+      const step = await attackerSignIn();
+      expect(step.statusCode, step.body).toBe(200);
+      expect(json(step).data.secondFactor.methods).toEqual(['email']);
+    }
+    expect(await signInCodeMails(ctx, owner.email)).toHaveLength(SIGN_IN_EMAIL_CODES_PER_HOUR);
+    const capped = await attackerSignIn();
+    expect(capped.statusCode).toBe(429);
+    expect(json(capped).message).toMatch(
+      /^We have already emailed the most sign-in codes we send in an hour for this account\. Please wait \d+ minutes? and try again\.$/,
+    );
+    expect(retryAfter(capped)).toBeGreaterThan(0);
+    expect(retryAfter(capped)).toBeLessThanOrEqual(60 * 60);
+    expect(json(capped).data).toBeUndefined();
+    expect(await signInCodeMails(ctx, owner.email)).toHaveLength(SIGN_IN_EMAIL_CODES_PER_HOUR);
+
+    // The owner's browser is not capped: its code arrives and signs in.
+    const owners = await signInAt(ctx, owner.email, owner.password, { address: '192.0.2.10', jar: browser });
+    expect(owners.statusCode, owners.body).toBe(200);
+    const mails = await signInCodeMails(ctx, owner.email);
+    expect(mails).toHaveLength(SIGN_IN_EMAIL_CODES_PER_HOUR + 1);
+    const done = await emailCode(ctx, json(owners).data.secondFactor.ticket, codeIn(mails[0]?.text), browser);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(json(done).data.user.email).toBe(owner.email);
   });
 
   it('lets a ticket live 5 minutes and work once, and refuses a malformed one', async () => {

@@ -1,9 +1,9 @@
 import { SIGN_IN_TICKET_MESSAGE, type SecondFactorStep, type SignInResponse } from '../../shared/contracts/auth';
-import { SIGN_IN_TICKET_ATTEMPTS_MAX, SIGN_IN_TICKET_TTL_MS } from '../../shared/limits';
+import { SIGN_IN_EMAIL_CODES_PER_HOUR, SIGN_IN_TICKET_ATTEMPTS_MAX, SIGN_IN_TICKET_TTL_MS } from '../../shared/limits';
 import { type ServiceContext, withDb } from '../context';
 import type { SignInScope, User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
-import { AppError, badRequest, forbidden } from '../lib/errors';
+import { AppError, badRequest, forbidden, rateLimited } from '../lib/errors';
 import { queueMail } from '../mail/outbox';
 import { brandOf, signInCodeMail } from '../mail/templates';
 import { toUserDto } from '../users/service';
@@ -21,14 +21,24 @@ import { clearSignInFailures, signInFailures } from './throttle';
 // (throttle.ts decides). The ticket is the whole state of the step: a random token (its hash is
 // stored) bound to the user, the scope it was asked in, and the hash of the code mailed for it.
 // A new ticket does not retire older ones: an attacker holding the password could otherwise void
-// the owner's code by asking for one of their own.
+// the owner's code by asking for one of their own. Tickets for devices the owner has not used are
+// capped at SIGN_IN_EMAIL_CODES_PER_HOUR an account, so the password's holder cannot turn the
+// account's one-a-minute wait into five code guesses a minute (nor flood the owner with mail).
+
+const HOUR_MS = 60 * 60 * 1000;
+export const SIGN_IN_CODES_CAPPED_MESSAGE = (minutes: number) =>
+  `We have already emailed the most sign-in codes we send in an hour for this account. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
 
 export const SIGN_IN_CODE_WRONG_MESSAGE = 'The code is not correct.';
 
 const codeHash = (ticketHash: string, code: string) => sha256(`${ticketHash}:${code}`);
 
-/** Issues a ticket and mails its code to the account's owner, in one transaction; answers the step. */
-export async function startEmailCodeStep(ctx: ServiceContext, user: User, scope: SignInScope): Promise<SecondFactorStep> {
+/**
+ * Issues a ticket and mails its code to the account's owner, in one transaction; answers the step.
+ * For a device the owner has not used, past SIGN_IN_EMAIL_CODES_PER_HOUR it is a 429 with
+ * Retry-After (until the oldest of the hour's tickets leaves the hour) and nothing is mailed.
+ */
+export async function startEmailCodeStep(ctx: ServiceContext, user: User, scope: SignInScope, options: { ownersDevice: boolean }): Promise<SecondFactorStep> {
   const ticket = newToken();
   const code = newNumericCode();
   const ticketHash = sha256(ticket);
@@ -36,6 +46,11 @@ export async function startEmailCodeStep(ctx: ServiceContext, user: User, scope:
   const expiresAt = new Date(now.getTime() + SIGN_IN_TICKET_TTL_MS);
   const failures = await signInFailures(ctx, user.email, scope);
   await inTransaction(ctx.db, async (trx) => {
+    const issued = await repository.lockAndCountEmailTickets(trx, user.id, scope, new Date(now.getTime() - HOUR_MS));
+    if (!options.ownersDevice && issued.count >= SIGN_IN_EMAIL_CODES_PER_HOUR) {
+      const waitMs = (issued.oldest ?? now).getTime() + HOUR_MS - now.getTime();
+      throw rateLimited(SIGN_IN_CODES_CAPPED_MESSAGE(Math.max(1, Math.ceil(waitMs / 60_000))), Math.max(1, Math.ceil(waitMs / 1000)));
+    }
     await repository.insertEmailTicket(trx, { tokenHash: ticketHash, userId: user.id, scope, codeHash: codeHash(ticketHash, code), expiresAt, createdAt: now });
     await queueMail(withDb(ctx, trx), signInCodeMail(brandOf(ctx.config), user.email, user.first_name, code, failures), { expiresAt });
   });

@@ -119,6 +119,22 @@ export async function insertEmailTicket(
     .execute();
 }
 
+/**
+ * Serializes the emailed-code tickets of one account (a transaction-scoped advisory lock), then
+ * answers how many it was issued since `since` in this scope, and the oldest of them.
+ */
+export async function lockAndCountEmailTickets(trx: DB, userId: string, scope: SignInScope, since: Date): Promise<{ count: number; oldest: Date | null }> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`sign-in-email-tickets:${userId}`}))`.execute(trx);
+  const row = await trx
+    .selectFrom('sign_in_email_tickets')
+    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('user_id', '=', userId)
+    .where('scope', '=', scope)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), oldest: row.oldest ? new Date(row.oldest) : null };
+}
+
 /** Locks the ticket of a token's hash. Use inside a transaction. */
 export function lockEmailTicket(trx: DB, tokenHash: string) {
   return trx.selectFrom('sign_in_email_tickets').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();

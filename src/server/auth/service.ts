@@ -107,7 +107,9 @@ export async function signIn(
     throw new AppError('unauthorized', INVALID_CREDENTIALS);
   }
   if (user.is_account_disabled) throw new AppError('forbidden', DISABLED_MESSAGE);
-  if (await throttle.signInNeedsEmailCode(ctx, user.email, attempt.scope)) return startEmailCodeStep(ctx, user, attempt.scope);
+  if (await throttle.signInNeedsEmailCode(ctx, user.email, attempt.scope)) {
+    return startEmailCodeStep(ctx, user, attempt.scope, { ownersDevice: await throttle.isOwnersDevice(ctx, attempt) });
+  }
   await throttle.clearSignInFailures(ctx.db, user.email, attempt.scope);
   const token = await signInSession(ctx, user.id, options.origin);
   return { token, user: await toUserDto(ctx.db, user) };

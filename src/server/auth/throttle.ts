@@ -69,10 +69,14 @@ const throttled = (waitMs: number) => {
   return rateLimited(`Too many failed sign-in attempts. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`, seconds);
 };
 
+/** Whether the attempt comes from a browser the account's owner has signed in from (its ll_device cookie). */
+export async function isOwnersDevice(ctx: Pick<AppContext, 'db'>, attempt: SignInAttempt): Promise<boolean> {
+  return attempt.userId && attempt.deviceToken ? repository.isKnownDevice(ctx.db, attempt.userId, sha256(attempt.deviceToken)) : false;
+}
+
 async function rulesFor(ctx: Pick<AppContext, 'db' | 'config'>, attempt: SignInAttempt): Promise<Rule[]> {
   const rules: Rule[] = [];
-  const knownDevice = attempt.userId && attempt.deviceToken ? await repository.isKnownDevice(ctx.db, attempt.userId, sha256(attempt.deviceToken)) : false;
-  if (!knownDevice) rules.push(accountRule(attempt.email));
+  if (!(await isOwnersDevice(ctx, attempt))) rules.push(accountRule(attempt.email));
   if (ctx.config.rateLimits && attempt.ip) rules.push(addressRule(attempt.ip));
   return rules;
 }
