@@ -5,7 +5,7 @@ import {
   SIGN_IN_CODE_SENT_MESSAGE,
   ZResetPasswordRequest,
   ZSecondFactorCodeRequest,
-  ZSignedInAnswer,
+  ZPasswordSignInAnswer,
   ZSignInAnswer,
   ZSignInRequest,
   ZVerifyEmailRequest,
@@ -46,7 +46,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     ] as const) {
       api.post(
         url,
-        { config: { access: 'public', ...perMinute(20) }, schema: { tags: ['auth'], summary, body: ZSignInRequest, response: { 200: ZSignInAnswer } } },
+        { config: { access: 'public', ...perMinute(20) }, schema: { tags: ['auth'], summary, body: ZSignInRequest, response: { 200: ZPasswordSignInAnswer } } },
         async (request, reply) => {
           const answer = await auth.signIn(publicContextOf(request, context), request.body, { adminOnly, origin: sessionOriginOf(request) });
           // A second step is needed: its ticket, and no session (nor cookie) yet.
@@ -66,7 +66,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags: ['auth'],
           summary: 'Finish a sign-in with the code emailed for its ticket',
           body: ZSecondFactorCodeRequest,
-          response: { 200: ZSignedInAnswer },
+          response: { 200: ZSignInAnswer },
         },
       },
       async (request, reply) => {

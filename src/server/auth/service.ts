@@ -6,7 +6,7 @@ import {
   RESET_LINK_SENT_MESSAGE,
   SIGNED_OUT_MESSAGE,
   SIGNED_UP_MESSAGE,
-  type SignInAnswer,
+  type PasswordSignInResult,
 } from '../../shared/contracts/auth';
 import { type SignUpInput } from '../../shared/contracts/signup';
 import type { UserDto } from '../../shared/contracts/user';
@@ -97,7 +97,7 @@ export async function signIn(
   ctx: ServiceContext,
   credentials: { email: string; password: string },
   options: { adminOnly: boolean; origin: SessionOrigin },
-): Promise<SignInAnswer> {
+): Promise<PasswordSignInResult> {
   const user = await repository.findOpenUserByEmail(ctx.db, credentials.email);
   const attempt = signInAttemptOf(credentials.email, user, options);
   await throttle.admitSignIn(ctx, attempt);

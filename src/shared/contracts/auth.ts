@@ -54,11 +54,14 @@ export const ZSecondFactorStep = z.object({
 });
 export type SecondFactorStep = z.infer<typeof ZSecondFactorStep>;
 
-/** POST /auth/signin and /auth/admin/signin: signed in, or the ticket of a second step. */
-export const ZSignInAnswer = envelope(z.union([ZSignedIn, ZSecondFactorStep]));
-export type SignInAnswer = z.infer<typeof ZSignInAnswer>['data'];
-/** The answer of a completed second step: the session. */
-export const ZSignedInAnswer = envelope(ZSignedIn);
+/** A session: the answer of a sign-in without a second step, and of a completed second step. */
+export const ZSignInAnswer = envelope(ZSignedIn);
+/**
+ * POST /auth/signin and /auth/admin/signin: signed in, or the ticket of a second step. (Named as
+ * the second-factor work names it, so the two meet on one contract.)
+ */
+export const ZPasswordSignInAnswer = envelope(z.union([ZSignedIn, ZSecondFactorStep]));
+export type PasswordSignInResult = z.infer<typeof ZPasswordSignInAnswer>['data'];
 
 export const SIGN_IN_TICKET_MESSAGE = 'This sign-in has expired. Please sign in again.';
 export const SIGN_IN_CODE_SENT_MESSAGE = 'We emailed you a code to finish signing in.';

@@ -1,4 +1,4 @@
-import type { SecondFactorStep, SignInAnswer, SignInResponse } from '../../../shared/contracts/auth';
+import type { PasswordSignInResult, SecondFactorStep, SignInResponse } from '../../../shared/contracts/auth';
 import type { SignUpRequest } from '../../../shared/contracts/signup';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser } from '../../lib/api';
@@ -13,7 +13,7 @@ const stay = { redirectOn401: false } as const;
 export type SignInResult = { user: UserDto } | SecondFactorStep;
 
 export async function signIn(body: { email: string; password: string }, admin = false): Promise<SignInResult> {
-  const { data } = await api.post<SignInAnswer>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
+  const { data } = await api.post<PasswordSignInResult>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
   if ('secondFactor' in data) return data;
   rememberUser(data.user);
   return { user: data.user };
