@@ -286,3 +286,32 @@ describe('bulk payments', () => {
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 });
+
+describe('bulk payments and the per-customer cap on money calls', () => {
+  it('counts a batch of many payments as one money call per request', async () => {
+    const limited = await createTestApp({ rateLimits: true, env: { MONEY_CALLS_PER_MINUTE: '3' } });
+    try {
+      const staff = await adminToken(limited);
+      const payer = await createCustomer(limited);
+      const payee = await createCustomer(limited);
+      const funded = await limited.app.inject({
+        method: 'POST',
+        url: `/api/transaction/admin/${payer.userId}`,
+        headers: { ...bearer(staff), 'idempotency-key': key() },
+        payload: { amount: 100, transactionType: 'credit', date: valueDate(), description: 'Test funding', reason: 'test setup', account: 'checking' },
+      });
+      expect(funded.statusCode).toBe(201);
+      const payload = { from: 'checking', payments: Array.from({ length: 50 }, () => ({ accountNumber: payee.accountNumber, amount: 1, name: 'Payee' })) };
+      const call = (body: Record<string, unknown>) =>
+        limited.app.inject({ method: 'POST', url: '/api/transaction/bulk', headers: { ...bearer(payer.token), 'idempotency-key': key() }, payload: body });
+      expect((await call(payload)).statusCode).toBe(200);
+      expect((await call({ ...payload, paymentPin: await lastCode(limited, payer.email) })).statusCode).toBe(201);
+      expect((await call(payload)).statusCode).toBe(200);
+      const fourth = await call(payload);
+      expect(fourth.statusCode).toBe(429);
+      expect(fourth.headers['retry-after']).toBeDefined();
+    } finally {
+      await limited.close();
+    }
+  });
+});

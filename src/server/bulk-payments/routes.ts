@@ -16,17 +16,6 @@ import { send } from '../plugins/reply';
 import { fileResponse } from '../plugins/uploads';
 import * as bulk from './service';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /**
-     * A call that moves a customer's money, counted once per request against the per-customer
-     * cap on money calls (the abuse limits declare the same key, with the same type): a batch of
-     * a thousand payments is one call.
-     */
-    moneyCall?: boolean;
-  }
-}
-
 export function bulkPaymentRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
     // The first call checks every row and emails a code bound to the batch; the call with the code posts it.

@@ -15,7 +15,6 @@ import {
   type ZBulkPaymentRequest,
 } from '../../shared/contracts/bulk-payments';
 import { formatCents } from '../../shared/money';
-import { consumeCode } from '../auth/codes';
 import { sha256 } from '../auth/crypto';
 import type { ActorContext } from '../context';
 import type { IdempotencyTicket } from '../ledger/idempotency';
@@ -24,7 +23,8 @@ import type { EntryInput } from '../ledger/posting';
 import { uuidv7 } from '../ledger/uuid';
 import { AppError, assert, badRequest, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { BLOCKED_MESSAGE, sendTransferCode } from '../transactions/service';
+import { assertPaymentsNotHeld } from '../payment-limits/service';
+import { BLOCKED_MESSAGE, consumeTransferCode, sendTransferCode } from '../transactions/service';
 import * as transactions from '../transactions/repository';
 import * as repository from './repository';
 
@@ -105,6 +105,8 @@ async function checkedRows(ctx: ActorContext, raw: unknown[], ownNumber: string)
 export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: IdempotencyTicket): Promise<Outcome<BulkCodeSent> | Outcome<BulkResult>> {
   const user = ctx.actor.user;
   if (user.is_blocked) throw forbidden(BLOCKED_MESSAGE);
+  // A hold after too many wrong codes stops batches as it stops transfers (abuse limits, ADR 016).
+  assertPaymentsNotHeld(ctx, user);
   const own = await transactions.findOwnAccounts(ctx.db, user.id);
   if (!own) throw notFound('This customer has no accounts.');
   const rows = await checkedRows(ctx, input.payments ?? csvRows(input.csv ?? ''), own.number);
@@ -129,7 +131,8 @@ export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: Idemp
     };
     return sendTransferCode(ctx, step, ticket);
   }
-  await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
+  // A wrong code counts towards the day's cap on wrong codes, as a transfer's does.
+  await consumeTransferCode(ctx, binding, input.paymentPin, CODE_MESSAGES);
 
   const batchId = uuidv7(ctx.clock.now().getTime());
   const senderName = `${user.first_name} ${user.last_name}`.trim();
