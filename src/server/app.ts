@@ -33,6 +33,7 @@ import { registerSecurityHeaders } from './plugins/security';
 import { registerWebApp } from './plugins/web';
 import { profileRoutes } from './profile/routes';
 import { queueRoutes } from './queues/routes';
+import { standingOrderRoutes } from './standing-orders/routes';
 import { statementRoutes } from './statements/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
@@ -114,6 +115,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(queueRoutes(context));
       await api.register(notificationRoutes(context));
       await api.register(statementRoutes(context));
+      await api.register(standingOrderRoutes(context));
     },
     { prefix: '/api' },
   );
