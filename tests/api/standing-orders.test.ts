@@ -69,13 +69,15 @@ async function createOrder(target: TestContext, customer: Customer, body: Record
 }
 
 const list = async (target: TestContext, customer: Customer) =>
-  json(await target.app.inject({ method: 'GET', url: '/api/standing-orders', headers: bearer(customer.token) })).data as Array<Record<string, any>>;
+  json(await target.app.inject({ method: 'GET', url: '/api/standing-orders', headers: bearer(customer.token) })).data as Array<Record<string, unknown>>;
 
 const balances = async (target: TestContext, customer: Customer) =>
   json(await target.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(customer.token) })).data.account as { savings: number; checking: number };
 
 const history = async (target: TestContext, customer: Customer) =>
-  json(await target.app.inject({ method: 'GET', url: '/api/transaction?pageSize=100', headers: bearer(customer.token) })).data.items as Array<Record<string, any>>;
+  json(await target.app.inject({ method: 'GET', url: '/api/transaction?pageSize=100', headers: bearer(customer.token) })).data.items as Array<
+    Record<string, unknown>
+  >;
 
 async function notificationsOf(target: TestContext, customer: Customer) {
   await sealAll(target.database.db);

@@ -151,7 +151,12 @@ async function entryOf(trx: DB, order: repository.StandingOrderRow, today: strin
       ? { accountId: order.to_account_id!, amountCents: amount, memo: order.description, counterparty: `Your ${order.from_kind} account` }
       : order.to_account_id
         ? { accountId: order.to_account_id, amountCents: amount, memo: `Standing order from ${payerName}: ${order.description}`, counterparty: payerName }
-        : { accountId: await bankAccountId(trx, 'external_clearing'), amountCents: amount, memo: `Outgoing standing order to ${order.payee_name}`, counterparty: payerName };
+        : {
+            accountId: await bankAccountId(trx, 'external_clearing'),
+            amountCents: amount,
+            memo: `Outgoing standing order to ${order.payee_name}`,
+            counterparty: payerName,
+          };
   return {
     kind: 'standing_order',
     description: order.description,
@@ -159,7 +164,16 @@ async function entryOf(trx: DB, order: repository.StandingOrderRow, today: strin
     authorId: order.user_id,
     details: {
       standingOrder: { id: order.id, dueDate: order.next_due_date },
-      ...(order.to_account_id ? {} : { beneficiary: { name: order.payee_name, accountNumber: order.to_account_number, routingNumber: order.to_routing_number, bankName: order.to_bank_name } }),
+      ...(order.to_account_id
+        ? {}
+        : {
+            beneficiary: {
+              name: order.payee_name,
+              accountNumber: order.to_account_number,
+              routingNumber: order.to_routing_number,
+              bankName: order.to_bank_name,
+            },
+          }),
     },
     postings: [{ accountId: order.from_account_id, amountCents: -amount, memo: order.description, counterparty: order.payee_name }, credit],
   };
@@ -172,10 +186,7 @@ async function moveOn(
   result: { outcome: 'paid' | 'skipped'; reason: string | null; due: string; now: Date; paid: boolean },
 ): Promise<void> {
   const nextIndex = order.next_index + 1;
-  const next = nextOccurrence(
-    { frequency: order.frequency, startDate: order.start_date, endDate: order.end_date, count: order.count },
-    nextIndex,
-  );
+  const next = nextOccurrence({ frequency: order.frequency, startDate: order.start_date, endDate: order.end_date, count: order.count }, nextIndex);
   await repository.updateOrder(trx, order.id, {
     next_index: nextIndex,
     next_due_date: next,

@@ -1,11 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZIdParams } from '../../shared/contracts/common';
-import {
-  ZStandingOrderAnswer,
-  ZStandingOrderCodeAnswer,
-  ZStandingOrderListAnswer,
-  ZStandingOrderRequest,
-} from '../../shared/contracts/standing-orders';
+import { ZStandingOrderAnswer, ZStandingOrderCodeAnswer, ZStandingOrderListAnswer, ZStandingOrderRequest } from '../../shared/contracts/standing-orders';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import { ticketOf } from '../plugins/idempotency';

@@ -79,7 +79,15 @@ async function targetOf(ctx: ActorContext, input: StandingOrderInput, own: { num
   const to = input.to;
   if (to.kind === 'own') {
     const other = input.from === 'savings' ? 'checking' : 'savings';
-    return { kind: 'own', payeeId: null, toAccountId: own[other], accountNumber: own.number, routingNumber: null, bankName: null, name: `Your ${other} account` };
+    return {
+      kind: 'own',
+      payeeId: null,
+      toAccountId: own[other],
+      accountNumber: own.number,
+      routingNumber: null,
+      bankName: null,
+      name: `Your ${other} account`,
+    };
   }
   if (to.kind === 'payee') {
     const payee = to.payeeId ? await repository.findPayee(ctx.db, ctx.actor.user.id, to.payeeId) : undefined;
