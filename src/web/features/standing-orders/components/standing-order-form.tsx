@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import {
   STANDING_ORDER_COUNT_MAX,
   STANDING_ORDER_DESCRIPTION_LENGTH_MAX,
@@ -7,7 +8,7 @@ import {
   type StandingOrderRequest,
 } from '../../../../shared/contracts/standing-orders';
 import type { BeneficiaryDto } from '../../../../shared/contracts/beneficiaries';
-import type { TransferCodeSent } from '../../../../shared/contracts/transactions';
+import { ZPaymentPin, type TransferCodeSent } from '../../../../shared/contracts/transactions';
 import { todayIso } from '../../../../shared/dates';
 import { OTP_LENGTH } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
@@ -56,7 +57,8 @@ function toRequest(values: Values, paymentPin?: string): StandingOrderRequest {
   };
 }
 
-const ZCode = ZStandingOrderRequest.pick({ paymentPin: true });
+// The IMS code as the contract takes it ('Please enter IMS code', then six digits); the request's refinements keep .pick() away.
+const ZCode = z.object({ paymentPin: ZPaymentPin });
 
 /**
  * A new standing order: the form, then (to another account) the summary with the IMS code the bank
