@@ -16,7 +16,9 @@ async function noToasts(page: Page) {
 /** Signs a new customer up and verifies the email through the API, in the page's cookie jar: the page is then signed in as them. */
 async function newCustomer(page: Page, firstName: string): Promise<{ email: string; accountNumber: string }> {
   const email = uniqueEmail(firstName.toLowerCase());
+  // The page may hold another customer's session already: a call with its cookie needs the bank's Origin.
   const signUp = await page.request.post('/api/auth/signup', {
+    headers: fromOurPages(),
     data: {
       firstName,
       lastName: 'Standing',
