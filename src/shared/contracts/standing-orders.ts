@@ -36,7 +36,12 @@ export const ZStandingOrderTo = z
     /** A saved payee's id (kind "payee"). */
     payeeId: z.uuid('Please choose a payee').optional(),
     /** Another customer's 10-digit account number at this bank (kind "customer"). */
-    accountNumber: z.string({ message: 'Account number must be text' }).trim().max(34, 'Account number must be 10 digits').optional(),
+    accountNumber: z
+      .string({ message: 'Account number must be text' })
+      .trim()
+      .max(34, 'Account number must be 10 digits')
+      .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Account number'))
+      .optional(),
   })
   .superRefine((to, ctx) => {
     if (to.kind === 'payee' && !to.payeeId) ctx.addIssue({ code: 'custom', path: ['payeeId'], message: 'Please choose a payee' });
