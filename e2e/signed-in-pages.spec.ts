@@ -26,6 +26,7 @@ const accountPaths = [
   '/account/deposit/crypto',
   '/account/security',
   '/account/statements',
+  '/account/standing-orders',
 ];
 
 const adminPaths = (userId: string) => [

@@ -34,6 +34,7 @@ import { registerWebApp } from './plugins/web';
 import { paymentHoldRoutes } from './payment-limits/routes';
 import { profileRoutes } from './profile/routes';
 import { queueRoutes } from './queues/routes';
+import { standingOrderRoutes } from './standing-orders/routes';
 import { statementRoutes } from './statements/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
@@ -117,6 +118,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(queueRoutes(context));
       await api.register(notificationRoutes(context));
       await api.register(statementRoutes(context));
+      await api.register(standingOrderRoutes(context));
     },
     { prefix: '/api' },
   );

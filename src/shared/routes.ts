@@ -74,6 +74,7 @@ export const routes = {
   accountSecurity: { path: '/account/security', area: 'account' },
   accountNotifications: { path: '/account/notifications', area: 'account' },
   accountStatements: { path: '/account/statements', area: 'account' },
+  accountStandingOrders: { path: '/account/standing-orders', area: 'account' },
 
   admin: { path: '/admin', area: 'admin' },
   adminDashboard: { path: '/admin/dashboard', area: 'admin' },

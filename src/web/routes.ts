@@ -62,6 +62,7 @@ const modules: Record<RouteName, string> = {
   accountSecurity: 'routes/account/security.tsx',
   accountNotifications: 'routes/account/notifications.tsx',
   accountStatements: 'routes/account/statements.tsx',
+  accountStandingOrders: 'routes/account/standing-orders.tsx',
 
   admin: 'routes/admin/dashboard.tsx',
   adminDashboard: 'routes/admin/dashboard.tsx',

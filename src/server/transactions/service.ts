@@ -161,7 +161,7 @@ async function consumeTransferCode(ctx: ActorContext, binding: string, code: str
 const lastDigits = (value: string) => value.replace(/\s+/g, '').slice(-4);
 const memoOf = (description: string | null) => (description ? `, with the description "${description}"` : '');
 
-interface CodeStep {
+export interface CodeStep {
   binding: string;
   amountCents: number;
   payee: string;
@@ -171,7 +171,7 @@ interface CodeStep {
 }
 
 /** The first call: a code for exactly this transfer, emailed; the answer is stored under the key. */
-async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
+export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
   const user = ctx.actor.user;
   // The code, its mail and the stored answer commit together: a retry replays the answer, and the
   // mail is delivered by the outbox's job (the request never waits for SMTP).
@@ -211,7 +211,7 @@ async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: Idemp
   });
 }
 
-const CODE_MESSAGES = {
+export const CODE_MESSAGES = {
   missing: 'No IMS code is waiting for this transfer. Please request a new code.',
   expired: 'This IMS code has expired. Please request a new code.',
   wrong: 'The IMS code is not correct.',

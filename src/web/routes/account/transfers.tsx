@@ -1,4 +1,4 @@
-import { ArrowLeftRight, Globe2, Send } from 'lucide-react';
+import { ArrowLeftRight, CalendarClock, Globe2, Send } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { BANK_NAME } from '../../lib/settings';
@@ -30,13 +30,20 @@ const options = [
     text: 'Pay another customer or an account at another US bank.',
     icon: Send,
   },
+  {
+    to: paths.accountStandingOrders,
+    title: 'Standing Orders',
+    subtitle: 'Scheduled payments',
+    text: 'Pay the same amount every week or month, or once on a date you choose.',
+    icon: CalendarClock,
+  },
 ];
 
 export default function TransfersPage() {
   return (
     <div>
       <PageTitle subtitle="Choose how you want to move money.">Transfers</PageTitle>
-      <ul className="grid gap-4 md:grid-cols-3">
+      <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
         {options.map((option) => (
           <li key={option.to}>
             <Link
