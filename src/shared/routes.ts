@@ -74,6 +74,8 @@ export const routes = {
   accountSecurity: { path: '/account/security', area: 'account' },
   accountNotifications: { path: '/account/notifications', area: 'account' },
   accountStatements: { path: '/account/statements', area: 'account' },
+  accountReceive: { path: '/account/receive', area: 'account' },
+  accountRequests: { path: '/account/requests', area: 'account' },
 
   admin: { path: '/admin', area: 'admin' },
   adminDashboard: { path: '/admin/dashboard', area: 'admin' },

@@ -62,6 +62,8 @@ const modules: Record<RouteName, string> = {
   accountSecurity: 'routes/account/security.tsx',
   accountNotifications: 'routes/account/notifications.tsx',
   accountStatements: 'routes/account/statements.tsx',
+  accountReceive: 'routes/account/receive.tsx',
+  accountRequests: 'routes/account/requests.tsx',
 
   admin: 'routes/admin/dashboard.tsx',
   adminDashboard: 'routes/admin/dashboard.tsx',

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
 import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../notifications/ledger-notifier';
 import { MAKE_STATEMENT_TASK, makeStatementJob, queueMonthlyStatements, STATEMENTS_MONTHLY_TASK } from '../statements/service';
+import { notifyPayer, PAYMENT_REQUEST_NOTIFY_TASK } from '../payment-requests/service';
 import { PURGE_TASK, purgeExpired } from './purge';
 
 /**
@@ -39,6 +40,8 @@ export const TASKS: readonly TaskDefinition[] = [
   // 1st in BANK_TIMEZONE is within the hour whatever the zone, and missed months are caught up.
   { identifier: STATEMENTS_MONTHLY_TASK, run: (ctx) => queueMonthlyStatements(ctx), schedule: '7 * * * *' },
   { identifier: MAKE_STATEMENT_TASK, run: (ctx, payload) => makeStatementJob(ctx, ZMakeStatementPayload.parse(payload)) },
+  // Queued with every payment request, whether or not it names a customer (ADR 020).
+  { identifier: PAYMENT_REQUEST_NOTIFY_TASK, run: (ctx, payload) => notifyPayer(ctx, z.object({ requestId: z.uuid() }).parse(payload).requestId) },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */

@@ -54,7 +54,7 @@ async function ownAccounts(db: DB, userId: string): Promise<repository.OwnAccoun
 const fullName = (user: Pick<User, 'first_name' | 'last_name'>) => `${user.first_name} ${user.last_name}`.trim();
 
 /** The customer-side line of a just-posted entry for one account. */
-function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountKind): TransactionDto {
+export function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountKind): TransactionDto {
   const posting = entry.postings.find((line) => line.accountId === accountId);
   assert(posting, 'the entry has a line on the account');
   return {
@@ -133,7 +133,7 @@ export async function internalTransfer(ctx: ActorContext, input: InternalTransfe
 
 // ---------------------------------------------------------------- customer: to another account (code step)
 
-function maskEmail(email: string): string {
+export function maskEmail(email: string): string {
   const [name = '', domain = ''] = email.split('@');
   return `${name.slice(0, 1)}${'*'.repeat(Math.max(1, Math.min(name.length - 1, 6)))}@${domain}`;
 }
@@ -190,7 +190,7 @@ async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: Idemp
   });
 }
 
-const CODE_MESSAGES = {
+export const CODE_MESSAGES = {
   missing: 'No IMS code is waiting for this transfer. Please request a new code.',
   expired: 'This IMS code has expired. Please request a new code.',
   wrong: 'The IMS code is not correct.',
