@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_LENGTH_MAX, OTP_LENGTH } from '../limits';
 import { amountCents } from '../money';
-import { envelope, optionalText, paginated, ZPage, ZTimestamp } from './common';
+import { envelope, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 import { CUSTOMER_ACCOUNTS, ZTransaction, ZTransferCodeSent } from './transactions';
 
 // Asking another customer for money (issue 14, docs/decisions/020-payment-requests.md):
@@ -38,6 +38,7 @@ export const ZPaymentRequestTo = z
   .trim()
   .min(1, TO_REQUIRED)
   .max(EMAIL_LENGTH_MAX, TO_MESSAGE)
+  .regex(SINGLE_LINE_TEXT, TO_MESSAGE)
   .meta({ description: 'An email address, or a 10-digit account number at this bank', examples: ['jamie.lee@example.com', '4000000004'] })
   .transform((value, ctx) => {
     const compact = value.replace(/[\s-]+/g, '');
