@@ -26,6 +26,8 @@ const accountPaths = [
   '/account/deposit/crypto',
   '/account/security',
   '/account/statements',
+  '/account/receive',
+  '/account/requests',
 ];
 
 const adminPaths = (userId: string) => [
