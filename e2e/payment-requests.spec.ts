@@ -105,7 +105,10 @@ for (const width of [375, 1280]) {
       await expect(jamie.getByTestId('notification').filter({ hasText: paidNote })).toContainText(title, { timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
     await checkA11y(jamie);
-    await jamie.getByRole('link', { name: `View: ${title}` }).first().click();
+    await jamie
+      .getByRole('link', { name: `View: ${title}` })
+      .first()
+      .click();
     await expect(jamie).toHaveURL(/\/account\/requests$/);
     const received = jamie.getByTestId('received-request').filter({ hasText: paidNote });
     await expect(received).toContainText(title);
@@ -118,6 +121,7 @@ for (const width of [375, 1280]) {
     const codeField = received.getByLabel('IMS code');
     await expect(codeField).toBeVisible();
     await expect(received).toContainText(/It is free, valid until .* and works only for this payment/);
+    await expect(received.getByRole('button', { name: 'Confirm payment' })).toBeEnabled();
     await checkA11y(jamie);
     // The mail that names this request's note carries its code (other journeys ask for codes too).
     const mail = await mailedText(jamie, DEMO_CUSTOMER_2.email, new RegExp(escape(paidNote)));
@@ -143,8 +147,22 @@ for (const width of [375, 1280]) {
     // ---------------------------------------------------------------- Alex: both answers
     await expect(async () => {
       await alex.goto('/account/notifications');
-      await expect(alex.getByText(`Jamie Lee paid your request for ${money(amount)}`)).toBeVisible({ timeout: 1_000 });
+      await expect(
+        alex
+          .getByTestId('notification')
+          .filter({ hasText: `Jamie Lee paid your request for ${money(amount)}` })
+          .filter({ hasText: paidNote }),
+      ).toContainText(`Jamie Lee paid your request for ${money(amount)}`, {
+        timeout: 1_000,
+      });
     }).toPass({ timeout: 20_000 });
+    await expect(
+      alex
+        .getByTestId('notification')
+        .filter({ hasText: `Jamie Lee declined your request for ${money(5)}` })
+        .filter({ hasText: declinedNote }),
+    ).toContainText(`Jamie Lee declined your request for ${money(5)}`);
+    await checkA11y(alex);
     await openFromNav(alex, width, 'Requests');
     await expect(alex.getByTestId('sent-request').filter({ hasText: paidNote })).toContainText('Paid');
     await expect(alex.getByTestId('sent-request').filter({ hasText: declinedNote })).toContainText('Declined');

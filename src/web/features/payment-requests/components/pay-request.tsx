@@ -37,7 +37,8 @@ export function PayRequest({ request, onDone, onCancel }: { request: PaymentRequ
     onError: (error: unknown) => idempotency.settle(error),
     successToast: (answer: PayAnswer) => (answer.kind === 'paid' ? answer.message : undefined),
   };
-  const start = useAction(() => call(), options);
+  // Asking for the code changes nothing on screen: no refresh.
+  const start = useAction(() => call(), { ...options, refresh: false });
   const confirm = useAction((paymentPin: string) => call(paymentPin), options);
   const codeForm = useForm<{ paymentPin: string }>({ resolver: contractResolver(ZCode), defaultValues: { paymentPin: '' } });
   const pin = codeForm.register('paymentPin');

@@ -76,17 +76,17 @@ export function ReceiveDetails() {
       <div>
         <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200">
           {rows.map((row) => (
-            <div key={row.label} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
-              <div className="min-w-0">
-                <dt className="text-sm text-slate-700">{row.label}</dt>
-                <dd data-testid={row.testId} className="font-mono text-base font-semibold break-all text-slate-900">
+            <div key={row.label} className="px-4 py-3">
+              <dt className="text-sm text-slate-700">{row.label}</dt>
+              <dd className="flex flex-wrap items-center justify-between gap-2">
+                <span data-testid={row.testId} className="min-w-0 font-mono text-base font-semibold break-all text-slate-900">
                   {row.value}
-                </dd>
-              </div>
-              <Button variant="secondary" onClick={() => void onCopy(row.label, row.value)}>
-                {copied === row.label ? 'Copied!' : 'Copy'}
-                <span className="sr-only"> {row.label.toLowerCase()}</span>
-              </Button>
+                </span>
+                <Button variant="secondary" onClick={() => void onCopy(row.label, row.value)}>
+                  {copied === row.label ? 'Copied!' : 'Copy'}
+                  <span className="sr-only"> {row.label.toLowerCase()}</span>
+                </Button>
+              </dd>
             </div>
           ))}
         </dl>

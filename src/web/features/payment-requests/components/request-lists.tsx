@@ -24,7 +24,7 @@ function RequestLine({ request, children }: { request: PaymentRequestDto; childr
         <div className="min-w-0">
           <p className="font-semibold break-words text-slate-900">
             {request.direction === 'received'
-              ? `${request.counterparty} asks for ${formatDollars(request.amount)}`
+              ? `${request.counterparty} asks you for ${formatDollars(request.amount)}`
               : `${formatDollars(request.amount)} from ${request.counterparty}`}
           </p>
           {request.note ? <p className="text-sm break-words text-slate-800">“{request.note}”</p> : null}
