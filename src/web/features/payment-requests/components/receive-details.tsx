@@ -56,10 +56,10 @@ export function ReceiveDetails() {
   const [copied, setCopied] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
-  const rows: Array<{ label: string; value: string; testId: string }> = [
+  const rows: Array<{ label: string; value: string; testId: string; digits?: boolean }> = [
     { label: 'Name', value: name, testId: 'receive-name' },
-    { label: 'Account number', value: user.account.number, testId: 'receive-account-number' },
-    { label: 'Routing number', value: bankDetails.routingNumber, testId: 'receive-routing-number' },
+    { label: 'Account number', value: user.account.number, testId: 'receive-account-number', digits: true },
+    { label: 'Routing number', value: bankDetails.routingNumber, testId: 'receive-routing-number', digits: true },
     { label: 'Bank', value: BANK_NAME, testId: 'receive-bank-name' },
   ];
 
@@ -79,7 +79,10 @@ export function ReceiveDetails() {
             <div key={row.label} className="px-4 py-3">
               <dt className="text-sm text-slate-700">{row.label}</dt>
               <dd className="flex flex-wrap items-center justify-between gap-2">
-                <span data-testid={row.testId} className="min-w-0 font-mono text-base font-semibold break-all text-slate-900">
+                <span
+                  data-testid={row.testId}
+                  className={`min-w-0 text-base font-semibold break-all text-slate-900 ${row.digits ? 'font-mono tracking-wide' : ''}`}
+                >
                   {row.value}
                 </span>
                 <Button variant="secondary" onClick={() => void onCopy(row.label, row.value)}>
