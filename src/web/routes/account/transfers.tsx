@@ -1,4 +1,4 @@
-import { ArrowLeftRight, Globe2, Send } from 'lucide-react';
+import { ArrowLeftRight, Globe2, HandCoins, QrCode, Send } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { BANK_NAME } from '../../lib/settings';
@@ -29,6 +29,20 @@ const options = [
     subtitle: 'Account to account',
     text: 'Pay another customer or an account at another US bank.',
     icon: Send,
+  },
+  {
+    to: paths.accountReceive,
+    title: 'Receive Money',
+    subtitle: 'Your account details',
+    text: 'Your account and routing numbers, and a QR code for payers here.',
+    icon: QrCode,
+  },
+  {
+    to: paths.accountRequests,
+    title: 'Request Money',
+    subtitle: 'Payment requests',
+    text: 'Ask another customer for money, or pay what they ask of you.',
+    icon: HandCoins,
   },
 ];
 
