@@ -27,6 +27,8 @@ const accountPaths = [
   '/account/security',
   '/account/statements',
   '/account/standing-orders',
+  '/account/receive',
+  '/account/requests',
 ];
 
 const adminPaths = (userId: string) => [

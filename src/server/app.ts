@@ -20,6 +20,7 @@ import { devMailboxRoutes } from './dev/mailbox';
 import { kycRoutes } from './kyc/routes';
 import { loanRoutes } from './loans/routes';
 import { notificationRoutes } from './notifications/routes';
+import { paymentRequestRoutes } from './payment-requests/routes';
 import { registerAuth } from './plugins/auth';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
@@ -119,6 +120,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(notificationRoutes(context));
       await api.register(statementRoutes(context));
       await api.register(standingOrderRoutes(context));
+      await api.register(paymentRequestRoutes(context));
     },
     { prefix: '/api' },
   );

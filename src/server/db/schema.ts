@@ -496,6 +496,20 @@ export interface StandingOrderPaymentsTable {
   settled_at: ColumnType<Date, Date | string, never>;
 }
 
+/** One customer asking another for money (issue 14, ADR 020); `payer_id` null: the `to` named no customer. */
+export interface PaymentRequestsTable {
+  id: string;
+  requester_id: string;
+  payer_id: string | null;
+  to_text: string;
+  amount_cents: number;
+  note: string | null;
+  status: ColumnType<'pending' | 'paid' | 'declined', 'pending' | 'paid' | 'declined' | undefined, 'pending' | 'paid' | 'declined'>;
+  entry_id: string | null;
+  created_at: Timestamp;
+  answered_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -532,6 +546,7 @@ export interface Database {
   statement_runs: StatementRunsTable;
   standing_orders: StandingOrdersTable;
   standing_order_payments: StandingOrderPaymentsTable;
+  payment_requests: PaymentRequestsTable;
 }
 
 export type User = Selectable<UsersTable>;

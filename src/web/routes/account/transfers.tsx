@@ -1,4 +1,4 @@
-import { ArrowLeftRight, CalendarClock, Globe2, Send } from 'lucide-react';
+import { ArrowLeftRight, CalendarClock, Globe2, HandCoins, QrCode, Send } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { BANK_NAME } from '../../lib/settings';
@@ -36,6 +36,20 @@ const options = [
     subtitle: 'Scheduled payments',
     text: 'Pay the same amount every week or month, or once on a date you choose.',
     icon: CalendarClock,
+  },
+  {
+    to: paths.accountReceive,
+    title: 'Receive Money',
+    subtitle: 'Your account details',
+    text: 'Your account and routing numbers, and a QR code for payers here.',
+    icon: QrCode,
+  },
+  {
+    to: paths.accountRequests,
+    title: 'Request Money',
+    subtitle: 'Payment requests',
+    text: 'Ask another customer for money, or pay what they ask of you.',
+    icon: HandCoins,
   },
 ];
 
