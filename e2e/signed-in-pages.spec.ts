@@ -27,6 +27,9 @@ const accountPaths = [
   '/account/security',
   '/account/statements',
   '/account/bulk-payments',
+  '/account/standing-orders',
+  '/account/receive',
+  '/account/requests',
 ];
 
 const adminPaths = (userId: string) => [

@@ -21,6 +21,7 @@ import { devMailboxRoutes } from './dev/mailbox';
 import { kycRoutes } from './kyc/routes';
 import { loanRoutes } from './loans/routes';
 import { notificationRoutes } from './notifications/routes';
+import { paymentRequestRoutes } from './payment-requests/routes';
 import { registerAuth } from './plugins/auth';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
@@ -35,6 +36,7 @@ import { registerWebApp } from './plugins/web';
 import { paymentHoldRoutes } from './payment-limits/routes';
 import { profileRoutes } from './profile/routes';
 import { queueRoutes } from './queues/routes';
+import { standingOrderRoutes } from './standing-orders/routes';
 import { statementRoutes } from './statements/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
@@ -119,6 +121,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(queueRoutes(context));
       await api.register(notificationRoutes(context));
       await api.register(statementRoutes(context));
+      await api.register(standingOrderRoutes(context));
+      await api.register(paymentRequestRoutes(context));
     },
     { prefix: '/api' },
   );

@@ -75,6 +75,9 @@ export const routes = {
   accountNotifications: { path: '/account/notifications', area: 'account' },
   accountStatements: { path: '/account/statements', area: 'account' },
   accountBulkPayments: { path: '/account/bulk-payments', area: 'account' },
+  accountStandingOrders: { path: '/account/standing-orders', area: 'account' },
+  accountReceive: { path: '/account/receive', area: 'account' },
+  accountRequests: { path: '/account/requests', area: 'account' },
 
   admin: { path: '/admin', area: 'admin' },
   adminDashboard: { path: '/admin/dashboard', area: 'admin' },

@@ -63,6 +63,9 @@ const modules: Record<RouteName, string> = {
   accountNotifications: 'routes/account/notifications.tsx',
   accountStatements: 'routes/account/statements.tsx',
   accountBulkPayments: 'routes/account/bulk-payments.tsx',
+  accountStandingOrders: 'routes/account/standing-orders.tsx',
+  accountReceive: 'routes/account/receive.tsx',
+  accountRequests: 'routes/account/requests.tsx',
 
   admin: 'routes/admin/dashboard.tsx',
   adminDashboard: 'routes/admin/dashboard.tsx',

@@ -278,7 +278,7 @@ export interface BeneficiariesTable {
   created_at: CreatedAt;
 }
 
-export type EntryKind = 'opening' | 'transfer' | 'wire' | 'internal' | 'adjustment' | 'reversal' | 'loan';
+export type EntryKind = 'opening' | 'transfer' | 'wire' | 'internal' | 'adjustment' | 'reversal' | 'loan' | 'standing_order';
 
 export interface JournalEntriesTable {
   /** UUIDv7, made by the posting function. */
@@ -450,6 +450,66 @@ export interface StatementRunsTable {
   completed_at: DefaultTimestamp;
 }
 
+/** A customer's standing order: the mandate approved once, and where its schedule stands (ADR 019). */
+export interface StandingOrdersTable {
+  id: string;
+  user_id: string;
+  from_kind: 'savings' | 'checking';
+  from_account_id: string;
+  to_kind: 'own' | 'payee' | 'customer';
+  /** The saved payee it was made from (informative: the payee's details are copied below). */
+  payee_id: string | null;
+  /** The account credited at this bank; null for a payee at another bank (external clearing). */
+  to_account_id: string | null;
+  to_account_number: string | null;
+  to_routing_number: string | null;
+  to_bank_name: string | null;
+  payee_name: string;
+  amount: number;
+  description: string;
+  frequency: 'once' | 'weekly' | 'monthly';
+  start_date: string;
+  end_date: string | null;
+  count: number | null;
+  status: 'active' | 'finished' | 'cancelled';
+  next_index: Generated<number>;
+  next_due_date: string | null;
+  retry_at: Timestamp | null;
+  attempts: Generated<number>;
+  paid_count: Generated<number>;
+  last_outcome: 'paid' | 'skipped' | 'retrying' | null;
+  last_reason: string | null;
+  last_due_date: string | null;
+  last_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  cancelled_at: Timestamp | null;
+}
+
+/** One settled occurrence of a standing order (paid or skipped): at most one per due date. */
+export interface StandingOrderPaymentsTable {
+  standing_order_id: string;
+  due_date: string;
+  outcome: 'paid' | 'skipped';
+  reason: string | null;
+  entry_id: string | null;
+  attempts: number;
+  settled_at: ColumnType<Date, Date | string, never>;
+}
+
+/** One customer asking another for money (issue 14, ADR 020); `payer_id` null: the `to` named no customer. */
+export interface PaymentRequestsTable {
+  id: string;
+  requester_id: string;
+  payer_id: string | null;
+  to_text: string;
+  amount_cents: number;
+  note: string | null;
+  status: ColumnType<'pending' | 'paid' | 'declined', 'pending' | 'paid' | 'declined' | undefined, 'pending' | 'paid' | 'declined'>;
+  entry_id: string | null;
+  created_at: Timestamp;
+  answered_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -484,6 +544,9 @@ export interface Database {
   notification_cursors: NotificationCursorsTable;
   statements: StatementsTable;
   statement_runs: StatementRunsTable;
+  standing_orders: StandingOrdersTable;
+  standing_order_payments: StandingOrderPaymentsTable;
+  payment_requests: PaymentRequestsTable;
 }
 
 export type User = Selectable<UsersTable>;

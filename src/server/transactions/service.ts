@@ -55,7 +55,7 @@ async function ownAccounts(db: DB, userId: string): Promise<repository.OwnAccoun
 const fullName = (user: Pick<User, 'first_name' | 'last_name'>) => `${user.first_name} ${user.last_name}`.trim();
 
 /** The customer-side line of a just-posted entry for one account. */
-function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountKind): TransactionDto {
+export function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountKind): TransactionDto {
   const posting = entry.postings.find((line) => line.accountId === accountId);
   assert(posting, 'the entry has a line on the account');
   return {
@@ -134,7 +134,7 @@ export async function internalTransfer(ctx: ActorContext, input: InternalTransfe
 
 // ---------------------------------------------------------------- customer: to another account (code step)
 
-function maskEmail(email: string): string {
+export function maskEmail(email: string): string {
   const [name = '', domain = ''] = email.split('@');
   return `${name.slice(0, 1)}${'*'.repeat(Math.max(1, Math.min(name.length - 1, 6)))}@${domain}`;
 }
@@ -173,7 +173,7 @@ export async function consumeTransferCode(
 const lastDigits = (value: string) => value.replace(/\s+/g, '').slice(-4);
 const memoOf = (description: string | null) => (description ? `, with the description "${description}"` : '');
 
-interface CodeStep {
+export interface CodeStep {
   binding: string;
   amountCents: number;
   payee: string;
@@ -223,7 +223,7 @@ export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket
   });
 }
 
-const CODE_MESSAGES = {
+export const CODE_MESSAGES = {
   missing: 'No IMS code is waiting for this transfer. Please request a new code.',
   expired: 'This IMS code has expired. Please request a new code.',
   wrong: 'The IMS code is not correct.',

@@ -15,7 +15,9 @@ import * as signingKeys from './2026-11-24-14-signing-keys';
 import * as statements from './2026-11-24-30-statements';
 import * as notifications from './2026-11-24-31-notifications';
 import * as auditChain from './2026-11-24-40-audit-chain';
-import * as abuseLimits from './2026-11-24-21-abuse-limits';
+import * as abuseLimits from './2026-11-24-42-abuse-limits';
+import * as standingOrders from './2026-11-24-43-standing-orders';
+import * as paymentRequests from './2026-11-24-46-payment-requests';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -35,5 +37,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-30-statements': statements,
   '2026-11-24-31-notifications': notifications,
   '2026-11-24-40-audit-chain': auditChain,
-  '2026-11-24-21-abuse-limits': abuseLimits,
+  '2026-11-24-42-abuse-limits': abuseLimits,
+  '2026-11-24-43-standing-orders': standingOrders,
+  '2026-11-24-46-payment-requests': paymentRequests,
 };

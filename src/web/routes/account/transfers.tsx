@@ -1,4 +1,4 @@
-import { ArrowLeftRight, Globe2, Send, Users } from 'lucide-react';
+import { ArrowLeftRight, CalendarClock, Globe2, HandCoins, QrCode, Send, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { BANK_NAME } from '../../lib/settings';
@@ -36,6 +36,27 @@ const options = [
     subtitle: 'Many payees at once',
     text: 'Pay up to 1,000 customers of this bank from one CSV file, approved once.',
     icon: Users,
+  },
+  {
+    to: paths.accountStandingOrders,
+    title: 'Standing Orders',
+    subtitle: 'Scheduled payments',
+    text: 'Pay the same amount every week or month, or once on a date you choose.',
+    icon: CalendarClock,
+  },
+  {
+    to: paths.accountReceive,
+    title: 'Receive Money',
+    subtitle: 'Your account details',
+    text: 'Your account and routing numbers, and a QR code for payers here.',
+    icon: QrCode,
+  },
+  {
+    to: paths.accountRequests,
+    title: 'Request Money',
+    subtitle: 'Payment requests',
+    text: 'Ask another customer for money, or pay what they ask of you.',
+    icon: HandCoins,
   },
 ];
 
