@@ -21,6 +21,7 @@ import { loanRoutes } from './loans/routes';
 import { registerAuth } from './plugins/auth';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
+import { journalRoutes } from './journal/routes';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerJsonParser } from './plugins/json';
 import { registerMetrics } from './plugins/metrics';
@@ -31,6 +32,8 @@ import { registerSecurityHeaders } from './plugins/security';
 import { registerWebApp } from './plugins/web';
 import { profileRoutes } from './profile/routes';
 import { queueRoutes } from './queues/routes';
+import { reportRoutes } from './reports/routes';
+import { timelineRoutes } from './timeline/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
 import type { MetricsSource } from './lib/metrics';
@@ -108,6 +111,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(auditRoutes(context));
       await api.register(adminRoutes(context));
       await api.register(queueRoutes(context));
+      await api.register(journalRoutes(context));
+      await api.register(reportRoutes(context));
+      await api.register(timelineRoutes(context));
     },
     { prefix: '/api' },
   );

@@ -2,6 +2,7 @@ import { parseCronItems, type ParsedCronItem, type TaskList } from 'graphile-wor
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
+import { CLOSE_DAYS_TASK, closeEndedDays } from '../reports/service';
 import { PURGE_TASK, purgeExpired } from './purge';
 
 /**
@@ -24,6 +25,9 @@ export const TASKS: readonly TaskDefinition[] = [
   { identifier: SEND_MAIL_TASK, run: (ctx, payload) => deliverMail(ctx, ZSendMailPayload.parse(payload).outboxId) },
   // Hourly, at minute 17 (away from the hour, when other schedules tend to run).
   { identifier: PURGE_TASK, run: (ctx) => purgeExpired(ctx), schedule: '17 * * * *' },
+  // End of day: every 15 minutes (cron runs in UTC; a bank day may end on any quarter hour of it),
+  // closing each bank day (BANK_TIMEZONE) that has ended, and every one missed while nothing ran.
+  { identifier: CLOSE_DAYS_TASK, run: (ctx) => closeEndedDays(ctx), schedule: '*/15 * * * *' },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */
