@@ -134,7 +134,7 @@ describe('GET /api/openapi.json', () => {
 });
 
 function hasBinaryContent(operation: Operation, status: string): boolean {
-  return Object.keys(operation.responses[status]?.content ?? {}).some((type) => /^(image|application\/pdf|application\/octet-stream)/.test(type));
+  return Object.keys(operation.responses[status]?.content ?? {}).some((type) => /^(image|application\/pdf|application\/octet-stream|text\/csv)/.test(type));
 }
 
 function isErrorShape(schema: unknown): boolean {

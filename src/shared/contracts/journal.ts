@@ -30,6 +30,8 @@ const amountBound = (label: string) =>
     .string({ message: `${label} must be an amount` })
     .trim()
     .max(16, `${label} must be an amount such as 120.50`)
+    // The document shows what the transform below accepts (JSON Schema sees only this side of it).
+    .meta({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,2})?$', description: `${label} in decimal dollars, e.g. 120.50` })
     .optional()
     .transform((value, ctx) => {
       if (!value) return undefined;
@@ -49,6 +51,7 @@ const instant = (label: string) =>
   z
     .string({ message: `${label} must be a date and time` })
     .max(40, `${label} must be a date and time (ISO 8601)`)
+    .meta({ format: 'date-time' })
     .pipe(z.iso.datetime({ offset: true, message: `${label} must be a date and time with its offset, e.g. 2026-11-24T09:30:00Z` }))
     .optional();
 
