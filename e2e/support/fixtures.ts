@@ -30,6 +30,11 @@ export const test = base.extend<{ consoleErrors: string[]; checkA11y: (page?: Pa
   ],
   checkA11y: async ({ page }, use) => {
     await use(async (target?: Page) => {
+      // A toast still fading in has its text at partial opacity: axe would measure the contrast
+      // of a frame no one reads. Wait for finite animations and transitions to end first.
+      await (target ?? page).waitForFunction(() =>
+        document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity),
+      );
       const results = await new AxeBuilder({ page: target ?? page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
       const summary = results.violations.map(
         (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,

@@ -118,6 +118,14 @@ export const ZEnvironment = z.object({
   RUN_JOBS: booleanFlag('RUN_JOBS', true),
   BANK_SIGNING_KEY_FILE: z.string().trim().min(1).optional(),
   BANK_TIMEZONE: z.string().trim().refine(isTimeZone, 'BANK_TIMEZONE must be an IANA time zone such as UTC, Europe/London or America/New_York').default('UTC'),
+  ANCHOR_FILE: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4096, 'ANCHOR_FILE must be at most 4096 characters')
+    .refine((value) => !value.endsWith('/') && !value.endsWith(path.sep), 'ANCHOR_FILE must name a file, not a directory')
+    .optional(),
+  ANCHOR_EMAIL: z.email('ANCHOR_EMAIL must be an email address').max(254, 'ANCHOR_EMAIL must be at most 254 characters').optional(),
 });
 
 export type Environment = z.infer<typeof ZEnvironment>;
@@ -156,6 +164,10 @@ export interface Config {
   signingKeyFile: string | undefined;
   /** The zone of the bank's calendar (statements, daily caps, standing orders, end of day): lib/bank-time.ts. */
   timeZone: string;
+  /** Where signed anchor lines are appended (ADR 014): outside the database, reachable by every instance. */
+  anchorFile: string;
+  /** Each anchor line is also mailed here (through the outbox) when set. */
+  anchorEmail: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -202,6 +214,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     runJobs: env.RUN_JOBS,
     signingKeyFile: env.BANK_SIGNING_KEY_FILE ? path.resolve(env.BANK_SIGNING_KEY_FILE) : undefined,
     timeZone: env.BANK_TIMEZONE,
+    anchorFile: path.resolve(env.ANCHOR_FILE ?? path.join(env.DATA_DIR, 'anchors.jsonl')),
+    anchorEmail: env.ANCHOR_EMAIL?.toLowerCase(),
   };
 }
 

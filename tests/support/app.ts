@@ -12,6 +12,8 @@ import { type AppContext, type Clock, createAppContext } from '../../src/server/
 import { createDatabase, type DatabaseHandle } from '../../src/server/db/database';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { installJobSchema, runDueJobs } from '../../src/server/jobs/runner';
+import { sealAll } from '../../src/server/ledger/sealer';
+import { wakeLedgerNotifier } from '../../src/server/notifications/ledger-notifier';
 import { createMailer, type Mailer } from '../../src/server/mail/mailer';
 import { sentMail } from '../../src/server/mail/repository';
 import { createLogger } from '../../src/server/lib/logger';
@@ -101,9 +103,14 @@ export const json = <T = any>(response: LightMyRequestResponse): T => response.j
 
 /**
  * Runs every background job that is due (mail delivery first of all) until none is left: the
- * deterministic stand-in for the runner a server starts. Jobs waiting for a later retry stay.
+ * deterministic stand-in for the runner and the sealer a server starts (so money notifications
+ * are delivered too). Jobs waiting for a later retry stay.
  */
 export async function drainJobs(ctx: TestContext): Promise<void> {
+  // What a running server's sealer does in the background: chain what is committed and wake the
+  // job that notifies customers of it (ADR 013).
+  await sealAll(ctx.database.db);
+  await wakeLedgerNotifier(ctx.context);
   await runDueJobs(ctx.context, ctx.database.pool);
 }
 

@@ -25,6 +25,8 @@ describe('configuration from the environment', () => {
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD: ADMIN_PASSWORD must be at least 12 characters'],
     [{ DEMO_MODE: 'maybe' }, 'DEMO_MODE: DEMO_MODE must be true or false (got "maybe")'],
     [{ MAIL_FROM: 'nobody' }, 'MAIL_FROM: MAIL_FROM must be an address like "Bank <no-reply@bank.example>"'],
+    [{ ANCHOR_EMAIL: 'auditors' }, 'ANCHOR_EMAIL: ANCHOR_EMAIL must be an email address'],
+    [{ ANCHOR_FILE: '/var/lib/ledgerline/' }, 'ANCHOR_FILE: ANCHOR_FILE must name a file, not a directory'],
   ])('explains a bad value: %j', (env, message) => {
     try {
       loadConfig(env);
@@ -153,6 +155,14 @@ describe('configuration from the environment', () => {
     } catch (error) {
       expect((error as ConfigError).problems).toEqual([message]);
     }
+  });
+
+  it('puts the anchor file in DATA_DIR unless ANCHOR_FILE says where, and mails anchors only with ANCHOR_EMAIL', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/bank' })).toMatchObject({ anchorFile: '/srv/bank/anchors.jsonl', anchorEmail: undefined });
+    expect(loadConfig({ ANCHOR_FILE: '/mnt/anchors/bank.jsonl', ANCHOR_EMAIL: 'Audit@Bank.example' })).toMatchObject({
+      anchorFile: '/mnt/anchors/bank.jsonl',
+      anchorEmail: 'audit@bank.example',
+    });
   });
 
   it('runs the background jobs in the app unless RUN_JOBS=false', () => {

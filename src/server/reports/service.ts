@@ -9,7 +9,7 @@ import { bankDate, bankDayRange, nextDate } from '../lib/bank-time';
 import { assert, badRequest, notFound } from '../lib/errors';
 import * as repository from './repository';
 
-// End of day (issue 15, docs/decisions/015-back-office-books.md). After each bank day ends (in
+// End of day (issue 15, docs/decisions/017-back-office-books.md). After each bank day ends (in
 // BANK_TIMEZONE) a job stores its trial balance: every account that moved, with its opening
 // balance, debits, credits and closing balance, and one row for all the others. Days are closed in
 // order and never twice; a run after downtime closes every day it missed. Any account's balance at

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// The back office's books (issue 15, docs/decisions/015-back-office-books.md): the whole journal
+// The back office's books (issue 15, docs/decisions/017-back-office-books.md): the whole journal
 // paged by key, the end-of-day trial balance, and the customer page's staff notes and timeline.
 // Frozen once landed.
 export async function up(db: Kysely<unknown>): Promise<void> {
