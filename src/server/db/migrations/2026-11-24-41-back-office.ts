@@ -12,8 +12,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // a filter on the seq walk (no index: every journal index slows every posting).
   await sql`create index journal_entries_kind_seq_idx on journal_entries (kind, seq desc)`.execute(db);
   await sql`create index journal_entries_value_date_idx on journal_entries (value_date, seq desc)`.execute(db);
-  // An entry page lists the audit records about it (target_type 'journal_entry', target_id its id).
-  await sql`create index audit_log_entry_target_idx on audit_log (target_id, at) where target_type = 'journal_entry'`.execute(db);
+  // An entry page lists the audit records about it (target_type 'journal_entry', target_id its id);
+  // audit_log is a view over audit_records since the audit chain (ADR 014), so the index is on the table.
+  await sql`create index audit_records_entry_target_idx on audit_records (target_id, at) where target_type = 'journal_entry'`.execute(db);
 
   // ---------------------------------------------------------------- end of day
   // One row per closed bank day (BANK_TIMEZONE): the day's range of booking times and the totals.
