@@ -34,7 +34,8 @@ interface Setup {
 }
 
 const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const longDay = (day: string) => new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+const longDay = (day: string) =>
+  new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function newCustomer(page: Page): Promise<Setup['customer']> {
@@ -152,7 +153,8 @@ for (const width of [375, 1280]) {
     await page.goto('/admin/journal');
     await expect(page).toHaveTitle(/^Journal \| /);
     await expect(page.getByRole('heading', { name: 'Journal', level: 1 })).toBeVisible();
-    const list = width < 768 ? page.getByRole('list', { name: 'Journal entries, newest first' }) : page.getByRole('table', { name: 'Journal entries, newest first' });
+    const list =
+      width < 768 ? page.getByRole('list', { name: 'Journal entries, newest first' }) : page.getByRole('table', { name: 'Journal entries, newest first' });
     const rows = width < 768 ? list.getByTestId('journal-entry') : list.getByTestId('journal-row');
     await expect(rows.first()).toBeVisible();
     await checkA11y();
@@ -301,10 +303,14 @@ for (const width of [375, 1280]) {
     await form.getByLabel('End of day').fill(setup.day);
     await tabTo(page, form.getByRole('button', { name: 'Show balance' }));
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId('balance-at')).toHaveText(`Checking ${setup.checking.number} · ${customer.name} at the end of ${longDay(setup.day)} (UTC): $734.15`);
+    await expect(page.getByTestId('balance-at')).toHaveText(
+      `Checking ${setup.checking.number} · ${customer.name} at the end of ${longDay(setup.day)} (UTC): $734.15`,
+    );
     await form.getByLabel('End of day').fill(setup.dayBefore);
     await form.getByRole('button', { name: 'Show balance' }).click();
-    await expect(page.getByTestId('balance-at')).toHaveText(`Checking ${setup.checking.number} · ${customer.name} at the end of ${longDay(setup.dayBefore)} (UTC): $0.00`);
+    await expect(page.getByTestId('balance-at')).toHaveText(
+      `Checking ${setup.checking.number} · ${customer.name} at the end of ${longDay(setup.dayBefore)} (UTC): $0.00`,
+    );
     // Today has not ended: the server says so.
     await form.getByLabel('End of day').fill(bankDate(new Date(), ZONE));
     await form.getByRole('button', { name: 'Show balance' }).click();

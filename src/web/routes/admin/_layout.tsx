@@ -1,4 +1,17 @@
-import { BadgeCheck, BookOpen, ClipboardList, CreditCard, FileSpreadsheet, HandCoins, Landmark, LayoutDashboard, ListChecks, Mail, PlusCircle, Users } from 'lucide-react';
+import {
+  BadgeCheck,
+  BookOpen,
+  ClipboardList,
+  CreditCard,
+  FileSpreadsheet,
+  HandCoins,
+  Landmark,
+  LayoutDashboard,
+  ListChecks,
+  Mail,
+  PlusCircle,
+  Users,
+} from 'lucide-react';
 import { Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';

@@ -36,14 +36,18 @@ export function clientLoader({ params }: Route.ClientLoaderArgs) {
 function ReversalForm({ entry, onDone }: { entry: JournalEntryDetailDto; onDone: () => void }) {
   const idempotency = useIdempotencyKey();
   const form = useForm<{ reason: string }>({ resolver: contractResolver(ZAdminReversalRequest), defaultValues: { reason: '' } });
-  const action = useFormAction(form, ({ reason }) => reverseTransaction(entry.id, reason.trim(), idempotency.keyFor({ entry: entry.id, reason: reason.trim() })), {
-    successToast: (message) => message,
-    onSuccess: () => {
-      idempotency.settle();
-      onDone();
+  const action = useFormAction(
+    form,
+    ({ reason }) => reverseTransaction(entry.id, reason.trim(), idempotency.keyFor({ entry: entry.id, reason: reason.trim() })),
+    {
+      successToast: (message) => message,
+      onSuccess: () => {
+        idempotency.settle();
+        onDone();
+      },
+      onError: (error) => idempotency.settle(error),
     },
-    onError: (error) => idempotency.settle(error),
-  });
+  );
   return (
     <form onSubmit={action.submit} noValidate className="mt-4 space-y-3" aria-label="Confirm reversal">
       <p className="text-sm text-slate-700">A reversal entry cancels every posting of this one; this entry stays in the journal marked as reversed.</p>

@@ -65,12 +65,7 @@ function DayForm({ date, first, last, onShow }: { date: string; first: string; l
   useEffect(() => form.reset({ date }), [form, date]);
   const error = form.formState.errors.date;
   return (
-    <form
-      onSubmit={form.handleSubmit((values) => onShow(values.date))}
-      noValidate
-      aria-label="Choose a day"
-      className="flex flex-wrap items-end gap-3"
-    >
+    <form onSubmit={form.handleSubmit((values) => onShow(values.date))} noValidate aria-label="Choose a day" className="flex flex-wrap items-end gap-3">
       <TextField label="Bank day" type="date" min={first} max={last} {...fieldError(error, null)} {...form.register('date')} />
       <Button type="submit">Show</Button>
     </form>
