@@ -198,7 +198,9 @@ for (const width of [375, 1280]) {
 
     // ---------------------------------------------------------------- the entry page
     await expect(page).toHaveURL(/\/admin\/journal\/[0-9a-f-]{36}$/);
-    await expect(page.getByRole('heading', { name: /^Entry [\d,]+$/, level: 1 })).toBeVisible();
+    const entryHeading = page.getByRole('heading', { name: /^Entry [\d,]+$/, level: 1 });
+    await expect(entryHeading).toBeVisible();
+    const seq = ((await entryHeading.textContent()) ?? '').replace(/\D/g, '');
     await expect(page).toHaveTitle(/^Journal entry \| /);
     const postings = width < 768 ? page.getByTestId('posting') : page.getByTestId('posting-row');
     await expect(postings).toHaveCount(2);
@@ -232,6 +234,17 @@ for (const width of [375, 1280]) {
     await expect(page.getByRole('link', { name: todayText })).toBeVisible();
     await expect(postings.filter({ hasText: setup.checking.number })).toContainText(`−${todayMoney}`);
     await expect(page.getByText('Booked twice by mistake').first()).toBeVisible();
+    await checkA11y();
+
+    // Paging by key: the customer's entries older than today's credit, then the page newer than those.
+    await page.goto(`/admin/journal?customer=${encodeURIComponent(customer.email)}&older=${seq}`);
+    await expect(list).toContainText(setup.description);
+    await expect(list).not.toContainText(todayText);
+    await expect(page.getByRole('link', { name: 'Older entries' })).toHaveCount(0);
+    await page.getByRole('navigation', { name: 'Journal pages' }).getByRole('link', { name: 'Newer entries' }).click();
+    await expect(page).toHaveURL(/newer=\d+/);
+    await expect(list).toContainText(`Reversal: ${todayText}`);
+    await expect(list).not.toContainText(setup.description);
     await checkA11y();
 
     // ---------------------------------------------------------------- reports
