@@ -214,6 +214,14 @@ for (const width of [375, 1280]) {
       await expect(page.getByTestId('entry-hash')).toHaveText(/^[0-9a-f]{64}$/, { timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
     await expect(page.getByTestId('entry-prev-hash')).toHaveText(/^[0-9a-f]{64}$/);
+    // The chain link: the previous entry's own hash is this entry's previous hash.
+    const prevHash = (await page.getByTestId('entry-prev-hash').textContent()) ?? '';
+    const entryUrl = page.url();
+    await page.getByRole('link', { name: 'Previous entry on the chain' }).click();
+    await expect(page).not.toHaveURL(entryUrl);
+    await expect(page.getByTestId('entry-hash')).toHaveText(prevHash);
+    await page.goBack();
+    await expect(page).toHaveURL(entryUrl);
     await expect(page.getByTestId('entry-audit').first()).toContainText(ADMIN.email);
     await checkA11y();
     await shot(page, `entry-${width}`);

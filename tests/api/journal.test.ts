@@ -223,13 +223,14 @@ describe('GET /api/admin/journal/:id', () => {
     const link = await ctx.database.db.selectFrom('ledger_chain').selectAll().where('entry_id', '=', fresh).executeTakeFirstOrThrow();
     const previous = await ctx.database.db
       .selectFrom('ledger_chain')
-      .select('hash')
+      .select(['hash', 'entry_id'])
       .where('position', '=', Number(link.position) - 1)
       .executeTakeFirstOrThrow();
     expect(sealed.chain).toEqual({
       position: Number(link.position),
       hash: link.hash,
       prevHash: previous.hash,
+      prevEntryId: previous.entry_id,
       sealedAt: new Date(link.sealed_at).toISOString(),
     });
     expect(sealed.postings).toHaveLength(2);

@@ -178,8 +178,14 @@ export async function findEntry(db: DB, id: string): Promise<EntryRow | undefine
   return row as EntryRow | undefined;
 }
 
+/** The entry's link on the hash chain, and the entry before it there (none for the first). */
 export function chainLink(db: DB, entryId: string) {
-  return db.selectFrom('ledger_chain').select(['position', 'hash', 'prev_hash', 'sealed_at']).where('entry_id', '=', entryId).executeTakeFirst();
+  return db
+    .selectFrom('ledger_chain as link')
+    .leftJoin('ledger_chain as previous', (join) => join.on('previous.position', '=', sql<number>`link.position - 1`))
+    .select(['link.position', 'link.hash', 'link.prev_hash', 'link.sealed_at', 'previous.entry_id as prev_entry_id'])
+    .where('link.entry_id', '=', entryId)
+    .executeTakeFirst();
 }
 
 export function descriptionNotes(db: DB, entryId: string) {

@@ -136,7 +136,15 @@ export async function journalEntry(ctx: AppContext, id: string): Promise<Journal
     ...entry,
     postedDescription: row.description,
     reason,
-    chain: chain ? { position: Number(chain.position), hash: chain.hash, prevHash: chain.prev_hash, sealedAt: new Date(chain.sealed_at).toISOString() } : null,
+    chain: chain
+      ? {
+          position: Number(chain.position),
+          hash: chain.hash,
+          prevHash: chain.prev_hash,
+          prevEntryId: chain.prev_entry_id ?? null,
+          sealedAt: new Date(chain.sealed_at).toISOString(),
+        }
+      : null,
     reverses: ref(reverses),
     reversal: ref(reversal),
     audit: audit.map((record) => ({

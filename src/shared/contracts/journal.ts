@@ -165,7 +165,16 @@ export const ZJournalEntryDetail = ZJournalEntry.extend({
   /** The staff member's reason for a staff entry, a correction or a reversal. */
   reason: z.string().nullable(),
   /** Its place on the hash chain; null while the sealer has not chained it yet. */
-  chain: z.object({ position: z.number().int(), hash: z.string(), prevHash: z.string(), sealedAt: ZTimestamp }).nullable(),
+  chain: z
+    .object({
+      position: z.number().int(),
+      hash: z.string(),
+      prevHash: z.string(),
+      /** The entry before it on the chain (whose hash prevHash is); null for the first entry. */
+      prevEntryId: z.string().nullable(),
+      sealedAt: ZTimestamp,
+    })
+    .nullable(),
   /** The entry this one reverses, and the entry that reverses this one. */
   reverses: ZEntryRef.nullable(),
   reversal: ZEntryRef.nullable(),

@@ -144,6 +144,13 @@ function ChainLink({ chain }: { chain: JournalEntryDetailDto['chain'] }) {
             <code className="break-all font-mono text-xs" data-testid="entry-prev-hash">
               {chain.prevHash}
             </code>
+            {chain.prevEntryId ? (
+              <Link to={paths.adminJournalEntry(chain.prevEntryId)} className="mt-1 block text-sm font-semibold text-brand-800 hover:underline">
+                Previous entry on the chain
+              </Link>
+            ) : (
+              <span className="mt-1 block text-sm text-slate-700">The first entry on the chain</span>
+            )}
           </dd>
           <dt className="font-medium text-slate-800">Chained</dt>
           <dd>
