@@ -96,7 +96,7 @@ test.describe('admin back office', () => {
     await expect(page.getByRole('heading', { name: 'Morgan Blockley', level: 1 })).toBeVisible();
     await expect(page.getByText('Account number', { exact: true }).locator('xpath=following-sibling::dd')).toHaveText(customer.accountNumber);
     await expect(page.getByText('Checking', { exact: true }).locator('xpath=following-sibling::dd')).toHaveText('$250.00');
-    await expect(page.getByText('Welcome credit')).toBeVisible();
+    await expect(page.getByTestId('transaction-line').getByText('Welcome credit')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Verification documents' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Edit account info' })).toHaveAttribute('href', `/admin/users/account/${customer.id}`);
     await expect(page.getByRole('link', { name: 'Transactions', exact: true })).toHaveAttribute('href', `/admin/transactions/${customer.id}`);
