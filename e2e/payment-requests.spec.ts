@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, fromOurPages, mailedText, signInAs, tabTo, test } from './support/fixtures';
+import { DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, fromOurPages, mailedText, signInAs, tabTo, demoMoneyTest as test } from './support/fixtures';
 
 // Issue 14's "receive and request money": Alex (one demo customer) finds his details on
 // /account/receive, asks Jamie (the other demo customer) for money with the keyboard, and Jamie,

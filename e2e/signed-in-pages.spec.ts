@@ -41,6 +41,7 @@ const adminPaths = (userId: string) => [
   `/admin/transactions/${userId}`,
   '/admin/transactions/add-transactions',
   '/admin/journal',
+  '/admin/reports',
   '/admin/contacts',
   '/admin/audit',
   '/admin/ledger',

@@ -25,6 +25,7 @@ import { paymentRequestRoutes } from './payment-requests/routes';
 import { registerAuth } from './plugins/auth';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
+import { journalRoutes } from './journal/routes';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerJsonParser } from './plugins/json';
 import { registerMetrics } from './plugins/metrics';
@@ -38,6 +39,8 @@ import { profileRoutes } from './profile/routes';
 import { queueRoutes } from './queues/routes';
 import { standingOrderRoutes } from './standing-orders/routes';
 import { statementRoutes } from './statements/routes';
+import { reportRoutes } from './reports/routes';
+import { timelineRoutes } from './timeline/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
 import type { MetricsSource } from './lib/metrics';
@@ -123,6 +126,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(statementRoutes(context));
       await api.register(standingOrderRoutes(context));
       await api.register(paymentRequestRoutes(context));
+      await api.register(journalRoutes(context));
+      await api.register(reportRoutes(context));
+      await api.register(timelineRoutes(context));
     },
     { prefix: '/api' },
   );

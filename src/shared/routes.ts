@@ -89,6 +89,8 @@ export const routes = {
   adminAddTransaction: { path: '/admin/transactions/add-transactions', area: 'admin' },
   adminUserTransactions: { path: '/admin/transactions/:id', area: 'admin' },
   adminJournal: { path: '/admin/journal', area: 'admin' },
+  adminJournalEntry: { path: '/admin/journal/:id', area: 'admin' },
+  adminReports: { path: '/admin/reports', area: 'admin' },
   adminAudit: { path: '/admin/audit', area: 'admin' },
   adminLedger: { path: '/admin/ledger', area: 'admin' },
   adminKyc: { path: '/admin/kyc', area: 'admin' },

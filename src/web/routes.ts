@@ -77,6 +77,8 @@ const modules: Record<RouteName, string> = {
   adminAddTransaction: 'routes/admin/add-transaction.tsx',
   adminUserTransactions: 'routes/admin/user-transactions.tsx',
   adminJournal: 'routes/admin/journal.tsx',
+  adminJournalEntry: 'routes/admin/journal-entry.tsx',
+  adminReports: 'routes/admin/reports.tsx',
   adminAudit: 'routes/admin/audit.tsx',
   adminLedger: 'routes/admin/ledger.tsx',
   adminKyc: 'routes/admin/kyc.tsx',

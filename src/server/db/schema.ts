@@ -510,6 +510,45 @@ export interface PaymentRequestsTable {
   answered_at: Timestamp | null;
 }
 
+/** One closed bank day's trial balance (end of day, issue 15): append-only. */
+export interface TrialBalancesTable {
+  /** The bank date (BANK_TIMEZONE), YYYY-MM-DD. */
+  day: string;
+  starts_at: Date;
+  ends_at: Date;
+  time_zone: string;
+  accounts_moved: number;
+  opening_total: number;
+  debits_total: number;
+  credits_total: number;
+  closing_total: number;
+  unchanged_accounts: number;
+  unchanged_balance: number;
+  entries: number;
+  created_at: CreatedAt;
+}
+
+/** An account that moved on a closed day: opening - debits + credits = closing (cents). */
+export interface TrialBalanceLinesTable {
+  day: string;
+  account_id: string;
+  opening: number;
+  debits: number;
+  credits: number;
+  closing: number;
+}
+
+/** A staff note on a customer's page: append-only (erased, never deleted, when the customer is closed). */
+export interface CustomerNotesTable {
+  id: Generated<number>;
+  user_id: string;
+  author_id: string | null;
+  author_email: string | null;
+  body: string;
+  created_at: CreatedAt;
+  erased_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -547,6 +586,9 @@ export interface Database {
   standing_orders: StandingOrdersTable;
   standing_order_payments: StandingOrderPaymentsTable;
   payment_requests: PaymentRequestsTable;
+  trial_balances: TrialBalancesTable;
+  trial_balance_lines: TrialBalanceLinesTable;
+  customer_notes: CustomerNotesTable;
 }
 
 export type User = Selectable<UsersTable>;

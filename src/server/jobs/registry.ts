@@ -7,6 +7,7 @@ import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../notifications/ledger
 import { MAKE_STATEMENT_TASK, makeStatementJob, queueMonthlyStatements, STATEMENTS_MONTHLY_TASK } from '../statements/service';
 import { runStandingOrders, STANDING_ORDERS_TASK } from '../standing-orders/job';
 import { notifyPayer, PAYMENT_REQUEST_NOTIFY_TASK } from '../payment-requests/service';
+import { CLOSE_DAYS_TASK, closeEndedDays } from '../reports/service';
 import { PURGE_TASK, purgeExpired } from './purge';
 
 /**
@@ -47,6 +48,9 @@ export const TASKS: readonly TaskDefinition[] = [
   { identifier: STANDING_ORDERS_TASK, run: (ctx) => runStandingOrders(ctx), schedule: '*/5 * * * *' },
   // Queued with every payment request, whether or not it names a customer (ADR 020).
   { identifier: PAYMENT_REQUEST_NOTIFY_TASK, run: (ctx, payload) => notifyPayer(ctx, z.object({ requestId: z.uuid() }).parse(payload).requestId) },
+  // End of day: every 15 minutes (cron runs in UTC; a bank day may end on any quarter hour of it),
+  // closing each bank day (BANK_TIMEZONE) that has ended, and every one missed while nothing ran.
+  { identifier: CLOSE_DAYS_TASK, run: (ctx) => closeEndedDays(ctx), schedule: '*/15 * * * *' },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */

@@ -540,7 +540,8 @@ export async function correctAccount(
         targetType: 'ledger_account',
         targetId: own.checking.id,
         before,
-        after,
+        // The correction entry's id links this record to the entry's page in the journal.
+        after: { ...after, entryId },
         reason: input.reason,
       });
       const outcome = { data: { account: after, entryId }, message: 'Account balance successfully' };

@@ -18,6 +18,7 @@ import * as auditChain from './2026-11-24-40-audit-chain';
 import * as abuseLimits from './2026-11-24-42-abuse-limits';
 import * as standingOrders from './2026-11-24-43-standing-orders';
 import * as paymentRequests from './2026-11-24-46-payment-requests';
+import * as backOffice from './2026-11-24-47-back-office';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-42-abuse-limits': abuseLimits,
   '2026-11-24-43-standing-orders': standingOrders,
   '2026-11-24-46-payment-requests': paymentRequests,
+  '2026-11-24-47-back-office': backOffice,
 };

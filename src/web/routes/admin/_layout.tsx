@@ -1,4 +1,17 @@
-import { BadgeCheck, BookOpen, ClipboardList, CreditCard, HandCoins, Landmark, LayoutDashboard, ListChecks, Mail, PlusCircle, Users } from 'lucide-react';
+import {
+  BadgeCheck,
+  BookOpen,
+  ClipboardList,
+  CreditCard,
+  FileSpreadsheet,
+  HandCoins,
+  Landmark,
+  LayoutDashboard,
+  ListChecks,
+  Mail,
+  PlusCircle,
+  Users,
+} from 'lucide-react';
 import { Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
@@ -12,6 +25,7 @@ const links: ShellLink[] = [
   { to: paths.adminUsers, label: 'Users', icon: Users },
   { to: paths.adminJournal, label: 'Journal', icon: BookOpen },
   { to: paths.adminLedger, label: 'General ledger', icon: Landmark },
+  { to: paths.adminReports, label: 'Reports', icon: FileSpreadsheet },
   { to: paths.adminAddTransaction, label: 'Add Transaction', icon: PlusCircle },
   { to: paths.adminKyc, label: 'Identity reviews', icon: BadgeCheck },
   { to: paths.adminLoans, label: 'Loans', icon: HandCoins },
