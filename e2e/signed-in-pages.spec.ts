@@ -26,6 +26,7 @@ const accountPaths = [
   '/account/deposit/crypto',
   '/account/security',
   '/account/statements',
+  '/account/bulk-payments',
   '/account/standing-orders',
   '/account/receive',
   '/account/requests',

@@ -10,6 +10,7 @@ import { anchorRoutes } from './anchors/routes';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
 import { beneficiaryRoutes } from './beneficiaries/routes';
+import { bulkPaymentRoutes } from './bulk-payments/routes';
 import { cardRoutes } from './cards/routes';
 import { contactRoutes } from './contacts/routes';
 import type { TrustProxy } from './config';
@@ -108,6 +109,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(userRoutes(context));
       await api.register(profileRoutes(context));
       await api.register(transactionRoutes(context));
+      await api.register(bulkPaymentRoutes(context));
       await api.register(contactRoutes(context));
       await api.register(loanRoutes(context));
       await api.register(kycRoutes(context));

@@ -74,6 +74,7 @@ export const routes = {
   accountSecurity: { path: '/account/security', area: 'account' },
   accountNotifications: { path: '/account/notifications', area: 'account' },
   accountStatements: { path: '/account/statements', area: 'account' },
+  accountBulkPayments: { path: '/account/bulk-payments', area: 'account' },
   accountStandingOrders: { path: '/account/standing-orders', area: 'account' },
   accountReceive: { path: '/account/receive', area: 'account' },
   accountRequests: { path: '/account/requests', area: 'account' },

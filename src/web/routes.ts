@@ -62,6 +62,7 @@ const modules: Record<RouteName, string> = {
   accountSecurity: 'routes/account/security.tsx',
   accountNotifications: 'routes/account/notifications.tsx',
   accountStatements: 'routes/account/statements.tsx',
+  accountBulkPayments: 'routes/account/bulk-payments.tsx',
   accountStandingOrders: 'routes/account/standing-orders.tsx',
   accountReceive: 'routes/account/receive.tsx',
   accountRequests: 'routes/account/requests.tsx',

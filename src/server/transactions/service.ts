@@ -149,9 +149,21 @@ function assertCanSend(ctx: ActorContext, user: User): void {
  * Checks a transfer code; a wrong one also counts towards the day's cap, and the one that reaches
  * it holds outgoing payments (answered instead of "wrong code").
  */
-async function consumeTransferCode(ctx: ActorContext, binding: string, code: string): Promise<void> {
+export async function consumeTransferCode(
+  ctx: ActorContext,
+  binding: string,
+  code: string,
+  messages: Partial<typeof CODE_MESSAGES> = CODE_MESSAGES,
+): Promise<void> {
   try {
-    await consumeCode(ctx.db, { userId: ctx.actor.user.id, purpose: 'transfer', binding, code, messages: CODE_MESSAGES, now: ctx.clock.now() });
+    await consumeCode(ctx.db, {
+      userId: ctx.actor.user.id,
+      purpose: 'transfer',
+      binding,
+      code,
+      messages: { ...CODE_MESSAGES, ...messages },
+      now: ctx.clock.now(),
+    });
   } catch (error) {
     if (error instanceof AppError && error.code === 'validation') throw (await noteWrongTransferCode(ctx, ctx.actor.user.id)) ?? error;
     throw error;

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     public readonly status: number,
     public readonly code?: string,
     public readonly fields?: Record<string, string>,
+    /** The whole error body, for calls whose failures carry more than `fields` (a bulk payment's rows). */
+    public readonly body?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -60,7 +62,7 @@ async function request<T>(method: string, url: string, body?: unknown, options: 
     const here = window.location.pathname;
     if (here !== paths.signin && here !== paths.adminLogin) window.location.assign(paths.signin);
   }
-  if (!response.ok) throw new ApiError(payload.message || FALLBACK_ERROR, response.status, payload.code, payload.fields);
+  if (!response.ok) throw new ApiError(payload.message || FALLBACK_ERROR, response.status, payload.code, payload.fields, payload as Record<string, unknown>);
   return payload as Envelope<T>;
 }
 

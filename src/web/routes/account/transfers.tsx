@@ -1,4 +1,4 @@
-import { ArrowLeftRight, CalendarClock, Globe2, HandCoins, QrCode, Send } from 'lucide-react';
+import { ArrowLeftRight, CalendarClock, Globe2, HandCoins, QrCode, Send, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { BANK_NAME } from '../../lib/settings';
@@ -29,6 +29,13 @@ const options = [
     subtitle: 'Account to account',
     text: 'Pay another customer or an account at another US bank.',
     icon: Send,
+  },
+  {
+    to: paths.accountBulkPayments,
+    title: 'Bulk Payments',
+    subtitle: 'Many payees at once',
+    text: 'Pay up to 1,000 customers of this bank from one CSV file, approved once.',
+    icon: Users,
   },
   {
     to: paths.accountStandingOrders,
