@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, bearer, createCustomer, createTestApp, json, mailbox, signIn, type TestContext, valueDate } from '../support/app';
-import { file, jpegWithMetadata, multipart, pdf, png } from '../support/multipart';
+import { adminToken, bearer, createCustomer, createTestApp, json, mailbox, signIn, submitKyc, type TestContext, valueDate } from '../support/app';
 
 // The customer page as one place (issue 15): the timeline, staff notes (append-only, audited), and
 // a verification status that always agrees with the KYC decision, whichever way it is set.
@@ -17,23 +16,6 @@ afterAll(async () => ctx?.close());
 const get = (url: string, token = admin) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
 const addNote = (userId: string, body: unknown, token = admin) =>
   ctx.app.inject({ method: 'POST', url: `/api/user/admin/${userId}/notes`, headers: bearer(token), payload: { body } as object });
-
-async function submitKyc(token: string) {
-  const body = multipart({
-    passportImageFile: file('passport.jpg', 'image/jpeg', await jpegWithMetadata()),
-    documentType: 'passport',
-    documentFile: file('id.pdf', 'application/pdf', pdf()),
-    proofOfAddressFile: file('bill.png', 'image/png', await png()),
-    dateOfBirth: '1990-05-17',
-  });
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/user/verification',
-    headers: { ...bearer(token), ...body.headers },
-    payload: body.payload,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
 
 async function userUpdate(userId: string, changes: Record<string, unknown>) {
   const user = json(await get(`/api/user/admin/${userId}`)).data;
@@ -70,7 +52,7 @@ describe('the timeline', () => {
       payload: { amount: 120, transactionType: 'credit', date: valueDate(), description: 'Welcome bonus', reason: 'timeline test' },
     });
     expect(credit.statusCode).toBe(201);
-    await submitKyc(customer.token);
+    await submitKyc(ctx, customer.token);
     const [submission] = await submissions(customer.userId);
     const approved = await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${submission?.id}/approve`, headers: bearer(admin), payload: {} });
     expect(approved.statusCode).toBe(200);
@@ -216,7 +198,7 @@ describe('staff notes', () => {
 describe('verification status and KYC decision agree', () => {
   it('setting the status to verified on the user page approves the pending documents', async () => {
     const customer = await createCustomer(ctx);
-    await submitKyc(customer.token);
+    await submitKyc(ctx, customer.token);
     const response = await userUpdate(customer.userId, { verificationStatus: 'verified' });
     expect(response.statusCode, response.body).toBe(200);
     expect(json(response).data.verificationStatus).toBe('verified');
@@ -243,7 +225,7 @@ describe('verification status and KYC decision agree', () => {
 
   it('setting it to failed rejects them with a reason; deciding in the queue sets the status', async () => {
     const customer = await createCustomer(ctx);
-    await submitKyc(customer.token);
+    await submitKyc(ctx, customer.token);
     expect((await userUpdate(customer.userId, { verificationStatus: 'failed' })).statusCode).toBe(200);
     const [first] = await submissions(customer.userId);
     expect(first).toMatchObject({ status: 'failed', reason: 'Verification status set to failed by staff on the customer page' });
@@ -251,7 +233,7 @@ describe('verification status and KYC decision agree', () => {
 
     // The other way: the customer sends new documents, staff approve them in the queue.
     const token = await signIn(ctx, customer.email, customer.password);
-    await submitKyc(token);
+    await submitKyc(ctx, token);
     expect(await statusOf(customer.userId)).toBe('pending');
     const second = (await submissions(customer.userId))[1];
     expect((await ctx.app.inject({ method: 'POST', url: `/api/admin/kyc/${second?.id}/approve`, headers: bearer(admin), payload: {} })).statusCode).toBe(200);
@@ -267,7 +249,7 @@ describe('verification status and KYC decision agree', () => {
     expect(await statusOf(customer.userId)).toBe('awaiting');
     expect(json(await get(`/api/user/admin/${customer.userId}`)).data.firstName).not.toBe('Changed');
 
-    await submitKyc(customer.token);
+    await submitKyc(ctx, customer.token);
     const awaiting = await userUpdate(customer.userId, { verificationStatus: 'awaiting' });
     expect(awaiting.statusCode).toBe(409);
     expect(json(awaiting).message).toMatch(/^Identity documents are waiting for review/);

@@ -19,6 +19,7 @@ import { sentMail } from '../../src/server/mail/repository';
 import { createLogger } from '../../src/server/lib/logger';
 import { seed } from '../../src/server/seed';
 import { newSigningKeyPem } from '../../src/server/signing/keys';
+import { file, jpegWithMetadata, multipart, pdf, png } from './multipart';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -187,3 +188,21 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A value date relative to today (staff value dates must lie within a window around today). */
 export const valueDate = (daysFromToday = 0): string => addDays(todayIso(), daysFromToday);
+
+/** Sends a complete identity verification as the customer would (the documents of the KYC form); the customer is then pending review. */
+export async function submitKyc(ctx: TestContext, token: string): Promise<void> {
+  const body = multipart({
+    passportImageFile: file('passport.jpg', 'image/jpeg', await jpegWithMetadata()),
+    documentType: 'passport',
+    documentFile: file('id.pdf', 'application/pdf', pdf()),
+    proofOfAddressFile: file('bill.png', 'image/png', await png()),
+    dateOfBirth: '1990-05-17',
+  });
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/user/verification',
+    headers: { authorization: `Bearer ${token}`, ...body.headers },
+    payload: body.payload,
+  });
+  if (response.statusCode !== 201) throw new Error(`KYC submission answered ${response.statusCode}: ${response.body}`);
+}
