@@ -99,6 +99,12 @@ export async function findSessionByTokenHash(db: DB, tokenHash: string) {
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
     .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.ended_at'])
+    // Staff without a second factor may only enrol one (ADR 011); customers never pay for the check.
+    .select(
+      sql<boolean>`case when users.is_admin then not exists (select 1 from passkeys where passkeys.user_id = users.id)
+        and not exists (select 1 from totp_factors where totp_factors.user_id = users.id and totp_factors.confirmed_at is not null)
+        else false end`.as('second_factor_missing'),
+    )
     .where('sessions.token_hash', '=', tokenHash);
   const [row] = (await db.executeQuery(prepared(lookup.compile()))).rows;
   return row;

@@ -1,12 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ZChangePasswordRequest,
-  ZForgotPasswordRequest,
-  ZResetPasswordRequest,
-  ZSignInAnswer,
-  ZSignInRequest,
-  ZVerifyEmailRequest,
-} from '../../shared/contracts/auth';
+import { ZChangePasswordRequest, ZForgotPasswordRequest, ZResetPasswordRequest, ZSignInRequest, ZVerifyEmailRequest } from '../../shared/contracts/auth';
+import { ZPasswordSignInAnswer } from '../../shared/contracts/factors';
 import { ZSignUpRequest } from '../../shared/contracts/signup';
 import { ZIdParams, ZNoData } from '../../shared/contracts/common';
 import { ZSessionEndedAnswer, ZSessionListAnswer } from '../../shared/contracts/sessions';
@@ -42,11 +36,15 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     ] as const) {
       api.post(
         url,
-        { config: { access: 'public', ...perMinute(20) }, schema: { tags: ['auth'], summary, body: ZSignInRequest, response: { 200: ZSignInAnswer } } },
+        {
+          config: { access: 'public', ...perMinute(20) },
+          schema: { tags: ['auth'], summary, body: ZSignInRequest, response: { 200: ZPasswordSignInAnswer } },
+        },
         async (request, reply) => {
-          const signedIn = await auth.signIn(publicContextOf(request, context), request.body, { adminOnly, origin: sessionOriginOf(request) });
-          setSessionCookie(reply, signedIn.token, context.config);
-          return { data: signedIn };
+          const outcome = await auth.signIn(publicContextOf(request, context), request.body, { adminOnly, origin: sessionOriginOf(request) });
+          // An account with a second factor gets a ticket for the second step, and no session yet (ADR 011).
+          if ('token' in outcome) setSessionCookie(reply, outcome.token, context.config);
+          return { data: outcome };
         },
       );
     }
@@ -96,7 +94,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
 
     api.get(
       '/auth/user',
-      { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: ZUserAnswer } } },
+      { config: { access: 'user', enrolment: true }, schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: ZUserAnswer } } },
       async (request) => ({ data: await users.me(contextOf(request, context)) }),
     );
 

@@ -6,8 +6,8 @@ import {
   RESET_LINK_SENT_MESSAGE,
   SIGNED_OUT_MESSAGE,
   SIGNED_UP_MESSAGE,
-  type SignInResponse,
 } from '../../shared/contracts/auth';
+import type { PasswordSignInResult } from '../../shared/contracts/factors';
 import { type SignUpInput } from '../../shared/contracts/signup';
 import type { UserDto } from '../../shared/contracts/user';
 import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
@@ -23,7 +23,8 @@ import { toUserDto } from '../users/service';
 import { consumeCode, issueCode } from './codes';
 import { hashPassword, isCommonPassword, newToken, sha256, verifyAgainstDummy, verifyPassword } from './crypto';
 import * as repository from './repository';
-import { type SessionOrigin, signInSession } from './sessions';
+import { afterPassword } from '../factors/sign-in';
+import type { SessionOrigin } from './sessions';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const LOCKED_MESSAGE = 'Too many failed sign-in attempts. Sign-in is locked for 15 minutes; check your email.';
@@ -108,7 +109,7 @@ export async function signIn(
   ctx: ServiceContext,
   credentials: { email: string; password: string },
   options: { adminOnly: boolean; origin: SessionOrigin },
-): Promise<SignInResponse> {
+): Promise<PasswordSignInResult> {
   const throttle = await repository.findLoginThrottle(ctx.db, credentials.email);
   if (throttle?.locked_until && new Date(throttle.locked_until).getTime() > ctx.clock.now().getTime()) {
     throw new AppError('locked', LOCKED_MESSAGE);
@@ -121,8 +122,8 @@ export async function signIn(
   }
   if (user.is_account_disabled) throw new AppError('forbidden', DISABLED_MESSAGE);
   await repository.clearLoginFailures(ctx.db, credentials.email);
-  const token = await signInSession(ctx, user.id, options.origin);
-  return { token, user: await toUserDto(ctx.db, user) };
+  // A session, or a ticket for the second step when the account has a factor (factors/sign-in.ts, ADR 011).
+  return afterPassword(ctx, user, options);
 }
 
 /** Ends the request's session, if it has one. */

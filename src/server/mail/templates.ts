@@ -80,6 +80,28 @@ export function newDeviceSignInMail(brand: Brand, to: string, firstName: string,
   };
 }
 
+/** The code of a sign-in's emailed second step (a ticket with the "email" method, ADR 011). */
+export function signInCodeMail(brand: Brand, to: string, firstName: string, code: string, validMs: number): MailMessage {
+  return {
+    to,
+    subject: `Your ${brand.bankName} sign-in code: ${code}`,
+    text:
+      `Hello ${firstName},\n\nYour sign-in code is ${code}. It is valid for ${minutes(validMs)} and works once.\n\n` +
+      `If you are not signing in right now, someone has your password: change it at ${brand.publicUrl}/forgot-password and contact support.${footer(brand)}`,
+  };
+}
+
+/** A second factor was added to or removed from the account: the owner hears of it whoever did it. */
+export function secondFactorChangedMail(brand: Brand, to: string, firstName: string, change: string): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: ${change}`,
+    text:
+      `Hello ${firstName},\n\n${change} on your account just now. You can see how you sign in under Security (${brand.publicUrl}/account/security).\n\n` +
+      `If this was not you, change your password at ${brand.publicUrl}/forgot-password at once and contact support.${footer(brand)}`,
+  };
+}
+
 export function plainMail(brand: Brand, to: string, subject: string, body: string): MailMessage {
   return { to, subject: `${brand.bankName}: ${subject}`, text: `${body}${footer(brand)}` };
 }

@@ -11,6 +11,7 @@ import * as ledgerChain from './2026-11-23-09-ledger-chain';
 import * as rateLimits from './2026-11-23-10-rate-limits';
 import * as mailOutbox from './2026-11-24-11-mail-outbox';
 import * as knownDevices from './2026-11-24-13b-known-devices';
+import * as secondFactors from './2026-11-24-20-second-factors';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-10-rate-limits': rateLimits,
   '2026-11-24-11-mail-outbox': mailOutbox,
   '2026-11-24-13b-known-devices': knownDevices,
+  '2026-11-24-20-second-factors': secondFactors,
 };
