@@ -27,3 +27,22 @@ export function nextStaffStep(lastUsed: number | undefined, now: Date): { step: 
   // The server accepts the step after its current one; further ahead, wait until it is that close.
   return { step, waitMs: step > current + 1 ? msUntilStep(step - 1, now) + 50 : 0 };
 }
+
+/**
+ * A staff sign-in over HTTP (a server a test started as a process, with ADMIN_TOTP_SECRET set to
+ * STAFF_TOTP_SECRET): the password, then the current step's code. Answers the session token. For a
+ * first sign-in of that admin on its database; later ones go through tests/support/app.ts.
+ */
+export async function staffSignInOverHttp(base: string, credentials = { email: 'admin@example.com', password: 'Ledgerline-Admin-2026' }): Promise<string> {
+  const post = async (url: string, body: unknown) => {
+    const response = await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = (await response.json()) as { data?: { token?: string; secondFactor?: { ticket: string } }; message?: string };
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${answer.message}`);
+    return answer.data;
+  };
+  const ticket = (await post('/api/auth/admin/signin', credentials))?.secondFactor?.ticket;
+  if (!ticket) throw new Error('the staff sign-in answered no ticket');
+  const token = (await post('/api/auth/admin/signin/totp', { ticket, code: staffCode(totpStepAt(new Date())) }))?.token;
+  if (!token) throw new Error('the staff second step answered no token');
+  return token;
+}

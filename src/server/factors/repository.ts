@@ -181,10 +181,7 @@ export async function spendRecoveryCode(db: DB, userId: string, codeHash: string
 
 // ---------------------------------------------------------------- sign-in tickets (only the token's hash)
 
-export function insertTicket(
-  db: DB,
-  ticket: { userId: string; tokenHash: string; audience: SignInAudience; methods: SecondFactorMethod[]; emailCodeHash: string | null; expiresAt: Date },
-) {
+export function insertTicket(db: DB, ticket: { userId: string; tokenHash: string; audience: SignInAudience; methods: SecondFactorMethod[]; expiresAt: Date }) {
   return db
     .insertInto('sign_in_tickets')
     .values({
@@ -192,8 +189,6 @@ export function insertTicket(
       token_hash: ticket.tokenHash,
       audience: ticket.audience,
       methods: ticket.methods,
-      email_code_hash: ticket.emailCodeHash,
-      email_code_sent_at: ticket.emailCodeHash ? sql`now()` : null,
       expires_at: ticket.expiresAt,
     })
     .returning('id')
@@ -222,12 +217,9 @@ export async function markTicketUsed(trx: DB, ticketId: string): Promise<void> {
     .execute();
 }
 
-export async function setTicketEmailCode(trx: DB, ticketId: string, codeHash: string): Promise<void> {
-  await trx
-    .updateTable('sign_in_tickets')
-    .set({ email_code_hash: codeHash, email_code_sent_at: sql`now()` })
-    .where('id', '=', ticketId)
-    .execute();
+/** The ticket's emailed code (an earlier one stops working); `sentAt` by the service's clock spaces out resends. */
+export async function setTicketEmailCode(trx: DB, ticketId: string, codeHash: string, sentAt: Date): Promise<void> {
+  await trx.updateTable('sign_in_tickets').set({ email_code_hash: codeHash, email_code_sent_at: sentAt }).where('id', '=', ticketId).execute();
 }
 
 // ---------------------------------------------------------------- WebAuthn challenges (each works once)

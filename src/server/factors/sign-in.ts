@@ -74,7 +74,6 @@ export async function issueSecondFactorTicket(
       tokenHash: sha256(token),
       audience,
       methods: offered,
-      emailCodeHash: null,
       expiresAt,
     });
     if (offered.includes('email')) await mailSignInCode({ ...ctx, db: trx }, ticket.id, user, expiresAt);
@@ -84,7 +83,7 @@ export async function issueSecondFactorTicket(
 
 async function mailSignInCode(ctx: SignInContext, ticketId: string, user: Pick<User, 'email' | 'first_name'>, expiresAt: Date): Promise<void> {
   const code = newNumericCode();
-  await repository.setTicketEmailCode(ctx.db, ticketId, emailCodeHash(ticketId, code));
+  await repository.setTicketEmailCode(ctx.db, ticketId, emailCodeHash(ticketId, code), ctx.clock.now());
   const validMs = Math.max(60_000, expiresAt.getTime() - ctx.clock.now().getTime());
   await queueMail(ctx, signInCodeMail(brandOf(ctx.config), user.email, user.first_name, code, Math.round(validMs / 60_000) * 60_000), { expiresAt });
 }

@@ -61,7 +61,8 @@ export const SIX_DIGIT_MESSAGE = `Enter the ${TOTP_DIGITS}-digit code`;
 export const ZSixDigitCode = z
   .string({ message: SIX_DIGIT_MESSAGE })
   .max(20, SIX_DIGIT_MESSAGE)
-  .transform((value) => value.replace(/\s+/g, ''))
+  .regex(/^[\d ]*$/, SIX_DIGIT_MESSAGE)
+  .transform((value) => value.replaceAll(' ', ''))
   .pipe(z.string().regex(/^\d{6}$/, SIX_DIGIT_MESSAGE));
 
 export const RECOVERY_CODE_MESSAGE = 'Enter one of your recovery codes, like abcd-efgh-2345-6789';
@@ -69,7 +70,8 @@ export const RECOVERY_CODE_MESSAGE = 'Enter one of your recovery codes, like abc
 export const ZRecoveryCode = z
   .string({ message: RECOVERY_CODE_MESSAGE })
   .max(40, RECOVERY_CODE_MESSAGE)
-  .transform((value) => value.toLowerCase().replace(/[\s-]+/g, ''))
+  .regex(/^[0-9A-Za-z -]*$/, RECOVERY_CODE_MESSAGE)
+  .transform((value) => value.toLowerCase().replace(/[ -]+/g, ''))
   .pipe(z.string().regex(/^[0-9a-z]{16}$/, RECOVERY_CODE_MESSAGE));
 
 export const ZPasskeyName = z

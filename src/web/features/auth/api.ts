@@ -1,4 +1,4 @@
-import type { SignInResponse } from '../../../shared/contracts/auth';
+import type { PasswordSignInResult, SecondFactorChallenge } from '../../../shared/contracts/factors';
 import type { SignUpRequest } from '../../../shared/contracts/signup';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser } from '../../lib/api';
@@ -9,10 +9,15 @@ import { paths } from '../../paths';
 // wrong credentials or codes: the page shows the message instead of leaving for /signin.
 const stay = { redirectOn401: false } as const;
 
-export async function signIn(body: { email: string; password: string }, admin = false): Promise<UserDto> {
-  const { data } = await api.post<SignInResponse>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
+/**
+ * The password step: the signed-in user for an account without a second factor, or the ticket of
+ * the second step for one with a factor (ADR 011; second-factor-api.ts takes it from there).
+ */
+export async function signIn(body: { email: string; password: string }, admin = false): Promise<{ user: UserDto } | { secondFactor: SecondFactorChallenge }> {
+  const { data } = await api.post<PasswordSignInResult>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
+  if ('secondFactor' in data) return { secondFactor: data.secondFactor };
   rememberUser(data.user);
-  return data.user;
+  return { user: data.user };
 }
 
 /** The same answer for a new and an existing email (no account enumeration): its message. */
