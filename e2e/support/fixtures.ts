@@ -1,9 +1,15 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
+import { msUntilStep, STAFF_TOTP_SECRET, staffCode, totpStepAt } from '../../tests/support/totp';
 
 export const DEMO_CUSTOMER = { email: 'alex.morgan@example.com', password: 'Ledgerline-Demo-2026' };
 export const DEMO_CUSTOMER_2 = { email: 'jamie.lee@example.com', password: 'Ledgerline-Demo-2026' };
-export const ADMIN = { email: 'admin@example.com', password: 'Ledgerline-Admin-2026' };
+/** The first admin: its authenticator app holds the test staff secret (ADMIN_TOTP_SECRET of the suite's server). */
+export const ADMIN = { email: 'admin@example.com', password: 'Ledgerline-Admin-2026', totpSecret: STAFF_TOTP_SECRET };
 
 /**
  * Every test fails on a console error or a failed request, and gets `checkA11y(page)` to run axe
@@ -63,14 +69,86 @@ export async function waitForHydration(page: Page): Promise<void> {
  * calls the API with a context's session cookie (page.request, or a request fixture that signed in)
  * sends it too: the server refuses such a call without it (CSRF).
  */
-export const fromOurPages = (): { origin: string } => ({ origin: new URL(test.info().project.use.baseURL ?? 'http://127.0.0.1').origin });
+export const fromOurPages = (): { origin: string } => ({ origin: new URL(test.info().project.use.baseURL ?? 'http://localhost').origin });
 
-export async function signInAs(page: Page, user: { email: string; password: string }, path = '/signin'): Promise<void> {
+/**
+ * The 30-second step whose code a staff sign-in types next. A code is accepted once, and the suite's
+ * workers sign the same admin in at the same time: each claims a step by creating a file named
+ * after it (only one creation can succeed), always later than every step claimed before, and the
+ * current one or the next (both in the server's window); when both are taken it waits for the next
+ * step, as a person would. The server's rule is not relaxed.
+ */
+export async function claimStaffStep(): Promise<number> {
+  const directory = path.join(os.tmpdir(), `ledgerline-e2e-${new URL(test.info().project.use.baseURL ?? 'http://localhost:3100').port}-staff-steps`);
+  fs.mkdirSync(directory, { recursive: true });
+  for (;;) {
+    const now = new Date();
+    const current = totpStepAt(now);
+    const newest = Math.max(0, ...fs.readdirSync(directory).map(Number).filter(Number.isFinite));
+    const step = Math.max(current, newest + 1);
+    if (step > current + 1) {
+      await new Promise((resolve) => setTimeout(resolve, msUntilStep(current + 1, now) + 100));
+      continue;
+    }
+    try {
+      fs.writeFileSync(path.join(directory, String(step)), String(process.pid), { flag: 'wx' });
+      return step;
+    } catch {
+      // Another worker took it a moment ago: look again.
+    }
+  }
+}
+
+/**
+ * The sign-in page as a user fills it in. A staff member (a user with `totpSecret`) then gets the
+ * second step and types the code their authenticator app shows (a claimed step: see claimStaffStep).
+ */
+export async function signInAs(page: Page, user: { email: string; password: string; totpSecret?: string }, path = '/signin'): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Login' }).click();
+  if (user.totpSecret) await enterAuthenticatorCode(page, user.totpSecret);
+}
+
+/** The second step with a code from the authenticator app (a code refused as used: the next step's). */
+export async function enterAuthenticatorCode(page: Page, secret: string): Promise<void> {
+  // A wait for the next step may take up to 30 s on top of the journey.
+  test.info().setTimeout(test.info().timeout + 35_000);
+  await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeVisible();
+  const field = page.getByLabel('Authenticator code');
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    await field.fill(staffCode(await claimStaffStep(), secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: TOTP_REPLAYED_MESSAGE });
+    const outcome = await Promise.race([
+      field.waitFor({ state: 'detached', timeout: 20_000 }).then(() => 'signed in' as const),
+      refused.waitFor({ timeout: 20_000 }).then(() => 'replayed' as const),
+    ]);
+    if (outcome === 'signed in') return;
+  }
+  throw new Error('every authenticator code was refused as already used');
+}
+
+/**
+ * A staff sign-in through the API with the page's cookies, as the back office's page makes it:
+ * password (a ticket comes back), then a code. Answers the signed-in user.
+ */
+export async function staffSignInByApi(page: Page, user: { email: string; password: string; totpSecret: string } = ADMIN): Promise<{ _id: string }> {
+  const first = await page.request.post('/api/auth/admin/signin', { headers: fromOurPages(), data: { email: user.email, password: user.password } });
+  expect(first.status()).toBe(200);
+  const { ticket } = (await first.json()).data.secondFactor as { ticket: string };
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const second = await page.request.post('/api/auth/admin/signin/totp', {
+      headers: fromOurPages(),
+      data: { ticket, code: staffCode(await claimStaffStep(), user.totpSecret) },
+    });
+    const body = await second.json();
+    if (second.status() === 200) return body.data.user;
+    expect(body.message, 'a staff code refused for another reason than reuse').toContain(TOTP_REPLAYED_MESSAGE);
+  }
+  throw new Error('every authenticator code was refused as already used');
 }
 
 interface OutboxEntry {

@@ -2,7 +2,7 @@ import type { PasswordSignInResult, SecondFactorChallenge } from '../../../share
 import type { SignUpRequest } from '../../../shared/contracts/signup';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser } from '../../lib/api';
-import { queryClient, rememberUser } from '../../lib/query';
+import { rememberUser } from '../../lib/query';
 import { paths } from '../../paths';
 
 // Every call of signing in and out, registering and recovering an account. They answer 401 for
@@ -43,12 +43,12 @@ export async function resetPassword(body: { token: string; password: string; con
   return (await api.post<null>('/auth/reset-password', body, stay)).message;
 }
 
+/** Ends the session; the signed-in frame then loads the home page afresh (AppShell), which drops every cached query. */
 export async function signOut(): Promise<void> {
   try {
     await api.post('/auth/signout', {}, stay);
   } finally {
     clearStoredUser();
-    queryClient.clear();
   }
 }
 
