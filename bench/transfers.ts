@@ -19,6 +19,7 @@ import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { openCustomerAccounts } from '../src/server/ledger/accounts';
 import { bankAccountId, postEntries } from '../src/server/ledger/posting';
 import { describeVerifyResult, verifyLedger } from '../src/server/ledger/verify';
+import { newSigningKeyPem } from '../src/server/signing/keys';
 import { ZInternalTransferRequest, ZTransactionAnswer } from '../src/shared/contracts/transactions';
 
 const run = promisify(execFile);
@@ -106,6 +107,21 @@ function schemaMicrosPerTransfer(iterations = 50_000): { checked: number; plain:
   return { checked, plain };
 }
 
+/** The ledger writer's counters from GET /metrics (the cluster's sum with several processes). */
+async function writerCounters(baseUrl: string): Promise<{ batches: number; entries: number; fallbacks: number } | null> {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    return {
+      batches: value('ledger_writer_batch_size_count'),
+      entries: value('ledger_writer_batch_size_sum'),
+      fallbacks: value('ledger_writer_fallbacks_total'),
+    };
+  } catch {
+    return null;
+  }
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function waitForHealth(url: string): Promise<void> {
@@ -145,10 +161,13 @@ function processTree(root: number | undefined): Set<number> {
   return tree;
 }
 
-/** CPU seconds used so far (user + system), by who: the server (all its processes), this load generator, PostgreSQL, anything else. */
-function cpuSeconds(serverPid: number | undefined): Record<'server' | 'client' | 'postgres' | 'other', number> {
-  const totals = { server: 0, client: 0, postgres: 0, other: 0 };
+type Who = 'server' | 'client' | 'postgres' | 'other';
+
+/** CPU seconds each process has used so far (user + system), with whose it is: the server (all its processes), this load generator, this bench's PostgreSQL (its postmaster and every backend), anything else on the machine. */
+function cpuSnapshot(serverPid: number | undefined, postgresPid: number | undefined): Map<number, { who: Who; seconds: number }> {
   const server = processTree(serverPid);
+  const postgres = processTree(postgresPid);
+  const snapshot = new Map<number, { who: Who; seconds: number }>();
   for (const pid of fs.readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name))) {
     let stat: string;
     try {
@@ -156,13 +175,33 @@ function cpuSeconds(serverPid: number | undefined): Record<'server' | 'client' |
     } catch {
       continue; // exited
     }
-    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-    const who = server.has(Number(pid)) ? 'server' : Number(pid) === process.pid ? 'client' : command === 'postgres' ? 'postgres' : 'other';
-    totals[who] += seconds;
+    const id = Number(pid);
+    const who = server.has(id) ? 'server' : id === process.pid ? 'client' : postgres.has(id) ? 'postgres' : 'other';
+    snapshot.set(id, { who, seconds });
   }
+  return snapshot;
+}
+
+/**
+ * CPU seconds used between two snapshots, by who. Counted per process, so a process that started
+ * in between counts whole and one that exited counts nothing (other engineers' processes come and go;
+ * PostgreSQL's of other runs on the machine are "other", not this bench's).
+ */
+function cpuUsed(before: ReturnType<typeof cpuSnapshot>, after: ReturnType<typeof cpuSnapshot>): Record<Who, number> {
+  const totals = { server: 0, client: 0, postgres: 0, other: 0 };
+  for (const [pid, { who, seconds }] of after) totals[who] += seconds - (before.get(pid)?.seconds ?? 0);
   return totals;
+}
+
+/** The postmaster's pid of the PostgreSQL whose data directory this is. */
+function postmasterPid(dataDirectory: string): number | undefined {
+  try {
+    return Number(fs.readFileSync(path.join(dataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 interface ApiResult {
@@ -173,7 +212,7 @@ interface ApiResult {
   p50: number;
   p99: number;
   /** CPU milliseconds per completed transfer, by who. */
-  cpuMs: Record<'server' | 'client' | 'postgres' | 'other', number>;
+  cpuMs: Record<Who, number>;
 }
 
 /** A lean HTTP/1.1 client with kept-alive connections (one per client), so the load generator costs little CPU. */
@@ -202,9 +241,9 @@ function poster(baseUrl: string, clients: number) {
     });
 }
 
-async function apiRun(baseUrl: string, tokens: string[], clients: number, serverPid: number | undefined): Promise<ApiResult> {
+async function apiRun(baseUrl: string, tokens: string[], clients: number, pids: { server?: number; postgres?: number }): Promise<ApiResult> {
   const post = poster(baseUrl, clients);
-  const cpuBefore = cpuSeconds(serverPid);
+  const cpuBefore = cpuSnapshot(pids.server, pids.postgres);
   const latencies: number[] = [];
   let ok = 0;
   let failed = 0;
@@ -228,8 +267,8 @@ async function apiRun(baseUrl: string, tokens: string[], clients: number, server
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const cpuAfter = cpuSeconds(serverPid);
-  const perTransfer = (who: keyof typeof cpuAfter) => ((cpuAfter[who] - cpuBefore[who]) * 1000) / Math.max(1, ok);
+  const used = cpuUsed(cpuBefore, cpuSnapshot(pids.server, pids.postgres));
+  const perTransfer = (who: Who) => (used[who] * 1000) / Math.max(1, ok);
   latencies.sort((a, b) => a - b);
   return {
     clients,
@@ -263,7 +302,9 @@ async function main(): Promise<void> {
   let server: ChildProcess | undefined;
   const smtp = await startSmtpSink();
   // Production settings; plain http on loopback (ALLOW_HTTP), mail to the sink; money limits as configured.
-  const productionLike = { NODE_ENV: 'production', DEMO_MODE: 'false', ALLOW_HTTP: 'true', SMTP_URL: smtp.url };
+  const signingKeyFile = path.join(directory, 'signing-key.pem');
+  fs.writeFileSync(signingKeyFile, newSigningKeyPem(), { mode: 0o600 });
+  const productionLike = { NODE_ENV: 'production', DEMO_MODE: 'false', ALLOW_HTTP: 'true', SMTP_URL: smtp.url, BANK_SIGNING_KEY_FILE: signingKeyFile };
   const serverSettings = `${Object.entries(productionLike)
     .map(([name, value]) => `${name}=${value}`)
     .join(' ')} (mail to an SMTP sink on loopback)`;
@@ -376,9 +417,19 @@ async function main(): Promise<void> {
       }
       for (const clients of CLIENT_COUNTS) {
         process.stderr.write(`API run, ${processes} process${processes === 1 ? '' : 'es'}, ${clients} clients, ${SECONDS} s...\n`);
-        await apiRun(baseUrl, tokens, clients, server?.pid).catch(() => undefined); // warm-up
+        const pids = { server: server?.pid, postgres: postmasterPid(path.join(directory, 'pg')) };
+        await apiRun(baseUrl, tokens, clients, pids).catch(() => undefined); // warm-up
         if (statements.length > 0) await sql`select pg_stat_statements_reset()`.execute(database.db);
-        const api = await apiRun(baseUrl, tokens, clients, server?.pid);
+        const countersBefore = await writerCounters(baseUrl);
+        const api = await apiRun(baseUrl, tokens, clients, pids);
+        const countersAfter = await writerCounters(baseUrl);
+        if (countersBefore && countersAfter) {
+          const batches = countersAfter.batches - countersBefore.batches;
+          process.stderr.write(
+            `ledger writer: ${batches} batches, ${((countersAfter.entries - countersBefore.entries) / Math.max(1, batches)).toFixed(1)} entries per batch, ` +
+              `${countersAfter.fallbacks - countersBefore.fallbacks} fallbacks (ledger_writer_fallbacks_total)\n`,
+          );
+        }
         if (statements.length > 0) {
           const top = await sql<{ calls: number; plan_ms: number; exec_ms: number; query: string }>`
             select calls, round(total_plan_time::numeric, 1)::float8 as plan_ms, round(total_exec_time::numeric, 1)::float8 as exec_ms, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) as query
@@ -444,7 +495,9 @@ async function main(): Promise<void> {
       );
     }
     console.log('');
-    console.log(`CPU per transfer (ms; ${os.cpus().length} cores shared by all of them; "server" is every app process)`);
+    console.log(
+      `CPU per transfer (ms; ${os.cpus().length} cores shared by all of them; "server" is every app process, "postgres" this bench's PostgreSQL, "other" anything else on the machine)`,
+    );
     console.log(['processes', 'clients', 'server', 'postgres', 'load gen', 'other'].map((title) => pad(title, 9)).join('  '));
     for (const row of rows) {
       const cpu = row.api.cpuMs;

@@ -26,6 +26,7 @@ const routes: Array<[string, string | RegExp]> = [
   ['/resources/retirement-spouse-program', 'Retirement Spouse Program'],
   ['/resources/pamm-mam', 'PAMM and MAM Managed Accounts'],
   ['/resources/cannabis-investments', 'Cannabis Investments'],
+  ['/verify-statement', 'Verify a statement'],
 ];
 
 const investmentPages = [

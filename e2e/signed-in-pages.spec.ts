@@ -25,6 +25,7 @@ const accountPaths = [
   '/account/deposit',
   '/account/deposit/crypto',
   '/account/security',
+  '/account/statements',
 ];
 
 const adminPaths = (userId: string) => [

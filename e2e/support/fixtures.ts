@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Cookie, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Cookie, type Locator, type Page } from '@playwright/test';
 import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
 import { msUntilStep, STAFF_TOTP_SECRET, staffCode, totpStepAt } from '../../tests/support/totp';
 
@@ -36,6 +36,11 @@ export const test = base.extend<{ consoleErrors: string[]; checkA11y: (page?: Pa
   ],
   checkA11y: async ({ page }, use) => {
     await use(async (target?: Page) => {
+      // A toast still fading in has its text at partial opacity: axe would measure the contrast
+      // of a frame no one reads. Wait for finite animations and transitions to end first.
+      await (target ?? page).waitForFunction(() =>
+        document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity),
+      );
       const results = await new AxeBuilder({ page: target ?? page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
       const summary = results.violations.map(
         (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
@@ -187,6 +192,34 @@ export async function staffSignInByApi(page: Page, user: { email: string; passwo
     if (second.status() === 200) {
       staffSessions.set(user.email, await page.context().cookies(new URL(test.info().project.use.baseURL ?? 'http://localhost').origin));
       return body.data.user;
+    }
+    expect(body.message, 'a staff code refused for another reason than reuse').toContain(TOTP_REPLAYED_MESSAGE);
+  }
+  throw new Error('every authenticator code was refused as already used');
+}
+
+/** Staff bearer tokens this worker has signed in (see staffSessions: one staff code per 30 s). */
+const staffTokens = new Map<string, string>();
+
+/**
+ * A staff session's token for `Authorization: Bearer`, signed in through the API with a request
+ * context (password, then a code: see claimStaffStep); the worker's token while it still works.
+ */
+export async function staffBearerToken(request: APIRequestContext, user: { email: string; password: string; totpSecret: string } = ADMIN): Promise<string> {
+  const cached = staffTokens.get(user.email);
+  if (cached && (await request.get('/api/auth/user', { headers: { authorization: `Bearer ${cached}` } })).status() === 200) return cached;
+  const first = await request.post('/api/auth/admin/signin', { headers: fromOurPages(), data: { email: user.email, password: user.password } });
+  expect(first.status()).toBe(200);
+  const { ticket } = (await first.json()).data.secondFactor as { ticket: string };
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const second = await request.post('/api/auth/admin/signin/totp', {
+      headers: fromOurPages(),
+      data: { ticket, code: staffCode(await claimStaffStep(), user.totpSecret) },
+    });
+    const body = await second.json();
+    if (second.status() === 200) {
+      staffTokens.set(user.email, body.data.token);
+      return body.data.token as string;
     }
     expect(body.message, 'a staff code refused for another reason than reuse').toContain(TOTP_REPLAYED_MESSAGE);
   }

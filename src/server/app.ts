@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { REQUEST_BODY_BYTES_MAX, UPLOAD_BYTES_MAX } from '../shared/limits';
 import { adminRoutes } from './admin/routes';
+import { anchorRoutes } from './anchors/routes';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
 import { beneficiaryRoutes } from './beneficiaries/routes';
@@ -19,6 +20,7 @@ import { factorRoutes } from './factors/routes';
 import { devMailboxRoutes } from './dev/mailbox';
 import { kycRoutes } from './kyc/routes';
 import { loanRoutes } from './loans/routes';
+import { notificationRoutes } from './notifications/routes';
 import { registerAuth } from './plugins/auth';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
@@ -32,6 +34,7 @@ import { registerSecurityHeaders } from './plugins/security';
 import { registerWebApp } from './plugins/web';
 import { profileRoutes } from './profile/routes';
 import { queueRoutes } from './queues/routes';
+import { statementRoutes } from './statements/routes';
 import { transactionRoutes } from './transactions/routes';
 import { userRoutes } from './users/routes';
 import type { MetricsSource } from './lib/metrics';
@@ -109,7 +112,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(customerRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(adminRoutes(context));
+      await api.register(anchorRoutes(context));
       await api.register(queueRoutes(context));
+      await api.register(notificationRoutes(context));
+      await api.register(statementRoutes(context));
     },
     { prefix: '/api' },
   );

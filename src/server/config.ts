@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_BANK_NAME, parseBoolean } from '../shared/build-settings';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './db/connection-string';
 import { BASE32_SECRET, DEMO_ADMIN_TOTP_SECRET, normaliseBase32 } from './factors/totp';
+import { isTimeZone } from './lib/bank-time';
 
 const booleanFlag = (name: string, fallback: boolean) =>
   z
@@ -128,6 +129,16 @@ export const ZEnvironment = z.object({
     .optional(),
   ALLOW_HTTP: booleanFlag('ALLOW_HTTP', false),
   RUN_JOBS: booleanFlag('RUN_JOBS', true),
+  BANK_SIGNING_KEY_FILE: z.string().trim().min(1).optional(),
+  BANK_TIMEZONE: z.string().trim().refine(isTimeZone, 'BANK_TIMEZONE must be an IANA time zone such as UTC, Europe/London or America/New_York').default('UTC'),
+  ANCHOR_FILE: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4096, 'ANCHOR_FILE must be at most 4096 characters')
+    .refine((value) => !value.endsWith('/') && !value.endsWith(path.sep), 'ANCHOR_FILE must name a file, not a directory')
+    .optional(),
+  ANCHOR_EMAIL: z.email('ANCHOR_EMAIL must be an email address').max(254, 'ANCHOR_EMAIL must be at most 254 characters').optional(),
 });
 
 export type Environment = z.infer<typeof ZEnvironment>;
@@ -164,6 +175,14 @@ export interface Config {
   devMailbox: boolean;
   /** This instance runs the background jobs (mail, purges); false when `npm run worker` runs them elsewhere. */
   runJobs: boolean;
+  /** The bank's Ed25519 private key (PEM) for statements and anchors; unset: DATA_DIR/signing-key.pem, made at first start. */
+  signingKeyFile: string | undefined;
+  /** The zone of the bank's calendar (statements, daily caps, standing orders, end of day): lib/bank-time.ts. */
+  timeZone: string;
+  /** Where signed anchor lines are appended (ADR 014): outside the database, reachable by every instance. */
+  anchorFile: string;
+  /** Each anchor line is also mailed here (through the outbox) when set. */
+  anchorEmail: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -209,6 +228,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     allowHttp: env.ALLOW_HTTP,
     devMailbox: env.DEMO_MODE && !env.SMTP_URL,
     runJobs: env.RUN_JOBS,
+    signingKeyFile: env.BANK_SIGNING_KEY_FILE ? path.resolve(env.BANK_SIGNING_KEY_FILE) : undefined,
+    timeZone: env.BANK_TIMEZONE,
+    anchorFile: path.resolve(env.ANCHOR_FILE ?? path.join(env.DATA_DIR, 'anchors.jsonl')),
+    anchorEmail: env.ANCHOR_EMAIL?.toLowerCase(),
   };
 }
 
@@ -226,5 +249,9 @@ function productionRefusals(env: Environment, given: Record<string, string | und
     refusals.push('ADMIN_TOTP_SECRET: must not be the demo secret when NODE_ENV=production (it is published in the README)');
   if (!(env.PUBLIC_URL ?? '').startsWith('https://') && !env.ALLOW_HTTP)
     refusals.push('PUBLIC_URL: must start with https:// when NODE_ENV=production (or set ALLOW_HTTP=true, on a private network only)');
+  if (!env.BANK_SIGNING_KEY_FILE)
+    refusals.push(
+      'BANK_SIGNING_KEY_FILE: must be set when NODE_ENV=production (the Ed25519 key that signs statements and ledger anchors; make one with "npm run signing-key")',
+    );
   return refusals;
 }

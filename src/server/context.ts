@@ -4,6 +4,7 @@ import type { User } from './db/schema';
 import type { Logger } from './lib/logger';
 import { LedgerWriter } from './ledger/writer';
 import type { Mailer } from './mail/mailer';
+import { type BankSigner, loadBankSigner } from './signing/keys';
 
 /** Time, injectable: services and jobs ask the clock, so tests can run a simulated day. */
 export interface Clock {
@@ -21,6 +22,8 @@ export interface AppContext {
   clock: Clock;
   config: Config;
   log: Logger;
+  /** The bank's signing key (statements, ledger anchors): BANK_SIGNING_KEY_FILE or DATA_DIR's. */
+  signer: BankSigner;
 }
 
 /** Who is acting and from where (the audit log records both). */
@@ -48,6 +51,7 @@ export const withDb = <C extends AppContext>(ctx: C, db: DB): C => ({ ...ctx, db
 export function createAppContext(dependencies: { config: Config; db: DB; mailer: Mailer; log: Logger; clock?: Clock }): AppContext {
   return {
     ...dependencies,
+    signer: loadBankSigner(dependencies.config),
     clock: dependencies.clock ?? systemClock,
     ledger: new LedgerWriter(dependencies.db, { log: dependencies.log, now: () => (dependencies.clock ?? systemClock).now() }),
   };

@@ -3,13 +3,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import QRCode from 'qrcode';
+import { checkAnchorFile } from './anchors/file';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { type AppContext, createAppContext } from './context';
 import { createDatabase, type DB } from './db/database';
+import { describeDatabaseError, isDatabaseUnavailable } from './db/errors';
 import { startJobRunner } from './jobs/runner';
 import { loadCryptoDeposits } from './deposits/service';
-import { startSealer, sealAll } from './ledger/sealer';
+import { SEAL_INTERVAL_MS, sealAll, sealPending, startSealer } from './ledger/sealer';
+import { sealAuditAll, sealAuditPending } from './audit/sealer';
+import { wakeLedgerNotifier } from './notifications/ledger-notifier';
 import { createLogger, type Logger } from './lib/logger';
 import { clusterWorkerMetrics, serveClusterMetrics, trackPool } from './lib/metrics';
 import { createMailer } from './mail/mailer';
@@ -75,13 +79,26 @@ async function startInstance(config: Config, options: { poolMax?: number } = {})
   warnOnStaleBuild(config);
   // Fail fast on a mistyped deposit address, before anything starts (it names the option and the problem).
   loadCryptoDeposits(config);
+  // And on an anchor file this instance could not append to (ADR 014): better now than at the first anchor.
+  checkAnchorFile(config.anchorFile);
   const log = createLogger(config);
   const runtime = await openRuntime(config, { poolMax: options.poolMax, databaseLog: log });
   trackPool(runtime.database.poolStats);
   const context = contextFor(config, runtime.database.db, log);
   const signIns = await seed(context);
-  // Chains committed entries into the hash chain within about a second (ADR 008).
-  const sealer = startSealer(context.db, log);
+  // Chains committed entries and audit records into their hash chains within about a second
+  // (ADR 008, ADR 014); after a round that chained entries it wakes the job that notifies customers
+  // of the money they received or sent (ADR 013), not waiting for it: its failure is logged, never the sealer's.
+  const sealLedger = async (db: DB) => {
+    const sealed = await sealPending(db);
+    if (sealed) {
+      wakeLedgerNotifier(context).catch((error: unknown) =>
+        log.warn(isDatabaseUnavailable(error) ? { reason: describeDatabaseError(error) } : { err: error }, 'waking the readers of the chain failed'),
+      );
+    }
+    return sealed;
+  };
+  const sealer = startSealer(context.db, log, SEAL_INTERVAL_MS, [sealLedger, sealAuditPending]);
   const jobs = config.runJobs ? await startJobRunner(context, runtime.database.pool) : null;
   return {
     runtime,
@@ -94,7 +111,9 @@ async function startInstance(config: Config, options: { poolMax?: number } = {})
       await sealer.stop();
       // What is left unsealed is sealed by the next start; only a database that is gone stops this.
       if (runtime.embedded?.isRunning() !== false) {
-        await sealAll(context.db).catch((error: unknown) => log.warn(`not sealed at shutdown (the next start seals it): ${String(error)}`));
+        await Promise.all([sealAll(context.db), sealAuditAll(context.db)]).catch((error: unknown) =>
+          log.warn(`not sealed at shutdown (the next start seals it): ${String(error)}`),
+        );
       }
       await runtime.stop();
     },

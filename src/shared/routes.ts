@@ -39,6 +39,7 @@ export const routes = {
   retirementSpouseProgram: { path: '/resources/retirement-spouse-program', area: 'marketing' },
   pammMam: { path: '/resources/pamm-mam', area: 'marketing' },
   cannabisInvestments: { path: '/resources/cannabis-investments', area: 'marketing' },
+  verifyStatement: { path: '/verify-statement', area: 'marketing' },
 
   signin: { path: '/signin', area: 'standalone' },
   login: { path: '/login', area: 'standalone' },
@@ -71,6 +72,8 @@ export const routes = {
   accountDeposit: { path: '/account/deposit', area: 'account' },
   accountDepositCrypto: { path: '/account/deposit/crypto', area: 'account' },
   accountSecurity: { path: '/account/security', area: 'account' },
+  accountNotifications: { path: '/account/notifications', area: 'account' },
+  accountStatements: { path: '/account/statements', area: 'account' },
 
   admin: { path: '/admin', area: 'admin' },
   adminDashboard: { path: '/admin/dashboard', area: 'admin' },

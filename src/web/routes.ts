@@ -27,6 +27,7 @@ const modules: Record<RouteName, string> = {
   retirementSpouseProgram: 'routes/public/product-page.tsx',
   pammMam: 'routes/public/product-page.tsx',
   cannabisInvestments: 'routes/public/product-page.tsx',
+  verifyStatement: 'routes/public/verify-statement.tsx',
 
   signin: 'routes/public/signin.tsx',
   login: 'routes/public/signin.tsx',
@@ -59,6 +60,8 @@ const modules: Record<RouteName, string> = {
   accountDeposit: 'routes/account/deposit.tsx',
   accountDepositCrypto: 'routes/account/deposit-crypto.tsx',
   accountSecurity: 'routes/account/security.tsx',
+  accountNotifications: 'routes/account/notifications.tsx',
+  accountStatements: 'routes/account/statements.tsx',
 
   admin: 'routes/admin/dashboard.tsx',
   adminDashboard: 'routes/admin/dashboard.tsx',

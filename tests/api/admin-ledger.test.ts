@@ -57,7 +57,8 @@ describe('POST /api/admin/ledger/verify', () => {
     expect(data).toMatchObject({ ok: true, problem: null, seq: null });
     expect(data.entries).toBeGreaterThan(0);
     expect(json(response).message).toMatch(
-      /^OK: \d+ entries, \d+ accounts; every balance matches, \d+ entries on the hash chain(; \d+ newest not sealed yet .*)?\.$/,
+      // ADR 014 extends the line with the audit chain and the anchors of ANCHOR_FILE.
+      /^OK: \d+ entries, \d+ accounts; every balance matches, \d+ entries on the hash chain(; \d+ newest not sealed yet [^;]*)?; \d+ audit records on the audit chain[^;]*; (no anchors yet|1 anchor matches, newest at \S+|\d+ anchors match, newest at \S+)\.$/,
     );
     const log = await ctx.database.db.selectFrom('audit_log').select(['action', 'after']).where('action', '=', 'ledger.verify').execute();
     expect(log).toHaveLength(1);

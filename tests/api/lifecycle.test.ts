@@ -82,7 +82,7 @@ describe('refusing to start', () => {
   it('exits 1 naming each unsafe production setting, without a stack trace', async () => {
     const server = spawnServer({ NODE_ENV: 'production', DATA_DIR: path.join(os.tmpdir(), 'ledgerline-never-created') });
     expect(await server.exit).toBe(1);
-    for (const name of ['DEMO_MODE', 'SMTP_URL', 'PUBLIC_URL']) expect(server.stderr()).toContain(`${name}: must`);
+    for (const name of ['DEMO_MODE', 'SMTP_URL', 'PUBLIC_URL', 'BANK_SIGNING_KEY_FILE']) expect(server.stderr()).toContain(`${name}: must`);
     expect(server.stderr()).not.toMatch(STACK_LINE);
     expect(fs.existsSync(path.join(os.tmpdir(), 'ledgerline-never-created'))).toBe(false);
   });

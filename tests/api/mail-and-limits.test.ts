@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../../src/server/mail/mailer';
-import { createTestApp, drainJobs, json, validSignUp, type TestContext } from '../support/app';
+import { createTestApp, drainJobs, json, testSigningKeyFile, validSignUp, type TestContext } from '../support/app';
 import { type SmtpSink, startSmtpSink } from '../support/smtp';
 
 describe('mail over real SMTP', () => {
@@ -40,7 +40,13 @@ describe('mail over real SMTP', () => {
     const notDemo = await createTestApp({ seedDemo: false, env: { DEMO_MODE: 'false' } });
     const production = await createTestApp({
       seedDemo: false,
-      env: { NODE_ENV: 'production', DEMO_MODE: 'false', SMTP_URL: 'smtp://127.0.0.1:1', PUBLIC_URL: 'https://bank.example' },
+      env: {
+        NODE_ENV: 'production',
+        DEMO_MODE: 'false',
+        SMTP_URL: 'smtp://127.0.0.1:1',
+        PUBLIC_URL: 'https://bank.example',
+        BANK_SIGNING_KEY_FILE: testSigningKeyFile(),
+      },
     });
     try {
       expect((await demo.app.inject({ method: 'GET', url: '/dev/mailbox?format=json' })).statusCode).toBe(200);

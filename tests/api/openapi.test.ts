@@ -134,7 +134,9 @@ describe('GET /api/openapi.json', () => {
 });
 
 function hasBinaryContent(operation: Operation, status: string): boolean {
-  return Object.keys(operation.responses[status]?.content ?? {}).some((type) => /^(image|application\/pdf|application\/octet-stream)/.test(type));
+  return Object.keys(operation.responses[status]?.content ?? {}).some((type) =>
+    /^(image|application\/pdf|application\/octet-stream|application\/x-ofx|text\/csv)/.test(type),
+  );
 }
 
 function isErrorShape(schema: unknown): boolean {

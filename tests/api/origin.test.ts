@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createTestApp, json, type TestContext } from '../support/app';
+import { createCustomer, createTestApp, json, testSigningKeyFile, type TestContext } from '../support/app';
 
 // CSRF: a state-changing call that rides on the session cookie must come from the bank's own
 // pages. PUBLIC_URL is https://bank.example here; the test app is reached as http://localhost.
@@ -9,7 +9,13 @@ beforeAll(async () => {
   ctx = await createTestApp({ env: { PUBLIC_URL: 'https://bank.example' } });
   production = await createTestApp({
     seedDemo: false,
-    env: { NODE_ENV: 'production', DEMO_MODE: 'false', SMTP_URL: 'smtp://127.0.0.1:1', PUBLIC_URL: 'https://bank.example' },
+    env: {
+      NODE_ENV: 'production',
+      DEMO_MODE: 'false',
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      PUBLIC_URL: 'https://bank.example',
+      BANK_SIGNING_KEY_FILE: testSigningKeyFile(),
+    },
   });
 });
 afterAll(async () => {

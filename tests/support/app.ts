@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject as injectProvided } from 'vitest';
@@ -9,12 +12,15 @@ import { type AppContext, type Clock, createAppContext } from '../../src/server/
 import { createDatabase, type DatabaseHandle } from '../../src/server/db/database';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { installJobSchema, runDueJobs } from '../../src/server/jobs/runner';
+import { sealAll } from '../../src/server/ledger/sealer';
+import { wakeLedgerNotifier } from '../../src/server/notifications/ledger-notifier';
 import { createMailer, type Mailer } from '../../src/server/mail/mailer';
 import { sentMail } from '../../src/server/mail/repository';
 import { createLogger } from '../../src/server/lib/logger';
 import { seed } from '../../src/server/seed';
 import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
 import { nextStaffStep, STAFF_TOTP_SECRET, staffCode } from './totp';
+import { newSigningKeyPem } from '../../src/server/signing/keys';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -90,14 +96,30 @@ export async function createTestApp(
   };
 }
 
+let signingKeyFile: string | undefined;
+
+/** A BANK_SIGNING_KEY_FILE for tests that start as production (which refuses to start without one). */
+export function testSigningKeyFile(): string {
+  if (!signingKeyFile) {
+    signingKeyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-test-key-')), 'signing-key.pem');
+    fs.writeFileSync(signingKeyFile, newSigningKeyPem(), { mode: 0o600 });
+  }
+  return signingKeyFile;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API tests read loosely typed JSON bodies
 export const json = <T = any>(response: LightMyRequestResponse): T => response.json() as T;
 
 /**
  * Runs every background job that is due (mail delivery first of all) until none is left: the
- * deterministic stand-in for the runner a server starts. Jobs waiting for a later retry stay.
+ * deterministic stand-in for the runner and the sealer a server starts (so money notifications
+ * are delivered too). Jobs waiting for a later retry stay.
  */
 export async function drainJobs(ctx: TestContext): Promise<void> {
+  // What a running server's sealer does in the background: chain what is committed and wake the
+  // job that notifies customers of it (ADR 013).
+  await sealAll(ctx.database.db);
+  await wakeLedgerNotifier(ctx.context);
   await runDueJobs(ctx.context, ctx.database.pool);
 }
 

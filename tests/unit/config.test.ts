@@ -29,6 +29,8 @@ describe('configuration from the environment', () => {
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD: ADMIN_PASSWORD must be at least 12 characters'],
     [{ DEMO_MODE: 'maybe' }, 'DEMO_MODE: DEMO_MODE must be true or false (got "maybe")'],
     [{ MAIL_FROM: 'nobody' }, 'MAIL_FROM: MAIL_FROM must be an address like "Bank <no-reply@bank.example>"'],
+    [{ ANCHOR_EMAIL: 'auditors' }, 'ANCHOR_EMAIL: ANCHOR_EMAIL must be an email address'],
+    [{ ANCHOR_FILE: '/var/lib/ledgerline/' }, 'ANCHOR_FILE: ANCHOR_FILE must name a file, not a directory'],
   ])('explains a bad value: %j', (env, message) => {
     try {
       loadConfig(env);
@@ -67,7 +69,13 @@ describe('configuration from the environment', () => {
   });
 
   describe('refuses an unsafe production start, naming the variable', () => {
-    const production = { NODE_ENV: 'production', DEMO_MODE: 'false', SMTP_URL: 'smtp://mail.example:587', PUBLIC_URL: 'https://bank.example' };
+    const production = {
+      NODE_ENV: 'production',
+      DEMO_MODE: 'false',
+      SMTP_URL: 'smtp://mail.example:587',
+      PUBLIC_URL: 'https://bank.example',
+      BANK_SIGNING_KEY_FILE: '/etc/ledgerline/signing-key.pem',
+    };
     const problemsOf = (env: Record<string, string | undefined>): string[] => {
       try {
         loadConfig(env);
@@ -90,6 +98,7 @@ describe('configuration from the environment', () => {
       ['PUBLIC_URL unset', { PUBLIC_URL: undefined }, 'PUBLIC_URL: must start with https://'],
       ['PUBLIC_URL over http', { PUBLIC_URL: 'http://bank.example' }, 'PUBLIC_URL: must start with https://'],
       ['PUBLIC_URL over http, ALLOW_HTTP=false', { PUBLIC_URL: 'http://bank.example', ALLOW_HTTP: 'false' }, 'PUBLIC_URL: must start with https://'],
+      ['BANK_SIGNING_KEY_FILE unset', { BANK_SIGNING_KEY_FILE: undefined }, 'BANK_SIGNING_KEY_FILE: must be set when NODE_ENV=production'],
     ])('%s', (_label, change, message) => {
       const problems = problemsOf({ ...production, ...change });
       expect(problems).toHaveLength(1);
@@ -104,7 +113,12 @@ describe('configuration from the environment', () => {
     });
 
     it('lists every refusal at once', () => {
-      expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0])).toEqual(['DEMO_MODE', 'SMTP_URL', 'PUBLIC_URL']);
+      expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0])).toEqual([
+        'DEMO_MODE',
+        'SMTP_URL',
+        'PUBLIC_URL',
+        'BANK_SIGNING_KEY_FILE',
+      ]);
     });
 
     it('does not apply outside production', () => {
@@ -140,6 +154,7 @@ describe('configuration from the environment', () => {
     [{ ADMIN_TOTP_SECRET: 'JBSWY3DPEHPK3PX' }, `ADMIN_TOTP_SECRET: ${ADMIN_TOTP_SECRET_RULE}`],
     [{ ADMIN_TOTP_SECRET: 'JBSWY3DPEHPK3PXP0189' }, `ADMIN_TOTP_SECRET: ${ADMIN_TOTP_SECRET_RULE}`],
     [{ ADMIN_TOTP_SECRET: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP' }, `ADMIN_TOTP_SECRET: ${ADMIN_TOTP_SECRET_RULE}`],
+    [{ BANK_TIMEZONE: 'Mars/Olympus_Mons' }, 'BANK_TIMEZONE: BANK_TIMEZONE must be an IANA time zone such as UTC, Europe/London or America/New_York'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {
@@ -162,6 +177,14 @@ describe('configuration from the environment', () => {
     );
     expect(loadConfig({ ...production, ADMIN_TOTP_SECRET: 'JBSWY3DPEHPK3PXP' }).adminTotpSecret).toBe('JBSWY3DPEHPK3PXP');
     expect(loadConfig({ ADMIN_TOTP_SECRET: DEMO_ADMIN_TOTP_SECRET }).adminTotpSecret).toBe(DEMO_ADMIN_TOTP_SECRET);
+  });
+
+  it('puts the anchor file in DATA_DIR unless ANCHOR_FILE says where, and mails anchors only with ANCHOR_EMAIL', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/bank' })).toMatchObject({ anchorFile: '/srv/bank/anchors.jsonl', anchorEmail: undefined });
+    expect(loadConfig({ ANCHOR_FILE: '/mnt/anchors/bank.jsonl', ANCHOR_EMAIL: 'Audit@Bank.example' })).toMatchObject({
+      anchorFile: '/mnt/anchors/bank.jsonl',
+      anchorEmail: 'audit@bank.example',
+    });
   });
 
   it('runs the background jobs in the app unless RUN_JOBS=false', () => {

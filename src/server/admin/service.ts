@@ -2,7 +2,7 @@ import type { AdminDashboard, AdminLedgerOverview, AdminLedgerVerification, Dash
 import { audit } from '../audit/audit';
 import type { ActorContext, AppContext } from '../context';
 import type { DB } from '../db/database';
-import { describeVerifyResult, verifyLedger } from '../ledger/verify';
+import { verifyBooks } from '../anchors/verify';
 import type { Outcome } from '../lib/outcome';
 import * as repository from './repository';
 
@@ -73,21 +73,27 @@ export async function getLedgerOverview(ctx: AppContext): Promise<AdminLedgerOve
   };
 }
 
-/** Recomputes the chain and every balance (as `npm run ledger:verify` does) and records who ran it. */
+/**
+ * Recomputes the ledger chain and every balance, the audit chain, and every anchor of ANCHOR_FILE
+ * (as `npm run ledger:verify` does, with the same words) and records who ran it.
+ */
 export async function runLedgerVerification(ctx: ActorContext): Promise<Outcome<AdminLedgerVerification>> {
-  const result = await verifyLedger(ctx.db);
+  const { ok, ledger, audit: auditTrail, anchors, lines } = await verifyBooks(ctx.db, ctx.config);
+  const problem = !ledger.ok ? ledger.problem : !auditTrail.ok ? auditTrail.problem : !anchors.ok ? anchors.problem : null;
   const verification: AdminLedgerVerification = {
-    ok: result.ok,
-    entries: result.entries,
-    problem: result.ok ? null : result.problem,
-    seq: result.ok ? null : result.seq,
-    message: describeVerifyResult(result),
+    ok,
+    entries: ledger.entries,
+    problem,
+    seq: ledger.ok ? null : ledger.seq,
+    auditRecords: auditTrail.recomputed.length,
+    anchors: { count: anchors.count, newestAt: anchors.ok ? anchors.newestAt : null, failingSeq: anchors.ok ? null : anchors.seq },
+    message: lines.join('\n'),
     checkedAt: ctx.clock.now().toISOString(),
   };
   await audit(ctx.db, ctx.actor, {
     action: 'ledger.verify',
     targetType: 'ledger',
-    after: { ok: verification.ok, entries: verification.entries, problem: verification.problem, seq: verification.seq },
+    after: { ok, entries: verification.entries, problem, seq: verification.seq, anchors: anchors.count },
   });
   return { data: verification, message: verification.message };
 }

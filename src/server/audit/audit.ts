@@ -20,6 +20,10 @@ export interface AuditActor {
  * Writes one staff (or security) action to the append-only audit log. Pass the transaction that
  * makes the change, so the change and its record commit together or not at all. (The log's read
  * side, for the back office, is audit/repository.ts.)
+ *
+ * `audit_log` is a view (ADR 014): the database keeps the actor's email and address, before,
+ * after and reason apart as the record's erasable personal part, stores its salted hash with the
+ * record, and queues the record for the audit chain's sealer (audit/sealer.ts).
  */
 export async function audit(db: DB, actor: AuditActor | null, input: AuditInput): Promise<void> {
   await db
@@ -37,4 +41,22 @@ export async function audit(db: DB, actor: AuditActor | null, input: AuditInput)
       ip: actor?.ip ?? null,
     })
     .execute();
+}
+
+/**
+ * Erases the personal part of every audit record about (or by) a customer who is being closed or
+ * deleted, in that transaction. The records stay, with their salted hash of what was erased, so the
+ * audit chain still verifies; the back office shows "erased" in their place.
+ */
+export async function eraseAuditPersonalData(trx: DB, userId: string): Promise<number> {
+  const erased = await trx
+    .deleteFrom('audit_personal')
+    .where('audit_id', 'in', (eb) =>
+      eb
+        .selectFrom('audit_records')
+        .select('id')
+        .where((where) => where.or([where('target_user_id', '=', userId), where('actor_id', '=', userId)])),
+    )
+    .executeTakeFirst();
+  return Number(erased.numDeletedRows);
 }

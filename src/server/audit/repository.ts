@@ -40,6 +40,7 @@ export async function listAuditEntries(db: DB, filter: AuditFilter, page: PageRe
         'after',
         'reason',
         'ip',
+        'erased',
       ])
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
@@ -64,4 +65,11 @@ export async function distinctActions(db: DB): Promise<string[]> {
     )
     select action from distinct_actions where action is not null`.execute(db);
   return result.rows.map((row) => row.action);
+}
+
+/** Staff emails by id: who acted, for records whose own copy of the email was erased. */
+export async function emailsOf(db: DB, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.email]));
 }

@@ -27,13 +27,15 @@ export async function listAudit(ctx: AppContext, query: AuditQuery): Promise<Aud
   const targetUserId = customer ? await resolveCustomer(ctx, customer) : undefined;
   const result = await repository.listAuditEntries(ctx.db, { actorId, targetUserId, action }, { page, pageSize });
   const names = await displayNames(ctx.db, [...new Set(result.items.flatMap((row) => (row.target_user_id ? [row.target_user_id] : [])))]);
+  // An erased record lost its copy of the actor's email with its personal part; the actor's id still names them.
+  const actors = await repository.emailsOf(ctx.db, [...new Set(result.items.flatMap((row) => (row.erased && row.actor_id ? [row.actor_id] : [])))]);
   return {
     ...result,
     items: result.items.map((row) => ({
       id: row.id,
       at: new Date(row.at).toISOString(),
       actorId: row.actor_id,
-      actorEmail: row.actor_email,
+      actorEmail: row.actor_email ?? (row.actor_id ? (actors.get(row.actor_id) ?? null) : null),
       action: row.action,
       targetUserId: row.target_user_id,
       targetName: (row.target_user_id && names.get(row.target_user_id)) ?? null,
@@ -43,6 +45,7 @@ export async function listAudit(ctx: AppContext, query: AuditQuery): Promise<Aud
       after: row.after,
       reason: row.reason,
       ip: row.ip,
+      erased: row.erased,
     })),
   };
 }

@@ -11,8 +11,7 @@ import type { User } from '../db/schema';
 import { notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { describeUserAgent } from '../lib/user-agent';
-import { queueMail } from '../mail/outbox';
-import { brandOf, newDeviceSignInMail } from '../mail/templates';
+import { notify } from '../notifications/service';
 import { newToken, sha256 } from './crypto';
 import * as repository from './repository';
 
@@ -64,12 +63,19 @@ export async function signInSession(ctx: SignInContext, userId: string, origin: 
  */
 async function noteDevice(ctx: SignInContext, userId: string, origin: SessionOrigin, seenBefore: boolean) {
   const deviceToken = origin.deviceToken ?? newToken();
-  const isNew = await repository.rememberDevice(ctx.db, userId, sha256(deviceToken));
+  const deviceHash = sha256(deviceToken);
+  const isNew = await repository.rememberDevice(ctx.db, userId, deviceHash);
   if (!isNew || !seenBefore) return;
-  const user = await repository.findUserById(ctx.db, userId);
-  if (!user) return;
-  const sign = { device: describeUserAgent(origin.userAgent), ip: origin.ip, at: ctx.clock.now() };
-  await queueMail(ctx, newDeviceSignInMail(brandOf(ctx.config), user.email, user.first_name, sign));
+  // Always on, whatever the customer's notification choices: the same email as ever (staff get it
+  // too), and for customers an item in the app (issue 14).
+  await notify(ctx, {
+    kind: 'new_device_sign_in',
+    userId,
+    key: `device:${deviceHash}`,
+    device: describeUserAgent(origin.userAgent),
+    ip: origin.ip,
+    at: ctx.clock.now(),
+  });
 }
 
 /** The session's live state, if it is live, with how many seconds of idleness it has left. */

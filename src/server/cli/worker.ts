@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import closeWithGrace from 'close-with-grace';
+import { checkAnchorFile } from '../anchors/file';
 import { loadConfig } from '../config';
 import { createAppContext } from '../context';
 import { createDatabase } from '../db/database';
@@ -25,6 +26,8 @@ const WORKER_GRACE_MS = 20_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config);
+  // The daily anchor runs here too (ADR 014): refuse to start without a writable ANCHOR_FILE.
+  checkAnchorFile(config.anchorFile);
   const url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
   let runtime: Pick<Runtime, 'database' | 'stop'>;
   if (url) {

@@ -9,7 +9,7 @@ import {
 } from '../../shared/contracts/admin';
 import { SESSION_ENDED_MESSAGE, type SessionDto, type SessionsEnded } from '../../shared/contracts/sessions';
 import { formatCents } from '../../shared/money';
-import { audit } from '../audit/audit';
+import { audit, eraseAuditPersonalData } from '../audit/audit';
 import { eraseCredentials } from '../auth/repository';
 import { eraseFactors } from '../factors/repository';
 import { endSessionOf, endUserSessions, sessionsOf } from '../auth/sessions';
@@ -243,6 +243,7 @@ async function deleteWithoutHistory(trx: DB, ctx: ActorContext, user: User, acco
     return files;
   });
   if (!files) return undefined;
+  await eraseAuditPersonalData(trx, user.id);
   await audit(trx, ctx.actor, {
     action: 'user.delete',
     targetUserId: user.id,
@@ -274,6 +275,8 @@ async function close(trx: DB, ctx: ActorContext, user: User, accounts: Awaited<R
   await eraseFactors(trx, user.id);
   await eraseCustomerKyc(trx, user.id);
   const files = await eraseOwnerFiles(trx, user.id);
+  // Earlier audit records keep their place on the audit chain, without the personal data (ADR 014).
+  await eraseAuditPersonalData(trx, user.id);
   // No personal data in the record: it would outlive the anonymization it documents.
   await audit(trx, ctx.actor, {
     action: 'user.close',

@@ -102,6 +102,61 @@ export interface AuditLogTable {
   after: Json<unknown> | null;
   reason: string | null;
   ip: string | null;
+  /** Read only (set by the insert trigger): the salted SHA-256 of the personal part. */
+  personal_hash: Generated<string>;
+  /** Read only: the personal part (actor_email, ip, before, after, reason) was erased. */
+  erased: Generated<boolean>;
+}
+
+/**
+ * `audit_log` is a view (inserts go through it); these are its tables (migration
+ * 2026-11-24-40-audit-chain, ADR 014). A record's chained part:
+ */
+export interface AuditRecordsTable {
+  id: Generated<number>;
+  at: CreatedAt;
+  actor_id: string | null;
+  action: string;
+  target_user_id: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  personal_hash: string;
+}
+
+/** Its erasable personal part: the JSON text that was hashed, and its salt. */
+export interface AuditPersonalTable {
+  audit_id: number;
+  salt: string;
+  data: string;
+}
+
+export interface AuditChainTable {
+  position: number;
+  audit_id: number;
+  prev_hash: string;
+  hash: string;
+  sealed_at: DefaultTimestamp;
+}
+
+export interface AuditUnsealedTable {
+  audit_id: number;
+}
+
+/** Every anchor line written to ANCHOR_FILE (the file is the authority; this is the back office's list). */
+export interface AnchorsTable {
+  seq: number;
+  ledger_position: number;
+  ledger_hash: string;
+  audit_position: number;
+  audit_hash: string;
+  at: Date | string;
+  key_id: string;
+  signature: string;
+  line: string;
+  /** The bank date a daily run anchored; null for "Anchor now". */
+  daily_date: string | null;
+  requested_by: string | null;
+  recorded_at: CreatedAt;
 }
 
 export type LedgerAccountKind = 'savings' | 'checking' | 'bank_cash' | 'bank_operations' | 'external_clearing' | 'loans_receivable' | 'interest_income';
@@ -364,6 +419,82 @@ export interface WebauthnChallengesTable {
   created_at: CreatedAt;
 }
 
+/** A public key the bank has signed with (statements, anchors); kept after a rotation. */
+export interface SigningKeysTable {
+  key_id: string;
+  algorithm: Generated<'Ed25519'>;
+  public_key: string;
+  first_used_at: CreatedAt;
+}
+
+/** One notification of one customer (issue 14, ADR 013); `in_app` false: emailed only, kept so a retry is recognised. */
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  dedupe_key: string;
+  title: string;
+  body: string;
+  link: string | null;
+  in_app: boolean;
+  emailed: boolean;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
+/** A customer's choice for one kind; no row: the contract's defaults. */
+export interface NotificationPreferencesTable {
+  user_id: string;
+  kind: string;
+  in_app: boolean;
+  email: boolean;
+  threshold_cents: number | null;
+  updated_at: DefaultTimestamp;
+}
+
+/** How far a notifier has read (the ledger notifier: a ledger_chain position). */
+export interface NotificationCursorsTable {
+  name: string;
+  position: number;
+  updated_at: DefaultTimestamp;
+}
+
+/** A statement as issued: its exact bytes, what they cover, and the bank's signature. Append-only. */
+export interface StatementsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  account_kind: 'savings' | 'checking';
+  /** YYYY-MM in time_zone. */
+  period: string;
+  time_zone: string;
+  /** The account's postings with after_seq < entry_seq <= through_seq are its lines. */
+  after_seq: number;
+  through_seq: number;
+  line_count: number;
+  opening_cents: number;
+  closing_cents: number;
+  total_in_cents: number;
+  total_out_cents: number;
+  last_entry_id: string;
+  ledger_chain_position: number;
+  ledger_chain_hash: string;
+  customer_name: string;
+  account_number: string;
+  pdf: Buffer;
+  sha256: string;
+  key_id: string;
+  signature: string;
+  issued_at: ColumnType<Date, Date | string, never>;
+}
+
+/** A month whose statements the monthly job has queued. */
+export interface StatementRunsTable {
+  period: string;
+  accounts_queued: number;
+  completed_at: DefaultTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -372,6 +503,11 @@ export interface Database {
   password_resets: PasswordResetsTable;
   login_throttle: LoginThrottleTable;
   audit_log: AuditLogTable;
+  audit_records: AuditRecordsTable;
+  audit_personal: AuditPersonalTable;
+  audit_chain: AuditChainTable;
+  audit_unsealed: AuditUnsealedTable;
+  anchors: AnchorsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_chain: LedgerChainTable;
   ledger_unsealed: LedgerUnsealedTable;
@@ -391,6 +527,12 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   sign_in_tickets: SignInTicketsTable;
   webauthn_challenges: WebauthnChallengesTable;
+  signing_keys: SigningKeysTable;
+  notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
+  notification_cursors: NotificationCursorsTable;
+  statements: StatementsTable;
+  statement_runs: StatementRunsTable;
 }
 
 export type User = Selectable<UsersTable>;

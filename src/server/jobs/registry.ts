@@ -1,7 +1,10 @@
 import { parseCronItems, type ParsedCronItem, type TaskList } from 'graphile-worker';
 import { z } from 'zod';
+import { ANCHOR_DAILY_TASK, runDailyAnchor } from '../anchors/service';
 import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
+import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../notifications/ledger-notifier';
+import { MAKE_STATEMENT_TASK, makeStatementJob, queueMonthlyStatements, STATEMENTS_MONTHLY_TASK } from '../statements/service';
 import { PURGE_TASK, purgeExpired } from './purge';
 
 /**
@@ -19,11 +22,23 @@ interface TaskDefinition {
 }
 
 const ZSendMailPayload = z.object({ outboxId: z.number().int().positive() });
+const ZMakeStatementPayload = z.object({ accountId: z.uuid(), month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/) });
 
 export const TASKS: readonly TaskDefinition[] = [
   { identifier: SEND_MAIL_TASK, run: (ctx, payload) => deliverMail(ctx, ZSendMailPayload.parse(payload).outboxId) },
   // Hourly, at minute 17 (away from the hour, when other schedules tend to run).
   { identifier: PURGE_TASK, run: (ctx) => purgeExpired(ctx), schedule: '17 * * * *' },
+  // Every hour at minute 7; it anchors once per bank day (BANK_TIMEZONE), so the day's anchor is
+  // written soon after the bank's midnight, and a missed hour (every runner down) is made up at the next.
+  { identifier: ANCHOR_DAILY_TASK, run: (ctx) => runDailyAnchor(ctx), schedule: '7 * * * *' },
+  // Woken by the sealer after it chains entries (within about a second of a posting); every minute
+  // as well, so an entry whose wake was lost (a process stopped between sealing and queueing) waits
+  // a minute at most. A run with nothing new reads one row.
+  { identifier: LEDGER_NOTIFY_TASK, run: (ctx) => notifyLedgerEntries(ctx), schedule: '* * * * *' },
+  // Hourly (cron is UTC; the task itself asks the bank's calendar which months have closed), so the
+  // 1st in BANK_TIMEZONE is within the hour whatever the zone, and missed months are caught up.
+  { identifier: STATEMENTS_MONTHLY_TASK, run: (ctx) => queueMonthlyStatements(ctx), schedule: '7 * * * *' },
+  { identifier: MAKE_STATEMENT_TASK, run: (ctx, payload) => makeStatementJob(ctx, ZMakeStatementPayload.parse(payload)) },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */

@@ -111,13 +111,17 @@ export interface SealerLog {
   warn(details: object, message: string): void;
 }
 
+/** One chain's sealing round: how many it chained (a full batch means more are waiting), or null when another process is at it. */
+export type SealRound = (db: DB) => Promise<number | null>;
+
 /**
  * Keeps sealing in the background, every SEAL_INTERVAL_MS (at once again while batches are
  * full). Every app process and worker runs one; the advisory lock lets one of them seal at a time,
  * so the chain keeps growing while any of them is up. A failure (the database away) is logged and
- * retried. `stop()` finishes the round under way.
+ * retried. `stop()` finishes the round under way. `rounds`: the chains to seal, each in its own
+ * transaction under its own lock (the ledger's; server.ts adds the audit trail's, ADR 014).
  */
-export function startSealer(db: DB, log: SealerLog, intervalMs = SEAL_INTERVAL_MS): { stop(): Promise<void> } {
+export function startSealer(db: DB, log: SealerLog, intervalMs = SEAL_INTERVAL_MS, rounds: SealRound[] = [sealPending]): { stop(): Promise<void> } {
   let stopped = false;
   let wake: (() => void) | null = null;
   const sleep = (ms: number) =>
@@ -132,9 +136,10 @@ export function startSealer(db: DB, log: SealerLog, intervalMs = SEAL_INTERVAL_M
     let failures = 0;
     while (!stopped) {
       try {
-        const sealed = await sealPending(db);
+        let full = false;
+        for (const round of rounds) if ((await round(db)) === SEAL_BATCH_MAX) full = true;
         failures = 0;
-        if (sealed === SEAL_BATCH_MAX) continue;
+        if (full) continue;
       } catch (error) {
         failures += 1;
         // The database away (restarting, failing over) is one line; anything else keeps its stack.

@@ -3,7 +3,7 @@ import type { DB } from '../db/database';
 import { entryHash, GENESIS_HASH } from './chain';
 import { loadHashedEntries } from './sealer';
 
-export type VerifyResult =
+export type VerifyResult = (
   | {
       ok: true;
       /** Entries checked (balances and, once sealed, the chain). */
@@ -16,7 +16,11 @@ export type VerifyResult =
       /** Booking time of the oldest unsealed entry, if any. */
       oldestUnsealedAt: string | null;
     }
-  | { ok: false; entries: number; problem: string; entryId: string | null; seq: number | null };
+  | { ok: false; entries: number; problem: string; entryId: string | null; seq: number | null }
+) & {
+  /** The chain recomputed from the entries, at the positions asked for (set by verifyLedger). */
+  recomputed?: RecomputedChain;
+};
 
 const PAGE = 2000;
 
@@ -29,10 +33,34 @@ const failure = (entries: number, problem: string, entryId: string | null = null
   seq,
 });
 
-/** Walks the hash chain from its first position: positions gapless, each hash recomputed from the entry as stored. */
-async function checkChain(db: DB): Promise<Failure | { sealed: number }> {
-  let prevHash = GENESIS_HASH;
+/**
+ * The chain as recomputed from the entries (never from the stored hashes): its length and the
+ * recomputed hash at each position asked for (the anchors' positions). `walkedTo`: the last
+ * position that could be recomputed (a gap or a missing entry stops the walk).
+ */
+export interface RecomputedChain {
+  length: number;
+  walkedTo: number;
+  hashesAt: Map<number, string>;
+}
+
+/**
+ * Walks the hash chain from its first position: positions gapless, each hash recomputed from the
+ * entry as stored. After the first problem it keeps recomputing (from the recomputed hashes) as far
+ * as a wanted position needs, so anchors can still be compared with what the entries say.
+ */
+async function checkChain(db: DB, wanted: ReadonlySet<number>): Promise<{ failure: Failure | null; recomputed: RecomputedChain }> {
+  const lastWanted = Math.max(0, ...wanted);
+  const recomputed: RecomputedChain = { length: 0, walkedTo: 0, hashesAt: new Map() };
+  let failed: Failure | null = null;
+  let prevStored = GENESIS_HASH;
+  let prevComputed = GENESIS_HASH;
   let expected = 1;
+  const stop = (failure: Failure | null) => {
+    recomputed.walkedTo = expected - 1;
+    recomputed.length = Math.max(recomputed.length, expected - 1);
+    return { failure: failed ?? failure, recomputed };
+  };
   for (;;) {
     const links = await db
       .selectFrom('ledger_chain as c')
@@ -42,7 +70,7 @@ async function checkChain(db: DB): Promise<Failure | { sealed: number }> {
       .orderBy('c.position')
       .limit(PAGE)
       .execute();
-    if (links.length === 0) return { sealed: expected - 1 };
+    if (links.length === 0) return stop(null);
     const entries = await loadHashedEntries(
       db,
       links.map((link) => link.entry_id),
@@ -50,13 +78,22 @@ async function checkChain(db: DB): Promise<Failure | { sealed: number }> {
     for (const link of links) {
       const position = Number(link.position);
       const at = (problem: string) => failure(expected - 1, `${problem} (chain position ${position})`, link.entry_id, link.seq);
-      if (position !== expected) return at(`chain gap: expected position ${expected}`);
-      if (link.prev_hash !== prevHash) return at('prev_hash does not match the previous entry');
+      if (position !== expected) return stop(at(`chain gap: expected position ${expected}`));
+      if (link.prev_hash !== prevStored) failed ??= at('prev_hash does not match the previous entry');
       const entry = entries.get(link.entry_id);
-      if (!entry) return at('the chained entry is missing');
-      if (entryHash(prevHash, { ...entry, seq: position }) !== link.hash) return at('hash does not match the entry and its postings');
-      prevHash = link.hash;
+      if (!entry) return stop(at('the chained entry is missing'));
+      const hash = entryHash(prevComputed, { ...entry, seq: position });
+      if (hash !== link.hash) failed ??= at('hash does not match the entry and its postings');
+      if (wanted.has(position)) recomputed.hashesAt.set(position, hash);
+      prevStored = link.hash;
+      prevComputed = hash;
       expected += 1;
+      if (failed && expected > lastWanted) {
+        // Nothing further is needed; the true length is still worth knowing.
+        const last = await db.selectFrom('ledger_chain').select('position').orderBy('position', 'desc').limit(1).executeTakeFirst();
+        recomputed.length = Number(last?.position ?? 0);
+        return stop(null);
+      }
     }
   }
 }
@@ -120,16 +157,22 @@ async function checkEntries(db: DB, running: Map<string, number>): Promise<Failu
  * Entries not sealed yet are counted apart: their content is checked by the balances, their place
  * in the chain once the sealer has run (docs/decisions/008-ledger-several-writers.md).
  */
-export async function verifyLedger(db: DB): Promise<VerifyResult> {
+export async function verifyLedger(db: DB, options: { positions?: Iterable<number> } = {}): Promise<VerifyResult> {
   // One snapshot: chain, entries, postings and balances as of one moment, even while the bank runs.
   if (!db.isTransaction)
     return db
       .transaction()
       .setIsolationLevel('repeatable read')
-      .execute((trx) => verifyLedger(trx));
+      .execute((trx) => verifyLedger(trx, options));
 
-  const chain = await checkChain(db);
-  if ('ok' in chain) return chain;
+  const { failure: broken, recomputed } = await checkChain(db, new Set(options.positions ?? []));
+  if (broken) return { ...broken, recomputed };
+  const result = await checkBalances(db, recomputed.length);
+  return { ...result, recomputed };
+}
+
+/** Every entry and balance, once the chain has been walked (`sealed`: its length). */
+async function checkBalances(db: DB, sealed: number): Promise<VerifyResult> {
   const running = new Map<string, number>();
   const walked = await checkEntries(db, running);
   if ('ok' in walked) return walked;
@@ -145,8 +188,8 @@ export async function verifyLedger(db: DB): Promise<VerifyResult> {
   const unsealed = Number(counts?.unsealed ?? 0);
   if (counts?.both) return failure(walked.entries, 'an entry is both chained and waiting to be sealed', counts.both);
   if (counts?.neither) return failure(walked.entries, 'an entry is neither chained nor waiting to be sealed', counts.neither);
-  if (Number(counts?.entries ?? 0) !== chain.sealed + unsealed)
-    return failure(walked.entries, `${counts?.entries} entries, but ${chain.sealed} chained and ${unsealed} waiting`);
+  if (Number(counts?.entries ?? 0) !== sealed + unsealed)
+    return failure(walked.entries, `${counts?.entries} entries, but ${sealed} chained and ${unsealed} waiting`);
 
   const accounts = await db.selectFrom('ledger_accounts').select(['id', 'balance', 'allow_negative', 'name', 'number']).execute();
   let total = 0;
@@ -166,7 +209,7 @@ export async function verifyLedger(db: DB): Promise<VerifyResult> {
     ok: true,
     entries: walked.entries,
     accounts: accounts.length,
-    sealed: chain.sealed,
+    sealed,
     unsealed,
     oldestUnsealedAt: counts?.oldest ? new Date(counts.oldest).toISOString() : null,
   };

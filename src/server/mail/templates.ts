@@ -1,4 +1,5 @@
 import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS } from '../../shared/limits';
+import { routes } from '../../shared/routes';
 import type { Config } from '../config';
 import type { MailMessage } from './mailer';
 
@@ -102,6 +103,34 @@ export function secondFactorChangedMail(brand: Brand, to: string, firstName: str
   };
 }
 
+/** A notification the customer chose to get by email (issue 14); their choices are one link away. */
+export function notificationMail(brand: Brand, to: string, firstName: string, notification: { title: string; body: string; link: string | null }): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: ${notification.title}`,
+    text:
+      `Hello ${firstName},\n\n${notification.body}\n\n` +
+      (notification.link ? `${brand.publicUrl}${notification.link}\n\n` : '') +
+      `Choose which notifications you get by email at ${brand.publicUrl}${routes.accountNotifications.path}.${footer(brand)}`,
+  };
+}
+
 export function plainMail(brand: Brand, to: string, subject: string, body: string): MailMessage {
   return { to, subject: `${brand.bankName}: ${subject}`, text: `${body}${footer(brand)}` };
+}
+
+/**
+ * To ANCHOR_EMAIL: one anchor line, so a copy of the chain heads lives where no database user can
+ * reach it. The line is alone on its own line of the body, byte for byte as in ANCHOR_FILE.
+ */
+export function anchorMail(brand: Brand, to: string, anchor: { seq: number; at: string }, line: string): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: ledger anchor ${anchor.seq} (${anchor.at})`,
+    text:
+      `Anchor ${anchor.seq}, written at ${anchor.at}: the heads of the ledger chain and of the audit chain, signed with the bank's key.\n\n` +
+      `${line}\n\n` +
+      `Keep this mail. "npm run ledger:verify" checks every line of ANCHOR_FILE against the chains; a copy kept here shows whether a line was changed or removed there.\n` +
+      brand.publicUrl,
+  };
 }

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { AdminTransactionDto, TransactionDto, TransactionListQuery, TransactionPage } from '../../shared/contracts/transactions';
+import { type RawBuilder, sql } from 'kysely';
+import type { AdminTransactionDto, CustomerAccountKind, TransactionDto, TransactionListQuery, TransactionPage } from '../../shared/contracts/transactions';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
 
@@ -12,22 +12,66 @@ export interface ListFilter extends TransactionListQuery {
   completedOnly?: boolean;
 }
 
-function baseQuery(db: DB, filter: ListFilter) {
-  let query = db
-    .selectFrom('postings as p')
-    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
-    .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
-    .leftJoin('journal_entries as r', 'r.reversal_of', 'e.id')
-    .where('a.owner_id', 'is not', null);
-  if (filter.userId) query = query.where('a.owner_id', '=', filter.userId);
-  if (filter.account) query = query.where('a.kind', '=', filter.account);
-  if (filter.type === 'credit') query = query.where('p.amount', '>', 0);
-  if (filter.type === 'debit') query = query.where('p.amount', '<', 0);
-  if (filter.from) query = query.where('e.value_date', '>=', filter.from);
-  if (filter.to) query = query.where('e.value_date', '<=', filter.to);
-  if (filter.completedOnly) query = query.where('r.id', 'is', null);
-  return query;
+/**
+ * The filter as SQL conditions on postings p, accounts a, entries e and reversals r, and which of
+ * a, e, r they need (the count joins only those). A customer's lines are found by their account
+ * ids, given as values: the planner then knows how long that customer's history is (a business's
+ * 100,000 lines or a student's 50) and picks its plan accordingly.
+ */
+function conditionsOf(filter: ListFilter, accountIds: string[] | null) {
+  const where: Array<RawBuilder<unknown>> = [];
+  const needs = { account: false, entry: false, reversal: false };
+  if (accountIds) where.push(sql`p.account_id in (${sql.join(accountIds)})`);
+  else {
+    needs.account = true;
+    where.push(sql`a.owner_id is not null`);
+    if (filter.account) where.push(sql`a.kind = ${filter.account}`);
+  }
+  if (filter.type === 'credit') where.push(sql`p.amount > 0`);
+  if (filter.type === 'debit') where.push(sql`p.amount < 0`);
+  if (filter.amountMin !== undefined) where.push(sql`abs(p.amount) >= ${filter.amountMin}`);
+  if (filter.amountMax !== undefined) where.push(sql`abs(p.amount) <= ${filter.amountMax}`);
+  if (filter.from || filter.to) needs.entry = true;
+  if (filter.from) where.push(sql`e.value_date >= ${filter.from}`);
+  if (filter.to) where.push(sql`e.value_date <= ${filter.to}`);
+  if (filter.completedOnly) {
+    needs.entry = needs.reversal = true;
+    where.push(sql`r.id is null`);
+  }
+  if (filter.q) where.push(sql`p.id in ${matchingPostings(`%${escapeLike(filter.q)}%`, accountIds)}`);
+  return { where: sql.join(where, sql` and `), needs };
 }
+
+/**
+ * The postings whose words match: what a line shows (a staff note, else the posting's memo, else
+ * the entry's description) or its counterparty. One branch per column, so each uses its trigram
+ * index (migration 2026-11-24-31, ADR 013) and a rare name is found without reading the whole
+ * history; an OR over the joined tables could use none of them.
+ */
+function matchingPostings(pattern: string, accountIds: string[] | null) {
+  const within = (alias: string) => (accountIds ? sql`and ${sql.ref(`${alias}.account_id`)} in (${sql.join(accountIds)})` : sql``);
+  return sql`(
+    select p1.id from postings p1 where (p1.memo ilike ${pattern} or p1.counterparty ilike ${pattern}) ${within('p1')}
+    union
+    select p2.id from postings p2 join journal_entries e2 on e2.id = p2.entry_id where e2.description ilike ${pattern} ${within('p2')}
+    union
+    select p3.id from postings p3 join entry_notes n3 on n3.entry_id = p3.entry_id where n3.description ilike ${pattern} ${within('p3')})`;
+}
+
+/** The customer's savings and checking account ids (or the one the filter names); null for every customer's lines (staff). */
+async function accountIdsOf(db: DB, filter: ListFilter): Promise<string[] | null> {
+  if (!filter.userId) return null;
+  const rows = await db
+    .selectFrom('ledger_accounts')
+    .select('id')
+    .where('owner_id', '=', filter.userId)
+    .where('kind', 'in', filter.account ? [filter.account] : ['savings', 'checking'])
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** A search text as a LIKE pattern's literal part: %, _ and the escape character match themselves. */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 interface Row {
   id: string;
@@ -91,25 +135,40 @@ const POSTING_COLUMNS = [
 /** The newest staff description note of the entry, if any. */
 const latestNote = () => sql<string | null>`(select n.description from entry_notes n where n.entry_id = e.id order by n.id desc limit 1)`.as('note');
 
-function selectRows(db: DB, filter: ListFilter) {
-  return baseQuery(db, filter)
+function selectRows(db: DB, filter: ListFilter, conditions: ReturnType<typeof conditionsOf>) {
+  return db
+    .selectFrom('postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
+    .leftJoin('journal_entries as r', 'r.reversal_of', 'e.id')
     .innerJoin('users as u', 'u.id', 'a.owner_id')
     .select([...POSTING_COLUMNS, 'u.first_name', 'u.last_name', latestNote()])
+    .where(sql<boolean>`${conditions.where}`)
     .orderBy('p.entry_seq', 'desc')
     .orderBy('a.kind')
     .limit(filter.pageSize)
     .offset((filter.page - 1) * filter.pageSize);
 }
 
+/** How many lines match: only the tables the filter needs are joined (counting a long history is one index scan). */
+async function countRows(db: DB, conditions: ReturnType<typeof conditionsOf>): Promise<number> {
+  const { needs } = conditions;
+  const result = await sql<{ total: string }>`
+    select count(*) as total from postings p
+    ${needs.account ? sql`join ledger_accounts a on a.id = p.account_id` : sql``}
+    ${needs.entry ? sql`join journal_entries e on e.id = p.entry_id` : sql``}
+    ${needs.reversal ? sql`left join journal_entries r on r.reversal_of = e.id` : sql``}
+    where ${conditions.where}`.execute(db);
+  return Number(result.rows[0]?.total ?? 0);
+}
+
 /** One page of rows and the total that matches the filter. */
 async function pageOf(db: DB, filter: ListFilter) {
-  const [rows, count] = await Promise.all([
-    selectRows(db, filter).execute(),
-    baseQuery(db, filter)
-      .select((eb) => eb.fn.countAll<string>().as('total'))
-      .executeTakeFirst(),
-  ]);
-  return { rows, total: Number(count?.total ?? 0) };
+  const accountIds = await accountIdsOf(db, filter);
+  if (accountIds?.length === 0) return { rows: [], total: 0 };
+  const conditions = conditionsOf(filter, accountIds);
+  const [rows, total] = await Promise.all([selectRows(db, filter, conditions).execute(), countRows(db, conditions)]);
+  return { rows, total };
 }
 
 export async function listTransactions(db: DB, filter: ListFilter): Promise<TransactionPage> {
@@ -145,6 +204,35 @@ export async function entryLines(db: DB, entryId: string, userId: string | null)
   if (userId) query = query.where('a.owner_id', '=', userId);
   const rows = await query.orderBy('a.kind').execute();
   return rows.map((row) => toTransactionDto(row as Row));
+}
+
+// ---------------------------------------------------------------- money in and out per month
+
+/**
+ * A customer's credits and debits per month of value date, from `fromDate` (the first day of the
+ * oldest month) on. Over both accounts, money moved between the customer's own accounts is
+ * neither in nor out; over one account, every line of it counts.
+ */
+export async function monthlyTotals(db: DB, userId: string, fromDate: string, account: CustomerAccountKind | undefined) {
+  const ownTransfer = sql<boolean>`exists (
+      select 1 from postings other join ledger_accounts own on own.id = other.account_id
+      where other.entry_id = p.entry_id and other.id <> p.id and own.owner_id = a.owner_id)`;
+  let query = db
+    .selectFrom('postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
+    .select([
+      sql<string>`to_char(e.value_date, 'YYYY-MM')`.as('month'),
+      sql<string>`coalesce(sum(p.amount) filter (where p.amount > 0), 0)`.as('in_cents'),
+      sql<string>`coalesce(-sum(p.amount) filter (where p.amount < 0), 0)`.as('out_cents'),
+    ])
+    .where('a.owner_id', '=', userId)
+    .where('a.kind', 'in', account ? [account] : ['savings', 'checking'])
+    .where('e.value_date', '>=', fromDate)
+    .groupBy(sql`1`);
+  if (!account) query = query.where(sql<boolean>`not ${ownTransfer}`);
+  const rows = await query.execute();
+  return rows.map((row) => ({ month: row.month, inCents: Number(row.in_cents), outCents: Number(row.out_cents) }));
 }
 
 // ---------------------------------------------------------------- accounts and entries

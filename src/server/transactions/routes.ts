@@ -8,6 +8,8 @@ import {
   ZAdminTransactionRequest,
   ZAdminTransactionUpdate,
   ZInternalTransferRequest,
+  ZMonthlyTotalsAnswer,
+  ZMonthlyTotalsQuery,
   ZTransactionAnswer,
   ZTransactionLinesAnswer,
   ZTransactionListQuery,
@@ -40,7 +42,12 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/transaction',
       {
         config: { access: 'customer' },
-        schema: { tags: ['transactions'], summary: 'My history, newest first', querystring: ZTransactionListQuery, response: { 200: ZTransactionPageAnswer } },
+        schema: {
+          tags: ['transactions'],
+          summary: 'My history, newest first; filtered by account, type, value dates, words (description or counterparty) and amount range',
+          querystring: ZTransactionListQuery,
+          response: { 200: ZTransactionPageAnswer },
+        },
       },
       async (request) => ({ data: await repository.listTransactions(context.db, { ...request.query, userId: contextOf(request, context).actor.user.id }) }),
     );
@@ -59,6 +66,20 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request) => ({
         data: await repository.listTransactions(context.db, { ...request.query, userId: contextOf(request, context).actor.user.id, completedOnly: true }),
       }),
+    );
+
+    api.get(
+      '/transaction/monthly-totals',
+      {
+        config: { access: 'customer' },
+        schema: {
+          tags: ['transactions'],
+          summary: 'Money in and out of my accounts per month, the last 12 months (by value date; moves between my own accounts left out)',
+          querystring: ZMonthlyTotalsQuery,
+          response: { 200: ZMonthlyTotalsAnswer },
+        },
+      },
+      async (request) => ({ data: await transactions.myMonthlyTotals(contextOf(request, context), request.query.account) }),
     );
 
     // Its only effect is the posting that stores the key, so the key is checked there.

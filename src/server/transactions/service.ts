@@ -1,13 +1,15 @@
 import type { z } from 'zod';
-import type {
-  CustomerAccountKind,
-  TransactionDto,
-  TransferCodeSent,
-  ZAdminAccountUpdate,
-  ZAdminTransactionRequest,
-  ZInternalTransferRequest,
-  ZTransferRequest,
-  ZWireTransferRequest,
+import {
+  MONTHLY_TOTALS_MONTHS,
+  type CustomerAccountKind,
+  type MonthlyTotals,
+  type TransactionDto,
+  type TransferCodeSent,
+  type ZAdminAccountUpdate,
+  type ZAdminTransactionRequest,
+  type ZInternalTransferRequest,
+  type ZTransferRequest,
+  type ZWireTransferRequest,
 } from '../../shared/contracts/transactions';
 import { TRANSFER_CODE_TTL_MS } from '../../shared/limits';
 import { formatCents } from '../../shared/money';
@@ -15,6 +17,7 @@ import { bicCountry, wireCountries } from '../../shared/wire';
 import { audit } from '../audit/audit';
 import { consumeCode, issueCode } from '../auth/codes';
 import { sha256 } from '../auth/crypto';
+import { bankMonth, previousMonth } from '../lib/bank-time';
 import { type ActorContext, withDb } from '../context';
 import type { DB } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
@@ -84,6 +87,26 @@ async function ownAccountIds(db: DB, userId: string): Promise<{ savings: string;
   if (accountIdCache.size >= ACCOUNT_ID_CACHE_MAX) accountIdCache.clear();
   accountIdCache.set(userId, ids);
   return ids;
+}
+
+// ---------------------------------------------------------------- customer: money in and out per month
+
+/** The `count` months up to and including `lastMonth` (YYYY-MM), oldest first. */
+export function monthsUpTo(lastMonth: string, count: number): string[] {
+  const months = [lastMonth];
+  while (months.length < count) months.unshift(previousMonth(months[0]!));
+  return months;
+}
+
+/** The history chart's figures: money in and out in each of the last MONTHLY_TOTALS_MONTHS months (quiet months are zero). */
+export async function myMonthlyTotals(ctx: ActorContext, account: CustomerAccountKind | undefined): Promise<MonthlyTotals> {
+  // The current month is the bank's (BANK_TIMEZONE); value dates are bank dates already.
+  const months = monthsUpTo(bankMonth(ctx.clock.now(), ctx.config.timeZone), MONTHLY_TOTALS_MONTHS);
+  const rows = await repository.monthlyTotals(ctx.db, ctx.actor.user.id, `${months[0]}-01`, account);
+  const byMonth = new Map(rows.map((row) => [row.month, row]));
+  return {
+    months: months.map((month) => ({ month, moneyIn: (byMonth.get(month)?.inCents ?? 0) / 100, moneyOut: (byMonth.get(month)?.outCents ?? 0) / 100 })),
+  };
 }
 
 // ---------------------------------------------------------------- customer: between own accounts

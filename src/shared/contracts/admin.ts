@@ -144,6 +144,8 @@ export const ZAuditEntry = z.object({
   after: z.unknown(),
   reason: z.string().nullable(),
   ip: z.string().nullable(),
+  /** The personal part (before, after, reason, address) was erased when the customer was closed; the record stays on the audit chain. */
+  erased: z.boolean(),
 });
 export type AuditEntryDto = z.infer<typeof ZAuditEntry>;
 export const ZAuditList = paginated(ZAuditEntry);
@@ -197,9 +199,15 @@ export type AdminLedgerOverview = z.infer<typeof ZAdminLedgerOverview>;
 export const ZAdminLedgerVerification = z.object({
   ok: z.boolean(),
   entries: z.number().int(),
-  /** The first entry that does not match, when one does not. */
+  /** The first thing that does not match (in the ledger, the audit trail or an anchor), when one does not. */
   problem: z.string().nullable(),
+  /** The ledger entry that does not match, when the ledger is where it failed. */
   seq: z.number().int().nullable(),
+  /** Audit records on the audit chain (ADR 014). */
+  auditRecords: z.number().int(),
+  /** The lines of ANCHOR_FILE checked, the newest one's time, and the first anchor that no longer matches. */
+  anchors: z.object({ count: z.number().int(), newestAt: ZTimestamp.nullable(), failingSeq: z.number().int().nullable() }),
+  /** What `npm run ledger:verify` prints: one OK line, or a FAILED line per part that failed (joined by newlines). */
   message: z.string(),
   checkedAt: ZTimestamp,
 });

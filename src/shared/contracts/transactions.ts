@@ -54,13 +54,70 @@ export const ZAdminTransactionPageAnswer = envelope(paginated(ZAdminTransaction)
 export const ZTransactionAnswer = envelope(ZTransaction);
 export const ZTransactionLinesAnswer = envelope(z.array(ZTransaction));
 
+/** The longest text a history search takes. */
+export const SEARCH_LENGTH_MAX = 100;
+export const AMOUNT_RANGE_MESSAGE = 'amountMin must not be more than amountMax';
+
+/** An end of the amount range: decimal dollars (zero allowed) with at most 2 places, compared with a line's amount; cents inside. */
+const amountBound = (name: string) =>
+  z
+    .unknown()
+    .meta({
+      anyOf: [
+        { type: 'number', minimum: 0, maximum: AMOUNT_CENTS_MAX / 100, multipleOf: 0.01 },
+        { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,2})?$' },
+      ],
+      description: `${name === 'amountMin' ? 'Smallest' : 'Largest'} amount of a line, decimal dollars (a debit and a credit compare by their size), e.g. 25 or 99.50`,
+    })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      const cents = dollarsToCents(value);
+      if (cents === null || cents < 0 || cents > AMOUNT_CENTS_MAX) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50` });
+        return z.NEVER;
+      }
+      return cents;
+    });
+
 export const ZTransactionListQuery = ZPage.extend({
   account: z.enum(CUSTOMER_ACCOUNTS, { message: 'account must be savings or checking' }).optional(),
   type: z.enum(['debit', 'credit'], { message: 'type must be debit or credit' }).optional(),
   from: isoDate('from').optional(),
   to: isoDate('to').optional(),
+  /** Words found in the description or the counterparty (case does not matter). */
+  q: optionalText('Search', SEARCH_LENGTH_MAX),
+  amountMin: amountBound('amountMin'),
+  amountMax: amountBound('amountMax'),
+}).refine((query) => query.amountMin === undefined || query.amountMax === undefined || query.amountMin <= query.amountMax, {
+  message: AMOUNT_RANGE_MESSAGE,
+  path: ['amountMax'],
 });
 export type TransactionListQuery = z.infer<typeof ZTransactionListQuery>;
+
+// ---------------------------------------------------------------- money in and out per month
+
+/** How many months the history's chart covers: this one and the eleven before it. */
+export const MONTHLY_TOTALS_MONTHS = 12;
+
+export const ZMonthlyTotalsQuery = z.object({
+  account: z.enum(CUSTOMER_ACCOUNTS, { message: 'account must be savings or checking' }).optional(),
+});
+
+export const ZMonthTotals = z
+  .object({
+    /** YYYY-MM, by value date. */
+    month: z.string(),
+    /** Dollars that came in (credits). */
+    moneyIn: z.number(),
+    /** Dollars that went out (debits), positive. */
+    moneyOut: z.number(),
+  })
+  .meta({ id: 'MonthTotals' });
+export type MonthTotalsDto = z.infer<typeof ZMonthTotals>;
+/** The last MONTHLY_TOTALS_MONTHS months, oldest first, every month present (zero when quiet). */
+export const ZMonthlyTotalsAnswer = envelope(z.object({ months: z.array(ZMonthTotals) }));
+export type MonthlyTotals = { months: MonthTotalsDto[] };
 
 const FILL_ALL = 'Please fill all fields';
 

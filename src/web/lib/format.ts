@@ -22,6 +22,12 @@ const styles = {
   date: { year: 'numeric', month: 'short', day: 'numeric' },
   /** Jan 5 */
   day: { month: 'short', day: 'numeric' },
+  /** Jan 2026 */
+  month: { year: 'numeric', month: 'short' },
+  /** Jan */
+  monthName: { month: 'short' },
+  /** January 2026 (a statement's month) */
+  monthLong: { year: 'numeric', month: 'long' },
   /** Jan 5, 2026, 3:04 PM */
   dateTime: { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' },
   /** Jan 5, 2026, 3:04:05 PM (the audit log, where seconds order events) */
@@ -54,3 +60,6 @@ export function formatDate(value: string | Date, style: DateStyle = 'date'): str
   if (Number.isNaN(date.getTime())) return typeof value === 'string' ? value : '';
   return formatter(style, calendar).format(date);
 }
+
+/** A month written YYYY-MM (a statement's period): January 2026. */
+export const formatMonth = (month: string) => formatDate(`${month}-01`, 'monthLong');

@@ -11,6 +11,10 @@ import * as ledgerChain from './2026-11-23-09-ledger-chain';
 import * as rateLimits from './2026-11-23-10-rate-limits';
 import * as mailOutbox from './2026-11-24-11-mail-outbox';
 import * as knownDevices from './2026-11-24-13b-known-devices';
+import * as signingKeys from './2026-11-24-14-signing-keys';
+import * as statements from './2026-11-24-30-statements';
+import * as notifications from './2026-11-24-31-notifications';
+import * as auditChain from './2026-11-24-40-audit-chain';
 import * as secondFactors from './2026-11-24-20-second-factors';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
@@ -27,5 +31,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-10-rate-limits': rateLimits,
   '2026-11-24-11-mail-outbox': mailOutbox,
   '2026-11-24-13b-known-devices': knownDevices,
+  '2026-11-24-14-signing-keys': signingKeys,
+  '2026-11-24-30-statements': statements,
+  '2026-11-24-31-notifications': notifications,
+  '2026-11-24-40-audit-chain': auditChain,
   '2026-11-24-20-second-factors': secondFactors,
 };

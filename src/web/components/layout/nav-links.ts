@@ -45,6 +45,7 @@ export const footerLinks: NavLink[] = [
   { label: 'Investment Solutions', to: '/resources/investment-solutions' },
   { label: 'Bank Accounts', to: '/resources/personal-checking' },
   { label: 'About Us', to: '/about-us' },
+  { label: 'Verify a statement', to: '/verify-statement' },
   { label: 'Privacy Policy', to: '/privacy-policy' },
   { label: 'Terms and Conditions', to: '/terms-and-conditions' },
 ];

@@ -1,5 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AdminAccountUpdate, AdminTransactionDto, AdminTransactionRequest, TransactionDto, TransactionPage } from '../../../shared/contracts/transactions';
+import type {
+  AdminAccountUpdate,
+  AdminTransactionDto,
+  AdminTransactionRequest,
+  MonthlyTotals,
+  TransactionDto,
+  TransactionPage,
+} from '../../../shared/contracts/transactions';
 import { api } from '../../lib/api';
 
 /** A filtered page of history lines (the API's query parameters; empty means no filter). */
@@ -10,6 +17,11 @@ export interface TransactionFilter {
   type?: 'debit' | 'credit' | '';
   from?: string;
   to?: string;
+  /** Words in the description or the counterparty. */
+  q?: string;
+  /** Amount range in dollars, as typed ('' = none). */
+  amountMin?: string;
+  amountMax?: string;
 }
 
 export const ledgerKeys = {
@@ -17,6 +29,7 @@ export const ledgerKeys = {
   mine: (filter: TransactionFilter) => [...ledgerKeys.all, 'mine', filter] as const,
   customer: (userId: string, filter: TransactionFilter) => [...ledgerKeys.all, 'customer', userId, filter] as const,
   journal: (filter: TransactionFilter) => [...ledgerKeys.all, 'journal', filter] as const,
+  monthly: (account: string) => [...ledgerKeys.all, 'monthly', account] as const,
 };
 
 function queryString(filter: TransactionFilter): string {
@@ -31,6 +44,13 @@ export const transactionsQuery = (filter: TransactionFilter = {}) =>
   queryOptions({
     queryKey: ledgerKeys.mine(filter),
     queryFn: async () => (await api.get<TransactionPage>(`/transaction${queryString(filter)}`)).data,
+  });
+
+/** Money in and out per month, the last 12 months (one account, or both without the moves between them). */
+export const monthlyTotalsQuery = (account: 'savings' | 'checking' | '' = '') =>
+  queryOptions({
+    queryKey: ledgerKeys.monthly(account),
+    queryFn: async () => (await api.get<MonthlyTotals>(`/transaction/monthly-totals${account ? `?account=${account}` : ''}`)).data,
   });
 
 /** One customer's history as staff see it. */

@@ -1,9 +1,10 @@
-import { ArrowLeftRight, CreditCard, HandCoins, History, House, KeyRound, LifeBuoy, UserRound } from 'lucide-react';
+import { ArrowLeftRight, CreditCard, FileText, HandCoins, History, House, KeyRound, LifeBuoy, UserRound } from 'lucide-react';
 import { Link, Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
 import { Avatar } from '../../components/layout/avatar';
 import { signOut } from '../../features/auth/api';
+import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { loadSignedInUser } from '../../features/auth/guards';
 import { useCurrentUser } from '../../lib/current-user';
 import { paths } from '../../paths';
@@ -13,6 +14,7 @@ const links: ShellLink[] = [
   { to: paths.accountInfo, label: 'Account Info', icon: UserRound },
   { to: paths.accountUpdatePassword, label: 'Password', icon: KeyRound },
   { to: paths.accountTransactions, label: 'Transactions', icon: History },
+  { to: paths.accountStatements, label: 'Statements', icon: FileText },
   { to: paths.accountTransfers, label: 'Transfers', icon: ArrowLeftRight },
   { to: paths.accountLoans, label: 'Loans', icon: HandCoins },
   { to: paths.accountCards, label: 'Cards', icon: CreditCard },
@@ -52,6 +54,7 @@ function AccountLayoutFrame() {
           <p className="truncate text-sm text-slate-700">
             {greeting()}, <span className="font-semibold text-slate-900">{user.firstName}</span>
           </p>
+          <NotificationBell />
           <Link to={paths.accountInfo} className="rounded-full focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
             <Avatar firstName={user.firstName} lastName={user.lastName} url={user.profilePicture?.url} />
             <span className="sr-only">Account information</span>

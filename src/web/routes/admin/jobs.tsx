@@ -22,7 +22,12 @@ export function meta() {
 }
 
 /** What each task does, as staff read it (the names are the job registry's, src/server/jobs/registry.ts). */
-const TASK_LABELS: Record<string, string> = { send_mail: 'Send an email', purge_expired: 'Purge expired records' };
+const TASK_LABELS: Record<string, string> = {
+  send_mail: 'Send an email',
+  purge_expired: 'Purge expired records',
+  anchor_daily: 'Anchor the ledger and audit chains',
+  notify_ledger: 'Notify customers of money in and out',
+};
 
 const readParams = (search: URLSearchParams) => ({ state: choiceParam(search, 'state', JOB_QUEUE_STATES, 'all'), page: pageParam(search) });
 

@@ -1,9 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
+import { Pager } from '../../components/ui/pager';
 import { ledgerOverviewQuery, verifyLedgerNow } from '../../features/admin/api';
+import { anchorListQuery, anchorNow } from '../../features/anchors/api';
+import { AnchorList } from '../../features/anchors/components/anchor-list';
 import { useAction } from '../../lib/action';
 import { errorMessage } from '../../lib/api';
 import { formatCents, formatDate, formatNumber } from '../../lib/format';
@@ -12,11 +16,48 @@ import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 
 export function clientLoader() {
-  return prefetch(ledgerOverviewQuery());
+  return prefetch(ledgerOverviewQuery(), anchorListQuery(1));
 }
 
 export function meta() {
   return [{ title: `General ledger | ${BANK_NAME}` }];
+}
+
+/**
+ * The anchors (ADR 014): the signed heads of both chains, appended to ANCHOR_FILE daily and on
+ * "Anchor now". Verification holds both chains against every one of them.
+ */
+function Anchors() {
+  const [page, setPage] = useState(1);
+  const { data, isPending, error } = useQuery(anchorListQuery(page));
+  const anchoring = useAction(anchorNow, { onSuccess: () => setPage(1) });
+  return (
+    <Card title="Anchors">
+      <p className="text-sm text-slate-700">
+        Once a day, and when you press the button, the heads of the ledger chain and the audit chain are signed with the bank’s key and appended as one line to
+        the anchor file, outside the database (and mailed, when an anchor address is set). Verification recomputes both chains and checks every anchor: history
+        rewritten behind the bank’s back no longer matches the anchors written after it.
+      </p>
+      <div className="mt-4">
+        <Button onClick={() => void anchoring.run()} disabled={anchoring.busy}>
+          {anchoring.busy ? 'Anchoring...' : 'Anchor now'}
+        </Button>
+      </div>
+      <div aria-live="polite" className="mt-4">
+        {anchoring.error ? <Alert tone="error">{anchoring.error.message}</Alert> : null}
+        {anchoring.result ? <Alert tone="success">{anchoring.result.message}</Alert> : null}
+      </div>
+      {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
+      {isPending ? <p role="status">Loading...</p> : null}
+      {data && data.items.length === 0 ? <p className="mt-4 text-sm text-slate-700">No anchors yet.</p> : null}
+      {data && data.items.length > 0 ? (
+        <div className="mt-4 space-y-4">
+          <AnchorList anchors={data.items} />
+          {data.total > data.pageSize ? <Pager page={page} pageSize={data.pageSize} total={data.total} label="Anchors" onPage={setPage} /> : null}
+        </div>
+      ) : null}
+    </Card>
+  );
 }
 
 /** The bank's side of the books: its own accounts, what it holds for customers, and the hash chain, with a verify button. */
@@ -88,8 +129,8 @@ export default function AdminLedgerPage() {
               <dd className="font-mono text-xs">{data.head.hash}</dd>
             </dl>
             <p className="mt-3 text-sm text-slate-700">
-              Verification recomputes every entry’s hash from the one before it, every running balance and every stored balance, as{' '}
-              <code>npm run ledger:verify</code> does. It reads the whole ledger, and each run is recorded in the audit log.
+              Verification recomputes every entry’s hash from the one before it, every running balance and every stored balance, the audit trail’s hash chain,
+              and checks every anchor, as <code>npm run ledger:verify</code> does. It reads the whole ledger, and each run is recorded in the audit log.
             </p>
             <div className="mt-4">
               <Button onClick={() => void verification.run()} disabled={verification.busy}>
@@ -100,11 +141,13 @@ export default function AdminLedgerPage() {
               {verification.error ? <Alert tone="error">{verification.error.message}</Alert> : null}
               {verification.result ? (
                 <Alert tone={verification.result.ok ? 'success' : 'error'}>
-                  {verification.result.message} (checked {formatDate(verification.result.checkedAt, 'time')})
+                  <span className="whitespace-pre-line break-words">{verification.result.message}</span> (checked{' '}
+                  {formatDate(verification.result.checkedAt, 'time')})
                 </Alert>
               ) : null}
             </div>
           </Card>
+          <Anchors />
         </>
       ) : null}
     </div>

@@ -20,6 +20,15 @@ function Change({ value }: { value: unknown }) {
   );
 }
 
+/** In place of a value whose personal data was erased when its customer was closed (the record itself stays). */
+function Erased() {
+  return (
+    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs italic text-slate-700" title="Personal data erased when the customer was closed">
+      erased
+    </span>
+  );
+}
+
 /** Who did what, when, to whom, with the values before and after. */
 export function AuditTable({ items }: { items: AuditEntryDto[] }) {
   return (
@@ -58,13 +67,9 @@ export function AuditTable({ items }: { items: AuditEntryDto[] }) {
                   <span className="text-slate-600">—</span>
                 )}
               </td>
-              <td className="px-3 py-2">
-                <Change value={entry.before} />
-              </td>
-              <td className="px-3 py-2">
-                <Change value={entry.after} />
-              </td>
-              <td className="px-3 py-2 text-slate-800">{entry.reason ?? '—'}</td>
+              <td className="px-3 py-2">{entry.erased ? <Erased /> : <Change value={entry.before} />}</td>
+              <td className="px-3 py-2">{entry.erased ? <Erased /> : <Change value={entry.after} />}</td>
+              <td className="px-3 py-2 text-slate-800">{entry.erased ? <Erased /> : (entry.reason ?? '—')}</td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { ZTransactionListQuery } from '../../../../shared/contracts/transactions';
+import { SEARCH_LENGTH_MAX, ZTransactionListQuery } from '../../../../shared/contracts/transactions';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { contractResolver } from '../../../lib/form';
@@ -19,6 +19,7 @@ export function TransactionFilterForm({
   allTypes,
   dateHint,
   className,
+  search = false,
 }: {
   label: string;
   value: TransactionFilterValues;
@@ -27,6 +28,8 @@ export function TransactionFilterForm({
   allTypes: string;
   dateHint?: string;
   className: string;
+  /** Show the words and amount range fields too (the customer's history). */
+  search?: boolean;
 }) {
   const form = useForm<TransactionFilterValues>({
     resolver: contractResolver(ZTransactionListQuery, {
@@ -37,36 +40,57 @@ export function TransactionFilterForm({
   });
   const { errors } = form.formState;
   // Back, forward or a link changes the address: the form shows what the list shows.
-  const { type, account, from, to } = value;
-  useEffect(() => form.reset({ type, account, from, to }), [form, type, account, from, to]);
+  const { type, account, from, to, q, amountMin, amountMax } = value;
+  useEffect(() => form.reset({ type, account, from, to, q, amountMin, amountMax }), [form, type, account, from, to, q, amountMin, amountMax]);
 
   return (
-    <form onSubmit={form.handleSubmit(onApply)} noValidate aria-label={label} className={className}>
-      <SelectField label="Type" error={errors.type?.message} {...form.register('type')}>
-        <option value="">{allTypes}</option>
-        <option value="credit">Credits</option>
-        <option value="debit">Debits</option>
-      </SelectField>
-      <SelectField label="Account" error={errors.account?.message} {...form.register('account')}>
-        <option value="">All accounts</option>
-        <option value="savings">Savings</option>
-        <option value="checking">Checking</option>
-      </SelectField>
-      <TextField label="From" type="date" hint={dateHint} error={errors.from?.message} {...form.register('from')} />
-      <TextField label="To" type="date" hint={dateHint} error={errors.to?.message} {...form.register('to')} />
-      {/* Level with the inputs, whose labels sit above them. */}
-      <div className="flex gap-3 lg:mt-6">
-        <Button type="submit">Filter</Button>
-        <Button
-          variant="secondary"
-          onClick={() => {
-            form.reset(NO_FILTER);
-            onApply(NO_FILTER);
-          }}
-        >
-          Reset
-        </Button>
-      </div>
+    <form onSubmit={form.handleSubmit(onApply)} noValidate aria-label={label} className={search ? 'space-y-4' : className}>
+      {search ? (
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
+          <TextField
+            label="Search"
+            type="search"
+            hint="Words in the description or the payee's name"
+            maxLength={SEARCH_LENGTH_MAX}
+            error={errors.q?.message}
+            {...form.register('q')}
+          />
+          <TextField label="Amount from (USD)" inputMode="decimal" autoComplete="off" error={errors.amountMin?.message} {...form.register('amountMin')} />
+          <TextField label="Amount to (USD)" inputMode="decimal" autoComplete="off" error={errors.amountMax?.message} {...form.register('amountMax')} />
+        </div>
+      ) : null}
+      <FilterRow search={search} className={className}>
+        <SelectField label="Type" error={errors.type?.message} {...form.register('type')}>
+          <option value="">{allTypes}</option>
+          <option value="credit">Credits</option>
+          <option value="debit">Debits</option>
+        </SelectField>
+        <SelectField label="Account" error={errors.account?.message} {...form.register('account')}>
+          <option value="">All accounts</option>
+          <option value="savings">Savings</option>
+          <option value="checking">Checking</option>
+        </SelectField>
+        <TextField label="From" type="date" hint={dateHint} error={errors.from?.message} {...form.register('from')} />
+        <TextField label="To" type="date" hint={dateHint} error={errors.to?.message} {...form.register('to')} />
+        {/* Level with the inputs, whose labels sit above them. */}
+        <div className="flex gap-3 lg:mt-6">
+          <Button type="submit">Filter</Button>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              form.reset(NO_FILTER);
+              onApply(NO_FILTER);
+            }}
+          >
+            Reset
+          </Button>
+        </div>
+      </FilterRow>
     </form>
   );
+}
+
+/** The fields every history filter has: the form itself lays them out, or a row under the search fields does. */
+function FilterRow({ search, className, children }: { search: boolean; className: string; children: ReactNode }) {
+  return search ? <div className={className}>{children}</div> : <>{children}</>;
 }

@@ -1,0 +1,139 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import {
+  ADMIN,
+  DEMO_CUSTOMER,
+  DEMO_CUSTOMER_2,
+  expect,
+  fromOurPages,
+  lastMailId,
+  mailedCode,
+  staffBearerToken,
+  tabTo,
+  test,
+  uniqueEmail,
+} from './support/fixtures';
+
+// Issue 14's history you can search: words (a payee's name), an amount range, the running balance
+// column, and the monthly chart with its table of figures.
+
+const PASSWORD = 'Quiet-Harbor-7719';
+
+async function newCustomer(page: Page, firstName: string): Promise<{ email: string; id: string }> {
+  const email = uniqueEmail(firstName.toLowerCase());
+  const signUp = await page.request.post('/api/auth/signup', {
+    data: {
+      firstName,
+      lastName: 'Tester',
+      email,
+      address: '9 Birch Lane, Springfield',
+      dateOfBirth: '1989-06-01',
+      sex: 'Prefer not to say',
+      countryCode: '1',
+      phone: '+1 202 555 0147',
+      occupation: 'private',
+      annualIncomeRange: '$30,000.00 - $70,000.00',
+      accountType: 'Checking',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(201);
+  expect((await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } })).status()).toBe(200);
+  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
+  expect(verified.status()).toBe(200);
+  return { email, id: ((await verified.json()) as { data: { _id: string } }).data._id };
+}
+
+async function accountNumberOf(request: APIRequestContext, user: { email: string; password: string }): Promise<string> {
+  const response = await request.post('/api/auth/signin', { headers: fromOurPages(), data: user });
+  return ((await response.json()) as { data: { user: { account: { number: string } } } }).data.user.account.number;
+}
+
+test('the history is searched by a payee name and by an amount range, with its running balance and the chart figures', async ({ page, request, checkA11y }) => {
+  test.setTimeout(120_000);
+  // The demo customers' numbers and the staff token come through the request fixture (its own
+  // cookies): the page stays signed in as the new customer.
+  const jamieNumber = await accountNumberOf(request, DEMO_CUSTOMER_2);
+  const alexNumber = await accountNumberOf(request, DEMO_CUSTOMER);
+
+  const customer = await newCustomer(page, 'Sam');
+  const adminToken = await staffBearerToken(request, ADMIN);
+  const funded = await request.post(`/api/transaction/admin/${customer.id}`, {
+    headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': crypto.randomUUID() },
+    data: { amount: 500, transactionType: 'credit', date: new Date().toISOString().slice(0, 10), description: 'Opening gift', reason: 'e2e setup' },
+  });
+  expect(funded.status(), await funded.text()).toBe(201);
+
+  // Three payments from the page's session: two to Jamie Lee, one to Alex Morgan.
+  for (const [number, name, dollars, words] of [
+    [jamieNumber, 'Jamie Lee', 25, 'Concert tickets'],
+    [alexNumber, 'Alex Morgan', 60, 'Bike repair'],
+    [jamieNumber, 'Jamie Lee', 140, 'Rent share'],
+  ] as const) {
+    const body = { amount: dollars, accountType: 'checking', accountNumber: number, to: name, description: words };
+    const after = await lastMailId(page);
+    const step = await page.request.post('/api/transaction/transfer', { headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() }, data: body });
+    expect(step.status(), await step.text()).toBe(200);
+    const paid = await page.request.post('/api/transaction/transfer', {
+      headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() },
+      data: { ...body, paymentPin: await mailedCode(page, customer.email, after) },
+    });
+    expect(paid.status(), await paid.text()).toBe(201);
+  }
+
+  await page.goto('/account/transactions');
+  const lines = page.getByTestId('transaction-line');
+  await expect(lines).toHaveCount(4);
+  // The running balance: the checking balance after each line, newest first.
+  await expect(page.getByTestId('running-balance')).toHaveText(['$275.00Checking', '$415.00Checking', '$475.00Checking', '$500.00Checking']);
+  await checkA11y();
+
+  // By the payee's name.
+  const form = page.getByRole('form', { name: 'Filter transactions' });
+  await form.getByLabel('Search').fill('jamie');
+  await form.getByLabel('Search').press('Enter');
+  await expect(page).toHaveURL(/\/account\/transactions\?q=jamie$/);
+  await expect(lines).toHaveCount(2);
+  await expect(lines.nth(0)).toContainText('Rent share');
+  await expect(lines.nth(1)).toContainText('Concert tickets');
+  await expect(lines.nth(0)).toContainText('Jamie Lee');
+  await expect(page.getByText('Page 1 of 1 (2 results)')).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 900 });
+  await page.screenshot({ path: test.info().outputPath('history-search-375.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: test.info().outputPath('history-search-1280.png'), fullPage: true });
+
+  // By an amount range (with the words cleared): $50 to $150.
+  await form.getByLabel('Search').fill('');
+  await form.getByLabel('Amount from (USD)').fill('50');
+  await form.getByLabel('Amount to (USD)').fill('150');
+  await form.getByRole('button', { name: 'Filter' }).click();
+  await expect(page).toHaveURL(/\?amountMin=50&amountMax=150$/);
+  await expect(lines).toHaveCount(2);
+  await expect(lines.nth(0)).toContainText('−$140.00');
+  await expect(lines.nth(1)).toContainText('−$60.00');
+  // Both together, and an impossible range refused in place.
+  await form.getByLabel('Search').fill('alex');
+  await form.getByRole('button', { name: 'Filter' }).click();
+  await expect(lines).toHaveCount(1);
+  await expect(lines.first()).toContainText('Bike repair');
+  await form.getByLabel('Amount from (USD)').fill('200');
+  await form.getByRole('button', { name: 'Filter' }).click();
+  await expect(form.getByText('amountMin must not be more than amountMax')).toBeVisible();
+  await expect(page).toHaveURL(/\?q=alex&amountMin=50&amountMax=150$/);
+  await checkA11y();
+
+  // The chart's figures: reached with the keyboard, as a table.
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await expect(lines).toHaveCount(4);
+  await expect(page.getByRole('img', { name: /Money in and out per month, both accounts, last 12 months/ })).toBeVisible();
+  const figures = page.getByText('Show the figures');
+  await tabTo(page, figures, 120);
+  await page.keyboard.press('Enter');
+  const table = page.getByRole('table', { name: 'Money in and out per month, both accounts, last 12 months' });
+  await expect(table).toBeVisible();
+  await expect(table.getByRole('row')).toHaveCount(13);
+  const thisMonth = new Date().toLocaleDateString('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  await expect(table.getByRole('row', { name: new RegExp(thisMonth) })).toHaveText(`${thisMonth}$500.00$225.00`);
+  await checkA11y();
+});

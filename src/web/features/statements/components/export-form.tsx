@@ -1,0 +1,44 @@
+import { useQuery } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { EXPORT_RANGE_DAYS_MAX, ZExportQuery } from '../../../../shared/contracts/statements';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { SelectField, TextField } from '../../../components/ui/form';
+import { contractResolver, useFormAction } from '../../../lib/form';
+import { type ExportValues, exportTransactions } from '../api/export-transactions';
+import { statementCalendarQuery } from '../api/statement-calendar';
+
+/** CSV or OFX of one account's transactions between two dates (inclusive), checked with the call's own contract first. */
+export function ExportForm() {
+  const calendar = useQuery(statementCalendarQuery());
+  if (calendar.isPending) return <p className="text-slate-700">Loading…</p>;
+  if (calendar.isError) return <Alert tone="error">{calendar.error.message}</Alert>;
+  return <ExportFormFields defaults={{ format: 'csv', account: 'checking', from: `${calendar.data.currentMonth}-01`, to: calendar.data.today }} />;
+}
+
+function ExportFormFields({ defaults }: { defaults: ExportValues }) {
+  const form = useForm<ExportValues>({ resolver: contractResolver(ZExportQuery), defaultValues: defaults });
+  const { errors } = form.formState;
+  const action = useFormAction(form, exportTransactions, { refresh: false });
+  return (
+    <form onSubmit={action.submit} noValidate aria-label="Export transactions" className="space-y-4">
+      <div aria-live="polite">{action.error ? <Alert tone="error">{action.error.message}</Alert> : null}</div>
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <SelectField label="Format" invalid={!!errors.format} {...form.register('format')}>
+          <option value="csv">CSV (spreadsheets)</option>
+          <option value="ofx">OFX (finance programs)</option>
+        </SelectField>
+        <SelectField label="Account" invalid={!!errors.account} {...form.register('account')}>
+          <option value="checking">Checking</option>
+          <option value="savings">Savings</option>
+        </SelectField>
+        <TextField label="From" type="date" required invalid={!!errors.from} {...form.register('from')} />
+        <TextField label="To" type="date" required invalid={!!errors.to} {...form.register('to')} />
+      </div>
+      <p className="text-sm text-slate-600">Dates are inclusive, in the bank's time zone; an export covers at most {EXPORT_RANGE_DAYS_MAX} days.</p>
+      <Button type="submit" disabled={action.busy}>
+        {action.busy ? 'Preparing…' : 'Download export'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,115 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { VerifyResult } from '../../../../shared/contracts/statements';
+import { UPLOAD_BYTES_MAX } from '../../../../shared/limits';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { errorMessage } from '../../../lib/api';
+import { formatDate, formatMonth } from '../../../lib/format';
+import { verifyStatement } from '../api/verify-statement';
+
+const SIZE_MB = UPLOAD_BYTES_MAX / 1024 / 1024;
+
+/**
+ * The public verifier: one file, one answer. Plain React state (no form library, no query cache)
+ * keeps the page's JavaScript small; the server checks everything again anyway.
+ */
+export function VerifyStatementForm({ bankName }: { bankName: string }) {
+  const inputId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [result, setResult] = useState<{ name: string; answer: VerifyResult } | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setResult(null);
+    if (!file) return setProblem('Please choose the statement PDF to check.');
+    if (file.size > UPLOAD_BYTES_MAX) return setProblem(`That file is larger than ${SIZE_MB} MB: no statement of ours is.`);
+    setProblem(null);
+    setBusy(true);
+    try {
+      setResult({ name: file.name, answer: await verifyStatement(file) });
+    } catch (error) {
+      setProblem(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <form onSubmit={submit} noValidate aria-label="Check a statement" className="space-y-4">
+        <div>
+          <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
+            Statement PDF
+          </label>
+          <input
+            id={inputId}
+            type="file"
+            accept="application/pdf,.pdf"
+            aria-describedby={`${inputId}-hint`}
+            aria-invalid={problem ? true : undefined}
+            onChange={(event) => {
+              setFile(event.target.files?.[0] ?? null);
+              setProblem(null);
+              setResult(null);
+            }}
+            className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 file:mr-4 file:rounded file:border-0 file:bg-brand-50 file:px-3 file:py-1 file:font-semibold file:text-brand-800 focus:outline-none focus:ring-2 focus:ring-brand-600"
+          />
+          <p id={`${inputId}-hint`} className="mt-1 text-sm text-slate-600">
+            The file exactly as the customer downloaded it from {bankName} (at most {SIZE_MB} MB). It is only hashed, not kept.
+          </p>
+        </div>
+        <Button type="submit" disabled={busy} className="px-6 py-3 text-base">
+          {busy ? 'Checking…' : 'Check statement'}
+        </Button>
+      </form>
+      <div aria-live="polite">
+        {problem ? <Alert tone="error">{problem}</Alert> : null}
+        {result ? <VerifyAnswer name={result.name} answer={result.answer} bankName={bankName} /> : null}
+      </div>
+    </div>
+  );
+}
+
+function VerifyAnswer({ name, answer, bankName }: { name: string; answer: VerifyResult; bankName: string }) {
+  if (!answer.genuine) {
+    return (
+      <div role="status" className="rounded-lg border border-red-300 bg-red-50 p-5 text-red-900">
+        <h2 className="text-lg font-bold">Not a genuine statement</h2>
+        <p className="mt-2">
+          {name} is not a statement issued by {bankName}, byte for byte. It may have been edited (even one digit), re-saved by another program, or made
+          elsewhere. Ask the customer to download it again from their online banking and send you that file.
+        </p>
+      </div>
+    );
+  }
+  // What a person reads, then the values a machine checks (shown as code).
+  const rows: Array<[string, string, boolean]> = [
+    ['Customer', answer.customerName, false],
+    ['Account', `${answer.account === 'savings' ? 'Savings' : 'Checking'} ${answer.accountNumberMasked}`, false],
+    ['Period', formatMonth(answer.period), false],
+    ['Issued', formatDate(answer.issuedAt, 'dateTime'), false],
+    ['Statement ID', answer.statementId, true],
+    ['Signed with key', answer.keyId, true],
+    ['SHA-256 of the file', answer.sha256, true],
+    ['Ledger chain hash', answer.ledgerChainHash, true],
+    ['Signature', answer.signature, true],
+  ];
+  return (
+    <div role="status" className="rounded-lg border border-green-300 bg-green-50 p-5 text-green-950">
+      <h2 className="text-lg font-bold">Genuine statement</h2>
+      <p className="mt-2">
+        {name} is a statement {bankName} issued, unchanged. What it says about this customer and period is what the bank recorded.
+      </p>
+      <dl className="mt-4 grid gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">
+        {rows.map(([term, value, code]) => (
+          <div key={term} className="contents">
+            <dt className="font-semibold">{term}</dt>
+            <dd className={code ? 'break-all font-mono text-sm' : ''}>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monthsUpTo } from '../../src/server/transactions/service';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, type TestContext, valueDate } from '../support/app';
+
+let ctx: TestContext;
+let admin: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  admin = await adminToken(ctx);
+});
+afterAll(async () => ctx?.close());
+
+type Customer = Awaited<ReturnType<typeof createCustomer>>;
+interface Line {
+  description: string;
+  counterparty: string | null;
+  amount: number;
+  transactionType: 'credit' | 'debit';
+  account: 'savings' | 'checking';
+  balanceAfter: number;
+  date: string;
+}
+
+let keySeq = 0;
+const key = () => `search-${Date.now()}-${keySeq++}`;
+const get = (token: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
+const post = (token: string, url: string, payload: Record<string, unknown>) =>
+  ctx.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'idempotency-key': key() }, payload });
+
+async function history(token: string, query: string): Promise<{ items: Line[]; total: number }> {
+  const response = await get(token, `/api/transaction${query}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return json(response).data;
+}
+
+async function staffEntry(userId: string, dollars: number, transactionType: 'credit' | 'debit', description: string, date = valueDate(), account = 'checking') {
+  const response = await post(admin, `/api/transaction/admin/${userId}`, {
+    amount: dollars,
+    transactionType,
+    date,
+    description,
+    reason: 'test setup',
+    account,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+}
+
+async function pay(from: Customer, to: Customer, dollars: number, payeeName: string, description?: string) {
+  const body = {
+    from: from.accountNumber,
+    amount: dollars,
+    accountType: 'checking',
+    accountNumber: to.accountNumber,
+    to: payeeName,
+    ...(description ? { description } : {}),
+  };
+  expect((await post(from.token, '/api/transaction/transfer', body)).statusCode).toBe(200);
+  const paid = await post(from.token, '/api/transaction/transfer', { ...body, paymentPin: await lastCode(ctx, from.email) });
+  expect(paid.statusCode, paid.body).toBe(201);
+}
+
+let alice: Customer;
+let bob: Customer;
+let carol: Customer;
+
+beforeAll(async () => {
+  alice = await createCustomer(ctx, { firstName: 'Alice', lastName: 'Wong' });
+  bob = await createCustomer(ctx, { firstName: 'Bob', lastName: 'Okafor' });
+  carol = await createCustomer(ctx, { firstName: 'Carol', lastName: 'Díaz' });
+  await staffEntry(alice.userId, 1000, 'credit', 'Salary November');
+  await pay(alice, bob, 42.5, 'Bob Okafor', 'Climbing gym');
+  await pay(alice, bob, 120, 'Bob Okafor', 'Rent share');
+  await pay(alice, carol, 15.25, 'Carol Díaz', 'Coffee 100% arabica');
+  await pay(alice, carol, 300, 'Carol Díaz');
+  await staffEntry(alice.userId, 9.99, 'debit', 'Card fee');
+  // Another customer's lines with the same words must never show in Alice's search.
+  await staffEntry(bob.userId, 500, 'credit', 'Rent share deposit');
+});
+
+describe('GET /api/transaction: search by words and amount', () => {
+  it('finds lines by payee name (the counterparty), in any case, with their running balance', async () => {
+    const found = await history(alice.token, '?q=okafor');
+    expect(found.total).toBe(2);
+    expect(found.items.map((line) => [line.description, line.amount, line.transactionType])).toEqual([
+      ['Rent share', 120, 'debit'],
+      ['Climbing gym', 42.5, 'debit'],
+    ]);
+    expect(found.items.every((line) => line.counterparty === 'Bob Okafor')).toBe(true);
+    // The running balance is the account's balance after each line, whatever the filter.
+    expect(found.items.map((line) => line.balanceAfter)).toEqual([837.5, 957.5]);
+
+    // The payee sees the same transfers under the payer's name.
+    const incoming = await history(bob.token, '?q=ALICE');
+    expect(incoming.items.map((line) => [line.counterparty, line.amount, line.transactionType])).toEqual([
+      ['Alice Wong', 120, 'credit'],
+      ['Alice Wong', 42.5, 'credit'],
+    ]);
+  });
+
+  it('finds lines by description, with LIKE wildcards taken literally', async () => {
+    expect((await history(alice.token, '?q=rent')).items.map((line) => line.description)).toEqual(['Rent share']);
+    expect((await history(alice.token, '?q=salary%20nov')).items.map((line) => line.description)).toEqual(['Salary November']);
+    expect((await history(alice.token, '?q=100%25')).items.map((line) => line.description)).toEqual(['Coffee 100% arabica']);
+    expect((await history(alice.token, '?q=%25')).items.map((line) => line.description)).toEqual(['Coffee 100% arabica']);
+    expect((await history(alice.token, '?q=_')).total).toBe(0);
+    expect((await history(alice.token, '?q=d%C3%ADaz')).total).toBe(2);
+    expect((await history(alice.token, '?q=nothing-like-this')).items).toEqual([]);
+  });
+
+  it('filters by an amount range (a debit and a credit by their size), with the other filters', async () => {
+    const range = await history(alice.token, '?amountMin=15.25&amountMax=120');
+    expect(range.items.map((line) => line.amount)).toEqual([15.25, 120, 42.5]);
+    expect((await history(alice.token, '?amountMin=300')).items.map((line) => line.amount)).toEqual([300, 1000]);
+    expect((await history(alice.token, '?amountMax=10')).items.map((line) => line.description)).toEqual(['Card fee']);
+    expect((await history(alice.token, '?amountMin=42.50&amountMax=42.50&q=gym&type=debit&account=checking')).total).toBe(1);
+    expect((await history(alice.token, '?amountMin=42.50&amountMax=42.50&type=credit')).total).toBe(0);
+    expect((await history(alice.token, '?q=carol&amountMin=100')).items.map((line) => line.amount)).toEqual([300]);
+  });
+
+  it('refuses bad search input with 400', async () => {
+    const cases: Array<[string, string]> = [
+      ['?amountMin=20&amountMax=10', 'amountMin must not be more than amountMax'],
+      ['?amountMin=abc', 'amountMin must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50'],
+      ['?amountMax=-5', 'amountMax must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50'],
+      ['?amountMin=1.234', 'amountMin must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50'],
+      [`?q=${'x'.repeat(101)}`, 'Search must be at most 100 characters'],
+      ['?q=a%00b', 'Search must not contain control characters'],
+    ];
+    for (const [query, message] of cases) {
+      const response = await get(alice.token, `/api/transaction${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(json(response).message, query).toBe(message);
+    }
+  });
+
+  it('lets staff search a customer the same way', async () => {
+    const response = await get(admin, `/api/transaction/admin/${alice.userId}?q=okafor&amountMin=100`);
+    expect(response.statusCode).toBe(200);
+    expect(json(response).data.items.map((line: Line) => line.amount)).toEqual([120]);
+  });
+});
+
+describe('GET /api/transaction/monthly-totals', () => {
+  it('answers money in and out for each of the last 12 months, oldest first, leaving out moves between own accounts', async () => {
+    const dana = await createCustomer(ctx);
+    const twoMonthsAgo = valueDate(-62);
+    await staffEntry(dana.userId, 250, 'credit', 'Bonus', twoMonthsAgo);
+    await staffEntry(dana.userId, 100, 'credit', 'Refund');
+    await staffEntry(dana.userId, 30.5, 'debit', 'Fee');
+    const moved = await post(dana.token, '/api/transaction/internal-transfer', { from: 'checking', to: 'savings', amount: 50 });
+    expect(moved.statusCode).toBe(201);
+
+    const response = await get(dana.token, '/api/transaction/monthly-totals');
+    expect(response.statusCode, response.body).toBe(200);
+    const { months } = json(response).data as { months: Array<{ month: string; moneyIn: number; moneyOut: number }> };
+    expect(months.map((month) => month.month)).toEqual(monthsUpTo(valueDate().slice(0, 7), 12));
+    expect(months).toHaveLength(12);
+    const thisMonth = valueDate().slice(0, 7);
+    const earlier = twoMonthsAgo.slice(0, 7);
+    expect(months.find((month) => month.month === thisMonth)).toEqual({ month: thisMonth, moneyIn: 100, moneyOut: 30.5 });
+    expect(months.find((month) => month.month === earlier)).toEqual({ month: earlier, moneyIn: 250, moneyOut: 0 });
+    expect(months.filter((month) => month.month !== thisMonth && month.month !== earlier).every((month) => month.moneyIn === 0 && month.moneyOut === 0)).toBe(
+      true,
+    );
+
+    // One account: every line of it counts, the move to savings included.
+    const checking = json(await get(dana.token, '/api/transaction/monthly-totals?account=checking')).data.months;
+    expect(checking.find((month: { month: string }) => month.month === thisMonth)).toEqual({ month: thisMonth, moneyIn: 100, moneyOut: 80.5 });
+    const savings = json(await get(dana.token, '/api/transaction/monthly-totals?account=savings')).data.months;
+    expect(savings.find((month: { month: string }) => month.month === thisMonth)).toEqual({ month: thisMonth, moneyIn: 50, moneyOut: 0 });
+
+    // Someone else's money is not in anyone's totals; bad input and the wrong caller are refused.
+    const others = json(await get(carol.token, '/api/transaction/monthly-totals')).data.months;
+    expect(others.find((month: { month: string }) => month.month === thisMonth)).toEqual({ month: thisMonth, moneyIn: 315.25, moneyOut: 0 });
+    const bad = await get(dana.token, '/api/transaction/monthly-totals?account=loans');
+    expect(bad.statusCode).toBe(400);
+    expect(json(bad).message).toBe('account must be savings or checking');
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/transaction/monthly-totals' })).statusCode).toBe(401);
+    expect((await get(admin, '/api/transaction/monthly-totals')).statusCode).toBe(403);
+  });
+
+  it('counts months across a year end', () => {
+    expect(monthsUpTo('2027-02', 4)).toEqual(['2026-11', '2026-12', '2027-01', '2027-02']);
+  });
+});
