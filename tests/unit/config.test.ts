@@ -171,7 +171,13 @@ describe('configuration from the environment', () => {
   });
 
   it('refuses the published demo secret as ADMIN_TOTP_SECRET in production', () => {
-    const production = { NODE_ENV: 'production', DEMO_MODE: 'false', SMTP_URL: 'smtp://mail.example:587', PUBLIC_URL: 'https://bank.example' };
+    const production = {
+      NODE_ENV: 'production',
+      DEMO_MODE: 'false',
+      SMTP_URL: 'smtp://mail.example:587',
+      PUBLIC_URL: 'https://bank.example',
+      BANK_SIGNING_KEY_FILE: '/etc/ledgerline/signing-key.pem',
+    };
     expect(() => loadConfig({ ...production, ADMIN_TOTP_SECRET: DEMO_ADMIN_TOTP_SECRET })).toThrow(
       'ADMIN_TOTP_SECRET: must not be the demo secret when NODE_ENV=production',
     );
