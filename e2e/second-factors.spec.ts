@@ -198,3 +198,52 @@ test('an authenticator app: set up with its key, recovery codes saved, then sign
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('alert')).toContainText('This recovery code is not correct or was already used.');
 });
+
+test('changing the password needs a fresh second factor: a code from the app, or the passkey', async ({ page, request, checkA11y }) => {
+  test.setTimeout(120_000);
+  const customer = await newCustomer(request, page, 'Rowan');
+  await signInAs(page, customer);
+  await expect(page).toHaveURL(/\/account\/home$/);
+  // The app set up through the API with this page's session (its page has its own journey above).
+  const enrol = await page.request.post('/api/auth/totp/enrol', { headers: fromOurPages() });
+  const { secret } = ((await enrol.json()) as { data: { secret: string } }).data;
+  const confirmStep = totpStepAt(new Date());
+  expect((await page.request.post('/api/auth/totp/confirm', { headers: fromOurPages(), data: { code: staffCode(confirmStep, secret) } })).status()).toBe(201);
+
+  await page.goto('/account/update-password');
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+  const codeField = page.getByLabel('Code from your authenticator app');
+  await expect(codeField).toBeVisible();
+  await page.getByLabel('Current password', { exact: true }).fill(customer.password);
+  await page.getByLabel('New password', { exact: true }).fill('Copper-Meadow-Lantern-41');
+  await page.getByLabel('Confirm new password', { exact: true }).fill('Copper-Meadow-Lantern-41');
+  // The code the set-up used is spent: refused, and nothing changes.
+  await codeField.fill(staffCode(confirmStep, secret));
+  await page.getByRole('button', { name: 'Update Password' }).click();
+  await expect(page.getByRole('alert').first()).toContainText('That second factor was not accepted');
+  await shoot(page, 'password-second-factor', checkA11y);
+  // The next code, typed and sent from the keyboard.
+  await codeField.fill(staffCode(confirmStep + 1, secret));
+  await codeField.press('Enter');
+  await expect(page.getByText('Password updated successfully')).toBeVisible();
+  expect((await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email: customer.email, password: customer.password } })).status()).toBe(
+    401,
+  );
+
+  // A passkey instead: with the field left empty, the browser's passkey confirms the change.
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
+  await page.goto('/account/security');
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(page.getByText('Passkey added.').first()).toBeVisible();
+  await page.goto('/account/update-password');
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+  await expect(page.getByText('Leave it empty to confirm with your passkey instead.')).toBeVisible();
+  await page.getByLabel('Current password', { exact: true }).fill('Copper-Meadow-Lantern-41');
+  await page.getByLabel('New password', { exact: true }).fill('Harbor-Quill-Juniper-58');
+  await page.getByLabel('Confirm new password', { exact: true }).fill('Harbor-Quill-Juniper-58');
+  const before = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials[0]!.signCount;
+  await page.getByRole('button', { name: 'Update Password' }).click();
+  await expect(page.getByText('Password updated successfully')).toBeVisible();
+  expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials[0]!.signCount).toBeGreaterThan(before);
+});

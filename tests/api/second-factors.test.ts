@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCodeForStep, totpStepAt } from '../../src/server/factors/totp';
 import { issueSecondFactorTicket } from '../../src/server/factors/sign-in';
+import { FRESH_FACTOR_REFUSED_MESSAGE, FRESH_FACTOR_REQUIRED_MESSAGE } from '../../src/shared/contracts/auth';
 import {
   METHOD_NOT_OFFERED_MESSAGE,
   PASSKEY_REFUSED_MESSAGE,
@@ -478,5 +479,130 @@ describe('staff sign-in', () => {
     expect(removed.statusCode).toBe(409);
     expect(json(removed).message).toBe('Staff must keep a second factor: add another one before removing this one.');
     expect(json(await get('/api/auth/factors', token)).data.totp).toBe(true);
+  });
+});
+
+describe('changing the password with a second factor', () => {
+  const change = (token: string, body: Record<string, unknown>) => post('/api/auth/change-password', body, bearer(token));
+  const passwordChangedMails = async (to: string) =>
+    (await mailbox(ctx)).filter((mail) => mail.to === to && mail.subject.endsWith('your password was changed'));
+
+  it('needs a fresh code from the app (once) or a recovery code (spent); a refused change writes nothing and other sessions end on success', async () => {
+    const customer = await createCustomer(ctx);
+    // A second session (another device), signed in before the app was set up.
+    const other = json(await post('/api/auth/signin', { email: customer.email, password: customer.password })).data.token as string;
+    const enrol = json(await post('/api/auth/totp/enrol', {}, bearer(customer.token))).data as { secret: string };
+    const confirmedStep = step();
+    const confirm = await post('/api/auth/totp/confirm', { code: code(enrol.secret, confirmedStep) }, bearer(customer.token));
+    const recoveryCodes = json(confirm).data.recoveryCodes as string[];
+    nextStep();
+
+    // Without a factor, with a wrong code, with malformed ones: 400, and the old password still holds.
+    const missing = await change(customer.token, { oldPassword: customer.password, newPassword: 'Copper-Meadow-Lantern-41' });
+    expect(missing.statusCode).toBe(400);
+    expect(json(missing)).toMatchObject({ message: FRESH_FACTOR_REQUIRED_MESSAGE, fields: { secondFactorCode: FRESH_FACTOR_REQUIRED_MESSAGE } });
+    const wrongCode = String((Number(code(enrol.secret, step())) + 1) % 1_000_000).padStart(6, '0');
+    const wrong = await change(customer.token, { oldPassword: customer.password, newPassword: 'Copper-Meadow-Lantern-41', secondFactorCode: wrongCode });
+    expect(wrong.statusCode).toBe(400);
+    expect(json(wrong).message).toBe(FRESH_FACTOR_REFUSED_MESSAGE);
+    for (const malformed of ['12345', 'abc', '<script>', 'x'.repeat(50)]) {
+      const refused = await change(customer.token, { oldPassword: customer.password, newPassword: 'Copper-Meadow-Lantern-41', secondFactorCode: malformed });
+      expect(refused.statusCode, malformed).toBe(400);
+    }
+    // The code the confirmation used is spent.
+    const spent = await change(customer.token, {
+      oldPassword: customer.password,
+      newPassword: 'Copper-Meadow-Lantern-41',
+      secondFactorCode: code(enrol.secret, confirmedStep),
+    });
+    expect(spent.statusCode).toBe(400);
+    expect((await passwordStep(customer.email, customer.password)).ticket).toEqual(expect.any(String));
+    expect(await passwordChangedMails(customer.email)).toEqual([]);
+    expect((await get('/api/auth/user', other)).statusCode).toBe(200);
+
+    // The right code: changed, this session stays, the other ends, the owner is emailed.
+    const fresh = code(enrol.secret, step());
+    const changed = await change(customer.token, { oldPassword: customer.password, newPassword: 'Copper-Meadow-Lantern-41', secondFactorCode: fresh });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(json(changed)).toEqual({ data: null, message: 'Password updated successfully' });
+    expect((await get('/api/auth/user', customer.token)).statusCode).toBe(200);
+    expect((await get('/api/auth/user', other)).statusCode).toBe(401);
+    expect(await passwordChangedMails(customer.email)).toHaveLength(1);
+    expect((await post('/api/auth/signin', { email: customer.email, password: customer.password })).statusCode).toBe(401);
+
+    // The same code again (someone who saw it): refused. A recovery code works, once.
+    const replay = await change(customer.token, { oldPassword: 'Copper-Meadow-Lantern-41', newPassword: 'Harbor-Quill-Juniper-58', secondFactorCode: fresh });
+    expect(replay.statusCode).toBe(400);
+    expect(json(replay).message).toBe(FRESH_FACTOR_REFUSED_MESSAGE);
+    const byRecovery = await change(customer.token, {
+      oldPassword: 'Copper-Meadow-Lantern-41',
+      newPassword: 'Harbor-Quill-Juniper-58',
+      secondFactorCode: recoveryCodes[0]!.toUpperCase(),
+    });
+    expect(byRecovery.statusCode, byRecovery.body).toBe(200);
+    expect(json(await get('/api/auth/factors', customer.token)).data.recoveryCodesLeft).toBe(9);
+    const recoveryAgain = await change(customer.token, {
+      oldPassword: 'Harbor-Quill-Juniper-58',
+      newPassword: 'Velvet-Orchard-Signal-93',
+      secondFactorCode: recoveryCodes[0],
+    });
+    expect(recoveryAgain.statusCode).toBe(400);
+    expect(await passwordChangedMails(customer.email)).toHaveLength(2);
+  });
+
+  it('takes a passkey answering a step-up challenge issued to this user, once', async () => {
+    const customer = await createCustomer(ctx);
+    const authenticator = new SoftAuthenticator(new URL(ctx.config.publicUrl).origin);
+    const registration = json(await post('/api/auth/passkeys/register/options', {}, bearer(customer.token))).data;
+    expect((await post('/api/auth/passkeys/register', { response: authenticator.register(registration) }, bearer(customer.token))).statusCode).toBe(201);
+
+    const optionsResponse = await post('/api/auth/step-up/passkey/options', {}, bearer(customer.token));
+    expect(optionsResponse.statusCode).toBe(200);
+    const options = json(optionsResponse).data;
+    expect(options.allowCredentials).toEqual([expect.objectContaining({ id: authenticator.credentials[0]!.id.toString('base64url') })]);
+    // Not without a session, and not for a customer without a passkey.
+    expect((await post('/api/auth/step-up/passkey/options', {})).statusCode).toBe(401);
+    const plain = await createCustomer(ctx);
+    expect((await post('/api/auth/step-up/passkey/options', {}, bearer(plain.token))).statusCode).toBe(400);
+
+    // A sign-in challenge is not a step-up one; another origin is refused.
+    const signInOptions = json(await post('/api/auth/signin/passkey/options', {})).data;
+    const body = { oldPassword: customer.password, newPassword: 'Copper-Meadow-Lantern-41' };
+    expect((await change(customer.token, { ...body, secondFactorPasskey: authenticator.assert(signInOptions) })).statusCode).toBe(400);
+    const phished = json(await post('/api/auth/step-up/passkey/options', {}, bearer(customer.token))).data;
+    expect(
+      (await change(customer.token, { ...body, secondFactorPasskey: authenticator.assert(phished, { origin: 'https://phish.example' }) })).statusCode,
+    ).toBe(400);
+    // Another customer with a passkey of their own cannot answer this customer's step-up challenge.
+    const rival = await createCustomer(ctx);
+    const rivalKey = new SoftAuthenticator(new URL(ctx.config.publicUrl).origin);
+    const rivalRegistration = json(await post('/api/auth/passkeys/register/options', {}, bearer(rival.token))).data;
+    expect((await post('/api/auth/passkeys/register', { response: rivalKey.register(rivalRegistration) }, bearer(rival.token))).statusCode).toBe(201);
+    const stolen = await change(rival.token, {
+      oldPassword: rival.password,
+      newPassword: 'Copper-Meadow-Lantern-41',
+      secondFactorPasskey: rivalKey.assert(options, { credential: rivalKey.credentials[0]! }),
+    });
+    expect(stolen.statusCode).toBe(400);
+    expect(json(stolen).message).toBe(FRESH_FACTOR_REFUSED_MESSAGE);
+    // Refused changes wrote nothing: the old password still leads to the second step.
+    expect((await passwordStep(customer.email, customer.password)).methods).toEqual(['passkey']);
+
+    const assertion = authenticator.assert(json(await post('/api/auth/step-up/passkey/options', {}, bearer(customer.token))).data);
+    const changed = await change(customer.token, { ...body, secondFactorPasskey: assertion });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const replay = await change(customer.token, {
+      oldPassword: 'Copper-Meadow-Lantern-41',
+      newPassword: 'Harbor-Quill-Juniper-58',
+      secondFactorPasskey: assertion,
+    });
+    expect(replay.statusCode).toBe(400);
+    expect(json(replay).message).toBe(FRESH_FACTOR_REFUSED_MESSAGE);
+  });
+
+  it('still takes old and new password alone for an account without a factor', async () => {
+    const customer = await createCustomer(ctx);
+    const changed = await change(customer.token, { oldPassword: customer.password, newPassword: 'Copper-Meadow-Lantern-41' });
+    expect(changed.statusCode, changed.body).toBe(200);
   });
 });

@@ -1,12 +1,15 @@
 import {
   CODE_SENT_MESSAGE,
   EMAIL_VERIFIED_MESSAGE,
+  FRESH_FACTOR_REFUSED_MESSAGE,
+  FRESH_FACTOR_REQUIRED_MESSAGE,
   PASSWORD_CHANGED_MESSAGE,
   PASSWORD_RESET_MESSAGE,
   RESET_LINK_SENT_MESSAGE,
   SIGNED_OUT_MESSAGE,
   SIGNED_UP_MESSAGE,
 } from '../../shared/contracts/auth';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { PasswordSignInResult } from '../../shared/contracts/factors';
 import { type SignUpInput } from '../../shared/contracts/signup';
 import type { UserDto } from '../../shared/contracts/user';
@@ -24,6 +27,8 @@ import { consumeCode, issueCode } from './codes';
 import { hashPassword, isCommonPassword, newToken, sha256, verifyAgainstDummy, verifyPassword } from './crypto';
 import * as repository from './repository';
 import { afterPassword } from '../factors/sign-in';
+import { type FactorProof, verifyFreshFactor } from '../factors/proofs';
+import { countFactors } from '../factors/repository';
 import type { SessionOrigin } from './sessions';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -200,19 +205,41 @@ export async function resetPassword(ctx: ServiceContext, input: { token: string;
   return { data: null, message: PASSWORD_RESET_MESSAGE };
 }
 
-/** Needs the current password; every other session of the user ends. */
-export async function changePassword(ctx: ActorContext, input: { oldPassword: string; newPassword: string }): Promise<Outcome<null>> {
+/**
+ * Needs the current password, and for an account with a second factor a fresh one (ADR 011): a
+ * code from its authenticator app (accepted once), one of its recovery codes (spent), or a passkey
+ * answering a step-up challenge. Every other session of the user ends; the owner is emailed.
+ */
+export async function changePassword(
+  ctx: ActorContext,
+  input: { oldPassword: string; newPassword: string; secondFactorCode?: string; secondFactorPasskey?: AuthenticationResponseJSON },
+): Promise<Outcome<null>> {
   const { user, sessionId } = ctx.actor;
   if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
     throw badRequest('Your current password is not correct.', { oldPassword: 'Incorrect password' });
   }
   if (input.oldPassword === input.newPassword) throw badRequest('The new password must be different from the current one.');
   assertPasswordAllowed(input.newPassword);
+  const proof = freshFactorProof(input);
+  const factors = await countFactors(ctx.db, user.id);
+  const hasFactor = factors.passkeys > 0 || factors.totp;
+  if (hasFactor && !proof) throw badRequest(FRESH_FACTOR_REQUIRED_MESSAGE, { secondFactorCode: FRESH_FACTOR_REQUIRED_MESSAGE });
   const passwordHash = await hashPassword(input.newPassword);
-  await inTransaction(ctx.db, async (trx) => {
+  const changed = await inTransaction(ctx.db, async (trx) => {
+    // The proof is spent with the change: a refused one leaves nothing written.
+    if (hasFactor && !(await verifyFreshFactor({ ...ctx, db: trx }, user.id, proof!))) return false;
     await repository.setPasswordHash(trx, user.id, passwordHash);
     await repository.endUserSessions(trx, user.id, sessionId);
     await queueMail(withDb(ctx, trx), passwordChangedMail(brandOf(ctx.config), user.email, user.first_name));
+    return true;
   });
+  if (!changed) throw badRequest(FRESH_FACTOR_REFUSED_MESSAGE, { secondFactorCode: FRESH_FACTOR_REFUSED_MESSAGE });
   return { data: null, message: PASSWORD_CHANGED_MESSAGE };
+}
+
+/** The fresh factor a change came with: a 6-digit code is the app's, a 16-character one a recovery code. */
+function freshFactorProof(input: { secondFactorCode?: string; secondFactorPasskey?: AuthenticationResponseJSON }): FactorProof | null {
+  if (input.secondFactorPasskey) return { method: 'passkey', response: input.secondFactorPasskey };
+  if (!input.secondFactorCode) return null;
+  return /^\d{6}$/.test(input.secondFactorCode) ? { method: 'totp', code: input.secondFactorCode } : { method: 'recovery', code: input.secondFactorCode };
 }

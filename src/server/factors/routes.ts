@@ -144,6 +144,19 @@ export function factorRoutes(context: AppContext): FastifyPluginAsyncZod {
     );
 
     api.post(
+      '/auth/step-up/passkey/options',
+      {
+        config: { access: 'user', ...perMinute(20) },
+        schema: {
+          tags,
+          summary: "Confirm it's you with a passkey before a sensitive change (the password): the challenge, whose answer the change's call carries",
+          response: { 200: ZAuthenticationOptionsAnswer },
+        },
+      },
+      async (request) => ({ data: await factors.stepUpOptions(contextOf(request, context)) }),
+    );
+
+    api.post(
       '/auth/passkeys/register/options',
       {
         config: { access: 'user', enrolment: true, ...perMinute(20) },

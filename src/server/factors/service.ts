@@ -1,6 +1,7 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
   type FactorSummary,
+  NO_PASSKEY_MESSAGE,
   PASSKEY_ADDED_MESSAGE,
   PASSKEY_NOT_FOUND_MESSAGE,
   PASSKEY_REFUSED_MESSAGE,
@@ -27,7 +28,7 @@ import type { Outcome } from '../lib/outcome';
 import { describeUserAgent } from '../lib/user-agent';
 import { queueMail } from '../mail/outbox';
 import { brandOf, secondFactorChangedMail } from '../mail/templates';
-import { newRecoveryCodes, recoveryCodeHash } from './proofs';
+import { newRecoveryCodes, recoveryCodeHash, stepUpPasskeyOptions } from './proofs';
 import * as repository from './repository';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp';
 import { registrationOptions, verifyRegistration } from './webauthn';
@@ -87,6 +88,15 @@ export async function passkeyRegistrationOptions(ctx: ActorContext) {
   if (existing.length >= PASSKEYS_PER_USER_MAX) throw conflict(PASSKEYS_FULL_MESSAGE);
   const displayName = `${user.first_name} ${user.last_name}`.trim() || user.email;
   return registrationOptions(ctx.db, ctx.config, { id: user.id, email: user.email, displayName }, existing, ctx.clock.now());
+}
+
+/**
+ * A challenge for one of the user's passkeys, to prove a fresh factor before a sensitive change
+ * (ADR 011: the password for now); the change's call carries the passkey's answer.
+ */
+export async function stepUpOptions(ctx: ActorContext) {
+  if ((await repository.listPasskeys(ctx.db, ctx.actor.user.id)).length === 0) throw badRequest(NO_PASSKEY_MESSAGE);
+  return stepUpPasskeyOptions(ctx, ctx.actor.user.id);
 }
 
 /** Stores a new passkey whose registration answers a challenge issued to this user; named as given, or after the browser. */

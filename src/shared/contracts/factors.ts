@@ -44,6 +44,7 @@ export const PASSKEY_ADDED_MESSAGE = 'Passkey added.';
 export const PASSKEY_RENAMED_MESSAGE = 'Passkey renamed.';
 export const PASSKEY_REMOVED_MESSAGE = 'Passkey removed.';
 export const PASSKEY_NOT_FOUND_MESSAGE = 'Passkey not found';
+export const NO_PASSKEY_MESSAGE = 'You have no passkey: use a code from your authenticator app or a recovery code.';
 export const PASSKEYS_FULL_MESSAGE = `You can register at most ${PASSKEYS_PER_USER_MAX} passkeys. Remove one first.`;
 export const STAFF_LAST_FACTOR_MESSAGE = 'Staff must keep a second factor: add another one before removing this one.';
 
