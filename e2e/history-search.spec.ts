@@ -9,7 +9,7 @@ import {
   mailedCode,
   staffBearerToken,
   tabTo,
-  test,
+  demoMoneyTest as test,
   uniqueEmail,
 } from './support/fixtures';
 

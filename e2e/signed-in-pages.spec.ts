@@ -26,6 +26,10 @@ const accountPaths = [
   '/account/deposit/crypto',
   '/account/security',
   '/account/statements',
+  '/account/bulk-payments',
+  '/account/standing-orders',
+  '/account/receive',
+  '/account/requests',
 ];
 
 const adminPaths = (userId: string) => [
@@ -37,6 +41,7 @@ const adminPaths = (userId: string) => [
   `/admin/transactions/${userId}`,
   '/admin/transactions/add-transactions',
   '/admin/journal',
+  '/admin/reports',
   '/admin/contacts',
   '/admin/audit',
   '/admin/ledger',

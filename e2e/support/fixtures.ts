@@ -52,6 +52,37 @@ export const test = base.extend<{ consoleErrors: string[]; checkA11y: (page?: Pa
 
 export { expect };
 
+/**
+ * For journeys that move the demo customers' money or assert their whole balances (ledger
+ * journeys, history search, payment requests): they take one lock per bank under test, so two
+ * workers never interleave them and a balance read before a payment is still true after it. A
+ * lock older than five minutes was left by a worker that died, and is taken over.
+ */
+export const demoMoneyTest = test.extend<{ demoMoney: void }>({
+  demoMoney: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function destructures
+    async ({}, use, testInfo) => {
+      const lock = path.join(os.tmpdir(), `ledgerline-e2e-demo-money-${new URL(testInfo.project.use.baseURL ?? 'http://x').port}.lock`);
+      for (;;) {
+        try {
+          fs.mkdirSync(lock);
+          break;
+        } catch {
+          const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+          if (age > 5 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+          else await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
+      try {
+        await use();
+      } finally {
+        fs.rmSync(lock, { recursive: true, force: true });
+      }
+    },
+    { auto: true },
+  ],
+});
+
 /** Presses Tab until `target` has the focus (and is visible), as a keyboard user would reach it. */
 export async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
   for (let presses = 0; presses < limit; presses += 1) {

@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZChangePasswordRequest, ZForgotPasswordRequest, ZResetPasswordRequest, ZSignInRequest, ZVerifyEmailRequest } from '../../shared/contracts/auth';
+import {
+  SIGN_IN_CODE_SENT_MESSAGE,
+  ZChangePasswordRequest,
+  ZForgotPasswordRequest,
+  ZResetPasswordRequest,
+  ZSignInRequest,
+  ZVerifyEmailRequest,
+} from '../../shared/contracts/auth';
 import { ZPasswordSignInAnswer } from '../../shared/contracts/factors';
 import { ZSignUpRequest } from '../../shared/contracts/signup';
 import { ZIdParams, ZNoData } from '../../shared/contracts/common';
@@ -44,6 +51,8 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           const outcome = await auth.signIn(publicContextOf(request, context), request.body, { adminOnly, origin: sessionOriginOf(request) });
           // An account with a second factor gets a ticket for the second step, and no session yet (ADR 011).
           if ('token' in outcome) setSessionCookie(reply, outcome.token, context.config);
+          // A ticket offering the emailed code (ADR 016, past many failed sign-ins) says the code was mailed.
+          if ('secondFactor' in outcome && outcome.secondFactor.methods.includes('email')) return { data: outcome, message: SIGN_IN_CODE_SENT_MESSAGE };
           return { data: outcome };
         },
       );

@@ -32,6 +32,10 @@ export interface UsersTable {
   is_email_confirmed: Generated<boolean>;
   verification_status: Generated<VerificationStatus>;
   profile_picture: string | null;
+  /** Outgoing payments are refused until then (too many wrong transfer codes); null: no hold. */
+  payments_held_until: Timestamp | null;
+  /** Wrong transfer codes count from here (a hold or its release starts the count again). */
+  code_failures_since: Timestamp | null;
   closed_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: DefaultTimestamp;
@@ -73,11 +77,15 @@ export interface OneTimeCodesTable {
   created_at: CreatedAt;
 }
 
-export interface LoginThrottleTable {
-  email: string;
+export type SignInScope = 'customer' | 'staff';
+
+/** Failed sign-ins of one account (`account:<email>`) or address (`address:<ip>`), per scope. */
+export interface SignInThrottleTable {
+  scope: SignInScope;
+  subject: string;
   failures: Generated<number>;
-  locked_until: Timestamp | null;
-  updated_at: DefaultTimestamp;
+  last_failure_at: Timestamp | null;
+  blocked_until: Timestamp | null;
 }
 
 export interface PasswordResetsTable {
@@ -257,7 +265,7 @@ export interface BeneficiariesTable {
   created_at: CreatedAt;
 }
 
-export type EntryKind = 'opening' | 'transfer' | 'wire' | 'internal' | 'adjustment' | 'reversal' | 'loan';
+export type EntryKind = 'opening' | 'transfer' | 'wire' | 'internal' | 'adjustment' | 'reversal' | 'loan' | 'standing_order';
 
 export interface JournalEntriesTable {
   /** UUIDv7, made by the posting function. */
@@ -495,13 +503,112 @@ export interface StatementRunsTable {
   completed_at: DefaultTimestamp;
 }
 
+/** A customer's standing order: the mandate approved once, and where its schedule stands (ADR 019). */
+export interface StandingOrdersTable {
+  id: string;
+  user_id: string;
+  from_kind: 'savings' | 'checking';
+  from_account_id: string;
+  to_kind: 'own' | 'payee' | 'customer';
+  /** The saved payee it was made from (informative: the payee's details are copied below). */
+  payee_id: string | null;
+  /** The account credited at this bank; null for a payee at another bank (external clearing). */
+  to_account_id: string | null;
+  to_account_number: string | null;
+  to_routing_number: string | null;
+  to_bank_name: string | null;
+  payee_name: string;
+  amount: number;
+  description: string;
+  frequency: 'once' | 'weekly' | 'monthly';
+  start_date: string;
+  end_date: string | null;
+  count: number | null;
+  status: 'active' | 'finished' | 'cancelled';
+  next_index: Generated<number>;
+  next_due_date: string | null;
+  retry_at: Timestamp | null;
+  attempts: Generated<number>;
+  paid_count: Generated<number>;
+  last_outcome: 'paid' | 'skipped' | 'retrying' | null;
+  last_reason: string | null;
+  last_due_date: string | null;
+  last_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  cancelled_at: Timestamp | null;
+}
+
+/** One settled occurrence of a standing order (paid or skipped): at most one per due date. */
+export interface StandingOrderPaymentsTable {
+  standing_order_id: string;
+  due_date: string;
+  outcome: 'paid' | 'skipped';
+  reason: string | null;
+  entry_id: string | null;
+  attempts: number;
+  settled_at: ColumnType<Date, Date | string, never>;
+}
+
+/** One customer asking another for money (issue 14, ADR 020); `payer_id` null: the `to` named no customer. */
+export interface PaymentRequestsTable {
+  id: string;
+  requester_id: string;
+  payer_id: string | null;
+  to_text: string;
+  amount_cents: number;
+  note: string | null;
+  status: ColumnType<'pending' | 'paid' | 'declined', 'pending' | 'paid' | 'declined' | undefined, 'pending' | 'paid' | 'declined'>;
+  entry_id: string | null;
+  created_at: Timestamp;
+  answered_at: Timestamp | null;
+}
+
+/** One closed bank day's trial balance (end of day, issue 15): append-only. */
+export interface TrialBalancesTable {
+  /** The bank date (BANK_TIMEZONE), YYYY-MM-DD. */
+  day: string;
+  starts_at: Date;
+  ends_at: Date;
+  time_zone: string;
+  accounts_moved: number;
+  opening_total: number;
+  debits_total: number;
+  credits_total: number;
+  closing_total: number;
+  unchanged_accounts: number;
+  unchanged_balance: number;
+  entries: number;
+  created_at: CreatedAt;
+}
+
+/** An account that moved on a closed day: opening - debits + credits = closing (cents). */
+export interface TrialBalanceLinesTable {
+  day: string;
+  account_id: string;
+  opening: number;
+  debits: number;
+  credits: number;
+  closing: number;
+}
+
+/** A staff note on a customer's page: append-only (erased, never deleted, when the customer is closed). */
+export interface CustomerNotesTable {
+  id: Generated<number>;
+  user_id: string;
+  author_id: string | null;
+  author_email: string | null;
+  body: string;
+  created_at: CreatedAt;
+  erased_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   known_devices: KnownDevicesTable;
   one_time_codes: OneTimeCodesTable;
   password_resets: PasswordResetsTable;
-  login_throttle: LoginThrottleTable;
+  sign_in_throttle: SignInThrottleTable;
   audit_log: AuditLogTable;
   audit_records: AuditRecordsTable;
   audit_personal: AuditPersonalTable;
@@ -533,6 +640,12 @@ export interface Database {
   notification_cursors: NotificationCursorsTable;
   statements: StatementsTable;
   statement_runs: StatementRunsTable;
+  standing_orders: StandingOrdersTable;
+  standing_order_payments: StandingOrderPaymentsTable;
+  payment_requests: PaymentRequestsTable;
+  trial_balances: TrialBalancesTable;
+  trial_balance_lines: TrialBalanceLinesTable;
+  customer_notes: CustomerNotesTable;
 }
 
 export type User = Selectable<UsersTable>;

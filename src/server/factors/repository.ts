@@ -181,7 +181,10 @@ export async function spendRecoveryCode(db: DB, userId: string, codeHash: string
 
 // ---------------------------------------------------------------- sign-in tickets (only the token's hash)
 
-export function insertTicket(db: DB, ticket: { userId: string; tokenHash: string; audience: SignInAudience; methods: SecondFactorMethod[]; expiresAt: Date }) {
+export function insertTicket(
+  db: DB,
+  ticket: { userId: string; tokenHash: string; audience: SignInAudience; methods: SecondFactorMethod[]; expiresAt: Date; createdAt: Date },
+) {
   return db
     .insertInto('sign_in_tickets')
     .values({
@@ -190,6 +193,7 @@ export function insertTicket(db: DB, ticket: { userId: string; tokenHash: string
       audience: ticket.audience,
       methods: ticket.methods,
       expires_at: ticket.expiresAt,
+      created_at: ticket.createdAt,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -197,6 +201,28 @@ export function insertTicket(db: DB, ticket: { userId: string; tokenHash: string
 
 export function findTicket(db: DB, tokenHash: string) {
   return db.selectFrom('sign_in_tickets').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/**
+ * Serialises the user's email-offering tickets (an advisory lock for the transaction) and counts
+ * those of this audience made since `since`, with the oldest one's time (ADR 016's hourly cap).
+ */
+export async function lockAndCountEmailTickets(
+  trx: DB,
+  userId: string,
+  audience: SignInAudience,
+  since: Date,
+): Promise<{ count: number; oldest: Date | null }> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`sign-in-email-tickets:${userId}`}))`.execute(trx);
+  const row = await trx
+    .selectFrom('sign_in_tickets')
+    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('user_id', '=', userId)
+    .where('audience', '=', audience)
+    .where(sql<boolean>`'email' = any(methods)`)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), oldest: row.oldest ? new Date(row.oldest) : null };
 }
 
 /** Locks the ticket of a token's hash. Use inside a transaction. */

@@ -16,17 +16,18 @@ import {
   WEBAUTHN_CHALLENGE_TTL_MS,
   WRONG_CODE_MESSAGE,
 } from '../../shared/contracts/factors';
-import { findUserById } from '../auth/repository';
+import { clearThrottle, accountSubject, findUserById } from '../auth/repository';
 import { newNumericCode, newToken, safeEqual, sha256 } from '../auth/crypto';
 import { type SessionOrigin, signInSession } from '../auth/sessions';
 import type { AppContext } from '../context';
 import type { SecondFactorMethod, SignInAudience, SignInTicket, User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
-import { AppError, badRequest } from '../lib/errors';
+import { AppError, badRequest, rateLimited } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { queueMail } from '../mail/outbox';
 import { brandOf, signInCodeMail } from '../mail/templates';
 import { toUserDto } from '../users/service';
+import { SIGN_IN_EMAIL_CODES_PER_HOUR } from '../../shared/limits';
 import { checkTotpCode, spendRecoveryCode } from './proofs';
 import * as repository from './repository';
 import { authenticationOptions, challengeOf, verifyPasskeyAssertion } from './webauthn';
@@ -53,48 +54,89 @@ export async function factorMethodsOf(ctx: Pick<AppContext, 'db'>, userId: strin
 
 const emailCodeHash = (ticketId: string, code: string) => sha256(`${ticketId}:${code}`);
 
+const HOUR_MS = 60 * 60 * 1000;
+export const SIGN_IN_CODES_CAPPED_MESSAGE = (minutes: number) =>
+  `We have already emailed the most sign-in codes we send in an hour for this account. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
+
+/** Why a ticket offering "email" was issued, for the cap and the mail (ADR 016's throttle). */
+export interface EmailTicketReason {
+  /** The attempt comes from a browser the owner has signed in from: not capped. */
+  ownersDevice: boolean;
+  /** The account's recent failed sign-ins, which the mail names. */
+  failures: number;
+}
+
 /**
  * Issues the ticket of a sign-in whose password was right: no session yet. With "email" among the
- * methods a code is emailed now (in the ticket's transaction), so a sign-in can also be made to
- * need a code sent to the owner (the throttling of issue 13 asks for one past a threshold).
+ * methods a code is emailed now (in the ticket's transaction): the throttle of ADR 016 makes a
+ * sign-in need a code sent to the owner past many failures. Such tickets are capped at
+ * SIGN_IN_EMAIL_CODES_PER_HOUR an account and audience for browsers the owner has not used: past
+ * it, a 429 with Retry-After (until the oldest of the hour's leaves the hour) and nothing mailed.
+ * A new ticket never retires older ones, so the password's holder cannot void the owner's code.
  */
 export async function issueSecondFactorTicket(
   ctx: SignInContext,
   user: Pick<User, 'id' | 'email' | 'first_name'>,
   methods: SecondFactorMethod[],
   audience: SignInAudience,
+  reason: EmailTicketReason = { ownersDevice: false, failures: 0 },
 ): Promise<SecondFactorChallenge> {
   const offered = [...new Set(methods)];
   if (offered.length === 0) throw new Error('a sign-in ticket needs at least one method');
   const token = newToken();
-  const expiresAt = new Date(ctx.clock.now().getTime() + SIGN_IN_TICKET_TTL_MS);
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + SIGN_IN_TICKET_TTL_MS);
   await inTransaction(ctx.db, async (trx) => {
+    if (offered.includes('email')) {
+      const issued = await repository.lockAndCountEmailTickets(trx, user.id, audience, new Date(now.getTime() - HOUR_MS));
+      if (!reason.ownersDevice && issued.count >= SIGN_IN_EMAIL_CODES_PER_HOUR) {
+        const waitMs = (issued.oldest ?? now).getTime() + HOUR_MS - now.getTime();
+        throw rateLimited(SIGN_IN_CODES_CAPPED_MESSAGE(Math.max(1, Math.ceil(waitMs / 60_000))), Math.max(1, Math.ceil(waitMs / 1000)));
+      }
+    }
     const ticket = await repository.insertTicket(trx, {
       userId: user.id,
       tokenHash: sha256(token),
       audience,
       methods: offered,
       expiresAt,
+      createdAt: now,
     });
-    if (offered.includes('email')) await mailSignInCode({ ...ctx, db: trx }, ticket.id, user, expiresAt);
+    if (offered.includes('email')) await mailSignInCode({ ...ctx, db: trx }, ticket.id, user, expiresAt, reason.failures);
   });
   return { ticket: token, methods: offered };
 }
 
-async function mailSignInCode(ctx: SignInContext, ticketId: string, user: Pick<User, 'email' | 'first_name'>, expiresAt: Date): Promise<void> {
+async function mailSignInCode(
+  ctx: SignInContext,
+  ticketId: string,
+  user: Pick<User, 'email' | 'first_name'>,
+  expiresAt: Date,
+  failures: number,
+): Promise<void> {
   const code = newNumericCode();
   await repository.setTicketEmailCode(ctx.db, ticketId, emailCodeHash(ticketId, code), ctx.clock.now());
   const validMs = Math.max(60_000, expiresAt.getTime() - ctx.clock.now().getTime());
-  await queueMail(ctx, signInCodeMail(brandOf(ctx.config), user.email, user.first_name, code, Math.round(validMs / 60_000) * 60_000), { expiresAt });
+  await queueMail(ctx, signInCodeMail(brandOf(ctx.config), user.email, user.first_name, code, Math.round(validMs / 60_000) * 60_000, failures), { expiresAt });
 }
 
 /**
  * What a right password leads to: a session for an account without a second factor (as before),
- * or a ticket for its second step. The only change to the password sign-in (auth/service.ts).
+ * or a ticket for its second step. The account's own factors are offered when it has any (they
+ * already keep out whoever only has the password); without one, when the throttle of ADR 016 asks
+ * for the emailed code (`emailStep`), the ticket offers "email", so one second-step screen serves
+ * both. The only change to the password sign-in (auth/service.ts).
  */
-export async function afterPassword(ctx: SignInContext, user: User, options: { adminOnly: boolean; origin: SessionOrigin }): Promise<PasswordSignInResult> {
+export async function afterPassword(
+  ctx: SignInContext,
+  user: User,
+  options: { adminOnly: boolean; origin: SessionOrigin },
+  emailStep: EmailTicketReason | null = null,
+): Promise<PasswordSignInResult> {
+  const audience: SignInAudience = options.adminOnly ? 'staff' : 'customer';
   const methods = await factorMethodsOf(ctx, user.id);
-  if (methods.length > 0) return { secondFactor: await issueSecondFactorTicket(ctx, user, methods, options.adminOnly ? 'staff' : 'customer') };
+  if (methods.length > 0) return { secondFactor: await issueSecondFactorTicket(ctx, user, methods, audience) };
+  if (emailStep) return { secondFactor: await issueSecondFactorTicket(ctx, user, ['email'], audience, emailStep) };
   const token = await signInSession(ctx, user.id, options.origin);
   return { token, user: await toUserDto(ctx.db, user) };
 }
@@ -140,7 +182,9 @@ async function tryTicket(
   return outcome.user;
 }
 
-async function openSession(ctx: SignInContext, user: User, origin: SessionOrigin): Promise<SignInResponse> {
+async function openSession(ctx: SignInContext, user: User, origin: SessionOrigin, audience: SignInAudience): Promise<SignInResponse> {
+  // A completed sign-in forgets the account's failed ones in its scope (ADR 016).
+  await clearThrottle(ctx.db, accountSubject(user.email), audience);
   const token = await signInSession(ctx, user.id, origin);
   return { token, user: await toUserDto(ctx.db, user) };
 }
@@ -156,21 +200,21 @@ export async function signInWithTotp(ctx: SignInContext, step: SecondStep & { co
     const check = await checkTotpCode(trx.db, ticket.user_id, step.code, trx.clock.now());
     return check === 'ok' ? 'ok' : { refused: check === 'replayed' ? TOTP_REPLAYED_MESSAGE : WRONG_CODE_MESSAGE };
   });
-  return openSession(ctx, user, step.origin);
+  return openSession(ctx, user, step.origin, step.audience);
 }
 
 export async function signInWithRecoveryCode(ctx: SignInContext, step: SecondStep & { code: string }): Promise<SignInResponse> {
   const user = await tryTicket(ctx, { ...step, method: 'recovery' }, async (trx, ticket) =>
     (await spendRecoveryCode(trx.db, ticket.user_id, step.code)) ? 'ok' : { refused: 'This recovery code is not correct or was already used.' },
   );
-  return openSession(ctx, user, step.origin);
+  return openSession(ctx, user, step.origin, step.audience);
 }
 
 export async function signInWithEmailCode(ctx: SignInContext, step: SecondStep & { code: string }): Promise<SignInResponse> {
   const user = await tryTicket(ctx, { ...step, method: 'email' }, async (_trx, ticket) =>
     ticket.email_code_hash && safeEqual(ticket.email_code_hash, emailCodeHash(ticket.id, step.code)) ? 'ok' : { refused: WRONG_CODE_MESSAGE },
   );
-  return openSession(ctx, user, step.origin);
+  return openSession(ctx, user, step.origin, step.audience);
 }
 
 /**
@@ -189,7 +233,7 @@ export async function resendSignInEmailCode(ctx: SignInContext, input: { ticket:
     }
     const user = await findUserById(trx, ticket.user_id);
     if (!user || user.closed_at) throw new AppError('unauthorized', TICKET_INVALID_MESSAGE);
-    await mailSignInCode({ ...ctx, db: trx }, ticket.id, user, new Date(ticket.expires_at));
+    await mailSignInCode({ ...ctx, db: trx }, ticket.id, user, new Date(ticket.expires_at), 0);
   });
   return { data: null, message: EMAIL_CODE_SENT_MESSAGE };
 }
@@ -250,7 +294,7 @@ export async function signInWithPasskey(
       });
       return passkey ? 'ok' : { refused: PASSKEY_REFUSED_MESSAGE };
     });
-    return openSession(ctx, user, input.origin);
+    return openSession(ctx, user, input.origin, input.audience);
   }
   const user = await inTransaction(ctx.db, async (trx) => {
     const issued = challenge ? await repository.spendChallenge(trx, challenge, 'sign_in', ctx.clock.now()) : undefined;
@@ -266,5 +310,5 @@ export async function signInWithPasskey(
   // A passkey of a closed account, or of a customer at the staff sign-in, is refused like an unknown one.
   if (!user || user.closed_at || (input.audience === 'staff' && !user.is_admin)) throw new AppError('unauthorized', PASSKEY_REFUSED_MESSAGE);
   if (user.is_account_disabled) throw new AppError('forbidden', DISABLED_MESSAGE);
-  return openSession(ctx, user, input.origin);
+  return openSession(ctx, user, input.origin, input.audience);
 }

@@ -1,4 +1,4 @@
-import { SESSION_IDLE_MS } from '../../shared/limits';
+import { SESSION_IDLE_MS, SIGN_IN_FAILURE_MEMORY_MS } from '../../shared/limits';
 import * as auth from '../auth/repository';
 import type { AppContext } from '../context';
 import { deleteSignInStateExpiredBefore } from '../factors/repository';
@@ -16,6 +16,8 @@ export const SESSION_RETENTION_MS = 30 * DAY_MS;
 export const CODE_RETENTION_MS = DAY_MS;
 /** Sign-in tickets and WebAuthn challenges (used or not) after they expired. */
 export const SIGN_IN_STATE_RETENTION_MS = DAY_MS;
+/** Sign-in throttle rows once their failures are forgotten and no wait runs. */
+export const SIGN_IN_THROTTLE_RETENTION_MS = SIGN_IN_FAILURE_MEMORY_MS;
 /** Password reset links (used or not) after they expired. */
 export const PASSWORD_RESET_RETENTION_MS = DAY_MS;
 /**
@@ -34,6 +36,7 @@ export interface PurgeCounts {
   codes: number;
   passwordResets: number;
   signInState: number;
+  signInThrottles: number;
   idempotencyRecords: number;
   mail: number;
 }
@@ -47,6 +50,7 @@ export async function purgeExpired(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>
     codes: await auth.deleteCodesExpiredBefore(ctx.db, before(CODE_RETENTION_MS)),
     passwordResets: await auth.deleteResetsExpiredBefore(ctx.db, before(PASSWORD_RESET_RETENTION_MS)),
     signInState: await deleteSignInStateExpiredBefore(ctx.db, before(SIGN_IN_STATE_RETENTION_MS)),
+    signInThrottles: await auth.deleteThrottlesIdleBefore(ctx.db, before(SIGN_IN_THROTTLE_RETENTION_MS)),
     idempotencyRecords: await deleteIdempotencyRecordsBefore(ctx.db, before(IDEMPOTENCY_RETENTION_MS)),
     mail: await deleteSettledMail(ctx.db, before(SENT_MAIL_RETENTION_MS)),
   };

@@ -1,4 +1,4 @@
-import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS } from '../../shared/limits';
+import { EMAIL_CODE_TTL_MS, PASSWORD_RESET_TTL_MS } from '../../shared/limits';
 import { routes } from '../../shared/routes';
 import type { Config } from '../config';
 import type { MailMessage } from './mailer';
@@ -25,13 +25,15 @@ export function verificationCodeMail(brand: Brand, to: string, firstName: string
   };
 }
 
-export function accountLockedMail(brand: Brand, to: string, firstName: string): MailMessage {
+/** Outgoing payments held after too many wrong transfer codes in a day. */
+export function paymentsHeldMail(brand: Brand, to: string, firstName: string, hold: { failures: number; until: Date }): MailMessage {
   return {
     to,
-    subject: `${brand.bankName}: sign-in locked after failed attempts`,
+    subject: `${brand.bankName}: outgoing payments on hold`,
     text:
-      `Hello ${firstName},\n\nWe locked sign-in to your account for ${minutes(LOGIN_LOCK_MS)} after ${LOGIN_FAILURES_MAX} failed attempts in a row. ` +
-      `If this was not you, reset your password at ${brand.publicUrl}/forgot-password and contact support.${footer(brand)}`,
+      `Hello ${firstName},\n\nAfter ${hold.failures} wrong transfer (IMS) codes today, we have put your outgoing payments on hold until ` +
+      `${hold.until.toUTCString()}. Moves between your own accounts still work. If you entered the codes, contact support and we can ` +
+      `release the hold sooner. If you did not, someone may be using your sign-in: change your password and contact support.${footer(brand)}`,
   };
 }
 
@@ -82,13 +84,18 @@ export function newDeviceSignInMail(brand: Brand, to: string, firstName: string,
 }
 
 /** The code of a sign-in's emailed second step (a ticket with the "email" method, ADR 011). */
-export function signInCodeMail(brand: Brand, to: string, firstName: string, code: string, validMs: number): MailMessage {
+export function signInCodeMail(brand: Brand, to: string, firstName: string, code: string, validMs: number, failures = 0): MailMessage {
+  // Asked for by the throttle of ADR 016: the owner hears why, and that the password is known.
+  const why =
+    failures > 0
+      ? `We ask for it because there were ${failures} failed attempts to sign in to your account. The right password was just entered: ` +
+        `if that was not you, someone knows your password. Do not share this code, reset your password at ${brand.publicUrl}/forgot-password ` +
+        `and contact support.`
+      : `If you are not signing in right now, someone has your password: change it at ${brand.publicUrl}/forgot-password and contact support.`;
   return {
     to,
     subject: `Your ${brand.bankName} sign-in code: ${code}`,
-    text:
-      `Hello ${firstName},\n\nYour sign-in code is ${code}. It is valid for ${minutes(validMs)} and works once.\n\n` +
-      `If you are not signing in right now, someone has your password: change it at ${brand.publicUrl}/forgot-password and contact support.${footer(brand)}`,
+    text: `Hello ${firstName},\n\nYour sign-in code is ${code}. It is valid for ${minutes(validMs)} and works once.\n\n${why}${footer(brand)}`,
   };
 }
 

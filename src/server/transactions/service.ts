@@ -16,6 +16,7 @@ import { formatCents } from '../../shared/money';
 import { bicCountry, wireCountries } from '../../shared/wire';
 import { audit } from '../audit/audit';
 import { consumeCode, issueCode } from '../auth/codes';
+import { assertPaymentsNotHeld, assertTransferCodeAllowed, noteWrongTransferCode } from '../payment-limits/service';
 import { sha256 } from '../auth/crypto';
 import { bankMonth, previousMonth } from '../lib/bank-time';
 import { type ActorContext, withDb } from '../context';
@@ -54,7 +55,7 @@ async function ownAccounts(db: DB, userId: string): Promise<repository.OwnAccoun
 const fullName = (user: Pick<User, 'first_name' | 'last_name'>) => `${user.first_name} ${user.last_name}`.trim();
 
 /** The customer-side line of a just-posted entry for one account. */
-function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountKind): TransactionDto {
+export function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountKind): TransactionDto {
   const posting = entry.postings.find((line) => line.accountId === accountId);
   assert(posting, 'the entry has a line on the account');
   return {
@@ -133,36 +134,68 @@ export async function internalTransfer(ctx: ActorContext, input: InternalTransfe
 
 // ---------------------------------------------------------------- customer: to another account (code step)
 
-function maskEmail(email: string): string {
+export function maskEmail(email: string): string {
   const [name = '', domain = ''] = email.split('@');
   return `${name.slice(0, 1)}${'*'.repeat(Math.max(1, Math.min(name.length - 1, 6)))}@${domain}`;
 }
 
-function assertCanSend(user: User): void {
+/** A customer may send money out: not blocked by staff, and no hold after wrong codes (payment-limits). */
+function assertCanSend(ctx: ActorContext, user: User): void {
   if (user.is_blocked) throw forbidden(BLOCKED_MESSAGE);
+  assertPaymentsNotHeld(ctx, user);
+}
+
+/**
+ * Checks a transfer code; a wrong one also counts towards the day's cap, and the one that reaches
+ * it holds outgoing payments (answered instead of "wrong code").
+ */
+export async function consumeTransferCode(
+  ctx: ActorContext,
+  binding: string,
+  code: string,
+  messages: Partial<typeof CODE_MESSAGES> = CODE_MESSAGES,
+): Promise<void> {
+  try {
+    await consumeCode(ctx.db, {
+      userId: ctx.actor.user.id,
+      purpose: 'transfer',
+      binding,
+      code,
+      messages: { ...CODE_MESSAGES, ...messages },
+      now: ctx.clock.now(),
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'validation') throw (await noteWrongTransferCode(ctx, ctx.actor.user.id)) ?? error;
+    throw error;
+  }
 }
 
 const lastDigits = (value: string) => value.replace(/\s+/g, '').slice(-4);
+const memoOf = (description: string | null) => (description ? `, with the description "${description}"` : '');
 
-interface CodeStep {
+export interface CodeStep {
   binding: string;
   amountCents: number;
   payee: string;
+  /** The memo the customer typed, if any: the code is bound to it too. */
+  description: string | null;
   summary: string;
 }
 
 /** The first call: a code for exactly this transfer, emailed; the answer is stored under the key. */
-async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
+export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
   const user = ctx.actor.user;
   // The code, its mail and the stored answer commit together: a retry replays the answer, and the
   // mail is delivered by the outbox's job (the request never waits for SMTP).
   return inTransaction(ctx.db, async (trx) => {
+    await assertTransferCodeAllowed(trx, ctx, user.id);
     const { code, expiresAt } = await issueCode(trx, {
       userId: user.id,
       purpose: 'transfer',
       binding: step.binding,
       ttlMs: TRANSFER_CODE_TTL_MS,
-      payload: { amountCents: step.amountCents, payee: step.payee },
+      payload: { amountCents: step.amountCents, payee: step.payee, description: step.description },
+      now: ctx.clock.now(),
     });
     await queueMail(
       withDb(ctx, trx),
@@ -190,7 +223,7 @@ async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: Idemp
   });
 }
 
-const CODE_MESSAGES = {
+export const CODE_MESSAGES = {
   missing: 'No IMS code is waiting for this transfer. Please request a new code.',
   expired: 'This IMS code has expired. Please request a new code.',
   wrong: 'The IMS code is not correct.',
@@ -199,7 +232,7 @@ const CODE_MESSAGES = {
 
 export async function transfer(ctx: ActorContext, input: TransferInput, ticket: IdempotencyTicket): Promise<TransferOutcome> {
   const user = ctx.actor.user;
-  assertCanSend(user);
+  assertCanSend(ctx, user);
   const own = await ownAccounts(ctx.db, user.id);
   if (input.from !== undefined && input.from !== own.number) throw forbidden('You can only send money from your own account.');
   if (input.accountNumber === own.number)
@@ -219,7 +252,9 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
     });
   }
   const payeeFields = { accountNumber: input.accountNumber, routingNumber: input.routingNumber ?? null, bankName: input.bankName ?? null, to: input.to };
-  const binding = sha256(JSON.stringify({ kind: 'transfer', from: source.id, amount: input.amount, payee: payeeFields }));
+  // Dynamic linking: the code authorizes this amount, from this account, to this payee, with this memo.
+  const memo = input.description ?? null;
+  const binding = sha256(JSON.stringify({ kind: 'transfer', from: source.id, amount: input.amount, payee: payeeFields, description: memo }));
   const payeeLabel = `${input.to} (account ending ${lastDigits(input.accountNumber)}${input.bankName ? `, ${input.bankName}` : ''})`;
 
   if (input.paymentPin === undefined) {
@@ -229,12 +264,13 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
         binding,
         amountCents: input.amount,
         payee: payeeLabel,
-        summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}`,
+        description: memo,
+        summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}${memoOf(memo)}`,
       },
       ticket,
     );
   }
-  await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
+  await consumeTransferCode(ctx, binding, input.paymentPin);
 
   const senderName = fullName(user);
   const description = input.description ?? `Transfer to ${input.to}`;
@@ -266,7 +302,7 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
 
 export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: IdempotencyTicket): Promise<TransferOutcome> {
   const user = ctx.actor.user;
-  assertCanSend(user);
+  assertCanSend(ctx, user);
   const own = await ownAccounts(ctx.db, user.id);
   const beneficiaryAccount = input.beneficiaryAccount.replace(/[\s-]+/g, '').toUpperCase();
   if (beneficiaryAccount === own.number)
@@ -287,7 +323,8 @@ export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: 
     swiftCode: input.swiftCode,
     accountType: input.accountType,
   };
-  const binding = sha256(JSON.stringify({ kind: 'wire', from: source.id, amount: input.amount, payee: beneficiary }));
+  const memo = input.description ?? null;
+  const binding = sha256(JSON.stringify({ kind: 'wire', from: source.id, amount: input.amount, payee: beneficiary, description: memo }));
   const payeeLabel = `${input.beneficiaryName} (${input.bankName}, ${countryName}, account ending ${lastDigits(beneficiaryAccount)})`;
   if (input.paymentPin === undefined) {
     return sendTransferCode(
@@ -296,12 +333,13 @@ export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: 
         binding,
         amountCents: input.amount,
         payee: payeeLabel,
-        summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}`,
+        description: memo,
+        summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}${memoOf(memo)}`,
       },
       ticket,
     );
   }
-  await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
+  await consumeTransferCode(ctx, binding, input.paymentPin);
   const description = input.description ?? `Wire to ${input.beneficiaryName}`;
   const clearing = await bankAccountId(ctx.db, 'external_clearing');
   return ctx.ledger.submit({
@@ -502,7 +540,8 @@ export async function correctAccount(
         targetType: 'ledger_account',
         targetId: own.checking.id,
         before,
-        after,
+        // The correction entry's id links this record to the entry's page in the journal.
+        after: { ...after, entryId },
         reason: input.reason,
       });
       const outcome = { data: { account: after, entryId }, message: 'Account balance successfully' };

@@ -43,8 +43,13 @@ export const ZSignInRequest = z.object({
 });
 
 /** The session token (for API clients; browsers use the cookie) and the signed-in user. */
-export const ZSignInAnswer = envelope(z.object({ token: z.string(), user: ZUser }));
-export type SignInResponse = z.infer<typeof ZSignInAnswer>['data'];
+export const ZSignedIn = z.object({ token: z.string(), user: ZUser });
+export type SignInResponse = z.infer<typeof ZSignedIn>;
+
+/** A session: the answer of a sign-in without a second step, and of a completed second step. */
+export const ZSignInAnswer = envelope(ZSignedIn);
+/** POST /auth/signin answers a ticket offering "email" with this message (ADR 016; the ticket is ADR 011's, contracts/factors.ts). */
+export const SIGN_IN_CODE_SENT_MESSAGE = 'We emailed you a code to finish signing in.';
 
 export const ZVerifyEmailRequest = z.object({
   otp: z

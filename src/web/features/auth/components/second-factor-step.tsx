@@ -77,8 +77,13 @@ export function SecondFactorStep({
   const methods = ORDER.filter((method) => challenge.methods.includes(method));
   const [method, setMethod] = useState<SecondFactorMethodName>(methods[0] ?? 'totp');
   const heading = useRef<HTMLHeadingElement>(null);
-  // The step replaces the password form: the focus moves to its heading, as after a page change.
-  useEffect(() => heading.current?.focus(), []);
+  // A ticket offering only the emailed code comes from the throttle of ADR 016 (many failed
+  // sign-ins), not from a factor of the account: it says so, and the focus goes to the code field.
+  const emailOnly = methods.length === 1 && methods[0] === 'email';
+  // Otherwise the step replaces the password form: the focus moves to its heading, as after a page change.
+  useEffect(() => {
+    if (!emailOnly) heading.current?.focus();
+  }, [emailOnly]);
 
   return (
     <div className="space-y-5">
@@ -86,7 +91,11 @@ export function SecondFactorStep({
         <h2 ref={heading} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
           Confirm it&apos;s you
         </h2>
-        <p className="text-sm text-slate-700">Your password was right. Your account has a second factor: use it to finish signing in.</p>
+        <p className="text-sm text-slate-700">
+          {emailOnly
+            ? 'There were many failed attempts to sign in to this account, so we emailed you a code to finish signing in. It is valid for 5 minutes.'
+            : 'Your password was right. Your account has a second factor: use it to finish signing in.'}
+        </p>
       </div>
       {methods.length > 1 ? (
         <fieldset>
@@ -114,7 +123,7 @@ export function SecondFactorStep({
       {method === 'passkey' ? (
         <PasskeyStep ticket={challenge.ticket} admin={admin} onSignedIn={onSignedIn} onRestart={onRestart} />
       ) : (
-        <CodeStep key={method} method={method} ticket={challenge.ticket} admin={admin} onSignedIn={onSignedIn} onRestart={onRestart} />
+        <CodeStep key={method} method={method} ticket={challenge.ticket} admin={admin} focus={emailOnly} onSignedIn={onSignedIn} onRestart={onRestart} />
       )}
       <button
         type="button"
@@ -160,12 +169,15 @@ function CodeStep({
   method,
   ticket,
   admin,
+  focus,
   onSignedIn,
   onRestart,
 }: {
   method: Exclude<SecondFactorMethodName, 'passkey'>;
   ticket: string;
   admin: boolean;
+  /** Put the focus in the code field (the step's only field when the ticket offers one method). */
+  focus: boolean;
   onSignedIn: (user: UserDto) => void;
   onRestart: () => void;
 }) {
@@ -176,6 +188,9 @@ function CodeStep({
   });
   const action = useFormAction(form, (values) => signInWithCode(field.path, ticket, values.code, admin), { refresh: false, onSuccess: onSignedIn });
   const resend = useAction(() => resendSignInCode(ticket, admin), { refresh: false });
+  useEffect(() => {
+    if (focus) form.setFocus('code');
+  }, [focus, form]);
   return (
     <form method="post" onSubmit={action.submit} noValidate className="space-y-4">
       {action.error ? <Refusal message={action.error.message} onRestart={onRestart} /> : null}
