@@ -7,6 +7,7 @@ import {
   fromOurPages,
   lastMailId,
   mailedCode,
+  staffBearerToken,
   tabTo,
   demoMoneyTest as test,
   uniqueEmail,
@@ -56,8 +57,7 @@ test('the history is searched by a payee name and by an amount range, with its r
   const alexNumber = await accountNumberOf(request, DEMO_CUSTOMER);
 
   const customer = await newCustomer(page, 'Sam');
-  const admin = await request.post('/api/auth/signin', { headers: fromOurPages(), data: ADMIN });
-  const adminToken = ((await admin.json()) as { data: { token: string } }).data.token;
+  const adminToken = await staffBearerToken(request, ADMIN);
   const funded = await request.post(`/api/transaction/admin/${customer.id}`, {
     headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': crypto.randomUUID() },
     data: { amount: 500, transactionType: 'credit', date: new Date().toISOString().slice(0, 10), description: 'Opening gift', reason: 'e2e setup' },

@@ -17,6 +17,7 @@ import type { TrustProxy } from './config';
 import type { AppContext } from './context';
 import { customerRoutes } from './customers/routes';
 import { depositRoutes } from './deposits/routes';
+import { factorRoutes } from './factors/routes';
 import { devMailboxRoutes } from './dev/mailbox';
 import { kycRoutes } from './kyc/routes';
 import { loanRoutes } from './loans/routes';
@@ -106,6 +107,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       registerIdempotency(api, context);
       await api.register(healthRoutes(context));
       await api.register(authRoutes(context));
+      await api.register(factorRoutes(context));
       await api.register(userRoutes(context));
       await api.register(profileRoutes(context));
       await api.register(transactionRoutes(context));

@@ -97,6 +97,7 @@ export const routes = {
   adminLoans: { path: '/admin/loans', area: 'admin' },
   adminCards: { path: '/admin/cards', area: 'admin' },
   adminJobs: { path: '/admin/jobs', area: 'admin' },
+  adminSecurity: { path: '/admin/security', area: 'admin' },
 } as const satisfies Record<string, RouteEntry>;
 
 export type RouteName = keyof typeof routes;

@@ -85,6 +85,7 @@ const modules: Record<RouteName, string> = {
   adminLoans: 'routes/admin/loans.tsx',
   adminCards: 'routes/admin/cards.tsx',
   adminJobs: 'routes/admin/jobs.tsx',
+  adminSecurity: 'routes/admin/security.tsx',
 };
 
 /** The frame of each area: the marketing site, the quiet sign-in frame, the customer area, the back office. */

@@ -11,6 +11,7 @@ import { SESSION_ENDED_MESSAGE, type SessionDto, type SessionsEnded } from '../.
 import { formatCents } from '../../shared/money';
 import { audit, eraseAuditPersonalData } from '../audit/audit';
 import { eraseCredentials } from '../auth/repository';
+import { eraseFactors } from '../factors/repository';
 import { endSessionOf, endUserSessions, sessionsOf } from '../auth/sessions';
 import { type ActorContext, type AppContext, withDb } from '../context';
 import type { DB } from '../db/database';
@@ -301,6 +302,7 @@ async function close(trx: DB, ctx: ActorContext, user: User, accounts: Awaited<R
   await repository.anonymizeUser(trx, user.id);
   await endUserSessions(trx, user.id);
   await eraseCredentials(trx, user.id, user.email);
+  await eraseFactors(trx, user.id);
   await eraseCustomerKyc(trx, user.id);
   await eraseNotes(trx, user.id);
   const files = await eraseOwnerFiles(trx, user.id);

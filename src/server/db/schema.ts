@@ -88,19 +88,6 @@ export interface SignInThrottleTable {
   blocked_until: Timestamp | null;
 }
 
-/** The emailed-code step of a sign-in: a ticket (its hash) and the code mailed for it (its hash). */
-export interface SignInEmailTicketsTable {
-  id: Generated<string>;
-  token_hash: string;
-  user_id: string;
-  scope: SignInScope;
-  code_hash: string;
-  attempts: Generated<number>;
-  expires_at: Timestamp;
-  used_at: Timestamp | null;
-  created_at: CreatedAt;
-}
-
 export interface PasswordResetsTable {
   id: Generated<string>;
   user_id: string;
@@ -374,6 +361,72 @@ export interface MailOutboxTable {
   sent_at: Timestamp | null;
 }
 
+// ---------------------------------------------------------------- second factors (ADR 011)
+
+export type SecondFactorMethod = 'passkey' | 'totp' | 'recovery' | 'email';
+/** Which sign-in a ticket came from: the customer sign-in or the back office's (staff only). */
+export type SignInAudience = 'customer' | 'staff';
+
+export interface PasskeysTable {
+  id: Generated<string>;
+  user_id: string;
+  /** base64url, as the browser names the credential. */
+  credential_id: string;
+  /** The COSE public key. */
+  public_key: Buffer;
+  /** The authenticator's signature counter (0 when it keeps none). */
+  counter: ColumnType<number, number | undefined, number>;
+  transports: ColumnType<string[], string[] | undefined, string[]>;
+  name: string;
+  created_at: CreatedAt;
+  last_used_at: Timestamp | null;
+}
+
+export interface TotpFactorsTable {
+  user_id: string;
+  /** Base32; never returned after enrolment. */
+  secret: string;
+  confirmed_at: Timestamp | null;
+  last_used_step: number | null;
+  created_at: CreatedAt;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface SignInTicketsTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  audience: SignInAudience;
+  methods: ColumnType<SecondFactorMethod[], SecondFactorMethod[], SecondFactorMethod[]>;
+  attempts: Generated<number>;
+  email_code_hash: string | null;
+  email_code_sent_at: Timestamp | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export type WebauthnChallengePurpose = 'registration' | 'sign_in' | 'step_up';
+
+export interface WebauthnChallengesTable {
+  id: Generated<string>;
+  challenge: string;
+  purpose: WebauthnChallengePurpose;
+  user_id: string | null;
+  ticket_id: string | null;
+  audience: SignInAudience | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 /** A public key the bank has signed with (statements, anchors); kept after a rotation. */
 export interface SigningKeysTable {
   key_id: string;
@@ -556,7 +609,6 @@ export interface Database {
   one_time_codes: OneTimeCodesTable;
   password_resets: PasswordResetsTable;
   sign_in_throttle: SignInThrottleTable;
-  sign_in_email_tickets: SignInEmailTicketsTable;
   audit_log: AuditLogTable;
   audit_records: AuditRecordsTable;
   audit_personal: AuditPersonalTable;
@@ -577,6 +629,11 @@ export interface Database {
   beneficiaries: BeneficiariesTable;
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
+  passkeys: PasskeysTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  sign_in_tickets: SignInTicketsTable;
+  webauthn_challenges: WebauthnChallengesTable;
   signing_keys: SigningKeysTable;
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;
@@ -595,3 +652,5 @@ export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
+export type Passkey = Selectable<PasskeysTable>;
+export type SignInTicket = Selectable<SignInTicketsTable>;

@@ -62,6 +62,10 @@ async function request<T>(method: string, url: string, body?: unknown, options: 
     const here = window.location.pathname;
     if (here !== paths.signin && here !== paths.adminLogin) window.location.assign(paths.signin);
   }
+  // A staff session without a second factor may only enrol one (ADR 011): the back office's enrolment page.
+  if (response.status === 403 && payload.code === 'second_factor_required' && typeof window !== 'undefined') {
+    if (window.location.pathname.startsWith('/admin') && window.location.pathname !== paths.adminSecurity) window.location.assign(paths.adminSecurity);
+  }
   if (!response.ok) throw new ApiError(payload.message || FALLBACK_ERROR, response.status, payload.code, payload.fields, payload as Record<string, unknown>);
   return payload as Envelope<T>;
 }

@@ -19,6 +19,8 @@ import * as abuseLimits from './2026-11-24-42-abuse-limits';
 import * as standingOrders from './2026-11-24-43-standing-orders';
 import * as paymentRequests from './2026-11-24-46-payment-requests';
 import * as backOffice from './2026-11-24-47-back-office';
+import * as secondFactors from './2026-11-24-48-second-factors';
+import * as oneSignInTicket from './2026-11-24-49-one-sign-in-ticket';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -42,4 +44,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-43-standing-orders': standingOrders,
   '2026-11-24-46-payment-requests': paymentRequests,
   '2026-11-24-47-back-office': backOffice,
+  '2026-11-24-48-second-factors': secondFactors,
+  '2026-11-24-49-one-sign-in-ticket': oneSignInTicket,
 };

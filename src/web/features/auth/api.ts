@@ -1,29 +1,23 @@
-import type { PasswordSignInResult, SecondFactorStep, SignInResponse } from '../../../shared/contracts/auth';
+import type { PasswordSignInResult, SecondFactorChallenge } from '../../../shared/contracts/factors';
 import type { SignUpRequest } from '../../../shared/contracts/signup';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser } from '../../lib/api';
-import { queryClient, rememberUser } from '../../lib/query';
+import { rememberUser } from '../../lib/query';
 import { paths } from '../../paths';
 
 // Every call of signing in and out, registering and recovering an account. They answer 401 for
 // wrong credentials or codes: the page shows the message instead of leaving for /signin.
 const stay = { redirectOn401: false } as const;
 
-/** Signed in (the user), or the password was right but a second step is needed (its ticket). */
-export type SignInResult = { user: UserDto } | SecondFactorStep;
-
-export async function signIn(body: { email: string; password: string }, admin = false): Promise<SignInResult> {
+/**
+ * The password step: the signed-in user for an account without a second factor, or the ticket of
+ * the second step for one with a factor (ADR 011; second-factor-api.ts takes it from there).
+ */
+export async function signIn(body: { email: string; password: string }, admin = false): Promise<{ user: UserDto } | { secondFactor: SecondFactorChallenge }> {
   const { data } = await api.post<PasswordSignInResult>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
-  if ('secondFactor' in data) return data;
+  if ('secondFactor' in data) return { secondFactor: data.secondFactor };
   rememberUser(data.user);
   return { user: data.user };
-}
-
-/** The second step with the code emailed for the ticket (after many failed sign-ins on the account). */
-export async function signInWithEmailCode(body: { ticket: string; code: string }): Promise<UserDto> {
-  const { data } = await api.post<SignInResponse>('/auth/signin/email-code', body, stay);
-  rememberUser(data.user);
-  return data.user;
 }
 
 /** The same answer for a new and an existing email (no account enumeration): its message. */
@@ -49,12 +43,12 @@ export async function resetPassword(body: { token: string; password: string; con
   return (await api.post<null>('/auth/reset-password', body, stay)).message;
 }
 
+/** Ends the session; the signed-in frame then loads the home page afresh (AppShell), which drops every cached query. */
 export async function signOut(): Promise<void> {
   try {
     await api.post('/auth/signout', {}, stay);
   } finally {
     clearStoredUser();
-    queryClient.clear();
   }
 }
 
