@@ -90,7 +90,7 @@ function rawTextOf(input: NotifyInput, thresholdCents: number | null): Notificat
       return {
         title: `Your ${monthName(input.month)} statement is ready`,
         body: `The statement of your ${input.account} account for ${monthName(input.month)} is ready to download.`,
-        link: null,
+        link: routes.accountStatements.path,
       };
     case 'payment_request_received':
       return {
