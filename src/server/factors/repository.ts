@@ -217,12 +217,7 @@ export function findTicket(db: DB, tokenHash: string) {
  * those of this audience mailed since `since`, first codes and resends alike, with the oldest
  * one's time (ADR 016's hourly cap).
  */
-export async function lockAndCountEmailCodes(
-  trx: DB,
-  userId: string,
-  audience: SignInAudience,
-  since: Date,
-): Promise<{ count: number; oldest: Date | null }> {
+export async function lockAndCountEmailCodes(trx: DB, userId: string, audience: SignInAudience, since: Date): Promise<{ count: number; oldest: Date | null }> {
   await sql`select pg_advisory_xact_lock(hashtext(${`sign-in-email-tickets:${userId}`}))`.execute(trx);
   const row = await trx
     .selectFrom('sign_in_email_codes')

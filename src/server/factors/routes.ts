@@ -198,7 +198,7 @@ export function factorRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Remove a passkey, with a fresh second factor (other sessions end; staff keep at least one factor)',
           params: ZIdParams,
-          body: ZFactorRemovalRequest.optional(),
+          body: ZFactorRemovalRequest.nullish(),
           response: { 200: ZNoData },
         },
       },
@@ -235,7 +235,7 @@ export function factorRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Remove the authenticator app and its recovery codes, with a fresh second factor (other sessions end; staff keep at least one factor)',
-          body: ZFactorRemovalRequest.optional(),
+          body: ZFactorRemovalRequest.nullish(),
           response: { 200: ZNoData },
         },
       },

@@ -19,7 +19,12 @@ export function recoveryRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/user/admin/:id/recovery',
       {
         config: { access: 'staff' },
-        schema: { tags: staffTags, summary: "The customer's newest account recovery (null when none)", params: ZIdParams, response: { 200: ZLatestRecoveryAnswer } },
+        schema: {
+          tags: staffTags,
+          summary: "The customer's newest account recovery (null when none)",
+          params: ZIdParams,
+          response: { 200: ZLatestRecoveryAnswer },
+        },
       },
       async (request) => ({ data: await recovery.latestRecovery(context, request.params.id) }),
     );
@@ -30,7 +35,8 @@ export function recoveryRoutes(context: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff', ...perMinute(10) },
         schema: {
           tags: staffTags,
-          summary: 'Start recovering a customer who lost every second factor, after an identity check (takes effect in 24 hours; audited; the customer is emailed)',
+          summary:
+            'Start recovering a customer who lost every second factor, after an identity check (takes effect in 24 hours; audited; the customer is emailed)',
           params: ZIdParams,
           body: ZRecoveryStart,
           response: { 201: ZRecoveryAnswer },

@@ -102,7 +102,10 @@ export async function startRecovery(ctx: ActorContext, userId: string, input: { 
       reason: input.identityCheck,
     });
     const cancelLink = `${ctx.config.publicUrl}${routes.cancelRecovery.path}?token=${token}`;
-    await queueMail(withDb(ctx, trx), recoveryStartedMail(brandOf(ctx.config), user.email, user.first_name, { effectiveAt: new Date(inserted.effective_at), cancelLink }));
+    await queueMail(
+      withDb(ctx, trx),
+      recoveryStartedMail(brandOf(ctx.config), user.email, user.first_name, { effectiveAt: new Date(inserted.effective_at), cancelLink }),
+    );
     return inserted;
   });
   return { data: toDto(row, staff.email), message: RECOVERY_STARTED_MESSAGE, created: true };

@@ -48,7 +48,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     where 'email' = any(methods) and created_at > now() - interval '1 hour'`.execute(db);
 
   await sql`alter table payment_requests drop constraint payment_requests_status_check`.execute(db);
-  await sql`alter table payment_requests add constraint payment_requests_status_check check (status in ('pending', 'paid', 'declined', 'cancelled'))`.execute(db);
+  await sql`alter table payment_requests add constraint payment_requests_status_check check (status in ('pending', 'paid', 'declined', 'cancelled'))`.execute(
+    db,
+  );
   await sql`alter table payment_requests add column expires_at timestamptz`.execute(db);
   await sql`update payment_requests set expires_at = created_at + interval '30 days'`.execute(db);
   await sql`alter table payment_requests alter column expires_at set not null`.execute(db);
