@@ -183,6 +183,7 @@ test('the mailed link cancels a recovery, and the security page showed it pendin
   const customerPage = await customerContext.newPage();
   await customerPage.setViewportSize({ width: 375, height: 900 });
   await signInAs(customerPage, customer);
+  await expect(customerPage).toHaveURL(/\/account\/home$/);
   await customerPage.goto('/account/security');
   await expect(customerPage.getByRole('heading', { name: 'Account recovery pending' })).toBeVisible();
   await look(customerPage, 'security-recovery-pending', 375, checkA11y);
