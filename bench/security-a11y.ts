@@ -139,19 +139,6 @@ async function main(): Promise<void> {
     const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
     const page = await browser.newPage();
     await page.setViewport({ width: 375, height: 800 });
-    const cdp = await page.createCDPSession();
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-
     await signInForm(page, base, email);
     await page.waitForFunction(() => location.pathname === '/account/home');
     record('/account/security (navigation)', await navigation(page, `${base}/account/security`, { flags: FLAGS }));
@@ -172,6 +159,20 @@ async function main(): Promise<void> {
 
     await page.goto(`${base}/account/security`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('html[data-hydrated="true"]');
+    // The virtual authenticator after Lighthouse's own sessions on the page (they reset the WebAuthn domain).
+    const cdp = await page.createCDPSession();
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+
     await page.locator('::-p-aria(Add a passkey)').click();
     await page.waitForFunction(() => document.querySelector('ul[aria-label="Your passkeys"]') !== null);
     record('Passkey registered (list, rename, remove)', await snapshot(page, { flags: FLAGS }));
