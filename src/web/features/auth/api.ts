@@ -2,16 +2,19 @@ import type { SignInResponse } from '../../../shared/contracts/auth';
 import type { SignUpRequest } from '../../../shared/contracts/signup';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser } from '../../lib/api';
-import { queryClient, rememberUser } from '../../lib/query';
 import { paths } from '../../paths';
 
 // Every call of signing in and out, registering and recovering an account. They answer 401 for
 // wrong credentials or codes: the page shows the message instead of leaving for /signin.
 const stay = { redirectOn401: false } as const;
 
+// The query cache (TanStack Query) belongs to the signed-in areas: the public pages that sign in
+// or verify load it only when they hand the user over to them.
+const sessionCache = () => import('../../lib/query');
+
 export async function signIn(body: { email: string; password: string }, admin = false): Promise<UserDto> {
   const { data } = await api.post<SignInResponse>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
-  rememberUser(data.user);
+  (await sessionCache()).rememberUser(data.user);
   return data.user;
 }
 
@@ -22,7 +25,7 @@ export async function signUp(body: SignUpRequest): Promise<string | undefined> {
 
 export async function verifyEmail(otp: string): Promise<UserDto> {
   const { data } = await api.post<UserDto>('/auth/verify-email', { otp });
-  rememberUser(data);
+  (await sessionCache()).rememberUser(data);
   return data;
 }
 
@@ -43,7 +46,7 @@ export async function signOut(): Promise<void> {
     await api.post('/auth/signout', {}, stay);
   } finally {
     clearStoredUser();
-    queryClient.clear();
+    (await sessionCache()).queryClient.clear();
   }
 }
 

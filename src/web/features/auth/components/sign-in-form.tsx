@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { ZSignInRequest } from '../../../../shared/contracts/auth';
 import { EMAIL_LENGTH_MAX, PASSWORD_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PasswordField, TextField } from '../../../components/ui/form';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { homeFor, signIn } from '../api';
 
@@ -15,13 +14,16 @@ interface SignInValues {
   password: string;
 }
 
+// The contract (and zod) loads at the form's first focus: the sign-in page's first download stays small.
+const signInContract = lazyContract(() => import('../../../../shared/contracts/auth').then((contract) => contract.ZSignInRequest));
+
 export function SignInForm({ admin = false }: { admin?: boolean }) {
   const navigate = useNavigate();
   const location = useLocation();
   // Read after hydration: the prerendered page has no navigation state.
   const [notice, setNotice] = useState<string | undefined>();
   useEffect(() => setNotice((location.state as { notice?: string } | null)?.notice), [location.state]);
-  const form = useForm<SignInValues>({ resolver: contractResolver(ZSignInRequest), defaultValues: { email: '', password: '' } });
+  const form = useForm<SignInValues>({ resolver: contractResolver(signInContract), defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
   // The spec: a failed sign-in shows its message for 3 s.
   const action = useFormAction(form, (values) => signIn({ email: values.email.trim(), password: values.password }, admin), {
@@ -32,7 +34,7 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
 
   return (
     // method="post": a submit before the scripts have loaded must never put the password in the address.
-    <form method="post" onSubmit={action.submit} noValidate className="space-y-5">
+    <form method="post" onSubmit={action.submit} onFocus={signInContract.preload} noValidate className="space-y-5">
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <TextField
