@@ -31,8 +31,12 @@ export const DEFERRED_MODULE_ID = 'deferred-modules';
  * paused (a test's fake clock, a throttled tab) still starts. A hidden tab (nothing to paint)
  * starts at once or when it is hidden later; a browser without paint timing at `load`. The same
  * text on every page, so one CSP hash.
+ *
+ * Until React has taken the page over (root.tsx's data-hydrated mark), a click on a link is kept
+ * from React and followed as a plain link: React Router's Link, hydrated in the middle of the
+ * click, prevents the browser's navigation but cannot navigate itself yet, and the click was lost.
  */
-export const LOADER = `(function(){var d=document,w=window,s=d.getElementById("${DEFERRED_MODULE_ID}"),P=w.PerformanceObserver,started=false;function start(){if(started)return;started=true;(s.getAttribute("data-preload")||"").split(" ").forEach(function(href){if(!href)return;var l=d.createElement("link");l.rel="modulepreload";l.href=href;d.head.appendChild(l)});var m=d.createElement("script");m.type="module";m.textContent=s.textContent;d.body.appendChild(m)}if(d.hidden)return start();d.addEventListener("visibilitychange",function(){if(d.hidden)start()});if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0)new P(function(list,observer){observer.disconnect();start()}).observe({type:"paint",buffered:true});else w.addEventListener("load",start)})()`;
+export const LOADER = `(function(){var d=document,w=window,s=d.getElementById("${DEFERRED_MODULE_ID}"),P=w.PerformanceObserver,started=false;function start(){if(started)return;started=true;(s.getAttribute("data-preload")||"").split(" ").forEach(function(href){if(!href)return;var l=d.createElement("link");l.rel="modulepreload";l.href=href;d.head.appendChild(l)});var m=d.createElement("script");m.type="module";m.textContent=s.textContent;d.body.appendChild(m)}w.addEventListener("click",function(e){var t=e.target;if(!d.documentElement.hasAttribute("data-hydrated")&&t&&t.closest&&t.closest("a[href]"))e.stopPropagation()},true);if(d.hidden)return start();d.addEventListener("visibilitychange",function(){if(d.hidden)start()});if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0)new P(function(list,observer){observer.disconnect();start()}).observe({type:"paint",buffered:true});else w.addEventListener("load",start)})()`;
 
 /** The class names a selector requires, outside functional pseudo-classes (`:not(.x)` does not need .x). */
 export function requiredClasses(selector: string): string[] {
