@@ -5,7 +5,7 @@ import { kindLabel, signedAmount } from '../format';
 /**
  * A customer's history as a table: each line with its description, kind, account and dates, the
  * signed amount, and the running balance (that account's balance right after the line, as the
- * bank booked it, whatever the filter shows).
+ * bank booked it, whatever the filter shows); on a phone the balance sits under the amount.
  */
 export function TransactionTable({ items, emptyText }: { items: TransactionDto[]; emptyText: string }) {
   if (items.length === 0) return <p className="text-slate-700">{emptyText}</p>;
@@ -26,7 +26,7 @@ export function TransactionTable({ items, emptyText }: { items: TransactionDto[]
             <th scope="col" className="py-2 pr-3 text-right font-semibold">
               Amount
             </th>
-            <th scope="col" className="py-2 text-right font-semibold">
+            <th scope="col" className="hidden py-2 text-right font-semibold sm:table-cell">
               Balance
             </th>
           </tr>
@@ -55,8 +55,10 @@ export function TransactionTable({ items, emptyText }: { items: TransactionDto[]
               >
                 <span className="sr-only">{line.transactionType === 'credit' ? 'Credit' : 'Debit'} </span>
                 {signedAmount(line)}
+                {/* On a phone the balance column would not fit: the balance goes under the amount. */}
+                <span className="mt-1 block text-xs font-normal text-slate-700 sm:hidden">Balance {formatDollars(line.balanceAfter)}</span>
               </td>
-              <td className="whitespace-nowrap py-3 text-right tabular-nums text-slate-800" data-testid="running-balance">
+              <td className="hidden whitespace-nowrap py-3 text-right tabular-nums text-slate-800 sm:table-cell" data-testid="running-balance">
                 {formatDollars(line.balanceAfter)}
                 <span className="block text-xs text-slate-600">{line.account === 'savings' ? 'Savings' : 'Checking'}</span>
               </td>
