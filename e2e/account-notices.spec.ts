@@ -48,8 +48,8 @@ test('the transactions filter is applied and reset with the keyboard, and the ad
   await expect(page.getByRole('form', { name: 'Filter transactions' }).getByLabel('Type')).toHaveValue('');
 
   // Enter in a date field applies too; an impossible range is refused in place.
-  const from = page.getByRole('form', { name: 'Filter transactions' }).getByLabel('From');
-  const to = page.getByRole('form', { name: 'Filter transactions' }).getByLabel('To');
+  const from = page.getByRole('form', { name: 'Filter transactions' }).getByLabel('From', { exact: true });
+  const to = page.getByRole('form', { name: 'Filter transactions' }).getByLabel('To', { exact: true });
   await from.fill('2026-03-10');
   await to.fill('2026-03-01');
   await to.press('Enter');

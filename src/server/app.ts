@@ -28,9 +28,10 @@ import { registerJsonParser } from './plugins/json';
 import { registerMetrics } from './plugins/metrics';
 import { registerOriginCheck } from './plugins/origin';
 import { registerApiDocs, registerOpenApi } from './plugins/openapi';
-import { rateLimitStore } from './plugins/rate-limit';
+import { rateLimitStore, registerMoneyCallLimit } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security';
 import { registerWebApp } from './plugins/web';
+import { paymentHoldRoutes } from './payment-limits/routes';
 import { profileRoutes } from './profile/routes';
 import { queueRoutes } from './queues/routes';
 import { statementRoutes } from './statements/routes';
@@ -95,6 +96,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       // Before the sign-in hook: a cross-site request with the cookie is refused before any lookup.
       registerOriginCheck(api, config);
       registerAuth(api, context);
+      registerMoneyCallLimit(api, context);
       registerIdempotency(api, context);
       await api.register(healthRoutes(context));
       await api.register(authRoutes(context));
@@ -108,6 +110,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(beneficiaryRoutes(context));
       await api.register(depositRoutes(context));
       await api.register(customerRoutes(context));
+      await api.register(paymentHoldRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(adminRoutes(context));
       await api.register(anchorRoutes(context));

@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BANK_NAME, parseBoolean } from '../shared/build-settings';
+import { MONEY_CALLS_PER_MINUTE, TRANSFER_CODE_FAILURES_PER_DAY, TRANSFER_CODES_PER_HOUR } from '../shared/limits';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './db/connection-string';
 import { isTimeZone } from './lib/bank-time';
 
@@ -32,6 +33,15 @@ const urlWithProtocol = (name: string, protocols: string[]) =>
       },
       `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
     );
+
+/** A per-customer cap from the environment: a whole number from 1 to `max`, the named limit by default. */
+const perCustomerCap = (name: string, fallback: number, max: number) =>
+  z.coerce
+    .number({ message: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be between 1 and ${max}`)
+    .max(max, `${name} must be between 1 and ${max}`)
+    .default(fallback);
 
 /** Processes one instance may run: more than the cores only adds context switches. */
 export const WEB_CONCURRENCY_MAX = 64;
@@ -99,6 +109,9 @@ export const ZEnvironment = z.object({
   ADMIN_PASSWORD: z.string().min(12, 'ADMIN_PASSWORD must be at least 12 characters').max(128, 'ADMIN_PASSWORD must be at most 128 characters').optional(),
   DEMO_MODE: booleanFlag('DEMO_MODE', true),
   RATE_LIMITS: booleanFlag('RATE_LIMITS', true),
+  TRANSFER_CODES_PER_HOUR: perCustomerCap('TRANSFER_CODES_PER_HOUR', TRANSFER_CODES_PER_HOUR, 1000),
+  TRANSFER_CODE_FAILURES_PER_DAY: perCustomerCap('TRANSFER_CODE_FAILURES_PER_DAY', TRANSFER_CODE_FAILURES_PER_DAY, 1000),
+  MONEY_CALLS_PER_MINUTE: perCustomerCap('MONEY_CALLS_PER_MINUTE', MONEY_CALLS_PER_MINUTE, 1_000_000_000),
   CRYPTO_DEPOSITS_FILE: z.string().trim().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_CONCURRENCY: z.coerce
@@ -146,8 +159,10 @@ export interface Config {
   demoMode: boolean;
   cryptoDepositsFile: string | undefined;
   logLevel: Environment['LOG_LEVEL'];
-  /** Test hooks: shorter windows and no rate limits where a test needs them. */
+  /** Every per-address and per-customer limit (off only for test runs; production refuses false). */
   rateLimits: boolean;
+  /** The per-customer caps (src/shared/limits.ts names the defaults). */
+  limits: { transferCodesPerHour: number; transferCodeFailuresPerDay: number; moneyCallsPerMinute: number };
   /** App processes (node:cluster workers) this instance runs; 1 is one process, no cluster. */
   webConcurrency: number;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses. */
@@ -206,6 +221,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     cryptoDepositsFile: env.CRYPTO_DEPOSITS_FILE,
     logLevel: env.LOG_LEVEL,
     rateLimits: env.RATE_LIMITS,
+    limits: {
+      transferCodesPerHour: env.TRANSFER_CODES_PER_HOUR,
+      transferCodeFailuresPerDay: env.TRANSFER_CODE_FAILURES_PER_DAY,
+      moneyCallsPerMinute: env.MONEY_CALLS_PER_MINUTE,
+    },
     webConcurrency: env.WEB_CONCURRENCY,
     trustProxy: env.TRUST_PROXY ?? false,
     metricsToken: env.METRICS_TOKEN,
@@ -221,7 +241,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 
 /**
  * What a production start must not run with: the demo's published passwords, mail that goes
- * nowhere (codes and reset links would never arrive), or customers' sessions over plain http.
+ * nowhere (codes and reset links would never arrive), no limits on guessing and money calls, or
+ * customers' sessions over plain http.
  * Each names the variable to set.
  */
 function productionRefusals(env: Environment, given: Record<string, string | undefined>): string[] {
@@ -229,6 +250,8 @@ function productionRefusals(env: Environment, given: Record<string, string | und
   if (given.DEMO_MODE === undefined || env.DEMO_MODE)
     refusals.push('DEMO_MODE: must be set to false when NODE_ENV=production (demo mode creates customers whose passwords are published)');
   if (!env.SMTP_URL) refusals.push('SMTP_URL: must be set when NODE_ENV=production (codes and reset links are sent by email)');
+  if (!env.RATE_LIMITS)
+    refusals.push('RATE_LIMITS: must not be false when NODE_ENV=production (it turns off every per-address and per-customer limit; it is for test runs)');
   if (!(env.PUBLIC_URL ?? '').startsWith('https://') && !env.ALLOW_HTTP)
     refusals.push('PUBLIC_URL: must start with https:// when NODE_ENV=production (or set ALLOW_HTTP=true, on a private network only)');
   if (!env.BANK_SIGNING_KEY_FILE)

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox } from '../support/app';
-import { file, jpegWithMetadata, multipart, pdf, png, type FilePart } from '../support/multipart';
+import zlib from 'node:zlib';
+import { PDFDocument } from 'pdf-lib';
+import { buildPdf, file, jpegWithMetadata, multipart, PDF_PAGE_TEXT, pdf, pdfObjects, png, streamObject, type FilePart } from '../support/multipart';
 
 let ctx: TestContext;
 let admin: string;
@@ -119,6 +121,154 @@ describe('POST /api/user/verification', () => {
     expect((await me(customer.token)).verificationStatus).toBe('awaiting');
     const rows = await ctx.database.db.selectFrom('stored_files').select('id').where('owner_id', '=', customer.userId).execute();
     expect(rows).toHaveLength(0);
+  });
+
+  // Issue 13: the active-content check was a regex over the raw bytes. A reader decodes name escapes
+  // and unpacks compressed object streams; the bank now parses the file the same way (pdf-lib).
+  describe('PDFs are parsed and rewritten before anyone judges them', () => {
+    const refusal = 'The document file: PDFs with scripts, actions, forms or attached files are not accepted. Please upload a plain scan.';
+
+    async function refusedAsDocument(bytes: Buffer) {
+      const customer = await createCustomer(ctx);
+      const response = await submit(customer.token, await validParts({ documentFile: file('id.pdf', 'application/pdf', bytes) }));
+      expect(await ctx.database.db.selectFrom('stored_files').select('id').where('owner_id', '=', customer.userId).execute()).toEqual([]);
+      expect((await me(customer.token)).verificationStatus).toBe('awaiting');
+      return response;
+    }
+
+    it('refuses an OpenAction and a JavaScript action whose names are written with #-escapes', async () => {
+      // /Open#41ction is /OpenAction, /J#61vaScript is /JavaScript, /J#53 is /JS: no keyword appears as such in the bytes.
+      const escaped = pdf('/Open#41ction 5 0 R', ['<< /Type /Action /S /J#61vaScript /J#53 (app.alert(1)) >>']);
+      expect(escaped.toString('latin1')).not.toMatch(/OpenAction|JavaScript|\/JS\b/);
+      const response = await refusedAsDocument(escaped);
+      expect(response.statusCode).toBe(415);
+      expect(json(response)).toEqual({ message: refusal, code: 'unsupported_media', fields: { documentFile: 'PDF with active content' } });
+    });
+
+    it('refuses a JavaScript action kept inside a compressed object stream', async () => {
+      // Objects 1 (the catalog, with its OpenAction) and 6 (the action) live only inside object
+      // stream 5, deflated; a cross-reference stream (7) says where, as PDF 1.5 files do.
+      const packed = ['<< /Type /Catalog /Pages 2 0 R /OpenAction 6 0 R >>', '<< /S /JavaScript /JS (app.alert(2)) >>'];
+      const offsets: number[] = [];
+      let body = '';
+      for (const object of packed) {
+        offsets.push(body.length);
+        body += `${object}\n`;
+      }
+      const header = `1 ${offsets[0]} 6 ${offsets[1]} `;
+      const objectStream = streamObject(
+        `/Type /ObjStm /N 2 /First ${header.length} /Filter /FlateDecode`,
+        zlib.deflateSync(Buffer.from(header + body, 'latin1')),
+      );
+      const [, pages, page, contents] = pdfObjects();
+      const objects: Array<string | Buffer> = ['null', pages!, page!, contents!, objectStream, 'null'];
+      // Written as buildPdf does, then the cross-reference stream instead of a table.
+      const layout = buildPdf(objects).toString('latin1');
+      const offsetOf = (number: number) => layout.indexOf(`\n${number} 0 obj\n`) + 1;
+      const xrefAt = layout.indexOf('xref\n');
+      const entry = (type: number, field2: number, field3: number) =>
+        Buffer.from([type, (field2 >>> 24) & 255, (field2 >>> 16) & 255, (field2 >>> 8) & 255, field2 & 255, (field3 >>> 8) & 255, field3 & 255]);
+      const entries = Buffer.concat([
+        entry(0, 0, 65535),
+        entry(2, 5, 0),
+        entry(1, offsetOf(2), 0),
+        entry(1, offsetOf(3), 0),
+        entry(1, offsetOf(4), 0),
+        entry(1, offsetOf(5), 0),
+        entry(2, 5, 1),
+        entry(1, xrefAt, 0),
+      ]);
+      const xrefStream = Buffer.concat([
+        Buffer.from('7 0 obj\n', 'latin1'),
+        streamObject('/Type /XRef /Size 8 /W [1 4 2] /Root 1 0 R', entries),
+        Buffer.from(`\nendobj\nstartxref\n${xrefAt}\n%%EOF\n`, 'latin1'),
+      ]);
+      const hidden = Buffer.concat([Buffer.from(layout.slice(0, xrefAt), 'latin1'), xrefStream]);
+      expect(hidden.toString('latin1')).not.toMatch(/OpenAction|JavaScript/);
+      const response = await refusedAsDocument(hidden);
+      expect(response.statusCode).toBe(415);
+      expect(json(response).message).toBe(refusal);
+    });
+
+    it.each([
+      ['a name escape the parser would not decode (lower-case hex)', pdf('/Names 5 0 R', ['<< /S /#4aavaScript >>'])],
+      ['a Launch action in a link', pdf('', ['<< /Type /Annot /Subtype /Link /Rect [0 0 100 100] /A << /S /Launch /F (calc.exe) >> >>'])],
+      [
+        'a URI action in an outline',
+        pdf('/Outlines 5 0 R', [
+          '<< /Type /Outlines /First 6 0 R /Last 6 0 R /Count 1 >>',
+          '<< /Title (Click) /Parent 5 0 R /A << /S /URI /URI (https://evil.example) >> >>',
+        ]),
+      ],
+      ['a form', pdf('/AcroForm << /Fields [] /XFA 5 0 R >>', ['(<xdp/>)'])],
+      [
+        'an embedded file',
+        pdf('/Names << /EmbeddedFiles << /Names [(a.exe) 5 0 R] >> >>', [
+          '<< /Type /Filespec /F (a.exe) /EF << /F 6 0 R >> >>',
+          streamObject('/Type /EmbeddedFile', 'MZ'),
+        ]),
+      ],
+    ])('refuses %s', async (_label, bytes) => {
+      const response = await refusedAsDocument(bytes);
+      expect(response.statusCode).toBe(415);
+      expect(json(response).message).toBe(refusal);
+    });
+
+    it.each([
+      [
+        'an encrypted PDF',
+        buildPdf([...pdfObjects(), '<< /Filter /Standard /V 1 /R 2 /O (x) /U (y) /P -4 >>'], '/Root 1 0 R /Encrypt 5 0 R'),
+        'The document file is a password-protected PDF. Please upload it without a password.',
+      ],
+      [
+        'a PDF without pages',
+        buildPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>']),
+        'The document file is a PDF without pages.',
+      ],
+      [
+        'a broken PDF',
+        Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Kids [ 3 0 R >> endobj\n%%EOF\n', 'latin1'),
+        'The document file could not be read as a PDF. Please upload a plain scan.',
+      ],
+      [
+        'a zip bomb in a stream',
+        pdf('', [streamObject('/Filter /FlateDecode', zlib.deflateSync(Buffer.alloc(300 * 1024 * 1024)))]),
+        'The document file is too large once decompressed. Please upload a plain scan.',
+      ],
+    ])('refuses %s with a message that says why', async (_label, bytes, message) => {
+      const response = await refusedAsDocument(bytes);
+      expect(response.statusCode).toBe(415);
+      expect(json(response).message).toBe(message);
+    });
+
+    it('accepts a clean PDF and stores only the rewritten file: its pages, nothing else it carried', async () => {
+      const customer = await createCustomer(ctx);
+      // What a clean upload may still carry: an unreferenced object, metadata, a later revision's leftovers.
+      const upload = pdf('/Metadata 5 0 R', [streamObject('/Type /Metadata /Subtype /XML', 'PLANTED-XMP-MARKER')]);
+      const withOrphan = Buffer.concat([upload, Buffer.from('9 0 obj\n(PLANTED-ORPHAN-MARKER)\nendobj\n', 'latin1')]);
+      const response = await submit(customer.token, await validParts({ documentFile: file('id.pdf', 'application/pdf', withOrphan) }));
+      expect(response.statusCode, response.body).toBe(201);
+      const stored = await ctx.app.inject({ method: 'GET', url: json(response).data.verification.documentFront.url, headers: bearer(customer.token) });
+      expect(stored.statusCode).toBe(200);
+      expect(stored.headers['content-type']).toBe('application/pdf');
+      const bytes = stored.rawPayload;
+      expect(bytes.equals(withOrphan)).toBe(false);
+      expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(bytes.includes(Buffer.from('PLANTED-ORPHAN-MARKER'))).toBe(false);
+      expect(bytes.includes(Buffer.from('PLANTED-XMP-MARKER'))).toBe(false);
+      // The page survives: pdf-lib reads one page of the same size, its text still drawn.
+      const reread = await PDFDocument.load(bytes);
+      expect(reread.getPageCount()).toBe(1);
+      expect(reread.getPage(0).getSize()).toEqual({ width: 612, height: 792 });
+      expect(bytes.includes(Buffer.from(PDF_PAGE_TEXT))).toBe(true);
+      const row = await ctx.database.db
+        .selectFrom('stored_files')
+        .select(['size_bytes', 'media_type'])
+        .where('purpose', '=', 'kyc_document')
+        .where('owner_id', '=', customer.userId)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ size_bytes: bytes.length, media_type: 'application/pdf' });
+    });
   });
 
   it('checks the document type and the date of birth', async () => {

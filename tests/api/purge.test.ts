@@ -7,6 +7,8 @@ import {
   PURGE_TASK,
   SENT_MAIL_RETENTION_MS,
   SESSION_RETENTION_MS,
+  SIGN_IN_THROTTLE_RETENTION_MS,
+  SIGN_IN_TICKET_RETENTION_MS,
 } from '../../src/server/jobs/purge';
 import { addJob } from '../../src/server/queues/repository';
 import { createCustomer, createTestApp, drainJobs, type TestContext } from '../support/app';
@@ -61,6 +63,22 @@ describe('the hourly purge', () => {
     await reset('old', justPast(PASSWORD_RESET_RETENTION_MS));
     await reset('recent', justInside(PASSWORD_RESET_RETENTION_MS));
 
+    const ticket = (label: string, expiresAt: Date) =>
+      db
+        .insertInto('sign_in_email_tickets')
+        .values({ user_id: userId, token_hash: label.padEnd(64, '0'), scope: 'customer', code_hash: '0'.repeat(64), expires_at: expiresAt })
+        .execute();
+    await ticket('old', justPast(SIGN_IN_TICKET_RETENTION_MS));
+    await ticket('recent', justInside(SIGN_IN_TICKET_RETENTION_MS));
+
+    const throttle = (label: string, lastFailureAt: Date, blockedUntil: Date | null) =>
+      db
+        .insertInto('sign_in_throttle')
+        .values({ scope: 'customer', subject: `account:${label}`, failures: 4, last_failure_at: lastFailureAt, blocked_until: blockedUntil })
+        .execute();
+    await throttle('forgotten', justPast(SIGN_IN_THROTTLE_RETENTION_MS), justPast(SIGN_IN_THROTTLE_RETENTION_MS));
+    await throttle('remembered', justInside(SIGN_IN_THROTTLE_RETENTION_MS), null);
+
     const idempotency = (key: string, createdAt: Date) =>
       db
         .insertInto('idempotency_keys')
@@ -98,6 +116,8 @@ describe('the hourly purge', () => {
     expect(sessions.map((row) => row.token_hash)).toEqual(['purge-ended-recently', 'purge-expired-recently', 'purge-idle-recently', 'purge-live']);
     expect((await db.selectFrom('one_time_codes').select('binding').where('purpose', '=', 'transfer').execute()).map((row) => row.binding)).toEqual(['recent']);
     expect((await db.selectFrom('password_resets').select('token_hash').execute()).map((row) => row.token_hash)).toEqual(['purge-recent']);
+    expect((await db.selectFrom('sign_in_email_tickets').select('token_hash').execute()).map((row) => row.token_hash.replace(/0+$/, ''))).toEqual(['recent']);
+    expect((await db.selectFrom('sign_in_throttle').select('subject').execute()).map((row) => row.subject)).toEqual(['account:remembered']);
     expect((await db.selectFrom('idempotency_keys').select('key').where('user_id', '=', userId).execute()).map((row) => row.key)).toEqual(['recent']);
     const subjects = (await db.selectFrom('mail_outbox').select('subject').where('message_id', 'like', '%@test>').orderBy('subject').execute()).map(
       (row) => row.subject,

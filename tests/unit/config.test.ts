@@ -95,6 +95,8 @@ describe('configuration from the environment', () => {
       ['PUBLIC_URL over http', { PUBLIC_URL: 'http://bank.example' }, 'PUBLIC_URL: must start with https://'],
       ['PUBLIC_URL over http, ALLOW_HTTP=false', { PUBLIC_URL: 'http://bank.example', ALLOW_HTTP: 'false' }, 'PUBLIC_URL: must start with https://'],
       ['BANK_SIGNING_KEY_FILE unset', { BANK_SIGNING_KEY_FILE: undefined }, 'BANK_SIGNING_KEY_FILE: must be set when NODE_ENV=production'],
+      ['RATE_LIMITS=false', { RATE_LIMITS: 'false' }, 'RATE_LIMITS: must not be false when NODE_ENV=production'],
+      ['RATE_LIMITS=0', { RATE_LIMITS: '0' }, 'RATE_LIMITS: must not be false when NODE_ENV=production'],
     ])('%s', (_label, change, message) => {
       const problems = problemsOf({ ...production, ...change });
       expect(problems).toHaveLength(1);
@@ -119,6 +121,13 @@ describe('configuration from the environment', () => {
 
     it('does not apply outside production', () => {
       expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({ demoMode: true, devMailbox: true });
+      // Test runs turn the limits off (the browser suite signs up many customers from one address).
+      expect(loadConfig({ NODE_ENV: 'test', RATE_LIMITS: 'false' }).rateLimits).toBe(false);
+    });
+
+    it('keeps the limits on in production when RATE_LIMITS is unset or true', () => {
+      expect(loadConfig(production).rateLimits).toBe(true);
+      expect(loadConfig({ ...production, RATE_LIMITS: 'true' }).rateLimits).toBe(true);
     });
   });
 
@@ -148,6 +157,10 @@ describe('configuration from the environment', () => {
     [{ ALLOW_HTTP: 'perhaps' }, 'ALLOW_HTTP: ALLOW_HTTP must be true or false (got "perhaps")'],
     [{ RUN_JOBS: 'sometimes' }, 'RUN_JOBS: RUN_JOBS must be true or false (got "sometimes")'],
     [{ BANK_TIMEZONE: 'Mars/Olympus_Mons' }, 'BANK_TIMEZONE: BANK_TIMEZONE must be an IANA time zone such as UTC, Europe/London or America/New_York'],
+    [{ TRANSFER_CODES_PER_HOUR: '0' }, 'TRANSFER_CODES_PER_HOUR: TRANSFER_CODES_PER_HOUR must be between 1 and 1000'],
+    [{ TRANSFER_CODES_PER_HOUR: 'five' }, 'TRANSFER_CODES_PER_HOUR: TRANSFER_CODES_PER_HOUR must be a number'],
+    [{ TRANSFER_CODE_FAILURES_PER_DAY: '2.5' }, 'TRANSFER_CODE_FAILURES_PER_DAY: TRANSFER_CODE_FAILURES_PER_DAY must be a whole number'],
+    [{ MONEY_CALLS_PER_MINUTE: '-1' }, 'MONEY_CALLS_PER_MINUTE: MONEY_CALLS_PER_MINUTE must be between 1 and 1000000000'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {
@@ -155,6 +168,15 @@ describe('configuration from the environment', () => {
     } catch (error) {
       expect((error as ConfigError).problems).toEqual([message]);
     }
+  });
+
+  it('reads the per-customer caps, with the named limits as defaults', () => {
+    expect(loadConfig({}).limits).toEqual({ transferCodesPerHour: 5, transferCodeFailuresPerDay: 10, moneyCallsPerMinute: 30 });
+    expect(loadConfig({ TRANSFER_CODES_PER_HOUR: '3', TRANSFER_CODE_FAILURES_PER_DAY: '7', MONEY_CALLS_PER_MINUTE: '1000000' }).limits).toEqual({
+      transferCodesPerHour: 3,
+      transferCodeFailuresPerDay: 7,
+      moneyCallsPerMinute: 1_000_000,
+    });
   });
 
   it('puts the anchor file in DATA_DIR unless ANCHOR_FILE says where, and mails anchors only with ANCHOR_EMAIL', () => {

@@ -29,6 +29,7 @@ export async function issueCode(
       codeHash: codeHash(input.binding, code),
       payload: input.payload ?? null,
       expiresAt,
+      createdAt: now,
     });
   });
   return { code, expiresAt };

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { OTP_LENGTH } from '../../shared/limits';
 
 // OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
@@ -23,12 +22,6 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
   dummyHash ??= hashPassword('ledgerline-dummy-password-for-timing');
   await verifyPassword(await dummyHash, password);
   return false;
-}
-
-const commonPasswords = new Set(dictionary.passwords.map((password) => password.toLowerCase()));
-
-export function isCommonPassword(password: string): boolean {
-  return commonPasswords.has(password.toLowerCase());
 }
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');

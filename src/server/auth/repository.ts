@@ -1,9 +1,13 @@
 import { sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
-import type { CodePurpose, NewUser, User } from '../db/schema';
+import type { CodePurpose, NewUser, SignInScope, User } from '../db/schema';
 
 // Every query of the auth domain: the users it signs in, their sessions, one-time codes,
 // sign-in throttle and password reset links. Functions that lock a row demand a transaction.
+
+/** The throttle subject of an account (the email, registered or not) and of an address. */
+export const accountSubject = (email: string) => `account:${email}`;
+export const addressSubject = (ip: string) => `address:${ip}`;
 
 // ---------------------------------------------------------------- users
 
@@ -46,35 +50,111 @@ export function setPasswordHash(db: DB, userId: string, passwordHash: string): P
     .executeTakeFirstOrThrow();
 }
 
-// ---------------------------------------------------------------- sign-in throttle (per email, registered or not)
+// ---------------------------------------------------------------- sign-in throttle (per account or address, per scope)
 
-export function findLoginThrottle(db: DB, email: string): Promise<{ failures: number; locked_until: Date | null } | undefined> {
-  return db.selectFrom('login_throttle').select(['failures', 'locked_until']).where('email', '=', email).executeTakeFirst();
+export interface ThrottleRow {
+  failures: number;
+  last_failure_at: Date | null;
+  blocked_until: Date | null;
 }
 
-/** Counts one failed sign-in and answers the failures in a row; a lock that has run out starts the count again. */
-export async function countLoginFailure(db: DB, email: string, now: Date): Promise<number> {
-  const row = await db
-    .insertInto('login_throttle')
-    .values({ email, failures: 1 })
-    .onConflict((conflict) =>
-      conflict.column('email').doUpdateSet({
-        failures: sql`case when login_throttle.locked_until is not null and login_throttle.locked_until <= ${now} then 1 else login_throttle.failures + 1 end`,
-        locked_until: sql`case when login_throttle.locked_until is not null and login_throttle.locked_until <= ${now} then null else login_throttle.locked_until end`,
-        updated_at: sql`now()`,
-      }),
-    )
-    .returning(['failures'])
+/** Locks the throttle row of a subject, made empty first if it has none. Use inside a transaction. */
+export async function lockThrottle(trx: DB, scope: SignInScope, subject: string): Promise<ThrottleRow> {
+  await trx
+    .insertInto('sign_in_throttle')
+    .values({ scope, subject })
+    .onConflict((conflict) => conflict.columns(['scope', 'subject']).doNothing())
+    .execute();
+  return trx
+    .selectFrom('sign_in_throttle')
+    .select(['failures', 'last_failure_at', 'blocked_until'])
+    .where('scope', '=', scope)
+    .where('subject', '=', subject)
+    .forUpdate()
     .executeTakeFirstOrThrow();
-  return row.failures;
 }
 
-export async function lockSignIn(db: DB, email: string, lockedUntil: Date): Promise<void> {
-  await db.updateTable('login_throttle').set({ locked_until: lockedUntil, failures: 0 }).where('email', '=', email).execute();
+export async function setThrottle(trx: DB, scope: SignInScope, subject: string, row: ThrottleRow): Promise<void> {
+  await trx.updateTable('sign_in_throttle').set(row).where('scope', '=', scope).where('subject', '=', subject).execute();
 }
 
-export async function clearLoginFailures(db: DB, email: string): Promise<void> {
-  await db.deleteFrom('login_throttle').where('email', '=', email).execute();
+export function findThrottle(db: DB, scope: SignInScope, subject: string): Promise<ThrottleRow | undefined> {
+  return db
+    .selectFrom('sign_in_throttle')
+    .select(['failures', 'last_failure_at', 'blocked_until'])
+    .where('scope', '=', scope)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+}
+
+/** Forgets a subject's failures, in one scope or in all. */
+export async function clearThrottle(db: DB, subject: string, scope?: SignInScope): Promise<void> {
+  let query = db.deleteFrom('sign_in_throttle').where('subject', '=', subject);
+  if (scope) query = query.where('scope', '=', scope);
+  await query.execute();
+}
+
+/** Whether a user signed in from this device (the SHA-256 of its ll_device cookie) before. */
+export async function isKnownDevice(db: DB, userId: string, tokenHash: string): Promise<boolean> {
+  const row = await db.selectFrom('known_devices').select('id').where('user_id', '=', userId).where('token_hash', '=', tokenHash).executeTakeFirst();
+  return row !== undefined;
+}
+
+// ---------------------------------------------------------------- the emailed-code step of a sign-in (only hashes are stored)
+
+export async function insertEmailTicket(
+  db: DB,
+  ticket: { tokenHash: string; userId: string; scope: SignInScope; codeHash: string; expiresAt: Date; createdAt: Date },
+): Promise<void> {
+  await db
+    .insertInto('sign_in_email_tickets')
+    .values({
+      token_hash: ticket.tokenHash,
+      user_id: ticket.userId,
+      scope: ticket.scope,
+      code_hash: ticket.codeHash,
+      expires_at: ticket.expiresAt,
+      created_at: ticket.createdAt,
+    })
+    .execute();
+}
+
+/**
+ * Serializes the emailed-code tickets of one account (a transaction-scoped advisory lock), then
+ * answers how many it was issued since `since` in this scope, and the oldest of them.
+ */
+export async function lockAndCountEmailTickets(trx: DB, userId: string, scope: SignInScope, since: Date): Promise<{ count: number; oldest: Date | null }> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`sign-in-email-tickets:${userId}`}))`.execute(trx);
+  const row = await trx
+    .selectFrom('sign_in_email_tickets')
+    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('user_id', '=', userId)
+    .where('scope', '=', scope)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), oldest: row.oldest ? new Date(row.oldest) : null };
+}
+
+/** Locks the ticket of a token's hash. Use inside a transaction. */
+export function lockEmailTicket(trx: DB, tokenHash: string) {
+  return trx.selectFrom('sign_in_email_tickets').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
+}
+
+/** Counts a wrong code; `spent` also uses the ticket up. */
+export async function recordWrongTicketCode(trx: DB, ticketId: string, attempts: number, spent: boolean): Promise<void> {
+  await trx
+    .updateTable('sign_in_email_tickets')
+    .set({ attempts, ...(spent ? { used_at: sql`now()` } : {}) })
+    .where('id', '=', ticketId)
+    .execute();
+}
+
+export async function markTicketUsed(trx: DB, ticketId: string): Promise<void> {
+  await trx
+    .updateTable('sign_in_email_tickets')
+    .set({ used_at: sql`now()` })
+    .where('id', '=', ticketId)
+    .execute();
 }
 
 // ---------------------------------------------------------------- sessions (only the token's hash is stored)
@@ -200,7 +280,16 @@ export async function retireOpenCodes(db: DB, userId: string, purpose: CodePurpo
 
 export async function insertCode(
   db: DB,
-  code: { userId: string; purpose: CodePurpose; binding: string; codeHash: string; payload: Record<string, unknown> | null; expiresAt: Date },
+  code: {
+    userId: string;
+    purpose: CodePurpose;
+    binding: string;
+    codeHash: string;
+    payload: Record<string, unknown> | null;
+    expiresAt: Date;
+    /** The issuer's clock (caps count codes by it); the database's when not given. */
+    createdAt?: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('one_time_codes')
@@ -211,6 +300,7 @@ export async function insertCode(
       code_hash: code.codeHash,
       payload: code.payload ? JSON.stringify(code.payload) : null,
       expires_at: code.expiresAt,
+      ...(code.createdAt ? { created_at: code.createdAt } : {}),
     })
     .execute();
 }
@@ -307,11 +397,12 @@ export async function markResetUsed(trx: DB, resetId: string): Promise<void> {
 
 // ---------------------------------------------------------------- closing a customer
 
-/** Closing a customer: their one-time codes, reset links and sign-in throttle go with them. */
+/** Closing a customer: their one-time codes, reset links, sign-in tickets and throttle go with them. */
 export async function eraseCredentials(trx: DB, userId: string, email: string): Promise<void> {
   await trx.deleteFrom('one_time_codes').where('user_id', '=', userId).execute();
   await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('login_throttle').where('email', '=', email).execute();
+  await trx.deleteFrom('sign_in_email_tickets').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('sign_in_throttle').where('subject', '=', accountSubject(email)).execute();
   await trx.deleteFrom('known_devices').where('user_id', '=', userId).execute();
 }
 
@@ -329,6 +420,22 @@ export async function deleteSessionsDeadBefore(db: DB, before: Date, idleMs: num
 /** One-time codes that expired before `before` (used or not). */
 export async function deleteCodesExpiredBefore(db: DB, before: Date): Promise<number> {
   const result = await db.deleteFrom('one_time_codes').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Sign-in throttle rows whose last failure is older than `before` and whose wait is over. */
+export async function deleteThrottlesIdleBefore(db: DB, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('sign_in_throttle')
+    .where((eb) => eb.or([eb('last_failure_at', '<', before), eb('last_failure_at', 'is', null)]))
+    .where((eb) => eb.or([eb('blocked_until', '<', before), eb('blocked_until', 'is', null)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Emailed-code tickets that expired before `before` (used or not). */
+export async function deleteTicketsExpiredBefore(db: DB, before: Date): Promise<number> {
+  const result = await db.deleteFrom('sign_in_email_tickets').where('expires_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

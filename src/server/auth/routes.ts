@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ZChangePasswordRequest,
   ZForgotPasswordRequest,
+  SIGN_IN_CODE_SENT_MESSAGE,
   ZResetPasswordRequest,
+  ZSecondFactorCodeRequest,
+  ZPasswordSignInAnswer,
   ZSignInAnswer,
   ZSignInRequest,
   ZVerifyEmailRequest,
@@ -16,6 +19,7 @@ import { clearSessionCookie, contextOf, publicContextOf, sessionOriginOf, setSes
 import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as users from '../users/service';
+import { completeEmailCodeStep } from './email-step';
 import * as auth from './service';
 import * as sessions from './sessions';
 
@@ -42,14 +46,35 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
     ] as const) {
       api.post(
         url,
-        { config: { access: 'public', ...perMinute(20) }, schema: { tags: ['auth'], summary, body: ZSignInRequest, response: { 200: ZSignInAnswer } } },
+        { config: { access: 'public', ...perMinute(20) }, schema: { tags: ['auth'], summary, body: ZSignInRequest, response: { 200: ZPasswordSignInAnswer } } },
         async (request, reply) => {
-          const signedIn = await auth.signIn(publicContextOf(request, context), request.body, { adminOnly, origin: sessionOriginOf(request) });
-          setSessionCookie(reply, signedIn.token, context.config);
-          return { data: signedIn };
+          const answer = await auth.signIn(publicContextOf(request, context), request.body, { adminOnly, origin: sessionOriginOf(request) });
+          // A second step is needed: its ticket, and no session (nor cookie) yet.
+          if ('secondFactor' in answer) return { data: answer, message: SIGN_IN_CODE_SENT_MESSAGE };
+          setSessionCookie(reply, answer.token, context.config);
+          return { data: answer };
         },
       );
     }
+
+    // The emailed-code second step (email-step.ts): the ticket from the sign-in and the code.
+    api.post(
+      '/auth/signin/email-code',
+      {
+        config: { access: 'public', ...perMinute(20) },
+        schema: {
+          tags: ['auth'],
+          summary: 'Finish a sign-in with the code emailed for its ticket',
+          body: ZSecondFactorCodeRequest,
+          response: { 200: ZSignInAnswer },
+        },
+      },
+      async (request, reply) => {
+        const signedIn = await completeEmailCodeStep(publicContextOf(request, context), request.body, sessionOriginOf(request));
+        setSessionCookie(reply, signedIn.token, context.config);
+        return { data: signedIn };
+      },
+    );
 
     api.post(
       '/auth/verify-email',

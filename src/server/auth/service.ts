@@ -6,11 +6,11 @@ import {
   RESET_LINK_SENT_MESSAGE,
   SIGNED_OUT_MESSAGE,
   SIGNED_UP_MESSAGE,
-  type SignInResponse,
+  type PasswordSignInResult,
 } from '../../shared/contracts/auth';
 import { type SignUpInput } from '../../shared/contracts/signup';
 import type { UserDto } from '../../shared/contracts/user';
-import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
+import { EMAIL_CODE_TTL_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
 import { type ActorContext, type AppContext, type ServiceContext, withDb } from '../context';
 import type { User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
@@ -18,22 +18,23 @@ import { openCustomerAccounts } from '../ledger/accounts';
 import { AppError, badRequest } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { queueMail } from '../mail/outbox';
-import { accountLockedMail, brandOf, passwordChangedMail, passwordResetMail, signUpAttemptMail, verificationCodeMail } from '../mail/templates';
+import { brandOf, passwordChangedMail, passwordResetMail, signUpAttemptMail, verificationCodeMail } from '../mail/templates';
 import { toUserDto } from '../users/service';
 import { consumeCode, issueCode } from './codes';
-import { hashPassword, isCommonPassword, newToken, sha256, verifyAgainstDummy, verifyPassword } from './crypto';
+import { hashPassword, newToken, sha256, verifyAgainstDummy, verifyPassword } from './crypto';
+import { startEmailCodeStep } from './email-step';
+import { assertPasswordAllowed } from './passwords';
 import * as repository from './repository';
 import { type SessionOrigin, signInSession } from './sessions';
+import * as throttle from './throttle';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
-export const LOCKED_MESSAGE = 'Too many failed sign-in attempts. Sign-in is locked for 15 minutes; check your email.';
 export const DISABLED_MESSAGE = 'This account has been disabled. Please contact support.';
-export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Please choose a less predictable one.';
 const RESET_LINK_INVALID_MESSAGE = 'The reset link is invalid or has expired. Please ask for a new one.';
 
-export function assertPasswordAllowed(password: string): void {
-  if (isCommonPassword(password)) throw badRequest(COMMON_PASSWORD_MESSAGE, { password: COMMON_PASSWORD_MESSAGE });
-}
+/** What an attacker would try first for this account's password: its names, its email, the bank's name. */
+const guessesFor = (ctx: AppContext, person: { email: string; first_name?: string; last_name?: string; firstName?: string; lastName?: string }) =>
+  [person.email, person.first_name ?? person.firstName ?? '', person.last_name ?? person.lastName ?? '', ctx.config.bankName, 'ledgerline'].filter(Boolean);
 
 /** Mails a fresh email verification code (the earlier one stops working), in one transaction with the code. */
 async function sendVerificationCode(ctx: AppContext, user: User): Promise<void> {
@@ -56,7 +57,7 @@ async function sendVerificationCode(ctx: AppContext, user: User): Promise<void> 
  * mail, so they also take about the same time.
  */
 export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<Outcome<null>> {
-  assertPasswordAllowed(input.password);
+  assertPasswordAllowed(input.password, guessesFor(ctx, input));
   const passwordHash = await hashPassword(input.password);
   await inTransaction(ctx.db, async (trx) => {
     const user = await repository.insertUserUnlessEmailTaken(trx, {
@@ -87,42 +88,42 @@ export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<O
 }
 
 /**
- * Counts a failed sign-in for the email, registered or not. The fifth in a row locks sign-in for
- * LOGIN_LOCK_MS and mails the owner, if there is one; the answer is the same either way.
- */
-async function recordFailure(ctx: ServiceContext, email: string, user: User | undefined): Promise<void> {
-  const failures = await repository.countLoginFailure(ctx.db, email, ctx.clock.now());
-  if (failures < LOGIN_FAILURES_MAX) return;
-  await inTransaction(ctx.db, async (trx) => {
-    await repository.lockSignIn(trx, email, new Date(ctx.clock.now().getTime() + LOGIN_LOCK_MS));
-    if (user) await queueMail(withDb(ctx, trx), accountLockedMail(brandOf(ctx.config), user.email, user.first_name));
-  });
-  throw new AppError('locked', LOCKED_MESSAGE);
-}
-
-/**
  * Checks the credentials and opens a session. An unknown email costs the same time as a wrong
  * password and gets the same answer; a disabled account is named only after the right password.
+ * Failures slow the next attempts down and, past a threshold, the right password also needs a code
+ * emailed to the owner (throttle.ts, email-step.ts): then the answer is the step's ticket.
  */
 export async function signIn(
   ctx: ServiceContext,
   credentials: { email: string; password: string },
   options: { adminOnly: boolean; origin: SessionOrigin },
-): Promise<SignInResponse> {
-  const throttle = await repository.findLoginThrottle(ctx.db, credentials.email);
-  if (throttle?.locked_until && new Date(throttle.locked_until).getTime() > ctx.clock.now().getTime()) {
-    throw new AppError('locked', LOCKED_MESSAGE);
-  }
+): Promise<PasswordSignInResult> {
   const user = await repository.findOpenUserByEmail(ctx.db, credentials.email);
+  const attempt = signInAttemptOf(credentials.email, user, options);
+  await throttle.admitSignIn(ctx, attempt);
   const valid = user ? await verifyPassword(user.password_hash, credentials.password) : await verifyAgainstDummy(credentials.password);
   if (!user || !valid || (options.adminOnly && !user.is_admin)) {
-    await recordFailure(ctx, credentials.email, user);
+    await throttle.recordSignInFailure(ctx, attempt);
     throw new AppError('unauthorized', INVALID_CREDENTIALS);
   }
   if (user.is_account_disabled) throw new AppError('forbidden', DISABLED_MESSAGE);
-  await repository.clearLoginFailures(ctx.db, credentials.email);
+  if (await throttle.signInNeedsEmailCode(ctx, user.email, attempt.scope)) {
+    return startEmailCodeStep(ctx, user, attempt.scope, { ownersDevice: await throttle.isOwnersDevice(ctx, attempt) });
+  }
+  await throttle.clearSignInFailures(ctx.db, user.email, attempt.scope);
   const token = await signInSession(ctx, user.id, options.origin);
   return { token, user: await toUserDto(ctx.db, user) };
+}
+
+/** What the throttle knows of a sign-in: staff and customer sign-ins count apart. */
+function signInAttemptOf(email: string, user: User | undefined, options: { adminOnly: boolean; origin: SessionOrigin }): throttle.SignInAttempt {
+  return {
+    email,
+    scope: options.adminOnly ? 'staff' : 'customer',
+    ip: options.origin.ip,
+    userId: user?.id ?? null,
+    deviceToken: options.origin.deviceToken,
+  };
 }
 
 /** Ends the request's session, if it has one. */
@@ -181,9 +182,9 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string): 
   return { data: null, message: RESET_LINK_SENT_MESSAGE };
 }
 
-/** A reset link works once, within its time; it ends every session and lifts a sign-in lock. */
+/** A reset link works once, within its time; it ends every session and forgets the account's failed sign-ins. */
 export async function resetPassword(ctx: ServiceContext, input: { token: string; password: string }): Promise<Outcome<null>> {
-  assertPasswordAllowed(input.password);
+  assertPasswordAllowed(input.password, [ctx.config.bankName, 'ledgerline']);
   const passwordHash = await hashPassword(input.password);
   await inTransaction(ctx.db, async (trx) => {
     const reset = await repository.lockPasswordReset(trx, sha256(input.token));
@@ -193,7 +194,7 @@ export async function resetPassword(ctx: ServiceContext, input: { token: string;
     await repository.markResetUsed(trx, reset.id);
     const updated = await repository.setPasswordHash(trx, reset.user_id, passwordHash);
     await repository.endUserSessions(trx, updated.id);
-    await repository.clearLoginFailures(trx, updated.email);
+    await throttle.clearAccountFailures(trx, updated.email);
     await queueMail(withDb(ctx, trx), passwordChangedMail(brandOf(ctx.config), updated.email, updated.first_name));
   });
   return { data: null, message: PASSWORD_RESET_MESSAGE };
@@ -206,7 +207,7 @@ export async function changePassword(ctx: ActorContext, input: { oldPassword: st
     throw badRequest('Your current password is not correct.', { oldPassword: 'Incorrect password' });
   }
   if (input.oldPassword === input.newPassword) throw badRequest('The new password must be different from the current one.');
-  assertPasswordAllowed(input.newPassword);
+  assertPasswordAllowed(input.newPassword, guessesFor(ctx, user), 'newPassword');
   const passwordHash = await hashPassword(input.newPassword);
   await inTransaction(ctx.db, async (trx) => {
     await repository.setPasswordHash(trx, user.id, passwordHash);

@@ -32,6 +32,10 @@ export interface UsersTable {
   is_email_confirmed: Generated<boolean>;
   verification_status: Generated<VerificationStatus>;
   profile_picture: string | null;
+  /** Outgoing payments are refused until then (too many wrong transfer codes); null: no hold. */
+  payments_held_until: Timestamp | null;
+  /** Wrong transfer codes count from here (a hold or its release starts the count again). */
+  code_failures_since: Timestamp | null;
   closed_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: DefaultTimestamp;
@@ -73,11 +77,28 @@ export interface OneTimeCodesTable {
   created_at: CreatedAt;
 }
 
-export interface LoginThrottleTable {
-  email: string;
+export type SignInScope = 'customer' | 'staff';
+
+/** Failed sign-ins of one account (`account:<email>`) or address (`address:<ip>`), per scope. */
+export interface SignInThrottleTable {
+  scope: SignInScope;
+  subject: string;
   failures: Generated<number>;
-  locked_until: Timestamp | null;
-  updated_at: DefaultTimestamp;
+  last_failure_at: Timestamp | null;
+  blocked_until: Timestamp | null;
+}
+
+/** The emailed-code step of a sign-in: a ticket (its hash) and the code mailed for it (its hash). */
+export interface SignInEmailTicketsTable {
+  id: Generated<string>;
+  token_hash: string;
+  user_id: string;
+  scope: SignInScope;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
 }
 
 export interface PasswordResetsTable {
@@ -435,7 +456,8 @@ export interface Database {
   known_devices: KnownDevicesTable;
   one_time_codes: OneTimeCodesTable;
   password_resets: PasswordResetsTable;
-  login_throttle: LoginThrottleTable;
+  sign_in_throttle: SignInThrottleTable;
+  sign_in_email_tickets: SignInEmailTicketsTable;
   audit_log: AuditLogTable;
   audit_records: AuditRecordsTable;
   audit_personal: AuditPersonalTable;

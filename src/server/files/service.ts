@@ -7,6 +7,7 @@ import { UPLOAD_BYTES_MAX } from '../../shared/limits';
 import type { Config } from '../config';
 import type { StoredMediaType } from '../db/schema';
 import { AppError, assert, badRequest, notFound } from '../lib/errors';
+import { normalisePdf, PDF_PAGES_MAX, PdfRefused } from './pdf';
 import type { StoredFileRow } from './repository';
 
 // Stored uploads (profile pictures, identity documents), without HTTP: the route reads the form
@@ -52,27 +53,42 @@ export interface StoredFileContent {
 export type FilesContext = { config: Pick<Config, 'dataDir'> };
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
-/** PDF features that run code or smuggle files: a scanned document never needs them. */
-const PDF_ACTIVE_CONTENT = /\/(JavaScript|JS|Launch|EmbeddedFile|RichMedia|OpenAction|AA)\b/;
 
 const unreadableImage = (label: string, field: string) =>
   new AppError('unsupported_media', `${label} could not be read as an image.`, { [field]: 'Unreadable image' });
 
+/** Why a PDF was refused, as the customer reads it (pdf.ts decides). */
+function pdfRefusal(label: string, field: string, refusal: PdfRefused): AppError {
+  const messages: Record<PdfRefused['reason'], [string, string]> = {
+    active_content: [`${label}: PDFs with scripts, actions, forms or attached files are not accepted. Please upload a plain scan.`, 'PDF with active content'],
+    unreadable: [`${label} could not be read as a PDF. Please upload a plain scan.`, 'Unreadable PDF'],
+    encrypted: [`${label} is a password-protected PDF. Please upload it without a password.`, 'Encrypted PDF'],
+    no_pages: [`${label} is a PDF without pages.`, 'PDF without pages'],
+    too_many_pages: [`${label} has more than ${PDF_PAGES_MAX} pages. Please upload only the pages we need.`, 'Too many pages'],
+    too_large: [`${label} is too large once decompressed. Please upload a plain scan.`, 'PDF too large'],
+  };
+  const [message, fieldMessage] = messages[refusal.reason];
+  return new AppError('unsupported_media', message, { [field]: fieldMessage });
+}
+
 /**
  * Checks an upload by its bytes and makes the copy the bank keeps: images re-encoded (no
- * metadata survives, pixel size bounded), PDFs kept as they are when they carry no active content.
+ * metadata survives, pixel size bounded), PDFs parsed, refused if anything in them is active, and
+ * rewritten from their pages (pdf.ts): the uploaded bytes are never stored.
  */
 export async function prepareUpload(file: UploadedFile, kind: UploadKind, label: string, edge: number = IMAGE_EDGE_MAX.document): Promise<PreparedFile> {
   if (file.bytes.length > UPLOAD_BYTES_MAX) throw new AppError('payload_too_large', UPLOAD_SIZE_MESSAGE);
   const detected = await fileTypeFromBuffer(file.bytes);
   const wanted = kind === 'image' ? 'a JPEG, PNG or WebP image' : 'a JPEG, PNG or WebP image, or a PDF';
   if (detected?.mime === 'application/pdf' && kind === 'image_or_pdf') {
-    if (PDF_ACTIVE_CONTENT.test(file.bytes.toString('latin1'))) {
-      throw new AppError('unsupported_media', `${label}: PDFs with scripts, actions or attached files are not accepted. Please upload a plain scan.`, {
-        [file.field]: 'PDF with active content',
-      });
+    try {
+      const bytes = await normalisePdf(file.bytes);
+      if (bytes.length > UPLOAD_BYTES_MAX) throw new AppError('payload_too_large', UPLOAD_SIZE_MESSAGE);
+      return { bytes, mediaType: 'application/pdf' };
+    } catch (error) {
+      if (error instanceof PdfRefused) throw pdfRefusal(label, file.field, error);
+      throw error;
     }
-    return { bytes: file.bytes, mediaType: 'application/pdf' };
   }
   if (!detected || !IMAGE_TYPES.has(detected.mime)) {
     throw new AppError('unsupported_media', `${label} must be ${wanted}.`, { [file.field]: `Must be ${wanted}` });

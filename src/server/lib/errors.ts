@@ -20,14 +20,22 @@ export type ErrorCode =
 
 /** A failure the client can act on: the message is shown to the user as is. */
 export class AppError extends Error {
+  /** Seconds the client should wait before trying again (answered as Retry-After): throttled answers carry it. */
+  public readonly retryAfterSeconds?: number;
+
   constructor(
     public readonly code: ErrorCode,
     message: string,
     public readonly fields?: Record<string, string>,
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
   }
 }
+
+/** A throttled call: 429 with Retry-After (whole seconds, at least 1). */
+export const rateLimited = (message: string, retryAfterSeconds: number) => new AppError('rate_limited', message, undefined, { retryAfterSeconds });
 
 export const badRequest = (message: string, fields?: Record<string, string>) => new AppError('validation', message, fields);
 export const notFound = (message = 'Not found') => new AppError('not_found', message);

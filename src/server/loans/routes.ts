@@ -46,7 +46,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/loans/:id/repayments',
       {
-        config: { access: 'customer', idempotency: true, ...perMinute(20) },
+        config: { access: 'customer', idempotency: true, moneyCall: true, ...perMinute(20) },
         schema: { tags: ['loans'], summary: 'Pay the next installment from checking', params: ZIdParams, response: { 201: ZLoanAnswer } },
       },
       async (request, reply) => send(reply, await loans.repayInstallment(contextOf(request, context), request.params.id, ticketOf(request))),

@@ -1,4 +1,4 @@
-import { EMAIL_CODE_TTL_MS, LOGIN_FAILURES_MAX, LOGIN_LOCK_MS, PASSWORD_RESET_TTL_MS } from '../../shared/limits';
+import { EMAIL_CODE_TTL_MS, PASSWORD_RESET_TTL_MS, SIGN_IN_TICKET_TTL_MS } from '../../shared/limits';
 import { routes } from '../../shared/routes';
 import type { Config } from '../config';
 import type { MailMessage } from './mailer';
@@ -25,13 +25,31 @@ export function verificationCodeMail(brand: Brand, to: string, firstName: string
   };
 }
 
-export function accountLockedMail(brand: Brand, to: string, firstName: string): MailMessage {
+/**
+ * The code that finishes a sign-in once the account has had many failed attempts: the password
+ * alone is no longer enough, so whoever has only the password (not the mailbox) gets nowhere.
+ */
+export function signInCodeMail(brand: Brand, to: string, firstName: string, code: string, failures: number): MailMessage {
   return {
     to,
-    subject: `${brand.bankName}: sign-in locked after failed attempts`,
+    subject: `Your ${brand.bankName} sign-in code: ${code}`,
     text:
-      `Hello ${firstName},\n\nWe locked sign-in to your account for ${minutes(LOGIN_LOCK_MS)} after ${LOGIN_FAILURES_MAX} failed attempts in a row. ` +
-      `If this was not you, reset your password at ${brand.publicUrl}/forgot-password and contact support.${footer(brand)}`,
+      `Hello ${firstName},\n\nYour sign-in code is ${code}. It is valid for ${minutes(SIGN_IN_TICKET_TTL_MS)}.\n\n` +
+      `We ask for it because there were ${failures} failed attempts to sign in to your account. The right password was just entered: ` +
+      `if that was not you, someone knows your password. Do not share this code, reset your password at ${brand.publicUrl}/forgot-password ` +
+      `and contact support.${footer(brand)}`,
+  };
+}
+
+/** Outgoing payments held after too many wrong transfer codes in a day. */
+export function paymentsHeldMail(brand: Brand, to: string, firstName: string, hold: { failures: number; until: Date }): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: outgoing payments on hold`,
+    text:
+      `Hello ${firstName},\n\nAfter ${hold.failures} wrong transfer (IMS) codes today, we have put your outgoing payments on hold until ` +
+      `${hold.until.toUTCString()}. Moves between your own accounts still work. If you entered the codes, contact support and we can ` +
+      `release the hold sooner. If you did not, someone may be using your sign-in: change your password and contact support.${footer(brand)}`,
   };
 }
 

@@ -31,6 +31,7 @@ export const RETRY_AFTER_SECONDS = 2;
 
 function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === 'unavailable') reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
   return reply.status(STATUS_OF[error.code]).send({ message: error.message, code: error.code, ...(error.fields ? { fields: error.fields } : {}) });
 }
 

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import type { AppContext } from '../context';
 import type { DB } from '../db/database';
+import { rateLimited } from '../lib/errors';
 
 /**
  * A route's `config` fragment for @fastify/rate-limit: at most `max` requests per minute from one
@@ -32,6 +34,23 @@ const storedKey = (route: string, key: string): string => {
 };
 
 /**
+ * Counts one hit for a key in its current window (a new window starts when the stored one ended):
+ * one upsert, timed by PostgreSQL's clock. Answers the hits so far in the window and its time left.
+ */
+export async function countHit(db: DB, key: string, windowMs: number): Promise<{ hits: number; ttlMs: number }> {
+  const {
+    rows: [row],
+  } = await sql<Hit>`
+    insert into rate_limits as stored (key, hits, window_ends_at)
+    values (${key}, 1, now() + make_interval(secs => ${windowMs / 1000}))
+    on conflict (key) do update set
+      hits = case when stored.window_ends_at <= now() then 1 else stored.hits + 1 end,
+      window_ends_at = case when stored.window_ends_at <= now() then excluded.window_ends_at else stored.window_ends_at end
+    returning hits, greatest(0, ceil(extract(epoch from window_ends_at - now()) * 1000))::int as ttl_ms`.execute(db);
+  return { hits: row?.hits ?? 1, ttlMs: row?.ttl_ms ?? windowMs };
+}
+
+/**
  * @fastify/rate-limit's store, counted in the rate_limits table so that every process and every
  * instance on the database shares one count per route and key: one upsert per request, which
  * starts a new window when the stored one has ended. The windows are timed by PostgreSQL's clock,
@@ -59,15 +78,8 @@ export function rateLimitStore(db: DB, log?: { warn(details: object, message: st
 
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindowMs: number): void {
       purge();
-      sql<Hit>`
-        insert into rate_limits as stored (key, hits, window_ends_at)
-        values (${storedKey(this.route, key)}, 1, now() + make_interval(secs => ${timeWindowMs / 1000}))
-        on conflict (key) do update set
-          hits = case when stored.window_ends_at <= now() then 1 else stored.hits + 1 end,
-          window_ends_at = case when stored.window_ends_at <= now() then excluded.window_ends_at else stored.window_ends_at end
-        returning hits, greatest(0, ceil(extract(epoch from window_ends_at - now()) * 1000))::int as ttl_ms`
-        .execute(db)
-        .then(({ rows: [row] }) => callback(null, { current: row?.hits ?? 1, ttl: row?.ttl_ms ?? timeWindowMs }))
+      countHit(db, storedKey(this.route, key), timeWindowMs)
+        .then((hit) => callback(null, { current: hit.hits, ttl: hit.ttlMs }))
         .catch((error: unknown) => callback(error instanceof Error ? error : new Error(String(error))));
     }
 
@@ -85,4 +97,31 @@ export function rateLimitStore(db: DB, log?: { warn(details: object, message: st
     }
   }
   return PostgresRateLimitStore as unknown as FastifyRateLimitStoreCtor;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A call that moves a customer's money: counted against MONEY_CALLS_PER_MINUTE for that customer. */
+    moneyCall?: boolean;
+  }
+}
+
+const MONEY_CALL_WINDOW_MS = 60_000;
+export const MONEY_CALLS_MESSAGE = 'Too many payments in a minute. Please wait a moment and try again.';
+
+/**
+ * The per-customer cap on money calls (ADR 016): every route declaring `config.moneyCall` counts one
+ * hit for the signed-in customer in the rate_limits table (one upsert on the request's path, the
+ * same statement as the per-address limits), and past MONEY_CALLS_PER_MINUTE answers 429 with
+ * Retry-After until the customer's minute ends. Off with RATE_LIMITS=false. Runs after the sign-in
+ * hook: only a customer who passed the route's access check is counted.
+ */
+export function registerMoneyCallLimit(api: FastifyInstance, context: Pick<AppContext, 'db' | 'config'>): void {
+  if (!context.config.rateLimits) return;
+  const cap = context.config.limits.moneyCallsPerMinute;
+  api.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.config.moneyCall || !request.user) return;
+    const { hits, ttlMs } = await countHit(context.db, `money-calls user:${request.user.id}`, MONEY_CALL_WINDOW_MS);
+    if (hits > cap) throw rateLimited(MONEY_CALLS_MESSAGE, Math.max(1, Math.ceil(ttlMs / 1000)));
+  });
 }

@@ -86,7 +86,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/transaction/internal-transfer',
       {
-        config: { access: 'customer', idempotency: { lookupFirst: false } },
+        config: { access: 'customer', idempotency: { lookupFirst: false }, moneyCall: true },
         schema: {
           tags: ['transactions'],
           summary: 'Move money between my own accounts',
@@ -101,7 +101,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/transaction/transfer',
       {
-        config: { access: 'customer', idempotency: true, ...perMinute(30) },
+        config: { access: 'customer', idempotency: true, moneyCall: true, ...perMinute(30) },
         schema: {
           tags: ['transactions'],
           summary: 'Send money to an account here or at another bank (two calls: the code, then the transfer)',
@@ -115,7 +115,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/transaction/wire-transfer',
       {
-        config: { access: 'customer', idempotency: true, ...perMinute(30) },
+        config: { access: 'customer', idempotency: true, moneyCall: true, ...perMinute(30) },
         schema: {
           tags: ['transactions'],
           summary: 'Send an international wire (two calls: the code, then the wire)',

@@ -16,6 +16,7 @@ import { formatCents } from '../../shared/money';
 import { bicCountry, wireCountries } from '../../shared/wire';
 import { audit } from '../audit/audit';
 import { consumeCode, issueCode } from '../auth/codes';
+import { assertPaymentsNotHeld, assertTransferCodeAllowed, noteWrongTransferCode } from '../payment-limits/service';
 import { sha256 } from '../auth/crypto';
 import { bankMonth, previousMonth } from '../lib/bank-time';
 import { type ActorContext, withDb } from '../context';
@@ -138,16 +139,34 @@ function maskEmail(email: string): string {
   return `${name.slice(0, 1)}${'*'.repeat(Math.max(1, Math.min(name.length - 1, 6)))}@${domain}`;
 }
 
-function assertCanSend(user: User): void {
+/** A customer may send money out: not blocked by staff, and no hold after wrong codes (payment-limits). */
+function assertCanSend(ctx: ActorContext, user: User): void {
   if (user.is_blocked) throw forbidden(BLOCKED_MESSAGE);
+  assertPaymentsNotHeld(ctx, user);
+}
+
+/**
+ * Checks a transfer code; a wrong one also counts towards the day's cap, and the one that reaches
+ * it holds outgoing payments (answered instead of "wrong code").
+ */
+async function consumeTransferCode(ctx: ActorContext, binding: string, code: string): Promise<void> {
+  try {
+    await consumeCode(ctx.db, { userId: ctx.actor.user.id, purpose: 'transfer', binding, code, messages: CODE_MESSAGES, now: ctx.clock.now() });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'validation') throw (await noteWrongTransferCode(ctx, ctx.actor.user.id)) ?? error;
+    throw error;
+  }
 }
 
 const lastDigits = (value: string) => value.replace(/\s+/g, '').slice(-4);
+const memoOf = (description: string | null) => (description ? `, with the description "${description}"` : '');
 
 interface CodeStep {
   binding: string;
   amountCents: number;
   payee: string;
+  /** The memo the customer typed, if any: the code is bound to it too. */
+  description: string | null;
   summary: string;
 }
 
@@ -157,12 +176,14 @@ async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: Idemp
   // The code, its mail and the stored answer commit together: a retry replays the answer, and the
   // mail is delivered by the outbox's job (the request never waits for SMTP).
   return inTransaction(ctx.db, async (trx) => {
+    await assertTransferCodeAllowed(trx, ctx, user.id);
     const { code, expiresAt } = await issueCode(trx, {
       userId: user.id,
       purpose: 'transfer',
       binding: step.binding,
       ttlMs: TRANSFER_CODE_TTL_MS,
-      payload: { amountCents: step.amountCents, payee: step.payee },
+      payload: { amountCents: step.amountCents, payee: step.payee, description: step.description },
+      now: ctx.clock.now(),
     });
     await queueMail(
       withDb(ctx, trx),
@@ -199,7 +220,7 @@ const CODE_MESSAGES = {
 
 export async function transfer(ctx: ActorContext, input: TransferInput, ticket: IdempotencyTicket): Promise<TransferOutcome> {
   const user = ctx.actor.user;
-  assertCanSend(user);
+  assertCanSend(ctx, user);
   const own = await ownAccounts(ctx.db, user.id);
   if (input.from !== undefined && input.from !== own.number) throw forbidden('You can only send money from your own account.');
   if (input.accountNumber === own.number)
@@ -219,7 +240,9 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
     });
   }
   const payeeFields = { accountNumber: input.accountNumber, routingNumber: input.routingNumber ?? null, bankName: input.bankName ?? null, to: input.to };
-  const binding = sha256(JSON.stringify({ kind: 'transfer', from: source.id, amount: input.amount, payee: payeeFields }));
+  // Dynamic linking: the code authorizes this amount, from this account, to this payee, with this memo.
+  const memo = input.description ?? null;
+  const binding = sha256(JSON.stringify({ kind: 'transfer', from: source.id, amount: input.amount, payee: payeeFields, description: memo }));
   const payeeLabel = `${input.to} (account ending ${lastDigits(input.accountNumber)}${input.bankName ? `, ${input.bankName}` : ''})`;
 
   if (input.paymentPin === undefined) {
@@ -229,12 +252,13 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
         binding,
         amountCents: input.amount,
         payee: payeeLabel,
-        summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}`,
+        description: memo,
+        summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}${memoOf(memo)}`,
       },
       ticket,
     );
   }
-  await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
+  await consumeTransferCode(ctx, binding, input.paymentPin);
 
   const senderName = fullName(user);
   const description = input.description ?? `Transfer to ${input.to}`;
@@ -266,7 +290,7 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
 
 export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: IdempotencyTicket): Promise<TransferOutcome> {
   const user = ctx.actor.user;
-  assertCanSend(user);
+  assertCanSend(ctx, user);
   const own = await ownAccounts(ctx.db, user.id);
   const beneficiaryAccount = input.beneficiaryAccount.replace(/[\s-]+/g, '').toUpperCase();
   if (beneficiaryAccount === own.number)
@@ -287,7 +311,8 @@ export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: 
     swiftCode: input.swiftCode,
     accountType: input.accountType,
   };
-  const binding = sha256(JSON.stringify({ kind: 'wire', from: source.id, amount: input.amount, payee: beneficiary }));
+  const memo = input.description ?? null;
+  const binding = sha256(JSON.stringify({ kind: 'wire', from: source.id, amount: input.amount, payee: beneficiary, description: memo }));
   const payeeLabel = `${input.beneficiaryName} (${input.bankName}, ${countryName}, account ending ${lastDigits(beneficiaryAccount)})`;
   if (input.paymentPin === undefined) {
     return sendTransferCode(
@@ -296,12 +321,13 @@ export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: 
         binding,
         amountCents: input.amount,
         payee: payeeLabel,
-        summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}`,
+        description: memo,
+        summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}${memoOf(memo)}`,
       },
       ticket,
     );
   }
-  await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
+  await consumeTransferCode(ctx, binding, input.paymentPin);
   const description = input.description ?? `Wire to ${input.beneficiaryName}`;
   const clearing = await bankAccountId(ctx.db, 'external_clearing');
   return ctx.ledger.submit({

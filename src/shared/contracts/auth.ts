@@ -38,8 +38,46 @@ export const ZSignInRequest = z.object({
 });
 
 /** The session token (for API clients; browsers use the cookie) and the signed-in user. */
-export const ZSignInAnswer = envelope(z.object({ token: z.string(), user: ZUser }));
-export type SignInResponse = z.infer<typeof ZSignInAnswer>['data'];
+export const ZSignedIn = z.object({ token: z.string(), user: ZUser });
+export type SignInResponse = z.infer<typeof ZSignedIn>;
+
+/** The ways a sign-in's second step can be made (ADR 016; the emailed code is the one built so far). */
+export const SECOND_FACTOR_METHODS = ['passkey', 'totp', 'recovery', 'email'] as const;
+export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
+
+/**
+ * The right password, but the sign-in needs a second step: no session yet, a ticket for the step
+ * (5 minutes, 5 tries, once) and the methods it accepts.
+ */
+export const ZSecondFactorStep = z.object({
+  secondFactor: z.object({ ticket: z.string(), methods: z.array(z.enum(SECOND_FACTOR_METHODS)).min(1) }),
+});
+export type SecondFactorStep = z.infer<typeof ZSecondFactorStep>;
+
+/** A session: the answer of a sign-in without a second step, and of a completed second step. */
+export const ZSignInAnswer = envelope(ZSignedIn);
+/**
+ * POST /auth/signin and /auth/admin/signin: signed in, or the ticket of a second step. (Named as
+ * the second-factor work names it, so the two meet on one contract.)
+ */
+export const ZPasswordSignInAnswer = envelope(z.union([ZSignedIn, ZSecondFactorStep]));
+export type PasswordSignInResult = z.infer<typeof ZPasswordSignInAnswer>['data'];
+
+export const SIGN_IN_TICKET_MESSAGE = 'This sign-in has expired. Please sign in again.';
+export const SIGN_IN_CODE_SENT_MESSAGE = 'We emailed you a code to finish signing in.';
+
+/** POST /auth/signin/email-code (and the other second steps): the ticket and the code. */
+export const ZSecondFactorCodeRequest = z.object({
+  ticket: z
+    .string({ message: SIGN_IN_TICKET_MESSAGE })
+    .min(20, SIGN_IN_TICKET_MESSAGE)
+    .max(200, SIGN_IN_TICKET_MESSAGE)
+    .regex(/^[A-Za-z0-9_-]+$/, SIGN_IN_TICKET_MESSAGE),
+  code: z
+    .string({ message: `The code must be ${OTP_LENGTH} digits` })
+    .trim()
+    .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), `The code must be ${OTP_LENGTH} digits`),
+});
 
 export const ZVerifyEmailRequest = z.object({
   otp: z

@@ -15,6 +15,7 @@ import * as signingKeys from './2026-11-24-14-signing-keys';
 import * as statements from './2026-11-24-30-statements';
 import * as notifications from './2026-11-24-31-notifications';
 import * as auditChain from './2026-11-24-40-audit-chain';
+import * as abuseLimits from './2026-11-24-42-abuse-limits';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-30-statements': statements,
   '2026-11-24-31-notifications': notifications,
   '2026-11-24-40-audit-chain': auditChain,
+  '2026-11-24-42-abuse-limits': abuseLimits,
 };

@@ -12,6 +12,7 @@ import type {
   AuditList,
   UserSortField,
 } from '../../../shared/contracts/admin';
+import type { PaymentHoldDto } from '../../../shared/contracts/payment-holds';
 import type { SessionDto, SessionsEnded } from '../../../shared/contracts/sessions';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../../shared/limits';
 import { api } from '../../lib/api';
@@ -39,6 +40,7 @@ export const adminKeys = {
   customerOptions: () => [...adminKeys.all, 'customer-options'] as const,
   user: (id: string) => [...adminKeys.all, 'user', id] as const,
   userSessions: (id: string) => [...adminKeys.all, 'user', id, 'sessions'] as const,
+  paymentHold: (id: string) => [...adminKeys.all, 'user', id, 'payment-hold'] as const,
   dashboard: () => [...adminKeys.all, 'dashboard'] as const,
   ledger: () => [...adminKeys.all, 'ledger'] as const,
   audit: (params: AuditParams) => [...adminKeys.all, 'audit', params] as const,
@@ -83,6 +85,18 @@ export const adminUserSessionsQuery = (id: string) =>
 /** Ends one of a user's sessions (audited). */
 export async function endUserSession(userId: string, sessionId: string): Promise<string | undefined> {
   return (await api.delete<SessionsEnded>(`/user/admin/${encodeURIComponent(userId)}/sessions/${encodeURIComponent(sessionId)}`)).message;
+}
+
+/** Whether a customer's outgoing payments are held after wrong transfer codes (the user page). */
+export const paymentHoldQuery = (id: string) =>
+  queryOptions({
+    queryKey: adminKeys.paymentHold(id),
+    queryFn: async () => (await api.get<PaymentHoldDto>(`/user/admin/${encodeURIComponent(id)}/payment-hold`)).data,
+  });
+
+/** Releases a customer's held payments before the hold runs out, with a reason (audited). */
+export async function releasePaymentHold(id: string, reason: string): Promise<string | undefined> {
+  return (await api.post<PaymentHoldDto>(`/user/admin/${encodeURIComponent(id)}/payment-hold/release`, { reason })).message;
 }
 
 export async function updateAdminUser(id: string, body: AdminUserUpdate): Promise<string> {

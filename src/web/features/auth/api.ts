@@ -1,4 +1,4 @@
-import type { SignInResponse } from '../../../shared/contracts/auth';
+import type { PasswordSignInResult, SecondFactorStep, SignInResponse } from '../../../shared/contracts/auth';
 import type { SignUpRequest } from '../../../shared/contracts/signup';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser } from '../../lib/api';
@@ -12,8 +12,19 @@ const stay = { redirectOn401: false } as const;
 // or verify load it only when they hand the user over to them.
 const sessionCache = () => import('../../lib/query');
 
-export async function signIn(body: { email: string; password: string }, admin = false): Promise<UserDto> {
-  const { data } = await api.post<SignInResponse>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
+/** Signed in (the user), or the password was right but a second step is needed (its ticket). */
+export type SignInResult = { user: UserDto } | SecondFactorStep;
+
+export async function signIn(body: { email: string; password: string }, admin = false): Promise<SignInResult> {
+  const { data } = await api.post<PasswordSignInResult>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
+  if ('secondFactor' in data) return data;
+  (await sessionCache()).rememberUser(data.user);
+  return { user: data.user };
+}
+
+/** The second step with the code emailed for the ticket (after many failed sign-ins on the account). */
+export async function signInWithEmailCode(body: { ticket: string; code: string }): Promise<UserDto> {
+  const { data } = await api.post<SignInResponse>('/auth/signin/email-code', body, stay);
   (await sessionCache()).rememberUser(data.user);
   return data.user;
 }

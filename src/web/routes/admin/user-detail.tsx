@@ -5,8 +5,9 @@ import { Link, useParams } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { ButtonLink } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
-import { adminUserQuery, adminUserSessionsQuery } from '../../features/admin/api';
+import { adminUserQuery, adminUserSessionsQuery, paymentHoldQuery } from '../../features/admin/api';
 import { DeleteUser } from '../../features/admin/components/delete-user';
+import { PaymentHold } from '../../features/admin/components/payment-hold';
 import { AccountInfo, BasicInfo } from '../../features/admin/components/user-info';
 import { UserSessions } from '../../features/admin/components/user-sessions';
 import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
@@ -24,6 +25,7 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   // Staff members have no accounts and no identity documents.
   const user = queryClient.getQueryData(adminUserQuery(params.id).queryKey);
   if (user && !user.isAdmin) await prefetch(kycCustomerQuery(params.id), customerTransactionsQuery(params.id, RECENT));
+  if (user && !user.isAdmin && !user.closedAt) await prefetch(paymentHoldQuery(params.id));
   if (user && !user.closedAt) await prefetch(adminUserSessionsQuery(params.id));
   return null;
 }
@@ -105,6 +107,11 @@ export default function AdminUserDetailPage() {
               }
             >
               <RecentActivity userId={user._id} />
+            </Card>
+          ) : null}
+          {!user.isAdmin && !user.closedAt ? (
+            <Card title="Outgoing payments">
+              <PaymentHold userId={user._id} />
             </Card>
           ) : null}
           {!user.closedAt ? (

@@ -4,6 +4,7 @@ import { EMAIL_LENGTH_MAX, PASSWORD_LENGTH_MAX } from '../../../../shared/limits
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PasswordField, TextField } from '../../../components/ui/form';
+import { PasswordStrength } from '../../../components/ui/password-strength';
 import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { requestPasswordReset, resetPassword } from '../api';
@@ -63,11 +64,12 @@ export function ChooseNewPasswordForm({ token }: { token: string }) {
       <PasswordField
         label="New password"
         autoComplete="new-password"
-        hint="At least 8 characters; common passwords are refused."
+        hint="At least 8 characters, hard to guess: common passwords and predictable patterns are refused."
         maxLength={PASSWORD_LENGTH_MAX}
         invalid={!!errors.password}
         {...form.register('password')}
       />
+      <PasswordStrength password={form.watch('password')} />
       <PasswordField
         label="Confirm new password"
         autoComplete="new-password"

@@ -8,6 +8,7 @@ import { PasswordField, TextField } from '../../../components/ui/form';
 import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { homeFor, signIn } from '../api';
+import { EmailCodeStep } from './email-code-step';
 
 interface SignInValues {
   email: string;
@@ -25,13 +26,29 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
   useEffect(() => setNotice((location.state as { notice?: string } | null)?.notice), [location.state]);
   const form = useForm<SignInValues>({ resolver: contractResolver(signInContract), defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
+  // A second step the server asked for (an emailed code): its ticket.
+  const [ticket, setTicket] = useState<string | null>(null);
   // The spec: a failed sign-in shows its message for 3 s.
   const action = useFormAction(form, (values) => signIn({ email: values.email.trim(), password: values.password }, admin), {
     errorMs: 3000,
     refresh: false,
-    onSuccess: (user) => navigate(homeFor(user), { replace: true }),
+    onSuccess: (result) => {
+      if ('secondFactor' in result) setTicket(result.secondFactor.ticket);
+      else void navigate(homeFor(result.user), { replace: true });
+    },
   });
 
+  if (ticket) {
+    return (
+      <EmailCodeStep
+        ticket={ticket}
+        onRestart={() => {
+          setTicket(null);
+          form.reset({ email: form.getValues('email'), password: '' });
+        }}
+      />
+    );
+  }
   return (
     // method="post": a submit before the scripts have loaded must never put the password in the address.
     <form method="post" onSubmit={action.submit} onFocus={signInContract.preload} noValidate className="space-y-5">

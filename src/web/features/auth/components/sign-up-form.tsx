@@ -8,6 +8,7 @@ import { ACCOUNT_TYPES, EMPLOYMENT_TYPES, SALARY_RANGES, SEX_OPTIONS } from '../
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
+import { PasswordStrength } from '../../../components/ui/password-strength';
 import { contractResolver, fieldError, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { signUp } from '../api';
@@ -76,6 +77,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
   });
 
   const dialCode = dialCodeOf(form.watch('region'));
+  const [password, firstName, lastName, email] = form.watch(['password', 'firstName', 'lastName', 'email']);
   const passwordType = showPassword ? 'text' : 'password';
   return (
     // method="post": a submit before the scripts have loaded must never put the password in the address.
@@ -177,17 +179,20 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
             </option>
           ))}
         </SelectField>
-        <TextField
-          label="Password"
-          type={passwordType}
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_LENGTH_MIN}
-          maxLength={PASSWORD_LENGTH_MAX}
-          hint="At least 8 characters; common passwords are refused."
-          {...fieldError(errors.password, action.error)}
-          {...form.register('password')}
-        />
+        <div>
+          <TextField
+            label="Password"
+            type={passwordType}
+            autoComplete="new-password"
+            required
+            minLength={PASSWORD_LENGTH_MIN}
+            maxLength={PASSWORD_LENGTH_MAX}
+            hint="At least 8 characters, hard to guess: common passwords and predictable patterns are refused."
+            {...fieldError(errors.password, action.error)}
+            {...form.register('password')}
+          />
+          <PasswordStrength password={password} userInputs={[firstName, lastName, email]} />
+        </div>
         <TextField
           label="Confirm password"
           type={passwordType}

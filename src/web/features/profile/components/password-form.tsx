@@ -5,6 +5,8 @@ import { PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN } from '../../../../shared/lim
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PasswordField } from '../../../components/ui/form';
+import { PasswordStrength } from '../../../components/ui/password-strength';
+import { useCurrentUser } from '../../../lib/current-user';
 import { contractResolver, useFormAction } from '../../../lib/form';
 import { changePassword } from '../api';
 
@@ -22,6 +24,7 @@ const ZPasswordForm = ZChangePasswordRequest.extend({ confirmPassword: z.string(
 const empty: PasswordValues = { oldPassword: '', newPassword: '', confirmPassword: '' };
 
 export function PasswordForm() {
+  const user = useCurrentUser();
   const form = useForm<PasswordValues>({
     resolver: contractResolver(ZPasswordForm, { required: { fields: ['oldPassword', 'newPassword', 'confirmPassword'], message: 'All fields are required' } }),
     defaultValues: empty,
@@ -48,10 +51,11 @@ export function PasswordForm() {
         autoComplete="new-password"
         required
         maxLength={PASSWORD_LENGTH_MAX}
-        hint={`At least ${PASSWORD_LENGTH_MIN} characters. Your other sessions will be signed out.`}
+        hint={`At least ${PASSWORD_LENGTH_MIN} characters, hard to guess. Your other sessions will be signed out.`}
         invalid={!!errors.newPassword}
         {...form.register('newPassword')}
       />
+      <PasswordStrength password={form.watch('newPassword')} userInputs={[user.firstName, user.lastName, user.email]} />
       <PasswordField
         label="Confirm new password"
         autoComplete="new-password"

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { TEXT_LENGTH_MAX } from '../limits';
+import { controlCharactersMessage, envelope, SINGLE_LINE_TEXT, ZTimestamp } from './common';
+
+// GET /api/user/admin/{id}/payment-hold and POST /api/user/admin/{id}/payment-hold/release: a
+// customer's outgoing payments held after too many wrong transfer codes in a day (ADR 016).
+
+export const PAYMENTS_RELEASED_MESSAGE = 'Outgoing payments released';
+export const NO_PAYMENT_HOLD_MESSAGE = "This customer's payments are not on hold.";
+
+/** Whether a customer's outgoing payments are held, until when, and the wrong codes counted today. */
+export const ZPaymentHold = z
+  .object({
+    held: z.boolean(),
+    /** When the hold ends by itself, if there is one. */
+    heldUntil: ZTimestamp.nullable(),
+    /** Wrong transfer codes in the last 24 hours (since the last hold or release). */
+    wrongCodes: z.number().int(),
+    /** How many wrong codes a day put a hold on (TRANSFER_CODE_FAILURES_PER_DAY). */
+    wrongCodesPerDay: z.number().int(),
+  })
+  .meta({ id: 'PaymentHold' });
+export type PaymentHoldDto = z.infer<typeof ZPaymentHold>;
+export const ZPaymentHoldAnswer = envelope(ZPaymentHold);
+
+export const ZPaymentHoldRelease = z.object({
+  reason: z
+    .string({ message: 'A reason is required' })
+    .trim()
+    .min(3, 'A reason is required (at least 3 characters)')
+    .max(TEXT_LENGTH_MAX, `Reason must be at most ${TEXT_LENGTH_MAX} characters`)
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Reason')),
+});
+export type PaymentHoldRelease = z.infer<typeof ZPaymentHoldRelease>;
