@@ -1,8 +1,12 @@
 import { defineConfig } from '@playwright/test';
+import { STAFF_TOTP_SECRET } from './tests/support/totp';
 
 // Browser tests drive Debian's Chromium (never a downloaded browser) against the real app
 // (built web + API + embedded PostgreSQL) started fresh for the run. The journeys sign up many
 // customers from one address within a minute, so rate limits are off here; the API tests cover them.
+// The bank is reached as localhost, not 127.0.0.1: browsers refuse WebAuthn (passkeys) on an IP
+// address, and PUBLIC_URL's host is the passkeys' relying party. The first admin enrols the test
+// staff secret (ADMIN_TOTP_SECRET): signInAs computes its codes.
 const port = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = `/tmp/ledgerline-e2e-${port}`;
 
@@ -16,7 +20,7 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `http://localhost:${port}`,
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [
@@ -34,7 +38,7 @@ export default defineConfig({
   },
   webServer: {
     command: `rm -rf ${dataDir} && exec npx tsx src/server/server.ts`,
-    url: `http://127.0.0.1:${port}/api/health`,
+    url: `http://localhost:${port}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'ignore',
@@ -43,10 +47,11 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PUBLIC_URL: `http://localhost:${port}`,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       RATE_LIMITS: 'false',
+      ADMIN_TOTP_SECRET: STAFF_TOTP_SECRET,
     },
   },
 });

@@ -25,6 +25,7 @@ import { DEMO_ADMIN_PASSWORD, seed } from '../src/server/seed';
 import { createAppContext } from '../src/server/context';
 import { createLogger } from '../src/server/lib/logger';
 import { createMailer } from '../src/server/mail/mailer';
+import { DEMO_ADMIN_TOTP_SECRET, firstAdminTotpSecret, totpCodeAt } from '../src/server/factors/totp';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 150_000);
@@ -313,12 +314,20 @@ async function main(): Promise<void> {
     };
     const base = `http://127.0.0.1:${port}`;
 
-    const signIn = await fetch(`${base}/api/auth/signin`, {
+    // Staff sign in with the password, then the code of their authenticator (the demo admin's secret, ADR 011).
+    const signIn = await fetch(`${base}/api/auth/admin/signin`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: config.adminEmail ?? 'admin@example.com', password: config.adminPassword ?? DEMO_ADMIN_PASSWORD }),
     });
-    const token = ((await signIn.json()) as { data: { token: string } }).data.token;
+    const ticket = ((await signIn.json()) as { data: { secondFactor: { ticket: string } } }).data.secondFactor.ticket;
+    const secondStep = await fetch(`${base}/api/auth/admin/signin/totp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ticket, code: totpCodeAt(firstAdminTotpSecret(config) ?? DEMO_ADMIN_TOTP_SECRET, new Date()) }),
+    });
+    if (secondStep.status !== 200) throw new Error(`staff sign-in failed: ${await secondStep.text()}`);
+    const token = ((await secondStep.json()) as { data: { token: string } }).data.token;
     const sample = await db
       .selectFrom('ledger_accounts')
       .select('number')

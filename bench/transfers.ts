@@ -1,6 +1,8 @@
 // `npm run bench:transfers`: internal transfers per second through the HTTP API with signed-in
 // customers at 8 and 32 concurrent clients (p50/p99 latency), and pgbench's TPC-B-like rate on the
-// same PostgreSQL with the same client counts, printed as a table with the ratio. Loopback only,
+// same PostgreSQL with the same client counts, printed as a table with the ratio; then bulk payments
+// (BENCH_BULK_ROWS payments a request, BENCH_BULK_CLIENTS clients, each batch approved with the IMS
+// code the bank mailed, read from the SMTP sink) next to both. Loopback only,
 // bounded in time (BENCH_SECONDS per run, default 10), durable PostgreSQL settings (fsync on).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +31,9 @@ const PORT = Number(process.env.E2E_PORT ?? process.env.BENCH_PORT ?? 3101);
 const PGBENCH_SCALE = Number(process.env.PGBENCH_SCALE ?? 32);
 /** App process counts to measure, one server start each (WEB_CONCURRENCY). */
 const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
+/** Payments per bulk request, and the clients sending bulk requests at once. */
+const BULK_ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
+const BULK_CLIENTS = Number(process.env.BENCH_BULK_CLIENTS ?? 8);
 
 function pgbenchBinary(): string | null {
   const installed = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql') : [];
@@ -43,23 +48,52 @@ function pgbenchBinary(): string | null {
  * to this sink on loopback, which accepts and counts it. Plain SMTP: smtp-server's bundled
  * certificate has expired, and nothing leaves the machine.
  */
-async function startSmtpSink(): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+interface SmtpSink {
+  url: string;
+  received: () => number;
+  /** The next IMS code mailed to this address (a bulk payment's approval, as a customer reads it). */
+  nextCode: (to: string) => Promise<string>;
+  close: () => Promise<void>;
+}
+
+async function startSmtpSink(): Promise<SmtpSink> {
   let received = 0;
+  const codes = new Map<string, string[]>();
+  const waiting = new Map<string, (code: string) => void>();
   const sink = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => undefined);
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         received += 1;
+        const to = session.envelope.rcptTo[0]?.address ?? '';
+        const code = /IMS code is (\d{6})/.exec(Buffer.concat(chunks).toString('utf8'))?.[1];
+        if (code) {
+          const waiter = waiting.get(to);
+          waiting.delete(to);
+          if (waiter) waiter(code);
+          else codes.set(to, [...(codes.get(to) ?? []), code]);
+        }
         callback();
       });
     },
   });
+  const nextCode = (to: string) =>
+    new Promise<string>((resolve, reject) => {
+      const queued = codes.get(to)?.shift();
+      if (queued) return resolve(queued);
+      const timer = setTimeout(() => reject(new Error(`no IMS code mailed to ${to} within 30 s`)), 30_000);
+      waiting.set(to, (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', () => resolve()));
   const { port } = sink.server.address() as { port: number };
-  return { url: `smtp://127.0.0.1:${port}`, received: () => received, close: () => new Promise<void>((resolve) => sink.close(() => resolve())) };
+  return { url: `smtp://127.0.0.1:${port}`, received: () => received, nextCode, close: () => new Promise<void>((resolve) => sink.close(() => resolve())) };
 }
 
 /**
@@ -219,7 +253,7 @@ interface ApiResult {
 function poster(baseUrl: string, clients: number) {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-  return (path: string, headers: Record<string, string>, body: string) =>
+  return (path: string, headers: Record<string, string>, body: string, answer?: (text: string) => void) =>
     new Promise<number>((resolve, reject) => {
       const request = http.request(
         {
@@ -231,8 +265,13 @@ function poster(baseUrl: string, clients: number) {
           headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
         },
         (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode ?? 0));
+          const chunks: Buffer[] = [];
+          if (answer) response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          else response.resume();
+          response.on('end', () => {
+            answer?.(Buffer.concat(chunks).toString('utf8'));
+            resolve(response.statusCode ?? 0);
+          });
           response.on('error', reject);
         },
       );
@@ -281,6 +320,98 @@ async function apiRun(baseUrl: string, tokens: string[], clients: number, pids: 
   };
 }
 
+interface BulkResultRow {
+  clients: number;
+  requests: number;
+  payments: number;
+  failed: number;
+  seconds: number;
+  /** Milliseconds of the posting call (the one with the code) and of a whole batch (code call, mail, posting). */
+  p50: number;
+  p99: number;
+  p50Batch: number;
+}
+
+interface BenchCustomer {
+  token: string;
+  email: string;
+  accountNumber: string;
+}
+
+/**
+ * Bulk payments: each client is one paying customer sending batches of BULK_ROWS payments of one
+ * cent to the other customers, each batch approved as a customer does it: the first call, the IMS
+ * code read from the mail the bank sent (the SMTP sink), the call with the code. Payments per
+ * second counts the posted payments over the whole time, the code step and the mail included.
+ */
+async function bulkRun(baseUrl: string, customers: BenchCustomer[], clients: number, smtp: SmtpSink, seconds: number): Promise<BulkResultRow> {
+  const post = poster(baseUrl, clients);
+  const postings: number[] = [];
+  const batches: number[] = [];
+  let requests = 0;
+  let payments = 0;
+  let failed = 0;
+  let reported = false;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      const payer = customers[client % customers.length] as BenchCustomer;
+      const payees = customers.filter((customer) => customer !== payer);
+      const rows = Array.from({ length: BULK_ROWS }, (_, row) => ({
+        accountNumber: (payees[row % payees.length] as BenchCustomer).accountNumber,
+        amount: '0.01',
+        name: `Payee ${row % payees.length}`,
+        description: `Bench bulk row ${row + 1}`,
+      }));
+      const body = JSON.stringify({ from: 'checking', payments: rows });
+      const headers = (step: string, index: number) => ({
+        authorization: `Bearer ${payer.token}`,
+        'idempotency-key': `bulk-${step}-${clients}-${client}-${index}-${started}`,
+      });
+      const fail = (what: string, status: number, text: string) => {
+        failed += 1;
+        if (!reported) process.stderr.write(`bulk ${what} answered ${status}: ${text.slice(0, 300)}\n`);
+        reported = true;
+      };
+      for (let index = 0; performance.now() < until; index += 1) {
+        const begin = performance.now();
+        let text = '';
+        const asked = await post('/api/transaction/bulk', headers('code', index), body, (answer) => (text = answer));
+        if (asked !== 200) {
+          fail('code call', asked, text);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          continue;
+        }
+        const code = await smtp.nextCode(payer.email);
+        const posting = performance.now();
+        const paid = await post('/api/transaction/bulk', headers('pay', index), `${body.slice(0, -1)},"paymentPin":"${code}"}`, (answer) => (text = answer));
+        const end = performance.now();
+        requests += 1;
+        if (paid !== 201) {
+          fail('posting call', paid, text);
+          continue;
+        }
+        payments += BULK_ROWS;
+        postings.push(end - posting);
+        batches.push(end - begin);
+      }
+    }),
+  );
+  postings.sort((a, b) => a - b);
+  batches.sort((a, b) => a - b);
+  return {
+    clients,
+    requests,
+    payments,
+    failed,
+    seconds: (performance.now() - started) / 1000,
+    p50: percentile(postings, 50),
+    p99: percentile(postings, 99),
+    p50Batch: percentile(batches, 50),
+  };
+}
+
 async function pgbenchRun(binary: string, url: string, clients: number): Promise<number> {
   const { stdout } = await run(binary, ['-c', String(clients), '-j', '2', '-T', String(SECONDS), '-n', url], { maxBuffer: 10 * 1024 * 1024 });
   const match = /tps = ([0-9.]+) \(without initial connection time\)/.exec(stdout) ?? /tps = ([0-9.]+)/.exec(stdout);
@@ -307,6 +438,7 @@ async function main(): Promise<void> {
   // on, so the cap's count (one upsert per money call) is still on the measured path.
   const signingKeyFile = path.join(directory, 'signing-key.pem');
   fs.writeFileSync(signingKeyFile, newSigningKeyPem(), { mode: 0o600 });
+  // The bulk run asks for a transfer code per batch: the cap on codes an hour is at its highest (1,000).
   const productionLike = {
     NODE_ENV: 'production',
     DEMO_MODE: 'false',
@@ -314,6 +446,7 @@ async function main(): Promise<void> {
     SMTP_URL: smtp.url,
     BANK_SIGNING_KEY_FILE: signingKeyFile,
     MONEY_CALLS_PER_MINUTE: '1000000000',
+    TRANSFER_CODES_PER_HOUR: '1000',
   };
   const serverSettings = `${Object.entries(productionLike)
     .map(([name, value]) => `${name}=${value}`)
@@ -363,7 +496,8 @@ async function main(): Promise<void> {
     const database = createDatabase(appUrl, { max: 4 });
     const passwordHash = await hashPassword('Bench-Customer-2026');
     const tokens: string[] = [];
-    for (let index = 0; index < clientsMax; index += 1) {
+    const customers: BenchCustomer[] = [];
+    for (let index = 0; index < Math.max(clientsMax, BULK_CLIENTS + 1); index += 1) {
       const user = await database.db
         .insertInto('users')
         .values({
@@ -393,7 +527,15 @@ async function main(): Promise<void> {
           })),
         ),
       );
-      tokens.push(await createSession({ db: database.db, clock: systemClock }, user.id, { ip: null, userAgent: 'bench' }));
+      const token = await createSession({ db: database.db, clock: systemClock }, user.id, { ip: null, userAgent: 'bench' });
+      tokens.push(token);
+      const checking = await database.db
+        .selectFrom('ledger_accounts')
+        .select('number')
+        .where('owner_id', '=', user.id)
+        .where('kind', '=', 'checking')
+        .executeTakeFirstOrThrow();
+      customers.push({ token, email: `bench.${index}@example.com`, accountNumber: checking.number ?? '' });
     }
 
     if (pgbench) {
@@ -419,6 +561,7 @@ async function main(): Promise<void> {
 
     if (statements.length > 0) await sql`create extension if not exists pg_stat_statements`.execute(database.db);
     const rows: Array<{ processes: number; clients: number; api: ApiResult }> = [];
+    const bulkRows: Array<{ processes: number; bulk: BulkResultRow }> = [];
     const pgbenchTps = new Map<number, number | null>();
     for (const [index, processes] of PROCESS_COUNTS.entries()) {
       if (index > 0) {
@@ -461,6 +604,13 @@ async function main(): Promise<void> {
           }
           pgbenchTps.set(clients, tps);
         }
+      }
+      if (BULK_CLIENTS > 0 && BULK_ROWS > 0) {
+        process.stderr.write(
+          `bulk run, ${processes} process${processes === 1 ? '' : 'es'}, ${BULK_CLIENTS} clients, ${BULK_ROWS} payments a request, ${SECONDS} s...\n`,
+        );
+        await bulkRun(baseUrl, customers, BULK_CLIENTS, smtp, 2); // warm-up
+        bulkRows.push({ processes, bulk: await bulkRun(baseUrl, customers, BULK_CLIENTS, smtp, SECONDS) });
       }
     }
     await stopServer(); // its shutdown seals what is left, so the verify below sees the whole chain
@@ -533,6 +683,38 @@ async function main(): Promise<void> {
       console.log(
         `Group commit: ${commits.entries} transfer entries in ${commits.commits} batches (${(Number(commits.entries) / Math.max(1, Number(commits.commits))).toFixed(1)} per commit)`,
       );
+    if (bulkRows.length > 0) {
+      const pgbenchBest = Math.max(0, ...[...pgbenchTps.values()].map((tps) => tps ?? 0));
+      console.log('');
+      console.log(
+        `Bulk payments through the HTTP API: ${BULK_ROWS} payments a request, each batch approved with the IMS code mailed to the SMTP sink (code call, mail and posting all inside the time); ` +
+          `vs pgbench's best and the best single transfers/s of the same process count`,
+      );
+      console.log(
+        ['processes', 'clients', 'batches', 'payments/s', 'post p50 ms', 'post p99 ms', 'batch p50 ms', 'errors', 'pgbench tps', 'ratio', 'vs single']
+          .map((title, index) => pad(title, [9, 7, 8, 11, 11, 11, 12, 7, 12, 7, 10][index] ?? 8))
+          .join('  '),
+      );
+      for (const { processes, bulk } of bulkRows) {
+        const perSecond = bulk.payments / bulk.seconds;
+        const singleBest = Math.max(0, ...rows.filter((row) => row.processes === processes).map(tpsOf));
+        console.log(
+          [
+            pad(String(processes), 9),
+            pad(String(bulk.clients), 7),
+            pad(String(bulk.requests), 8),
+            pad(perSecond.toFixed(0), 11),
+            pad(bulk.p50.toFixed(0), 11),
+            pad(bulk.p99.toFixed(0), 11),
+            pad(bulk.p50Batch.toFixed(0), 12),
+            pad(String(bulk.failed), 7),
+            pad(pgbenchBest ? pgbenchBest.toFixed(0) : 'n/a', 12),
+            pad(pgbenchBest ? (perSecond / pgbenchBest).toFixed(2) : 'n/a', 7),
+            pad(singleBest ? (perSecond / singleBest).toFixed(2) : 'n/a', 10),
+          ].join('  '),
+        );
+      }
+    }
     console.log(`Ledger after the runs: ${describeVerifyResult(verified)} (verified in ${verifySeconds.toFixed(1)} s)`);
     console.log(`Server ran production-like: ${serverSettings}; ${smtp.received()} mails received by the sink`);
     if (!verified.ok) process.exitCode = 1;

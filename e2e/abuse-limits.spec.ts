@@ -146,8 +146,10 @@ for (const width of [375, 1280]) {
 
     const before = await lastMailId(page);
     await signInAs(page, customer);
-    const code = page.getByLabel('Code from the email');
+    // The one second-step screen of ADR 011, with the ticket offering only the emailed code.
+    const code = page.getByLabel('Emailed code');
     await expect(page.getByText('There were many failed attempts to sign in to this account, so we emailed you a code')).toBeVisible();
+    await expect(page.getByText('We emailed you a 6-digit code. It works once, for this sign-in.')).toBeVisible();
     await expect(code).toBeFocused();
     await expect(page).toHaveURL(/\/signin$/);
     await checkA11y();

@@ -1,5 +1,17 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN, DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, fromOurPages, lastMailId, mailedCode, tabTo, test, uniqueEmail } from './support/fixtures';
+import {
+  ADMIN,
+  DEMO_CUSTOMER,
+  DEMO_CUSTOMER_2,
+  expect,
+  fromOurPages,
+  lastMailId,
+  mailedCode,
+  staffBearerToken,
+  tabTo,
+  demoMoneyTest as test,
+  uniqueEmail,
+} from './support/fixtures';
 
 // Issue 14's history you can search: words (a payee's name), an amount range, the running balance
 // column, and the monthly chart with its table of figures.
@@ -45,8 +57,7 @@ test('the history is searched by a payee name and by an amount range, with its r
   const alexNumber = await accountNumberOf(request, DEMO_CUSTOMER);
 
   const customer = await newCustomer(page, 'Sam');
-  const admin = await request.post('/api/auth/signin', { headers: fromOurPages(), data: ADMIN });
-  const adminToken = ((await admin.json()) as { data: { token: string } }).data.token;
+  const adminToken = await staffBearerToken(request, ADMIN);
   const funded = await request.post(`/api/transaction/admin/${customer.id}`, {
     headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': crypto.randomUUID() },
     data: { amount: 500, transactionType: 'credit', date: new Date().toISOString().slice(0, 10), description: 'Opening gift', reason: 'e2e setup' },

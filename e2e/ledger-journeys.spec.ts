@@ -1,4 +1,4 @@
-import { ADMIN, DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, lastMailId, mailedCode, signInAs, test, fromOurPages } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, lastMailId, mailedCode, signInAs, demoMoneyTest as test, fromOurPages } from './support/fixtures';
 
 /** Sonner's rich-colour toasts fail axe's contrast check (root Toaster, reported to the lead): let them go first. */
 async function noToasts(page: import('@playwright/test').Page) {

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { DEMO_CUSTOMER, expect, fromOurPages, mailedCode, mailedText, tabTo, test, uniqueEmail } from './support/fixtures';
+import { DEMO_CUSTOMER, demoMoneyTest as test, expect, fromOurPages, mailedCode, mailedText, tabTo, uniqueEmail } from './support/fixtures';
 
 // Issue 14's notifications: money from the other demo customer shows on the bell, the count goes
 // down as the customer reads them, and the preferences are saved. The receiver is a customer made

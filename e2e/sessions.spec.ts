@@ -132,6 +132,9 @@ test('a minute before the idle timeout the app asks "Are you still there?", and 
   await expect(page).toHaveURL(/\/account\/home$/);
   const dialog = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await expect(dialog).toBeHidden();
+  // The dashboard's own calls answer first: each answer renews the session and moves the deadline,
+  // so one arriving late (a loaded machine) would rightly close the warning again.
+  await page.waitForLoadState('networkidle');
 
   // Nothing happens for 14 minutes (of the page's clock): the warning opens, its button focused.
   await page.clock.fastForward('14:05');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { ADMIN, DEMO_CUSTOMER_2, expect, test, uniqueEmail, fromOurPages } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER_2, expect, staffSignInByApi, test, uniqueEmail, fromOurPages } from './support/fixtures';
 
 // Every signed-in page at a phone's and a laptop's width: it renders its own heading, nothing
 // scrolls sideways, axe finds nothing, and no console error or failed request happens.
@@ -26,6 +26,10 @@ const accountPaths = [
   '/account/deposit/crypto',
   '/account/security',
   '/account/statements',
+  '/account/bulk-payments',
+  '/account/standing-orders',
+  '/account/receive',
+  '/account/requests',
 ];
 
 const adminPaths = (userId: string) => [
@@ -37,6 +41,7 @@ const adminPaths = (userId: string) => [
   `/admin/transactions/${userId}`,
   '/admin/transactions/add-transactions',
   '/admin/journal',
+  '/admin/reports',
   '/admin/contacts',
   '/admin/audit',
   '/admin/ledger',
@@ -44,10 +49,11 @@ const adminPaths = (userId: string) => [
   '/admin/loans',
   '/admin/cards',
   '/admin/jobs',
+  '/admin/security',
 ];
 
-async function signInByApi(page: Page, user: { email: string; password: string }, admin = false) {
-  const response = await page.request.post(admin ? '/api/auth/admin/signin' : '/api/auth/signin', { headers: fromOurPages(), data: user });
+async function signInByApi(page: Page, user: { email: string; password: string }) {
+  const response = await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: user });
   expect(response.status()).toBe(200);
   return (await response.json()).data.user as { _id: string };
 }
@@ -98,7 +104,7 @@ for (const width of [375, 1280]) {
     const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: 'Layout-Check-2026' } });
     expect(signIn.status()).toBe(200);
     const customerId = (await signIn.json()).data.user._id as string;
-    await signInByApi(page, ADMIN, true);
+    await staffSignInByApi(page, ADMIN);
     const credit = await page.request.post(`/api/transaction/admin/${customerId}`, {
       data: {
         amount: 5,

@@ -139,7 +139,7 @@ for (const width of [1280, 375]) {
     let running = 0;
     for (const row of rows) expect(cents(row[4]!)).toBe((running += cents(row[3]!)));
     expect(running).toBe(CLOSING);
-    expect(text).toMatch(/Check that this statement is genuine at http:\/\/127\.0\.0\.1:\d+\/verify-statement/);
+    expect(text).toContain(`Check that this statement is genuine at ${fromOurPages().origin}/verify-statement`);
     // Once made, the list says when it was issued.
     await expect(page.getByText(/^Checking · Issued /)).toBeVisible();
 

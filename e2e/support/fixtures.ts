@@ -1,9 +1,15 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Cookie, type Locator, type Page } from '@playwright/test';
+import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
+import { msUntilStep, STAFF_TOTP_SECRET, staffCode, totpStepAt } from '../../tests/support/totp';
 
 export const DEMO_CUSTOMER = { email: 'alex.morgan@example.com', password: 'Ledgerline-Demo-2026' };
 export const DEMO_CUSTOMER_2 = { email: 'jamie.lee@example.com', password: 'Ledgerline-Demo-2026' };
-export const ADMIN = { email: 'admin@example.com', password: 'Ledgerline-Admin-2026' };
+/** The first admin: its authenticator app holds the test staff secret (ADMIN_TOTP_SECRET of the suite's server). */
+export const ADMIN = { email: 'admin@example.com', password: 'Ledgerline-Admin-2026', totpSecret: STAFF_TOTP_SECRET };
 
 /**
  * Every test fails on a console error or a failed request, and gets `checkA11y(page)` to run axe
@@ -46,6 +52,37 @@ export const test = base.extend<{ consoleErrors: string[]; checkA11y: (page?: Pa
 
 export { expect };
 
+/**
+ * For journeys that move the demo customers' money or assert their whole balances (ledger
+ * journeys, history search, payment requests): they take one lock per bank under test, so two
+ * workers never interleave them and a balance read before a payment is still true after it. A
+ * lock older than five minutes was left by a worker that died, and is taken over.
+ */
+export const demoMoneyTest = test.extend<{ demoMoney: void }>({
+  demoMoney: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function destructures
+    async ({}, use, testInfo) => {
+      const lock = path.join(os.tmpdir(), `ledgerline-e2e-demo-money-${new URL(testInfo.project.use.baseURL ?? 'http://x').port}.lock`);
+      for (;;) {
+        try {
+          fs.mkdirSync(lock);
+          break;
+        } catch {
+          const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+          if (age > 5 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+          else await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
+      try {
+        await use();
+      } finally {
+        fs.rmSync(lock, { recursive: true, force: true });
+      }
+    },
+    { auto: true },
+  ],
+});
+
 /** Presses Tab until `target` has the focus (and is visible), as a keyboard user would reach it. */
 export async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
   for (let presses = 0; presses < limit; presses += 1) {
@@ -68,14 +105,156 @@ export async function waitForHydration(page: Page): Promise<void> {
  * calls the API with a context's session cookie (page.request, or a request fixture that signed in)
  * sends it too: the server refuses such a call without it (CSRF).
  */
-export const fromOurPages = (): { origin: string } => ({ origin: new URL(test.info().project.use.baseURL ?? 'http://127.0.0.1').origin });
+export const fromOurPages = (): { origin: string } => ({ origin: new URL(test.info().project.use.baseURL ?? 'http://localhost').origin });
 
-export async function signInAs(page: Page, user: { email: string; password: string }, path = '/signin'): Promise<void> {
+/**
+ * The 30-second step whose code a staff sign-in types next. A code is accepted once (per user, a
+ * step no later than the newest accepted one is refused), and the suite's workers sign the same
+ * admin in: each worker reserves the next step nobody has reserved by creating a file named after
+ * it (only one creation can succeed), then waits, as a person would, until the server takes that
+ * step's code (from the step before it: the server's window reaches one step ahead). First come,
+ * first served: no worker waits for ever behind the others. The test's time limit grows by the
+ * wait. The server's rule is not relaxed.
+ */
+export async function claimStaffStep(): Promise<number> {
+  const directory = path.join(os.tmpdir(), `ledgerline-e2e-${new URL(test.info().project.use.baseURL ?? 'http://localhost:3100').port}-staff-steps`);
+  fs.mkdirSync(directory, { recursive: true });
+  for (;;) {
+    const now = new Date();
+    const current = totpStepAt(now);
+    const newest = Math.max(0, ...fs.readdirSync(directory).map(Number).filter(Number.isFinite));
+    const step = Math.max(current, newest + 1);
+    try {
+      fs.writeFileSync(path.join(directory, String(step)), String(process.pid), { flag: 'wx' });
+    } catch {
+      continue; // Another worker took it a moment ago: the next one.
+    }
+    const waitMs = step > current + 1 ? msUntilStep(step - 1, now) + 100 : 0;
+    if (waitMs > 0) {
+      test.info().setTimeout(test.info().timeout + waitMs);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+    return step;
+  }
+}
+
+/**
+ * Staff sessions this worker has signed in, by email: the cookies of the session (each worker is
+ * a process of its own). A code works once, so at most one staff sign-in per 30 seconds can succeed
+ * for the whole suite; journeys about the back office reuse the worker's session while the server
+ * still accepts it, and sign in through the form only when there is none (the sign-in itself is the
+ * journey of identity.spec.ts and staff-sign-in.spec.ts, which ask for the form).
+ */
+const staffSessions = new Map<string, Cookie[]>();
+
+async function reuseStaffSession(page: Page, email: string): Promise<boolean> {
+  const cookies = staffSessions.get(email);
+  if (!cookies) return false;
+  await page.context().addCookies(cookies);
+  const check = await page.request.get('/api/auth/user');
+  if (check.status() === 200 && ((await check.json()) as { data: { email: string } }).data.email === email) return true;
+  staffSessions.delete(email);
+  await page.context().clearCookies();
+  return false;
+}
+
+/**
+ * The sign-in page as a user fills it in. A staff member (a user with `totpSecret`) then gets the
+ * second step and types the code their authenticator app shows (a claimed step: see claimStaffStep);
+ * a staff member this worker has already signed in goes straight to the back office's dashboard
+ * with that session (see staffSessions) unless `form` asks for the sign-in page.
+ */
+export async function signInAs(
+  page: Page,
+  user: { email: string; password: string; totpSecret?: string },
+  path = '/signin',
+  { form = false }: { form?: boolean } = {},
+): Promise<void> {
+  if (user.totpSecret && !form && (await reuseStaffSession(page, user.email))) {
+    await page.goto('/admin/dashboard');
+    await waitForHydration(page);
+    return;
+  }
   await page.goto(path);
   await waitForHydration(page);
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Login' }).click();
+  if (user.totpSecret) {
+    await enterAuthenticatorCode(page, user.totpSecret);
+    await expect(page).toHaveURL(/\/admin\/(dashboard|security)$/);
+    staffSessions.set(user.email, await page.context().cookies(page.url()));
+  }
+}
+
+/** The second step with a code from the authenticator app (a code refused as used: the next step's). */
+export async function enterAuthenticatorCode(page: Page, secret: string): Promise<void> {
+  await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeVisible();
+  const field = page.getByLabel('Authenticator code');
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    await field.fill(staffCode(await claimStaffStep(), secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: TOTP_REPLAYED_MESSAGE });
+    const outcome = await Promise.race([
+      field.waitFor({ state: 'detached', timeout: 20_000 }).then(() => 'signed in' as const),
+      refused.waitFor({ timeout: 20_000 }).then(() => 'replayed' as const),
+    ]);
+    if (outcome === 'signed in') return;
+  }
+  throw new Error('every authenticator code was refused as already used');
+}
+
+/**
+ * A staff sign-in through the API with the page's cookies, as the back office's page makes it:
+ * password (a ticket comes back), then a code; or the worker's staff session (see staffSessions).
+ * Answers the signed-in user.
+ */
+export async function staffSignInByApi(page: Page, user: { email: string; password: string; totpSecret: string } = ADMIN): Promise<{ _id: string }> {
+  if (await reuseStaffSession(page, user.email)) return ((await (await page.request.get('/api/auth/user')).json()) as { data: { _id: string } }).data;
+  const first = await page.request.post('/api/auth/admin/signin', { headers: fromOurPages(), data: { email: user.email, password: user.password } });
+  expect(first.status()).toBe(200);
+  const { ticket } = (await first.json()).data.secondFactor as { ticket: string };
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const second = await page.request.post('/api/auth/admin/signin/totp', {
+      headers: fromOurPages(),
+      data: { ticket, code: staffCode(await claimStaffStep(), user.totpSecret) },
+    });
+    const body = await second.json();
+    if (second.status() === 200) {
+      staffSessions.set(user.email, await page.context().cookies(new URL(test.info().project.use.baseURL ?? 'http://localhost').origin));
+      return body.data.user;
+    }
+    expect(body.message, 'a staff code refused for another reason than reuse').toContain(TOTP_REPLAYED_MESSAGE);
+  }
+  throw new Error('every authenticator code was refused as already used');
+}
+
+/** Staff bearer tokens this worker has signed in (see staffSessions: one staff code per 30 s). */
+const staffTokens = new Map<string, string>();
+
+/**
+ * A staff session's token for `Authorization: Bearer`, signed in through the API with a request
+ * context (password, then a code: see claimStaffStep); the worker's token while it still works.
+ */
+export async function staffBearerToken(request: APIRequestContext, user: { email: string; password: string; totpSecret: string } = ADMIN): Promise<string> {
+  const cached = staffTokens.get(user.email);
+  if (cached && (await request.get('/api/auth/user', { headers: { authorization: `Bearer ${cached}` } })).status() === 200) return cached;
+  const first = await request.post('/api/auth/admin/signin', { headers: fromOurPages(), data: { email: user.email, password: user.password } });
+  expect(first.status()).toBe(200);
+  const { ticket } = (await first.json()).data.secondFactor as { ticket: string };
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const second = await request.post('/api/auth/admin/signin/totp', {
+      headers: fromOurPages(),
+      data: { ticket, code: staffCode(await claimStaffStep(), user.totpSecret) },
+    });
+    const body = await second.json();
+    if (second.status() === 200) {
+      staffTokens.set(user.email, body.data.token);
+      return body.data.token as string;
+    }
+    expect(body.message, 'a staff code refused for another reason than reuse').toContain(TOTP_REPLAYED_MESSAGE);
+  }
+  throw new Error('every authenticator code was refused as already used');
 }
 
 interface OutboxEntry {

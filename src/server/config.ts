@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_BANK_NAME, parseBoolean } from '../shared/build-settings';
 import { MONEY_CALLS_PER_MINUTE, TRANSFER_CODE_FAILURES_PER_DAY, TRANSFER_CODES_PER_HOUR } from '../shared/limits';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './db/connection-string';
+import { BASE32_SECRET, DEMO_ADMIN_TOTP_SECRET, normaliseBase32 } from './factors/totp';
 import { isTimeZone } from './lib/bank-time';
 
 const booleanFlag = (name: string, fallback: boolean) =>
@@ -107,6 +108,18 @@ export const ZEnvironment = z.object({
   BANK_NAME: z.string().trim().min(1).max(80, 'BANK_NAME must be at most 80 characters').default(DEFAULT_BANK_NAME),
   ADMIN_EMAIL: z.email('ADMIN_EMAIL must be an email address').optional(),
   ADMIN_PASSWORD: z.string().min(12, 'ADMIN_PASSWORD must be at least 12 characters').max(128, 'ADMIN_PASSWORD must be at most 128 characters').optional(),
+  ADMIN_TOTP_SECRET: z
+    .string()
+    .transform(normaliseBase32)
+    .pipe(
+      z
+        .string()
+        .regex(
+          BASE32_SECRET,
+          'ADMIN_TOTP_SECRET must be a base32 secret (letters A-Z and digits 2-7) of at least 16 characters, as authenticator apps take it (SHA-1, 6 digits, 30 s)',
+        ),
+    )
+    .optional(),
   DEMO_MODE: booleanFlag('DEMO_MODE', true),
   RATE_LIMITS: booleanFlag('RATE_LIMITS', true),
   TRANSFER_CODES_PER_HOUR: perCustomerCap('TRANSFER_CODES_PER_HOUR', TRANSFER_CODES_PER_HOUR, 1000),
@@ -156,6 +169,8 @@ export interface Config {
   bankName: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
+  /** The first admin's authenticator app secret (base32), enrolled when that admin is created; null: none given. */
+  adminTotpSecret: string | undefined;
   demoMode: boolean;
   cryptoDepositsFile: string | undefined;
   logLevel: Environment['LOG_LEVEL'];
@@ -217,6 +232,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bankName: env.BANK_NAME,
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: env.ADMIN_PASSWORD,
+    adminTotpSecret: env.ADMIN_TOTP_SECRET,
     demoMode: env.DEMO_MODE,
     cryptoDepositsFile: env.CRYPTO_DEPOSITS_FILE,
     logLevel: env.LOG_LEVEL,
@@ -250,6 +266,8 @@ function productionRefusals(env: Environment, given: Record<string, string | und
   if (given.DEMO_MODE === undefined || env.DEMO_MODE)
     refusals.push('DEMO_MODE: must be set to false when NODE_ENV=production (demo mode creates customers whose passwords are published)');
   if (!env.SMTP_URL) refusals.push('SMTP_URL: must be set when NODE_ENV=production (codes and reset links are sent by email)');
+  if (env.ADMIN_TOTP_SECRET === DEMO_ADMIN_TOTP_SECRET)
+    refusals.push('ADMIN_TOTP_SECRET: must not be the demo secret when NODE_ENV=production (it is published in the README)');
   if (!env.RATE_LIMITS)
     refusals.push('RATE_LIMITS: must not be false when NODE_ENV=production (it turns off every per-address and per-customer limit; it is for test runs)');
   if (!(env.PUBLIC_URL ?? '').startsWith('https://') && !env.ALLOW_HTTP)

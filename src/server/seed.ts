@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext } from './context';
 import { hashPassword } from './auth/crypto';
+import { DEMO_ADMIN_TOTP_SECRET, firstAdminTotpSecret, totpUri } from './factors/totp';
 import { ensureBankAccounts, openCustomerAccounts } from './ledger/accounts';
 import { openingEntries } from './ledger/opening';
 
@@ -10,6 +11,12 @@ export interface DemoSignIn {
   email: string;
   /** Null when the password was set by the operator or shown only once before. */
   password: string | null;
+  /**
+   * The first admin's second factor (ADR 011): the demo secret (published: its otpauth:// URI is
+   * printed with a QR code), the operator's ADMIN_TOTP_SECRET, none yet (enrolled at first
+   * sign-in), or whatever that admin enrolled since.
+   */
+  secondFactor?: { kind: 'demo'; secret: string; uri: string } | { kind: 'configured' } | { kind: 'none' } | { kind: 'enrolled' };
 }
 
 export const DEMO_ADMIN_PASSWORD = 'Ledgerline-Admin-2026';
@@ -35,6 +42,36 @@ export const DEMO_CUSTOMERS = [
     openingCents: { checking: 80_000, savings: 300_000 },
   },
 ] as const;
+
+/**
+ * The first admin's authenticator app, enrolled as the admin is created: ADMIN_TOTP_SECRET, or in
+ * demo mode the published demo secret. Without either (a production start), the admin has no
+ * factor and its first sign-in can only enrol one (ADR 011).
+ */
+async function enrolFirstAdmin(ctx: AppContext, adminId: string, email: string): Promise<NonNullable<DemoSignIn['secondFactor']>> {
+  const secret = firstAdminTotpSecret(ctx.config);
+  if (!secret) return { kind: 'none' };
+  await ctx.db.insertInto('totp_factors').values({ user_id: adminId, secret, confirmed_at: new Date() }).execute();
+  if (ctx.config.adminTotpSecret) return { kind: 'configured' };
+  return { kind: 'demo', secret, uri: totpUri(secret, ctx.config.bankName, email) };
+}
+
+/** What a later start says of the first admin's factor; ADMIN_TOTP_SECRET no longer applies to it. */
+async function firstAdminFactor(ctx: AppContext, admin: { id: string; email: string }): Promise<NonNullable<DemoSignIn['secondFactor']>> {
+  if (ctx.config.adminTotpSecret) {
+    ctx.log.warn(
+      `ADMIN_TOTP_SECRET is ignored: the first admin (${admin.email}) exists already. It applies only when the first start creates that admin; ` +
+        'staff set up their factors under Security in the back office.',
+    );
+  }
+  const totp = await ctx.db.selectFrom('totp_factors').select(['secret', 'confirmed_at']).where('user_id', '=', admin.id).executeTakeFirst();
+  // The demo secret is published: showing it again costs nothing and lets the demo be used.
+  if (totp?.confirmed_at && totp.secret === DEMO_ADMIN_TOTP_SECRET && ctx.config.demoMode) {
+    return { kind: 'demo', secret: totp.secret, uri: totpUri(totp.secret, ctx.config.bankName, admin.email) };
+  }
+  const passkey = await ctx.db.selectFrom('passkeys').select('id').where('user_id', '=', admin.id).limit(1).executeTakeFirst();
+  return totp?.confirmed_at || passkey ? { kind: 'enrolled' } : { kind: 'none' };
+}
 
 /** The advisory lock that lets one instance seed at a time (next to the sealer's, ledger/sealer.ts). */
 const SEED_LOCK_KEY = 4_812_100;
@@ -66,7 +103,7 @@ async function seedOnce(ctx: AppContext): Promise<DemoSignIn[]> {
   const existingAdmin = await db.selectFrom('users').select(['id', 'email']).where('is_admin', '=', true).orderBy('created_at').executeTakeFirst();
   if (!existingAdmin) {
     const password = config.adminPassword ?? (config.demoMode ? DEMO_ADMIN_PASSWORD : randomBytes(12).toString('base64url'));
-    await db
+    const created = await db
       .insertInto('users')
       .values({
         email: adminEmail,
@@ -78,11 +115,13 @@ async function seedOnce(ctx: AppContext): Promise<DemoSignIn[]> {
         verification_status: 'verified',
       })
       .onConflict((conflict) => conflict.column('email').doNothing())
-      .execute();
-    signIns.push({ role: 'admin', email: adminEmail, password: config.adminPassword ? null : password });
+      .returning('id')
+      .executeTakeFirst();
+    const secondFactor = created ? await enrolFirstAdmin(ctx, created.id, adminEmail) : { kind: 'none' as const };
+    signIns.push({ role: 'admin', email: adminEmail, password: config.adminPassword ? null : password, secondFactor });
   } else {
     const shown = !config.adminPassword && config.demoMode ? DEMO_ADMIN_PASSWORD : null;
-    signIns.push({ role: 'admin', email: existingAdmin.email, password: shown });
+    signIns.push({ role: 'admin', email: existingAdmin.email, password: shown, secondFactor: await firstAdminFactor(ctx, existingAdmin) });
   }
 
   if (!config.demoMode) return signIns;

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
+import QRCode from 'qrcode';
 import { checkAnchorFile } from './anchors/file';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -154,13 +155,39 @@ function closeGracefully(
   );
 }
 
-function printBanner(config: Config, instance: Instance, port: number): void {
+/** How the first admin's second factor reads in the banner (ADR 011); the demo's secret comes with its QR code. */
+async function secondFactorLines(signIn: DemoSignIn): Promise<string[]> {
+  const factor = signIn.secondFactor;
+  if (!factor || factor.kind === 'enrolled') return [];
+  if (factor.kind === 'configured') return ['             second factor: the authenticator app holding ADMIN_TOTP_SECRET'];
+  if (factor.kind === 'none') return ['             second factor: none yet; the first sign-in sets one up (a passkey or an authenticator app)'];
+  const qr = await QRCode.toString(factor.uri, { type: 'terminal', small: true });
+  return [
+    `             second factor: authenticator app with the demo secret ${factor.secret}`,
+    `             ${factor.uri}`,
+    '             scan this QR code with an authenticator app, or run "npm run demo:totp" for the current code:',
+    ...qr
+      .trimEnd()
+      .split('\n')
+      .map((line) => `             ${line}`),
+  ];
+}
+
+async function printBanner(config: Config, instance: Instance, port: number): Promise<void> {
   const url = config.publicUrl.replace(/:\d+$/, '') === config.publicUrl ? config.publicUrl : config.publicUrl.replace(/:\d+$/, `:${port}`);
   const mail = config.devMailbox
     ? `development outbox, read it at ${url}/dev/mailbox`
     : config.smtpUrl
       ? 'SMTP'
       : 'not sent: set SMTP_URL (without demo mode there is no development mailbox)';
+  const signIns: string[] = [];
+  for (const signIn of instance.signIns) {
+    signIns.push(
+      `    ${signIn.role === 'admin' ? 'admin    ' : 'customer '} ${signIn.email}  ${signIn.password ?? '(password as configured or shown at first start)'}` +
+        (signIn.role === 'admin' ? `   -> ${url}/admin/login` : `   -> ${url}/signin`),
+      ...(await secondFactorLines(signIn)),
+    );
+  }
   const lines = [
     '',
     `  ${config.bankName} is running at ${url}`,
@@ -171,11 +198,7 @@ function printBanner(config: Config, instance: Instance, port: number): void {
     config.demoMode ? '  Demo bank: no real money.' : '',
     '',
     '  Sign-ins:',
-    ...instance.signIns.map(
-      (signIn) =>
-        `    ${signIn.role === 'admin' ? 'admin    ' : 'customer '} ${signIn.email}  ${signIn.password ?? '(password as configured or shown at first start)'}` +
-        (signIn.role === 'admin' ? `   -> ${url}/admin/login` : `   -> ${url}/signin`),
-    ),
+    ...signIns,
     '',
   ];
   console.log(lines.filter((line, index) => line !== '' || index === 0 || lines[index - 1] !== '').join('\n'));
@@ -196,7 +219,7 @@ async function runSingle(config: Config): Promise<void> {
     throw error;
   }
   const address = app.server.address();
-  printBanner(config, instance, typeof address === 'object' && address ? address.port : config.port);
+  await printBanner(config, instance, typeof address === 'object' && address ? address.port : config.port);
 }
 
 /** A cluster worker: serves HTTP on the primary's port and database; the primary does the rest. */
@@ -303,7 +326,7 @@ async function runPrimary(config: Config): Promise<void> {
     await instance.stop().catch(() => undefined);
     throw error;
   }
-  printBanner(config, instance, port);
+  await printBanner(config, instance, port);
 }
 
 async function main(): Promise<void> {

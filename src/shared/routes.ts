@@ -74,6 +74,10 @@ export const routes = {
   accountSecurity: { path: '/account/security', area: 'account' },
   accountNotifications: { path: '/account/notifications', area: 'account' },
   accountStatements: { path: '/account/statements', area: 'account' },
+  accountBulkPayments: { path: '/account/bulk-payments', area: 'account' },
+  accountStandingOrders: { path: '/account/standing-orders', area: 'account' },
+  accountReceive: { path: '/account/receive', area: 'account' },
+  accountRequests: { path: '/account/requests', area: 'account' },
 
   admin: { path: '/admin', area: 'admin' },
   adminDashboard: { path: '/admin/dashboard', area: 'admin' },
@@ -85,12 +89,15 @@ export const routes = {
   adminAddTransaction: { path: '/admin/transactions/add-transactions', area: 'admin' },
   adminUserTransactions: { path: '/admin/transactions/:id', area: 'admin' },
   adminJournal: { path: '/admin/journal', area: 'admin' },
+  adminJournalEntry: { path: '/admin/journal/:id', area: 'admin' },
+  adminReports: { path: '/admin/reports', area: 'admin' },
   adminAudit: { path: '/admin/audit', area: 'admin' },
   adminLedger: { path: '/admin/ledger', area: 'admin' },
   adminKyc: { path: '/admin/kyc', area: 'admin' },
   adminLoans: { path: '/admin/loans', area: 'admin' },
   adminCards: { path: '/admin/cards', area: 'admin' },
   adminJobs: { path: '/admin/jobs', area: 'admin' },
+  adminSecurity: { path: '/admin/security', area: 'admin' },
 } as const satisfies Record<string, RouteEntry>;
 
 export type RouteName = keyof typeof routes;

@@ -62,6 +62,10 @@ const modules: Record<RouteName, string> = {
   accountSecurity: 'routes/account/security.tsx',
   accountNotifications: 'routes/account/notifications.tsx',
   accountStatements: 'routes/account/statements.tsx',
+  accountBulkPayments: 'routes/account/bulk-payments.tsx',
+  accountStandingOrders: 'routes/account/standing-orders.tsx',
+  accountReceive: 'routes/account/receive.tsx',
+  accountRequests: 'routes/account/requests.tsx',
 
   admin: 'routes/admin/dashboard.tsx',
   adminDashboard: 'routes/admin/dashboard.tsx',
@@ -73,12 +77,15 @@ const modules: Record<RouteName, string> = {
   adminAddTransaction: 'routes/admin/add-transaction.tsx',
   adminUserTransactions: 'routes/admin/user-transactions.tsx',
   adminJournal: 'routes/admin/journal.tsx',
+  adminJournalEntry: 'routes/admin/journal-entry.tsx',
+  adminReports: 'routes/admin/reports.tsx',
   adminAudit: 'routes/admin/audit.tsx',
   adminLedger: 'routes/admin/ledger.tsx',
   adminKyc: 'routes/admin/kyc.tsx',
   adminLoans: 'routes/admin/loans.tsx',
   adminCards: 'routes/admin/cards.tsx',
   adminJobs: 'routes/admin/jobs.tsx',
+  adminSecurity: 'routes/admin/security.tsx',
 };
 
 /** The frame of each area: the marketing site, the quiet sign-in frame, the customer area, the back office. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
-import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, submitKyc, type TestContext } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -193,12 +193,8 @@ describe('GET /api/admin/dashboard', () => {
         },
       ]);
     });
-    await ctx.app.inject({
-      method: 'PUT',
-      url: `/api/user/admin/${bob.userId}`,
-      headers: bearer(admin),
-      payload: update(bob, { verificationStatus: 'pending' }),
-    });
+    // Bob sends his documents: one review waiting.
+    await submitKyc(ctx, bob.token);
     await db
       .insertInto('loans')
       .values({

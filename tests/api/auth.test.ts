@@ -2,7 +2,19 @@ import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/server/db/database';
 import { migrations } from '../../src/server/db/migrations/index';
-import { bearer, createCustomer, createTestApp, createTestDatabase, json, lastCode, signIn, validSignUp, type TestContext, mailbox } from '../support/app';
+import {
+  bearer,
+  createCustomer,
+  createTestApp,
+  createTestDatabase,
+  json,
+  lastCode,
+  signIn,
+  staffSignIn,
+  validSignUp,
+  type TestContext,
+  mailbox,
+} from '../support/app';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -259,9 +271,12 @@ describe('POST /api/auth/signin', () => {
   it('lets only staff through the admin sign-in', async () => {
     const customer = await post('/api/auth/admin/signin', { email: 'alex.morgan@example.com', password: 'Ledgerline-Demo-2026' });
     expect(customer.statusCode).toBe(401);
+    // Staff always have a second factor: the right password answers a ticket for it, and no session (ADR 011).
     const admin = await post('/api/auth/admin/signin', { email: 'admin@example.com', password: 'Ledgerline-Admin-2026' });
     expect(admin.statusCode).toBe(200);
-    expect(json(admin).data.user.isAdmin).toBe(true);
+    expect(json(admin).data).toEqual({ secondFactor: { ticket: expect.any(String), methods: ['totp'] } });
+    expect(admin.cookies.find((cookie) => cookie.name === 'll_session')).toBeUndefined();
+    expect((await staffSignIn(ctx)).user.isAdmin).toBe(true);
   });
 });
 

@@ -8,7 +8,7 @@ import {
   SENT_MAIL_RETENTION_MS,
   SESSION_RETENTION_MS,
   SIGN_IN_THROTTLE_RETENTION_MS,
-  SIGN_IN_TICKET_RETENTION_MS,
+  SIGN_IN_STATE_RETENTION_MS,
 } from '../../src/server/jobs/purge';
 import { addJob } from '../../src/server/queues/repository';
 import { createCustomer, createTestApp, drainJobs, type TestContext } from '../support/app';
@@ -65,11 +65,18 @@ describe('the hourly purge', () => {
 
     const ticket = (label: string, expiresAt: Date) =>
       db
-        .insertInto('sign_in_email_tickets')
-        .values({ user_id: userId, token_hash: label.padEnd(64, '0'), scope: 'customer', code_hash: '0'.repeat(64), expires_at: expiresAt })
+        .insertInto('sign_in_tickets')
+        .values({
+          user_id: userId,
+          token_hash: label.padEnd(64, '0'),
+          audience: 'customer',
+          methods: ['email'],
+          email_code_hash: '0'.repeat(64),
+          expires_at: expiresAt,
+        })
         .execute();
-    await ticket('old', justPast(SIGN_IN_TICKET_RETENTION_MS));
-    await ticket('recent', justInside(SIGN_IN_TICKET_RETENTION_MS));
+    await ticket('old', justPast(SIGN_IN_STATE_RETENTION_MS));
+    await ticket('recent', justInside(SIGN_IN_STATE_RETENTION_MS));
 
     const throttle = (label: string, lastFailureAt: Date, blockedUntil: Date | null) =>
       db
@@ -116,7 +123,7 @@ describe('the hourly purge', () => {
     expect(sessions.map((row) => row.token_hash)).toEqual(['purge-ended-recently', 'purge-expired-recently', 'purge-idle-recently', 'purge-live']);
     expect((await db.selectFrom('one_time_codes').select('binding').where('purpose', '=', 'transfer').execute()).map((row) => row.binding)).toEqual(['recent']);
     expect((await db.selectFrom('password_resets').select('token_hash').execute()).map((row) => row.token_hash)).toEqual(['purge-recent']);
-    expect((await db.selectFrom('sign_in_email_tickets').select('token_hash').execute()).map((row) => row.token_hash.replace(/0+$/, ''))).toEqual(['recent']);
+    expect((await db.selectFrom('sign_in_tickets').select('token_hash').execute()).map((row) => row.token_hash.replace(/0+$/, ''))).toEqual(['recent']);
     expect((await db.selectFrom('sign_in_throttle').select('subject').execute()).map((row) => row.subject)).toEqual(['account:remembered']);
     expect((await db.selectFrom('idempotency_keys').select('key').where('user_id', '=', userId).execute()).map((row) => row.key)).toEqual(['recent']);
     const subjects = (await db.selectFrom('mail_outbox').select('subject').where('message_id', 'like', '%@test>').orderBy('subject').execute()).map(

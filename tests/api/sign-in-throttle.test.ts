@@ -147,16 +147,16 @@ describe('sign-in throttling', () => {
     const wrong = owners === '000000' ? '111111' : '000000';
     for (let attempt = 1; attempt <= 4; attempt += 1) {
       const response = await emailCode(ctx, ticket, wrong);
-      expect(response.statusCode).toBe(400);
+      expect(response.statusCode).toBe(401);
       expect(json(response).message).toBe(`The code is not correct. ${5 - attempt} attempt${5 - attempt === 1 ? '' : 's'} left.`);
     }
     const fifth = await emailCode(ctx, ticket, wrong);
     expect(fifth.statusCode).toBe(401);
-    expect(json(fifth).message).toBe('The code is not correct. This sign-in has expired. Please sign in again.');
+    expect(json(fifth).message).toBe('Too many wrong attempts. Please sign in again.');
     // The ticket is spent: even the right code no longer opens anything.
     const late = await emailCode(ctx, ticket, owners);
     expect(late.statusCode).toBe(401);
-    expect(json(late).message).toBe('This sign-in has expired. Please sign in again.');
+    expect(json(late).message).toBe('Too many wrong attempts. Please sign in again.');
     const sessions = await ctx.database.db.selectFrom('sessions').select('id').where('user_id', '=', owner.userId).where('ip', '=', '203.0.113.99').execute();
     expect(sessions).toEqual([]);
   });
@@ -219,9 +219,9 @@ describe('sign-in throttling', () => {
       [undefined, '123456', 'This sign-in has expired. Please sign in again.'],
       ['short', '123456', 'This sign-in has expired. Please sign in again.'],
       ['x'.repeat(201), '123456', 'This sign-in has expired. Please sign in again.'],
-      [second, '12345', 'The code must be 6 digits'],
-      [second, 'abcdef', 'The code must be 6 digits'],
-      [second, 123456, 'The code must be 6 digits'],
+      [second, '12345', 'Enter the 6-digit code'],
+      [second, 'abcdef', 'Enter the 6-digit code'],
+      [second, 123456, 'Enter the 6-digit code'],
     ] as const) {
       const response = await emailCode(ctx, ticket, code);
       expect(response.statusCode).toBe(400);

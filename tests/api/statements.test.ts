@@ -519,6 +519,21 @@ describe('the monthly job', () => {
       ]);
       expect(await run('2027-02-03T10:00:00Z')).toEqual({ months: [], queued: 0 });
       expect(await stored()).toHaveLength(3);
+
+      // The customer was told of each statement once, in the app, linking to the statements page
+      // (read from the table: the customer's session idled out while the clock jumped months).
+      const ready = await app.database.db
+        .selectFrom('notifications')
+        .select(['title', 'link', 'in_app'])
+        .where('user_id', '=', customer.userId)
+        .where('kind', '=', 'statement_ready')
+        .orderBy('title')
+        .execute();
+      expect(ready).toEqual([
+        { title: 'Your January 2027 statement is ready', link: '/account/statements', in_app: true },
+        { title: 'Your November 2026 statement is ready', link: '/account/statements', in_app: true },
+        { title: 'Your October 2026 statement is ready', link: '/account/statements', in_app: true },
+      ]);
     } finally {
       await app.close();
     }

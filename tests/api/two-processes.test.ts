@@ -12,6 +12,7 @@ import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { sealAll } from '../../src/server/ledger/sealer';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { createTestDatabase, valueDate } from '../support/app';
+import { STAFF_TOTP_SECRET, staffSignInOverHttp } from '../support/totp';
 
 // Two app processes on one database, as an operator runs several instances behind a load
 // balancer: payments and staff entries through both at once stay correct (each process has its
@@ -36,6 +37,7 @@ async function startServer(databaseUrl: string, name: string): Promise<string> {
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       RATE_LIMITS: 'false',
+      ADMIN_TOTP_SECRET: STAFF_TOTP_SECRET,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -122,12 +124,7 @@ async function call(base: string, token: string, url: string, body: unknown): Pr
 describe('two app processes on one database', () => {
   it('posts concurrent payments and staff entries through both, every one once, and the ledger verifies', async () => {
     const customers = await Promise.all(Array.from({ length: CUSTOMERS }, (_, index) => customer(index)));
-    const adminSignIn = await fetch(`${bases[0]}/api/auth/signin`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@example.com', password: 'Ledgerline-Admin-2026' }),
-    });
-    const admin = ((await adminSignIn.json()) as { data: { token: string } }).data.token;
+    const admin = await staffSignInOverHttp(bases[0]!);
 
     const outcomes: Array<{ status: number; message: string }> = [];
     await Promise.all([

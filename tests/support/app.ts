@@ -18,7 +18,10 @@ import { createMailer, type Mailer } from '../../src/server/mail/mailer';
 import { sentMail } from '../../src/server/mail/repository';
 import { createLogger } from '../../src/server/lib/logger';
 import { seed } from '../../src/server/seed';
+import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
+import { nextStaffStep, STAFF_TOTP_SECRET, staffCode } from './totp';
 import { newSigningKeyPem } from '../../src/server/signing/keys';
+import { file, jpegWithMetadata, multipart, pdf, png } from './multipart';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -61,7 +64,14 @@ export async function createTestApp(
   const created = options.databaseUrl ?? (await createTestDatabase()).url;
   const url = options.via ? await options.via(created) : created;
   const config = {
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: `/tmp/ledgerline-test-data-${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'silent', ...options.env }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: `/tmp/ledgerline-test-data-${randomBytes(4).toString('hex')}`,
+      LOG_LEVEL: 'silent',
+      // The first admin enrols the test secret: staff sign in with a code from it (staffSignIn below).
+      ADMIN_TOTP_SECRET: STAFF_TOTP_SECRET,
+      ...options.env,
+    }),
     rateLimits: options.rateLimits ?? false,
   };
   const log = createLogger(config, options.logStream ? { stream: options.logStream, level: 'trace' } : { level: 'silent' });
@@ -173,17 +183,89 @@ export async function createCustomer(
   return { token, userId: user._id, email: body.email, password: body.password, accountNumber: user.account.number };
 }
 
+/** Signs in an account without a second factor (a customer as the tests make them): its session token. */
 export async function signIn(ctx: TestContext, email: string, password: string): Promise<string> {
   const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password } });
   if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.body}`);
-  return json(response).data.token as string;
+  const data = json(response).data;
+  if (!data.token) throw new Error(`sign-in of ${email} asks for a second factor (${data.secondFactor?.methods}): use staffSignIn`);
+  return data.token as string;
 }
 
-export async function adminToken(ctx: TestContext): Promise<string> {
-  return signIn(ctx, ctx.config.adminEmail ?? 'admin@example.com', ctx.config.adminPassword ?? 'Ledgerline-Admin-2026');
+/** The newest TOTP step each staff member signed in with, per database: the next sign-in must use a later one. */
+const stepsUsed = new Map<string, number>();
+
+/**
+ * A staff sign-in as the back office makes it: password (a ticket comes back), then a code from
+ * the test secret's authenticator app. A code is accepted once, so two sign-ins of the same staff
+ * member never type the same step's code: the second uses the next step's code (still within the
+ * server's window) or waits for it, as a person would.
+ */
+export async function staffSignIn(
+  ctx: TestContext,
+  credentials: { email: string; password: string } = adminCredentials(ctx),
+  options: { secret?: string; url?: string } = {},
+): Promise<{ token: string; user: Record<string, unknown> }> {
+  const first = await ctx.app.inject({ method: 'POST', url: options.url ?? '/api/auth/admin/signin', payload: credentials });
+  if (first.statusCode !== 200) throw new Error(`staff sign-in failed: ${first.body}`);
+  const ticket = json(first).data.secondFactor?.ticket as string | undefined;
+  if (!ticket) throw new Error(`staff sign-in of ${credentials.email} answered no ticket: ${first.body}`);
+  const key = `${ctx.databaseUrl}|${credentials.email}`;
+  const secondStep = `${options.url ?? '/api/auth/admin/signin'}/totp`;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const { step, waitMs } = nextStaffStep(stepsUsed.get(key), ctx.context.clock.now());
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    stepsUsed.set(key, step);
+    const response = await ctx.app.inject({ method: 'POST', url: secondStep, payload: { ticket, code: staffCode(step, options.secret) } });
+    if (response.statusCode === 200) return json(response).data;
+    // Another process (a second app on this database) took the step first: the next one, then.
+    if (!json(response).message?.startsWith(TOTP_REPLAYED_MESSAGE)) throw new Error(`staff second step failed: ${response.body}`);
+  }
+  throw new Error(`staff sign-in of ${credentials.email}: every code was refused as used`);
+}
+
+export const adminCredentials = (ctx: TestContext) => ({
+  email: ctx.config.adminEmail ?? 'admin@example.com',
+  password: ctx.config.adminPassword ?? 'Ledgerline-Admin-2026',
+});
+
+/** The admin session each test app reuses while it is live (a new one needs a new TOTP step: up to 30 s). */
+const adminSessions = new WeakMap<TestContext, string>();
+
+/**
+ * A live session of the first admin, signed in through ticket and TOTP: the app's cached one while
+ * it answers, else a new sign-in (`fresh: true` always signs in anew).
+ */
+export async function adminToken(ctx: TestContext, options: { fresh?: boolean } = {}): Promise<string> {
+  const cached = adminSessions.get(ctx);
+  if (cached && !options.fresh) {
+    const me = await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: bearer(cached) });
+    if (me.statusCode === 200) return cached;
+  }
+  const { token } = await staffSignIn(ctx);
+  if (!options.fresh) adminSessions.set(ctx, token);
+  return token;
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A value date relative to today (staff value dates must lie within a window around today). */
 export const valueDate = (daysFromToday = 0): string => addDays(todayIso(), daysFromToday);
+
+/** Sends a complete identity verification as the customer would (the documents of the KYC form); the customer is then pending review. */
+export async function submitKyc(ctx: TestContext, token: string): Promise<void> {
+  const body = multipart({
+    passportImageFile: file('passport.jpg', 'image/jpeg', await jpegWithMetadata()),
+    documentType: 'passport',
+    documentFile: file('id.pdf', 'application/pdf', pdf()),
+    proofOfAddressFile: file('bill.png', 'image/png', await png()),
+    dateOfBirth: '1990-05-17',
+  });
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/user/verification',
+    headers: { authorization: `Bearer ${token}`, ...body.headers },
+    payload: body.payload,
+  });
+  if (response.statusCode !== 201) throw new Error(`KYC submission answered ${response.statusCode}: ${response.body}`);
+}

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config';
+import { DEMO_ADMIN_TOTP_SECRET } from '../../src/server/factors/totp';
+
+const ADMIN_TOTP_SECRET_RULE =
+  'ADMIN_TOTP_SECRET must be a base32 secret (letters A-Z and digits 2-7) of at least 16 characters, as authenticator apps take it (SHA-1, 6 digits, 30 s)';
 
 describe('configuration from the environment', () => {
   it('has working defaults', () => {
@@ -156,6 +160,9 @@ describe('configuration from the environment', () => {
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters'],
     [{ ALLOW_HTTP: 'perhaps' }, 'ALLOW_HTTP: ALLOW_HTTP must be true or false (got "perhaps")'],
     [{ RUN_JOBS: 'sometimes' }, 'RUN_JOBS: RUN_JOBS must be true or false (got "sometimes")'],
+    [{ ADMIN_TOTP_SECRET: 'JBSWY3DPEHPK3PX' }, `ADMIN_TOTP_SECRET: ${ADMIN_TOTP_SECRET_RULE}`],
+    [{ ADMIN_TOTP_SECRET: 'JBSWY3DPEHPK3PXP0189' }, `ADMIN_TOTP_SECRET: ${ADMIN_TOTP_SECRET_RULE}`],
+    [{ ADMIN_TOTP_SECRET: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP' }, `ADMIN_TOTP_SECRET: ${ADMIN_TOTP_SECRET_RULE}`],
     [{ BANK_TIMEZONE: 'Mars/Olympus_Mons' }, 'BANK_TIMEZONE: BANK_TIMEZONE must be an IANA time zone such as UTC, Europe/London or America/New_York'],
     [{ TRANSFER_CODES_PER_HOUR: '0' }, 'TRANSFER_CODES_PER_HOUR: TRANSFER_CODES_PER_HOUR must be between 1 and 1000'],
     [{ TRANSFER_CODES_PER_HOUR: 'five' }, 'TRANSFER_CODES_PER_HOUR: TRANSFER_CODES_PER_HOUR must be a number'],
@@ -168,6 +175,27 @@ describe('configuration from the environment', () => {
     } catch (error) {
       expect((error as ConfigError).problems).toEqual([message]);
     }
+  });
+
+  it('reads ADMIN_TOTP_SECRET as base32 of 16 characters or more, as people copy it (spaces, lower case, padding)', () => {
+    expect(loadConfig({}).adminTotpSecret).toBeUndefined();
+    expect(loadConfig({ ADMIN_TOTP_SECRET: 'JBSWY3DPEHPK3PXP' }).adminTotpSecret).toBe('JBSWY3DPEHPK3PXP');
+    expect(loadConfig({ ADMIN_TOTP_SECRET: 'jbsw y3dp ehpk 3pxp jbsw y3dp ehpk 3pxp====' }).adminTotpSecret).toBe('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP');
+  });
+
+  it('refuses the published demo secret as ADMIN_TOTP_SECRET in production', () => {
+    const production = {
+      NODE_ENV: 'production',
+      DEMO_MODE: 'false',
+      SMTP_URL: 'smtp://mail.example:587',
+      PUBLIC_URL: 'https://bank.example',
+      BANK_SIGNING_KEY_FILE: '/etc/ledgerline/signing-key.pem',
+    };
+    expect(() => loadConfig({ ...production, ADMIN_TOTP_SECRET: DEMO_ADMIN_TOTP_SECRET })).toThrow(
+      'ADMIN_TOTP_SECRET: must not be the demo secret when NODE_ENV=production',
+    );
+    expect(loadConfig({ ...production, ADMIN_TOTP_SECRET: 'JBSWY3DPEHPK3PXP' }).adminTotpSecret).toBe('JBSWY3DPEHPK3PXP');
+    expect(loadConfig({ ADMIN_TOTP_SECRET: DEMO_ADMIN_TOTP_SECRET }).adminTotpSecret).toBe(DEMO_ADMIN_TOTP_SECRET);
   });
 
   it('reads the per-customer caps, with the named limits as defaults', () => {

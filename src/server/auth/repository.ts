@@ -100,63 +100,6 @@ export async function isKnownDevice(db: DB, userId: string, tokenHash: string): 
   return row !== undefined;
 }
 
-// ---------------------------------------------------------------- the emailed-code step of a sign-in (only hashes are stored)
-
-export async function insertEmailTicket(
-  db: DB,
-  ticket: { tokenHash: string; userId: string; scope: SignInScope; codeHash: string; expiresAt: Date; createdAt: Date },
-): Promise<void> {
-  await db
-    .insertInto('sign_in_email_tickets')
-    .values({
-      token_hash: ticket.tokenHash,
-      user_id: ticket.userId,
-      scope: ticket.scope,
-      code_hash: ticket.codeHash,
-      expires_at: ticket.expiresAt,
-      created_at: ticket.createdAt,
-    })
-    .execute();
-}
-
-/**
- * Serializes the emailed-code tickets of one account (a transaction-scoped advisory lock), then
- * answers how many it was issued since `since` in this scope, and the oldest of them.
- */
-export async function lockAndCountEmailTickets(trx: DB, userId: string, scope: SignInScope, since: Date): Promise<{ count: number; oldest: Date | null }> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`sign-in-email-tickets:${userId}`}))`.execute(trx);
-  const row = await trx
-    .selectFrom('sign_in_email_tickets')
-    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.min('created_at').as('oldest')])
-    .where('user_id', '=', userId)
-    .where('scope', '=', scope)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), oldest: row.oldest ? new Date(row.oldest) : null };
-}
-
-/** Locks the ticket of a token's hash. Use inside a transaction. */
-export function lockEmailTicket(trx: DB, tokenHash: string) {
-  return trx.selectFrom('sign_in_email_tickets').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
-}
-
-/** Counts a wrong code; `spent` also uses the ticket up. */
-export async function recordWrongTicketCode(trx: DB, ticketId: string, attempts: number, spent: boolean): Promise<void> {
-  await trx
-    .updateTable('sign_in_email_tickets')
-    .set({ attempts, ...(spent ? { used_at: sql`now()` } : {}) })
-    .where('id', '=', ticketId)
-    .execute();
-}
-
-export async function markTicketUsed(trx: DB, ticketId: string): Promise<void> {
-  await trx
-    .updateTable('sign_in_email_tickets')
-    .set({ used_at: sql`now()` })
-    .where('id', '=', ticketId)
-    .execute();
-}
-
 // ---------------------------------------------------------------- sessions (only the token's hash is stored)
 
 export async function insertSession(
@@ -179,6 +122,12 @@ export async function findSessionByTokenHash(db: DB, tokenHash: string) {
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
     .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.ended_at'])
+    // Staff without a second factor may only enrol one (ADR 011); customers never pay for the check.
+    .select(
+      sql<boolean>`case when users.is_admin then not exists (select 1 from passkeys where passkeys.user_id = users.id)
+        and not exists (select 1 from totp_factors where totp_factors.user_id = users.id and totp_factors.confirmed_at is not null)
+        else false end`.as('second_factor_missing'),
+    )
     .where('sessions.token_hash', '=', tokenHash);
   const [row] = (await db.executeQuery(prepared(lookup.compile()))).rows;
   return row;
@@ -401,7 +350,7 @@ export async function markResetUsed(trx: DB, resetId: string): Promise<void> {
 export async function eraseCredentials(trx: DB, userId: string, email: string): Promise<void> {
   await trx.deleteFrom('one_time_codes').where('user_id', '=', userId).execute();
   await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
-  await trx.deleteFrom('sign_in_email_tickets').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('sign_in_tickets').where('user_id', '=', userId).execute();
   await trx.deleteFrom('sign_in_throttle').where('subject', '=', accountSubject(email)).execute();
   await trx.deleteFrom('known_devices').where('user_id', '=', userId).execute();
 }
@@ -430,12 +379,6 @@ export async function deleteThrottlesIdleBefore(db: DB, before: Date): Promise<n
     .where((eb) => eb.or([eb('last_failure_at', '<', before), eb('last_failure_at', 'is', null)]))
     .where((eb) => eb.or([eb('blocked_until', '<', before), eb('blocked_until', 'is', null)]))
     .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Emailed-code tickets that expired before `before` (used or not). */
-export async function deleteTicketsExpiredBefore(db: DB, before: Date): Promise<number> {
-  const result = await db.deleteFrom('sign_in_email_tickets').where('expires_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

@@ -1,13 +1,16 @@
 import {
   CODE_SENT_MESSAGE,
   EMAIL_VERIFIED_MESSAGE,
+  FRESH_FACTOR_REFUSED_MESSAGE,
+  FRESH_FACTOR_REQUIRED_MESSAGE,
   PASSWORD_CHANGED_MESSAGE,
   PASSWORD_RESET_MESSAGE,
   RESET_LINK_SENT_MESSAGE,
   SIGNED_OUT_MESSAGE,
   SIGNED_UP_MESSAGE,
-  type PasswordSignInResult,
 } from '../../shared/contracts/auth';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { PasswordSignInResult } from '../../shared/contracts/factors';
 import { type SignUpInput } from '../../shared/contracts/signup';
 import type { UserDto } from '../../shared/contracts/user';
 import { EMAIL_CODE_TTL_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
@@ -22,10 +25,12 @@ import { brandOf, passwordChangedMail, passwordResetMail, signUpAttemptMail, ver
 import { toUserDto } from '../users/service';
 import { consumeCode, issueCode } from './codes';
 import { hashPassword, newToken, sha256, verifyAgainstDummy, verifyPassword } from './crypto';
-import { startEmailCodeStep } from './email-step';
 import { assertPasswordAllowed } from './passwords';
 import * as repository from './repository';
-import { type SessionOrigin, signInSession } from './sessions';
+import { afterPassword } from '../factors/sign-in';
+import { type FactorProof, verifyFreshFactor } from '../factors/proofs';
+import { countFactors } from '../factors/repository';
+import type { SessionOrigin } from './sessions';
 import * as throttle from './throttle';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -91,7 +96,7 @@ export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<O
  * Checks the credentials and opens a session. An unknown email costs the same time as a wrong
  * password and gets the same answer; a disabled account is named only after the right password.
  * Failures slow the next attempts down and, past a threshold, the right password also needs a code
- * emailed to the owner (throttle.ts, email-step.ts): then the answer is the step's ticket.
+ * emailed to the owner (throttle.ts): then the answer is a sign-in ticket offering "email" (factors/sign-in.ts).
  */
 export async function signIn(
   ctx: ServiceContext,
@@ -107,12 +112,15 @@ export async function signIn(
     throw new AppError('unauthorized', INVALID_CREDENTIALS);
   }
   if (user.is_account_disabled) throw new AppError('forbidden', DISABLED_MESSAGE);
-  if (await throttle.signInNeedsEmailCode(ctx, user.email, attempt.scope)) {
-    return startEmailCodeStep(ctx, user, attempt.scope, { ownersDevice: await throttle.isOwnersDevice(ctx, attempt) });
-  }
-  await throttle.clearSignInFailures(ctx.db, user.email, attempt.scope);
-  const token = await signInSession(ctx, user.id, options.origin);
-  return { token, user: await toUserDto(ctx.db, user) };
+  // Past many failed sign-ins the right password also needs a code emailed to the owner (ADR 016):
+  // the sign-in ticket of ADR 011 offering "email" (an account with a factor is offered its factors).
+  const emailStep = (await throttle.signInNeedsEmailCode(ctx, user.email, attempt.scope))
+    ? { ownersDevice: await throttle.isOwnersDevice(ctx, attempt), failures: await throttle.signInFailures(ctx, user.email, attempt.scope) }
+    : null;
+  const result = await afterPassword(ctx, user, options, emailStep);
+  // A session now: the sign-in is complete and the account's failures are forgotten (a ticket's second step forgets them).
+  if ('token' in result) await throttle.clearSignInFailures(ctx.db, user.email, attempt.scope);
+  return result;
 }
 
 /** What the throttle knows of a sign-in: staff and customer sign-ins count apart. */
@@ -200,19 +208,41 @@ export async function resetPassword(ctx: ServiceContext, input: { token: string;
   return { data: null, message: PASSWORD_RESET_MESSAGE };
 }
 
-/** Needs the current password; every other session of the user ends. */
-export async function changePassword(ctx: ActorContext, input: { oldPassword: string; newPassword: string }): Promise<Outcome<null>> {
+/**
+ * Needs the current password, and for an account with a second factor a fresh one (ADR 011): a
+ * code from its authenticator app (accepted once), one of its recovery codes (spent), or a passkey
+ * answering a step-up challenge. Every other session of the user ends; the owner is emailed.
+ */
+export async function changePassword(
+  ctx: ActorContext,
+  input: { oldPassword: string; newPassword: string; secondFactorCode?: string; secondFactorPasskey?: AuthenticationResponseJSON },
+): Promise<Outcome<null>> {
   const { user, sessionId } = ctx.actor;
   if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
     throw badRequest('Your current password is not correct.', { oldPassword: 'Incorrect password' });
   }
   if (input.oldPassword === input.newPassword) throw badRequest('The new password must be different from the current one.');
   assertPasswordAllowed(input.newPassword, guessesFor(ctx, user), 'newPassword');
+  const proof = freshFactorProof(input);
+  const factors = await countFactors(ctx.db, user.id);
+  const hasFactor = factors.passkeys > 0 || factors.totp;
+  if (hasFactor && !proof) throw badRequest(FRESH_FACTOR_REQUIRED_MESSAGE, { secondFactorCode: FRESH_FACTOR_REQUIRED_MESSAGE });
   const passwordHash = await hashPassword(input.newPassword);
-  await inTransaction(ctx.db, async (trx) => {
+  const changed = await inTransaction(ctx.db, async (trx) => {
+    // The proof is spent with the change: a refused one leaves nothing written.
+    if (hasFactor && !(await verifyFreshFactor({ ...ctx, db: trx }, user.id, proof!))) return false;
     await repository.setPasswordHash(trx, user.id, passwordHash);
     await repository.endUserSessions(trx, user.id, sessionId);
     await queueMail(withDb(ctx, trx), passwordChangedMail(brandOf(ctx.config), user.email, user.first_name));
+    return true;
   });
+  if (!changed) throw badRequest(FRESH_FACTOR_REFUSED_MESSAGE, { secondFactorCode: FRESH_FACTOR_REFUSED_MESSAGE });
   return { data: null, message: PASSWORD_CHANGED_MESSAGE };
+}
+
+/** The fresh factor a change came with: a 6-digit code is the app's, a 16-character one a recovery code. */
+function freshFactorProof(input: { secondFactorCode?: string; secondFactorPasskey?: AuthenticationResponseJSON }): FactorProof | null {
+  if (input.secondFactorPasskey) return { method: 'passkey', response: input.secondFactorPasskey };
+  if (!input.secondFactorCode) return null;
+  return /^\d{6}$/.test(input.secondFactorCode) ? { method: 'totp', code: input.secondFactorCode } : { method: 'recovery', code: input.secondFactorCode };
 }

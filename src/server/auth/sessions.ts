@@ -83,6 +83,8 @@ export interface LiveSession {
   id: string;
   user: User;
   idleSecondsLeft: number;
+  /** A staff member without a second factor: the session may only enrol one (ADR 011). */
+  enrolOnly: boolean;
 }
 
 /**
@@ -103,8 +105,8 @@ export async function resolveSession(ctx: Pick<AppContext, 'db' | 'clock'>, toke
     await repository.touchSession(ctx.db, row.session_id);
     lastSeen = now;
   }
-  const { session_id, last_seen_at: _seen, expires_at: _expires, ended_at: _ended, ...user } = row;
-  return { id: session_id, user, idleSecondsLeft: Math.floor((lastSeen + SESSION_IDLE_MS - now) / 1000) };
+  const { session_id, last_seen_at: _seen, expires_at: _expires, ended_at: _ended, second_factor_missing, ...user } = row;
+  return { id: session_id, user, idleSecondsLeft: Math.floor((lastSeen + SESSION_IDLE_MS - now) / 1000), enrolOnly: second_factor_missing === true };
 }
 
 type SessionRow = Awaited<ReturnType<typeof repository.listLiveSessions>>[number];

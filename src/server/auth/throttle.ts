@@ -23,7 +23,7 @@ import * as repository from './repository';
 // - A browser the owner signed in from before (its ll_device cookie) skips the account's wait: an
 //   attacker elsewhere cannot keep the owner waiting.
 // - Past SIGN_IN_EMAIL_CODE_AFTER_FAILURES, the right password is not enough: the sign-in also needs
-//   a code emailed to the owner (email-step.ts). The owner always gets in; someone who only guessed
+//   a code emailed to the owner: a sign-in ticket offering "email" (factors/sign-in.ts, ADR 011). The owner always gets in; someone who only guessed
 //   or bought the password never does.
 // Customer and staff sign-ins count apart: the scope is part of every row's key.
 

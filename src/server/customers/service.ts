@@ -11,15 +11,18 @@ import { SESSION_ENDED_MESSAGE, type SessionDto, type SessionsEnded } from '../.
 import { formatCents } from '../../shared/money';
 import { audit, eraseAuditPersonalData } from '../audit/audit';
 import { eraseCredentials } from '../auth/repository';
+import { eraseFactors } from '../factors/repository';
 import { endSessionOf, endUserSessions, sessionsOf } from '../auth/sessions';
 import { type ActorContext, type AppContext, withDb } from '../context';
 import type { DB } from '../db/database';
 import { isCheckViolation, isUniqueViolation } from '../db/errors';
-import type { User } from '../db/schema';
+import type { User, VerificationStatus } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { eraseOwnerFiles } from '../files/repository';
 import { discardFiles } from '../files/service';
-import { eraseCustomerKyc } from '../kyc/repository';
+import { eraseCustomerKyc, lockPendingSubmission } from '../kyc/repository';
+import { recordDecision, STATUS_SET_REASON } from '../kyc/service';
+import { eraseNotes } from '../timeline/repository';
 import { deleteCustomerAccounts, hasLedgerHistory, lockCustomerAccounts } from '../ledger/accounts';
 import { AppError, conflict, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
@@ -197,6 +200,28 @@ async function notifyChange(ctx: AppContext, { before, after, changed, details }
   }
 }
 
+export const NO_DOCUMENTS_TO_REVIEW = 'There are no identity documents waiting for review: the status can be "pending" only while there are.';
+export const DECIDE_DOCUMENTS_FIRST = 'Identity documents are waiting for review: approve them (verified) or reject them (failed) first.';
+
+/**
+ * The verification status and the KYC decision never disagree (issue 15). Setting the status to
+ * verified or failed while documents wait for review records that decision on them (audited, the
+ * customer emailed, as the review queue does); "pending" needs documents waiting, and "awaiting"
+ * cannot leave them undecided. Answers whether a decision was recorded. Locks the pending
+ * submission after the user (the order the review queue locks them in).
+ */
+async function agreeWithSubmission(ctx: ActorContext, user: User, status: VerificationStatus): Promise<boolean> {
+  if (status === user.verification_status || user.is_admin) return false;
+  const pending = await lockPendingSubmission(ctx.db, user.id);
+  if (status === 'pending' && !pending) throw conflict(NO_DOCUMENTS_TO_REVIEW, { verificationStatus: NO_DOCUMENTS_TO_REVIEW });
+  if (status === 'awaiting' && pending) throw conflict(DECIDE_DOCUMENTS_FIRST, { verificationStatus: DECIDE_DOCUMENTS_FIRST });
+  if ((status === 'verified' || status === 'failed') && pending) {
+    await recordDecision(ctx, pending, user, status, status === 'failed' ? STATUS_SET_REASON : null);
+    return true;
+  }
+  return false;
+}
+
 /**
  * PUT /user/admin/:id. Block and disable take effect at once: the session hook reads the flags on
  * every request, and disabling also ends every session the customer holds.
@@ -208,9 +233,15 @@ export async function updateCustomer(ctx: ActorContext, id: string, input: Updat
     if (user.closed_at) throw conflict('This account is closed and can no longer be changed.');
     if (user.is_admin && input.isAccountDisabled) throw ADMIN_NOT_DISABLED();
     if (input.email !== user.email && (await repository.emailTakenByAnother(trx, input.email, id))) throw EMAIL_IN_USE();
+    const decided = await agreeWithSubmission(withDb(ctx, trx), user, input.verificationStatus);
     const { location, ...details } = input;
     const updated = await repository.updateUser(trx, id, { ...details, address: location.address, state: location.state });
     const change = diff(user, updated);
+    // A decision on the pending documents was audited and mailed as one: not again as a detail.
+    if (decided) {
+      change.changed = change.changed.filter((key) => key !== 'verificationStatus');
+      change.details = change.details.filter((key) => key !== 'verificationStatus');
+    }
     await auditChange(trx, ctx, change);
     if (updated.is_account_disabled) await endUserSessions(trx, id);
     await notifyChange(withDb(ctx, trx), change);
@@ -271,7 +302,9 @@ async function close(trx: DB, ctx: ActorContext, user: User, accounts: Awaited<R
   await repository.anonymizeUser(trx, user.id);
   await endUserSessions(trx, user.id);
   await eraseCredentials(trx, user.id, user.email);
+  await eraseFactors(trx, user.id);
   await eraseCustomerKyc(trx, user.id);
+  await eraseNotes(trx, user.id);
   const files = await eraseOwnerFiles(trx, user.id);
   // Earlier audit records keep their place on the audit chain, without the personal data (ADR 014).
   await eraseAuditPersonalData(trx, user.id);

@@ -88,19 +88,6 @@ export interface SignInThrottleTable {
   blocked_until: Timestamp | null;
 }
 
-/** The emailed-code step of a sign-in: a ticket (its hash) and the code mailed for it (its hash). */
-export interface SignInEmailTicketsTable {
-  id: Generated<string>;
-  token_hash: string;
-  user_id: string;
-  scope: SignInScope;
-  code_hash: string;
-  attempts: Generated<number>;
-  expires_at: Timestamp;
-  used_at: Timestamp | null;
-  created_at: CreatedAt;
-}
-
 export interface PasswordResetsTable {
   id: Generated<string>;
   user_id: string;
@@ -278,7 +265,7 @@ export interface BeneficiariesTable {
   created_at: CreatedAt;
 }
 
-export type EntryKind = 'opening' | 'transfer' | 'wire' | 'internal' | 'adjustment' | 'reversal' | 'loan';
+export type EntryKind = 'opening' | 'transfer' | 'wire' | 'internal' | 'adjustment' | 'reversal' | 'loan' | 'standing_order';
 
 export interface JournalEntriesTable {
   /** UUIDv7, made by the posting function. */
@@ -374,6 +361,72 @@ export interface MailOutboxTable {
   sent_at: Timestamp | null;
 }
 
+// ---------------------------------------------------------------- second factors (ADR 011)
+
+export type SecondFactorMethod = 'passkey' | 'totp' | 'recovery' | 'email';
+/** Which sign-in a ticket came from: the customer sign-in or the back office's (staff only). */
+export type SignInAudience = 'customer' | 'staff';
+
+export interface PasskeysTable {
+  id: Generated<string>;
+  user_id: string;
+  /** base64url, as the browser names the credential. */
+  credential_id: string;
+  /** The COSE public key. */
+  public_key: Buffer;
+  /** The authenticator's signature counter (0 when it keeps none). */
+  counter: ColumnType<number, number | undefined, number>;
+  transports: ColumnType<string[], string[] | undefined, string[]>;
+  name: string;
+  created_at: CreatedAt;
+  last_used_at: Timestamp | null;
+}
+
+export interface TotpFactorsTable {
+  user_id: string;
+  /** Base32; never returned after enrolment. */
+  secret: string;
+  confirmed_at: Timestamp | null;
+  last_used_step: number | null;
+  created_at: CreatedAt;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface SignInTicketsTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  audience: SignInAudience;
+  methods: ColumnType<SecondFactorMethod[], SecondFactorMethod[], SecondFactorMethod[]>;
+  attempts: Generated<number>;
+  email_code_hash: string | null;
+  email_code_sent_at: Timestamp | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export type WebauthnChallengePurpose = 'registration' | 'sign_in' | 'step_up';
+
+export interface WebauthnChallengesTable {
+  id: Generated<string>;
+  challenge: string;
+  purpose: WebauthnChallengePurpose;
+  user_id: string | null;
+  ticket_id: string | null;
+  audience: SignInAudience | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 /** A public key the bank has signed with (statements, anchors); kept after a rotation. */
 export interface SigningKeysTable {
   key_id: string;
@@ -450,6 +503,105 @@ export interface StatementRunsTable {
   completed_at: DefaultTimestamp;
 }
 
+/** A customer's standing order: the mandate approved once, and where its schedule stands (ADR 019). */
+export interface StandingOrdersTable {
+  id: string;
+  user_id: string;
+  from_kind: 'savings' | 'checking';
+  from_account_id: string;
+  to_kind: 'own' | 'payee' | 'customer';
+  /** The saved payee it was made from (informative: the payee's details are copied below). */
+  payee_id: string | null;
+  /** The account credited at this bank; null for a payee at another bank (external clearing). */
+  to_account_id: string | null;
+  to_account_number: string | null;
+  to_routing_number: string | null;
+  to_bank_name: string | null;
+  payee_name: string;
+  amount: number;
+  description: string;
+  frequency: 'once' | 'weekly' | 'monthly';
+  start_date: string;
+  end_date: string | null;
+  count: number | null;
+  status: 'active' | 'finished' | 'cancelled';
+  next_index: Generated<number>;
+  next_due_date: string | null;
+  retry_at: Timestamp | null;
+  attempts: Generated<number>;
+  paid_count: Generated<number>;
+  last_outcome: 'paid' | 'skipped' | 'retrying' | null;
+  last_reason: string | null;
+  last_due_date: string | null;
+  last_at: Timestamp | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  cancelled_at: Timestamp | null;
+}
+
+/** One settled occurrence of a standing order (paid or skipped): at most one per due date. */
+export interface StandingOrderPaymentsTable {
+  standing_order_id: string;
+  due_date: string;
+  outcome: 'paid' | 'skipped';
+  reason: string | null;
+  entry_id: string | null;
+  attempts: number;
+  settled_at: ColumnType<Date, Date | string, never>;
+}
+
+/** One customer asking another for money (issue 14, ADR 020); `payer_id` null: the `to` named no customer. */
+export interface PaymentRequestsTable {
+  id: string;
+  requester_id: string;
+  payer_id: string | null;
+  to_text: string;
+  amount_cents: number;
+  note: string | null;
+  status: ColumnType<'pending' | 'paid' | 'declined', 'pending' | 'paid' | 'declined' | undefined, 'pending' | 'paid' | 'declined'>;
+  entry_id: string | null;
+  created_at: Timestamp;
+  answered_at: Timestamp | null;
+}
+
+/** One closed bank day's trial balance (end of day, issue 15): append-only. */
+export interface TrialBalancesTable {
+  /** The bank date (BANK_TIMEZONE), YYYY-MM-DD. */
+  day: string;
+  starts_at: Date;
+  ends_at: Date;
+  time_zone: string;
+  accounts_moved: number;
+  opening_total: number;
+  debits_total: number;
+  credits_total: number;
+  closing_total: number;
+  unchanged_accounts: number;
+  unchanged_balance: number;
+  entries: number;
+  created_at: CreatedAt;
+}
+
+/** An account that moved on a closed day: opening - debits + credits = closing (cents). */
+export interface TrialBalanceLinesTable {
+  day: string;
+  account_id: string;
+  opening: number;
+  debits: number;
+  credits: number;
+  closing: number;
+}
+
+/** A staff note on a customer's page: append-only (erased, never deleted, when the customer is closed). */
+export interface CustomerNotesTable {
+  id: Generated<number>;
+  user_id: string;
+  author_id: string | null;
+  author_email: string | null;
+  body: string;
+  created_at: CreatedAt;
+  erased_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -457,7 +609,6 @@ export interface Database {
   one_time_codes: OneTimeCodesTable;
   password_resets: PasswordResetsTable;
   sign_in_throttle: SignInThrottleTable;
-  sign_in_email_tickets: SignInEmailTicketsTable;
   audit_log: AuditLogTable;
   audit_records: AuditRecordsTable;
   audit_personal: AuditPersonalTable;
@@ -478,15 +629,28 @@ export interface Database {
   beneficiaries: BeneficiariesTable;
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
+  passkeys: PasskeysTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  sign_in_tickets: SignInTicketsTable;
+  webauthn_challenges: WebauthnChallengesTable;
   signing_keys: SigningKeysTable;
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;
   notification_cursors: NotificationCursorsTable;
   statements: StatementsTable;
   statement_runs: StatementRunsTable;
+  standing_orders: StandingOrdersTable;
+  standing_order_payments: StandingOrderPaymentsTable;
+  payment_requests: PaymentRequestsTable;
+  trial_balances: TrialBalancesTable;
+  trial_balance_lines: TrialBalanceLinesTable;
+  customer_notes: CustomerNotesTable;
 }
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
+export type Passkey = Selectable<PasskeysTable>;
+export type SignInTicket = Selectable<SignInTicketsTable>;

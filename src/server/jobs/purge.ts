@@ -1,6 +1,7 @@
 import { SESSION_IDLE_MS, SIGN_IN_FAILURE_MEMORY_MS } from '../../shared/limits';
 import * as auth from '../auth/repository';
 import type { AppContext } from '../context';
+import { deleteSignInStateExpiredBefore } from '../factors/repository';
 import { deleteIdempotencyRecordsBefore } from '../ledger/idempotency';
 import { deleteSettledMail } from '../mail/repository';
 
@@ -13,8 +14,8 @@ const DAY_MS = 24 * HOUR_MS;
 export const SESSION_RETENTION_MS = 30 * DAY_MS;
 /** One-time codes (used or not) after they expired. */
 export const CODE_RETENTION_MS = DAY_MS;
-/** Emailed-code sign-in tickets (used or not) after they expired. */
-export const SIGN_IN_TICKET_RETENTION_MS = DAY_MS;
+/** Sign-in tickets and WebAuthn challenges (used or not) after they expired. */
+export const SIGN_IN_STATE_RETENTION_MS = DAY_MS;
 /** Sign-in throttle rows once their failures are forgotten and no wait runs. */
 export const SIGN_IN_THROTTLE_RETENTION_MS = SIGN_IN_FAILURE_MEMORY_MS;
 /** Password reset links (used or not) after they expired. */
@@ -34,7 +35,7 @@ export interface PurgeCounts {
   sessions: number;
   codes: number;
   passwordResets: number;
-  signInTickets: number;
+  signInState: number;
   signInThrottles: number;
   idempotencyRecords: number;
   mail: number;
@@ -48,7 +49,7 @@ export async function purgeExpired(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>
     sessions: await auth.deleteSessionsDeadBefore(ctx.db, before(SESSION_RETENTION_MS), SESSION_IDLE_MS),
     codes: await auth.deleteCodesExpiredBefore(ctx.db, before(CODE_RETENTION_MS)),
     passwordResets: await auth.deleteResetsExpiredBefore(ctx.db, before(PASSWORD_RESET_RETENTION_MS)),
-    signInTickets: await auth.deleteTicketsExpiredBefore(ctx.db, before(SIGN_IN_TICKET_RETENTION_MS)),
+    signInState: await deleteSignInStateExpiredBefore(ctx.db, before(SIGN_IN_STATE_RETENTION_MS)),
     signInThrottles: await auth.deleteThrottlesIdleBefore(ctx.db, before(SIGN_IN_THROTTLE_RETENTION_MS)),
     idempotencyRecords: await deleteIdempotencyRecordsBefore(ctx.db, before(IDEMPOTENCY_RETENTION_MS)),
     mail: await deleteSettledMail(ctx.db, before(SENT_MAIL_RETENTION_MS)),

@@ -5,6 +5,9 @@ import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
 import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../notifications/ledger-notifier';
 import { MAKE_STATEMENT_TASK, makeStatementJob, queueMonthlyStatements, STATEMENTS_MONTHLY_TASK } from '../statements/service';
+import { runStandingOrders, STANDING_ORDERS_TASK } from '../standing-orders/job';
+import { notifyPayer, PAYMENT_REQUEST_NOTIFY_TASK } from '../payment-requests/service';
+import { CLOSE_DAYS_TASK, closeEndedDays } from '../reports/service';
 import { PURGE_TASK, purgeExpired } from './purge';
 
 /**
@@ -39,6 +42,15 @@ export const TASKS: readonly TaskDefinition[] = [
   // 1st in BANK_TIMEZONE is within the hour whatever the zone, and missed months are caught up.
   { identifier: STATEMENTS_MONTHLY_TASK, run: (ctx) => queueMonthlyStatements(ctx), schedule: '7 * * * *' },
   { identifier: MAKE_STATEMENT_TASK, run: (ctx, payload) => makeStatementJob(ctx, ZMakeStatementPayload.parse(payload)) },
+  // Every 5 minutes (the task asks the bank's calendar what is due, BANK_TIMEZONE): a day's payments
+  // go out within minutes of the bank's midnight, a retry within minutes of its time, and a run
+  // missed while no runner was up is caught up by the next (ADR 019).
+  { identifier: STANDING_ORDERS_TASK, run: (ctx) => runStandingOrders(ctx), schedule: '*/5 * * * *' },
+  // Queued with every payment request, whether or not it names a customer (ADR 020).
+  { identifier: PAYMENT_REQUEST_NOTIFY_TASK, run: (ctx, payload) => notifyPayer(ctx, z.object({ requestId: z.uuid() }).parse(payload).requestId) },
+  // End of day: every 15 minutes (cron runs in UTC; a bank day may end on any quarter hour of it),
+  // closing each bank day (BANK_TIMEZONE) that has ended, and every one missed while nothing ran.
+  { identifier: CLOSE_DAYS_TASK, run: (ctx) => closeEndedDays(ctx), schedule: '*/15 * * * *' },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */

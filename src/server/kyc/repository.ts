@@ -87,9 +87,18 @@ export async function insertSubmission(
     .execute();
 }
 
+export function findSubmission(db: DB, id: string): Promise<SubmissionRow | undefined> {
+  return db.selectFrom('kyc_submissions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /** Locks a submission for the decision (use inside a transaction). */
 export function lockSubmission(trx: DB, id: string): Promise<SubmissionRow | undefined> {
   return trx.selectFrom('kyc_submissions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Locks the customer's submission waiting for review, if any (at most one: kyc_submissions_one_pending). */
+export function lockPendingSubmission(trx: DB, userId: string): Promise<SubmissionRow | undefined> {
+  return trx.selectFrom('kyc_submissions').selectAll().where('user_id', '=', userId).where('status', '=', 'pending').forUpdate().executeTakeFirst();
 }
 
 /** Locks the customer a decision is about. */

@@ -12,7 +12,7 @@ import { audit } from '../audit/audit';
 import { type ActorContext, withDb } from '../context';
 import type { DB } from '../db/database';
 import type { PageRequest } from '../db/paginate';
-import type { StoredFilePurpose, VerificationStatus } from '../db/schema';
+import type { StoredFilePurpose, User, VerificationStatus } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { fileMediaTypes, findStoredFile, recordFile } from '../files/repository';
 import { type PreparedFile, prepareUpload, readStoredFile, type StoredFileContent, storeFiles, type UploadedFile } from '../files/service';
@@ -131,33 +131,56 @@ export async function customerKyc(ctx: ActorContext, userId: string): Promise<{ 
 
 type Decision = { userId: string; verificationStatus: VerificationStatus };
 
+/** The reason recorded when staff fail a customer's pending documents by setting the status on the user page. */
+export const STATUS_SET_REASON = 'Verification status set to failed by staff on the customer page';
+
+/**
+ * Records a decision on a pending submission inside the caller's transaction (ctx.db): the
+ * submission and the customer's verification status change together, so they never disagree; the
+ * decision is audited and the customer emailed. Both ways in share it: the review queue's approve
+ * and reject, and a staff member setting the status on the user page (PUT /user/admin/:id).
+ */
+export async function recordDecision(
+  ctx: ActorContext,
+  submission: repository.SubmissionRow,
+  customer: User,
+  decision: 'verified' | 'failed',
+  reason: string | null,
+): Promise<User> {
+  assert(submission.status === 'pending' && submission.user_id === customer.id, 'a decision is on the customer’s pending submission');
+  await repository.decideSubmission(ctx.db, submission.id, { status: decision, reason, reviewedBy: ctx.actor.user.id });
+  const updated = await repository.setVerificationStatus(ctx.db, customer.id, decision);
+  await audit(ctx.db, ctx.actor, {
+    action: decision === 'verified' ? 'kyc.approve' : 'kyc.reject',
+    targetUserId: customer.id,
+    targetType: 'kyc_submission',
+    targetId: submission.id,
+    before: { verificationStatus: customer.verification_status, submissionStatus: submission.status },
+    after: { verificationStatus: decision, submissionStatus: decision },
+    reason,
+  });
+  const text =
+    decision === 'verified'
+      ? `Hello ${updated.first_name},\n\nYour identity has been verified. Thank you for completing your account setup.`
+      : `Hello ${updated.first_name},\n\nWe could not verify your identity with the documents you sent.\n\nReason: ${reason}\n\nPlease sign in and submit your documents again at ${ctx.config.publicUrl}/account/kyc-verification.`;
+  await queueMail(
+    ctx,
+    plainMail(brandOf(ctx.config), updated.email, decision === 'verified' ? 'your identity is verified' : 'we could not verify your identity', text),
+  );
+  return updated;
+}
+
 /** Staff decide a pending submission (audited); the customer is emailed the result. */
 async function decide(ctx: ActorContext, submissionId: string, decision: 'verified' | 'failed', reason: string | null): Promise<Outcome<Decision>> {
   const customer = await inTransaction(ctx.db, async (trx) => {
+    // The customer first, then the submission: the order a status change on the user page locks them in.
+    const found = await repository.findSubmission(trx, submissionId);
+    if (!found) throw notFound();
+    const before = await repository.lockCustomer(trx, found.user_id);
     const submission = await repository.lockSubmission(trx, submissionId);
     if (!submission) throw notFound();
     if (submission.status !== 'pending') throw conflict(`This submission was already ${submission.status === 'verified' ? 'approved' : 'rejected'}.`);
-    const before = await repository.lockCustomer(trx, submission.user_id);
-    await repository.decideSubmission(trx, submission.id, { status: decision, reason, reviewedBy: ctx.actor.user.id });
-    const updated = await repository.setVerificationStatus(trx, before.id, decision);
-    await audit(trx, ctx.actor, {
-      action: decision === 'verified' ? 'kyc.approve' : 'kyc.reject',
-      targetUserId: before.id,
-      targetType: 'kyc_submission',
-      targetId: submission.id,
-      before: { verificationStatus: before.verification_status, submissionStatus: submission.status },
-      after: { verificationStatus: decision, submissionStatus: decision },
-      reason,
-    });
-    const text =
-      decision === 'verified'
-        ? `Hello ${updated.first_name},\n\nYour identity has been verified. Thank you for completing your account setup.`
-        : `Hello ${updated.first_name},\n\nWe could not verify your identity with the documents you sent.\n\nReason: ${reason}\n\nPlease sign in and submit your documents again at ${ctx.config.publicUrl}/account/kyc-verification.`;
-    await queueMail(
-      withDb(ctx, trx),
-      plainMail(brandOf(ctx.config), updated.email, decision === 'verified' ? 'your identity is verified' : 'we could not verify your identity', text),
-    );
-    return updated;
+    return recordDecision(withDb(ctx, trx), submission, before, decision, reason);
   });
   return {
     data: { userId: customer.id, verificationStatus: customer.verification_status },

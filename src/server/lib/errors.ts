@@ -7,6 +7,8 @@ export type ErrorCode =
   | 'validation'
   | 'unauthorized'
   | 'forbidden'
+  /** A staff member's session that must enrol a second factor before anything else (403). */
+  | 'second_factor_required'
   | 'not_found'
   | 'conflict'
   | 'idempotency_conflict'

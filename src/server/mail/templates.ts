@@ -1,4 +1,4 @@
-import { EMAIL_CODE_TTL_MS, PASSWORD_RESET_TTL_MS, SIGN_IN_TICKET_TTL_MS } from '../../shared/limits';
+import { EMAIL_CODE_TTL_MS, PASSWORD_RESET_TTL_MS } from '../../shared/limits';
 import { routes } from '../../shared/routes';
 import type { Config } from '../config';
 import type { MailMessage } from './mailer';
@@ -22,22 +22,6 @@ export function verificationCodeMail(brand: Brand, to: string, firstName: string
     to,
     subject: `Your ${brand.bankName} verification code: ${code}`,
     text: `Hello ${firstName},\n\nYour email verification code is ${code}. It is valid for ${minutes(EMAIL_CODE_TTL_MS)}.${footer(brand)}`,
-  };
-}
-
-/**
- * The code that finishes a sign-in once the account has had many failed attempts: the password
- * alone is no longer enough, so whoever has only the password (not the mailbox) gets nowhere.
- */
-export function signInCodeMail(brand: Brand, to: string, firstName: string, code: string, failures: number): MailMessage {
-  return {
-    to,
-    subject: `Your ${brand.bankName} sign-in code: ${code}`,
-    text:
-      `Hello ${firstName},\n\nYour sign-in code is ${code}. It is valid for ${minutes(SIGN_IN_TICKET_TTL_MS)}.\n\n` +
-      `We ask for it because there were ${failures} failed attempts to sign in to your account. The right password was just entered: ` +
-      `if that was not you, someone knows your password. Do not share this code, reset your password at ${brand.publicUrl}/forgot-password ` +
-      `and contact support.${footer(brand)}`,
   };
 }
 
@@ -96,6 +80,33 @@ export function newDeviceSignInMail(brand: Brand, to: string, firstName: string,
       `  Device: ${sign.device}\n  Address: ${sign.ip ?? 'unknown'}\n  Time: ${sign.at.toUTCString()}\n\n` +
       `If this was you, there is nothing to do. If it was not, change your password at ${brand.publicUrl}/forgot-password at once, ` +
       `end the session under Security (${brand.publicUrl}/account/security) and contact support.${footer(brand)}`,
+  };
+}
+
+/** The code of a sign-in's emailed second step (a ticket with the "email" method, ADR 011). */
+export function signInCodeMail(brand: Brand, to: string, firstName: string, code: string, validMs: number, failures = 0): MailMessage {
+  // Asked for by the throttle of ADR 016: the owner hears why, and that the password is known.
+  const why =
+    failures > 0
+      ? `We ask for it because there were ${failures} failed attempts to sign in to your account. The right password was just entered: ` +
+        `if that was not you, someone knows your password. Do not share this code, reset your password at ${brand.publicUrl}/forgot-password ` +
+        `and contact support.`
+      : `If you are not signing in right now, someone has your password: change it at ${brand.publicUrl}/forgot-password and contact support.`;
+  return {
+    to,
+    subject: `Your ${brand.bankName} sign-in code: ${code}`,
+    text: `Hello ${firstName},\n\nYour sign-in code is ${code}. It is valid for ${minutes(validMs)} and works once.\n\n${why}${footer(brand)}`,
+  };
+}
+
+/** A second factor was added to or removed from the account: the owner hears of it whoever did it. */
+export function secondFactorChangedMail(brand: Brand, to: string, firstName: string, change: string): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: ${change}`,
+    text:
+      `Hello ${firstName},\n\n${change} on your account just now. You can see how you sign in under Security (${brand.publicUrl}/account/security).\n\n` +
+      `If this was not you, change your password at ${brand.publicUrl}/forgot-password at once and contact support.${footer(brand)}`,
   };
 }
 

@@ -23,6 +23,7 @@ export type NotifyInput = {
   | { kind: 'standing_order_failed'; amountCents: number; payee: string; reason: string; dueDate: string }
   | { kind: 'statement_ready'; month: string; account: CustomerAccountKind }
   | { kind: 'payment_request_received'; fromName: string; amountCents: number; note: string | null }
+  | { kind: 'payment_request_answered'; payerName: string; amountCents: number; note: string | null; answer: 'paid' | 'declined' }
 );
 
 export interface NotificationText {
@@ -89,12 +90,21 @@ function rawTextOf(input: NotifyInput, thresholdCents: number | null): Notificat
       return {
         title: `Your ${monthName(input.month)} statement is ready`,
         body: `The statement of your ${input.account} account for ${monthName(input.month)} is ready to download.`,
-        link: null,
+        link: routes.accountStatements.path,
       };
     case 'payment_request_received':
       return {
         title: `${input.fromName} asks you for ${formatCents(input.amountCents)}`,
         body: `${input.fromName} sent you a payment request for ${formatCents(input.amountCents)}${input.note ? `: "${input.note}"` : '.'}`,
+        link: null,
+      };
+    case 'payment_request_answered':
+      return {
+        title: `${input.payerName} ${input.answer} your request for ${formatCents(input.amountCents)}`,
+        body:
+          input.answer === 'paid'
+            ? `${input.payerName} paid your request for ${formatCents(input.amountCents)}${input.note ? ` ("${input.note}")` : ''}: the money is in your checking account.`
+            : `${input.payerName} declined your request for ${formatCents(input.amountCents)}${input.note ? ` ("${input.note}")` : ''}.`,
         link: null,
       };
   }

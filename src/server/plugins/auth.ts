@@ -6,6 +6,7 @@ import { resolveSession, type SessionOrigin } from '../auth/sessions';
 import type { Config } from '../config';
 import type { Actor, AppContext, ActorContext, ServiceContext } from '../context';
 import type { User } from '../db/schema';
+import { SECOND_FACTOR_REQUIRED_MESSAGE } from '../../shared/contracts/factors';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 
@@ -19,11 +20,19 @@ export type Access = 'public' | 'user' | 'customer' | 'staff';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * Open to a staff member who has no second factor yet (their session can only enrol one,
+     * ADR 011): the calls that set one up and say who is signed in. Every other signed-in route
+     * answers them 403 second_factor_required.
+     */
+    enrolment?: boolean;
   }
   interface FastifyRequest {
     /** The signed-in user, set by the session hook; null when the request carries no valid session. */
     user: User | null;
     sessionId: string | null;
+    /** The session is a staff member's without a second factor: it may only enrol one. */
+    enrolOnly: boolean;
   }
 }
 
@@ -113,6 +122,7 @@ export function checkAccess(access: Access, user: User | null): void {
 export function registerAuth(api: FastifyInstance, context: AppContext): void {
   api.decorateRequest('user', null);
   api.decorateRequest('sessionId', null);
+  api.decorateRequest('enrolOnly', false);
   api.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access) throw new Error(`${String(route.method)} ${route.url} declares no access (config.access)`);
@@ -127,11 +137,16 @@ export function registerAuth(api: FastifyInstance, context: AppContext): void {
       if (session) {
         request.user = session.user;
         request.sessionId = session.id;
+        request.enrolOnly = session.enrolOnly;
         // The web app warns a minute before the idle timeout: it learns the time left from each answer.
         reply.header(SESSION_IDLE_SECONDS_HEADER, String(session.idleSecondsLeft));
       }
     }
-    const access = request.routeOptions.config.access;
+    const { access, enrolment } = request.routeOptions.config;
+    // A staff member without a second factor reaches nothing signed-in but enrolment (ADR 011).
+    if (access && access !== 'public' && request.enrolOnly && !enrolment) {
+      throw new AppError('second_factor_required', SECOND_FACTOR_REQUIRED_MESSAGE);
+    }
     if (access) checkAccess(access, request.user);
   });
 }

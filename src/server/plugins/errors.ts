@@ -12,6 +12,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   validation: 400,
   unauthorized: 401,
   forbidden: 403,
+  second_factor_required: 403,
   not_found: 404,
   conflict: 409,
   idempotency_conflict: 409,

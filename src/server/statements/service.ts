@@ -17,6 +17,7 @@ import type { ActorContext, AppContext } from '../context';
 import { inTransaction } from '../db/transaction';
 import { sealPending } from '../ledger/sealer';
 import { uuidv7 } from '../ledger/uuid';
+import { notify } from '../notifications/service';
 import { bankDate, bankMonth, bankMonthRange, nextDate, previousMonth, startOfBankDay } from '../lib/bank-time';
 import { AppError, assert, badRequest, conflict, notFound } from '../lib/errors';
 import { findSigningKey, listSigningKeys, registerSigningKey } from '../signing/repository';
@@ -191,6 +192,9 @@ export async function issueStatement(ctx: StatementContext, account: repository.
       signature,
       issued_at: issuedAt,
     });
+    // The customer hears of it once, with the statement (issue 14: "statement ready").
+    if (inserted)
+      await notify({ ...ctx, db: trx }, { userId: account.ownerId, kind: 'statement_ready', key: `${account.kind}:${month}`, month, account: account.kind });
     return inserted;
   });
   const row = await repository.findStatement(ctx.db, account.id, month);

@@ -55,7 +55,7 @@ async function ownAccounts(db: DB, userId: string): Promise<repository.OwnAccoun
 const fullName = (user: Pick<User, 'first_name' | 'last_name'>) => `${user.first_name} ${user.last_name}`.trim();
 
 /** The customer-side line of a just-posted entry for one account. */
-function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountKind): TransactionDto {
+export function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountKind): TransactionDto {
   const posting = entry.postings.find((line) => line.accountId === accountId);
   assert(posting, 'the entry has a line on the account');
   return {
@@ -134,7 +134,7 @@ export async function internalTransfer(ctx: ActorContext, input: InternalTransfe
 
 // ---------------------------------------------------------------- customer: to another account (code step)
 
-function maskEmail(email: string): string {
+export function maskEmail(email: string): string {
   const [name = '', domain = ''] = email.split('@');
   return `${name.slice(0, 1)}${'*'.repeat(Math.max(1, Math.min(name.length - 1, 6)))}@${domain}`;
 }
@@ -149,9 +149,21 @@ function assertCanSend(ctx: ActorContext, user: User): void {
  * Checks a transfer code; a wrong one also counts towards the day's cap, and the one that reaches
  * it holds outgoing payments (answered instead of "wrong code").
  */
-async function consumeTransferCode(ctx: ActorContext, binding: string, code: string): Promise<void> {
+export async function consumeTransferCode(
+  ctx: ActorContext,
+  binding: string,
+  code: string,
+  messages: Partial<typeof CODE_MESSAGES> = CODE_MESSAGES,
+): Promise<void> {
   try {
-    await consumeCode(ctx.db, { userId: ctx.actor.user.id, purpose: 'transfer', binding, code, messages: CODE_MESSAGES, now: ctx.clock.now() });
+    await consumeCode(ctx.db, {
+      userId: ctx.actor.user.id,
+      purpose: 'transfer',
+      binding,
+      code,
+      messages: { ...CODE_MESSAGES, ...messages },
+      now: ctx.clock.now(),
+    });
   } catch (error) {
     if (error instanceof AppError && error.code === 'validation') throw (await noteWrongTransferCode(ctx, ctx.actor.user.id)) ?? error;
     throw error;
@@ -161,7 +173,7 @@ async function consumeTransferCode(ctx: ActorContext, binding: string, code: str
 const lastDigits = (value: string) => value.replace(/\s+/g, '').slice(-4);
 const memoOf = (description: string | null) => (description ? `, with the description "${description}"` : '');
 
-interface CodeStep {
+export interface CodeStep {
   binding: string;
   amountCents: number;
   payee: string;
@@ -171,7 +183,7 @@ interface CodeStep {
 }
 
 /** The first call: a code for exactly this transfer, emailed; the answer is stored under the key. */
-async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
+export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
   const user = ctx.actor.user;
   // The code, its mail and the stored answer commit together: a retry replays the answer, and the
   // mail is delivered by the outbox's job (the request never waits for SMTP).
@@ -211,7 +223,7 @@ async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: Idemp
   });
 }
 
-const CODE_MESSAGES = {
+export const CODE_MESSAGES = {
   missing: 'No IMS code is waiting for this transfer. Please request a new code.',
   expired: 'This IMS code has expired. Please request a new code.',
   wrong: 'The IMS code is not correct.',
@@ -528,7 +540,8 @@ export async function correctAccount(
         targetType: 'ledger_account',
         targetId: own.checking.id,
         before,
-        after,
+        // The correction entry's id links this record to the entry's page in the journal.
+        after: { ...after, entryId },
         reason: input.reason,
       });
       const outcome = { data: { account: after, entryId }, message: 'Account balance successfully' };

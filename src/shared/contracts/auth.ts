@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OTP_LENGTH, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN } from '../limits';
 import { controlCharactersMessage, envelope, SINGLE_LINE_TEXT, ZEmail } from './common';
+import { ZAuthenticationResponse } from './factors';
 import { ZUser } from './user';
 
 export const PASSWORD_RULE_MESSAGE = `Password must be at least ${PASSWORD_LENGTH_MIN} characters`;
@@ -15,6 +16,10 @@ export const RESET_LINK_SENT_MESSAGE = 'If an account exists for this email, we 
 export const PASSWORD_RESET_MESSAGE = 'Your password has been reset. Please sign in with the new password.';
 export const SIGNED_OUT_MESSAGE = 'Signed out';
 export const PASSWORD_CHANGED_MESSAGE = 'Password updated successfully';
+export const SECOND_FACTOR_CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app or one of your recovery codes';
+/** A change that needs a fresh second factor (password, factors) asked without one. */
+export const FRESH_FACTOR_REQUIRED_MESSAGE = "Confirm it's you with your second factor: a code from your authenticator app, a recovery code or your passkey.";
+export const FRESH_FACTOR_REFUSED_MESSAGE = 'That second factor was not accepted: the code is wrong or already used, or the passkey could not be verified.';
 
 export const ZNewPassword = z
   .string({ message: 'Password is required' })
@@ -41,43 +46,10 @@ export const ZSignInRequest = z.object({
 export const ZSignedIn = z.object({ token: z.string(), user: ZUser });
 export type SignInResponse = z.infer<typeof ZSignedIn>;
 
-/** The ways a sign-in's second step can be made (ADR 016; the emailed code is the one built so far). */
-export const SECOND_FACTOR_METHODS = ['passkey', 'totp', 'recovery', 'email'] as const;
-export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
-
-/**
- * The right password, but the sign-in needs a second step: no session yet, a ticket for the step
- * (5 minutes, 5 tries, once) and the methods it accepts.
- */
-export const ZSecondFactorStep = z.object({
-  secondFactor: z.object({ ticket: z.string(), methods: z.array(z.enum(SECOND_FACTOR_METHODS)).min(1) }),
-});
-export type SecondFactorStep = z.infer<typeof ZSecondFactorStep>;
-
 /** A session: the answer of a sign-in without a second step, and of a completed second step. */
 export const ZSignInAnswer = envelope(ZSignedIn);
-/**
- * POST /auth/signin and /auth/admin/signin: signed in, or the ticket of a second step. (Named as
- * the second-factor work names it, so the two meet on one contract.)
- */
-export const ZPasswordSignInAnswer = envelope(z.union([ZSignedIn, ZSecondFactorStep]));
-export type PasswordSignInResult = z.infer<typeof ZPasswordSignInAnswer>['data'];
-
-export const SIGN_IN_TICKET_MESSAGE = 'This sign-in has expired. Please sign in again.';
+/** POST /auth/signin answers a ticket offering "email" with this message (ADR 016; the ticket is ADR 011's, contracts/factors.ts). */
 export const SIGN_IN_CODE_SENT_MESSAGE = 'We emailed you a code to finish signing in.';
-
-/** POST /auth/signin/email-code (and the other second steps): the ticket and the code. */
-export const ZSecondFactorCodeRequest = z.object({
-  ticket: z
-    .string({ message: SIGN_IN_TICKET_MESSAGE })
-    .min(20, SIGN_IN_TICKET_MESSAGE)
-    .max(200, SIGN_IN_TICKET_MESSAGE)
-    .regex(/^[A-Za-z0-9_-]+$/, SIGN_IN_TICKET_MESSAGE),
-  code: z
-    .string({ message: `The code must be ${OTP_LENGTH} digits` })
-    .trim()
-    .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), `The code must be ${OTP_LENGTH} digits`),
-});
 
 export const ZVerifyEmailRequest = z.object({
   otp: z
@@ -111,4 +83,17 @@ export const ZChangePasswordRequest = z.object({
     .max(PASSWORD_LENGTH_MAX, `Password must be at most ${PASSWORD_LENGTH_MAX} characters`)
     .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password')),
   newPassword: ZNewPassword,
+  /**
+   * For an account with a second factor (ADR 011): a code from its authenticator app or one of its
+   * recovery codes, fresh for this change. A passkey answers `secondFactorPasskey` instead.
+   */
+  secondFactorCode: z
+    .string({ message: SECOND_FACTOR_CODE_MESSAGE })
+    .max(40, SECOND_FACTOR_CODE_MESSAGE)
+    .regex(/^[0-9A-Za-z -]*$/, SECOND_FACTOR_CODE_MESSAGE)
+    .transform((value) => value.replace(/[ -]+/g, '').toLowerCase())
+    .pipe(z.string().regex(/^(\d{6}|[0-9a-z]{16})$/, SECOND_FACTOR_CODE_MESSAGE))
+    .optional(),
+  /** A passkey's answer to POST /api/auth/step-up/passkey/options, for an account with a passkey. */
+  secondFactorPasskey: ZAuthenticationResponse.optional(),
 });

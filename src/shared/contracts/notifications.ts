@@ -15,6 +15,7 @@ export const NOTIFICATION_KINDS = [
   'standing_order_failed',
   'statement_ready',
   'payment_request_received',
+  'payment_request_answered',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -39,6 +40,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, { label: string;
   standing_order_failed: { label: 'Standing order failed', hint: 'A scheduled payment could not be made.' },
   statement_ready: { label: 'Statement ready', hint: 'A monthly statement is ready to download.' },
   payment_request_received: { label: 'Payment request received', hint: 'Another customer asks you for money.' },
+  payment_request_answered: { label: 'Payment request answered', hint: 'Someone pays or declines a request for money you sent.' },
 };
 
 /** What a customer gets before they choose: in the app always; by email for what needs attention. */
@@ -50,6 +52,7 @@ export const NOTIFICATION_DEFAULTS: Record<NotificationKind, { inApp: boolean; e
   standing_order_failed: { inApp: true, email: true, amountCents: null },
   statement_ready: { inApp: true, email: false, amountCents: null },
   payment_request_received: { inApp: true, email: true, amountCents: null },
+  payment_request_answered: { inApp: true, email: false, amountCents: null },
 };
 
 export const NOTIFICATION_NOT_FOUND_MESSAGE = 'Notification not found';

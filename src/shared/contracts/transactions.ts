@@ -5,7 +5,7 @@ import { AMOUNT_CENTS_MAX, amountCents, dollarsToCents } from '../money';
 import { controlCharactersMessage, envelope, isoDate, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
 
-export const ENTRY_KINDS = ['opening', 'transfer', 'wire', 'internal', 'adjustment', 'reversal', 'loan'] as const;
+export const ENTRY_KINDS = ['opening', 'transfer', 'wire', 'internal', 'adjustment', 'reversal', 'loan', 'standing_order'] as const;
 export type EntryKindName = (typeof ENTRY_KINDS)[number];
 export const CUSTOMER_ACCOUNTS = ['savings', 'checking'] as const;
 export type CustomerAccountKind = (typeof CUSTOMER_ACCOUNTS)[number];
@@ -135,7 +135,7 @@ const filled = (label: string, max: number) =>
 const accountKind = (message: string) => z.enum(CUSTOMER_ACCOUNTS, { message });
 
 /** The IMS code: absent on the first call; present (6 digits) on the call that posts. */
-const ZPaymentPin = z
+export const ZPaymentPin = z
   .string({ message: 'Please enter IMS code' })
   .trim()
   .meta({ pattern: `^[0-9]{${OTP_LENGTH}}$`, description: 'The IMS code emailed by the first call; absent on the first call.' })
@@ -297,4 +297,5 @@ export const ENTRY_KIND_LABELS: Record<EntryKindName, string> = {
   adjustment: 'Adjustment',
   reversal: 'Reversal',
   loan: 'Loan',
+  standing_order: 'Standing order',
 };

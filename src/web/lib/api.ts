@@ -11,6 +11,8 @@ export class ApiError extends Error {
     public readonly status: number,
     public readonly code?: string,
     public readonly fields?: Record<string, string>,
+    /** The whole error body, for calls whose failures carry more than `fields` (a bulk payment's rows). */
+    public readonly body?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -60,7 +62,11 @@ async function request<T>(method: string, url: string, body?: unknown, options: 
     const here = window.location.pathname;
     if (here !== paths.signin && here !== paths.adminLogin) window.location.assign(paths.signin);
   }
-  if (!response.ok) throw new ApiError(payload.message || FALLBACK_ERROR, response.status, payload.code, payload.fields);
+  // A staff session without a second factor may only enrol one (ADR 011): the back office's enrolment page.
+  if (response.status === 403 && payload.code === 'second_factor_required' && typeof window !== 'undefined') {
+    if (window.location.pathname.startsWith('/admin') && window.location.pathname !== paths.adminSecurity) window.location.assign(paths.adminSecurity);
+  }
+  if (!response.ok) throw new ApiError(payload.message || FALLBACK_ERROR, response.status, payload.code, payload.fields, payload as Record<string, unknown>);
   return payload as Envelope<T>;
 }
 

@@ -237,7 +237,7 @@ export class Fuzzer {
           ? null
           : endsSession(operation.path)
             ? built.actor === 'staff'
-              ? await this.world.staffToken()
+              ? await this.world.freshStaffToken()
               : await this.world.freshToken(owner)
             : built.actor === 'staff'
               ? staff

@@ -8,6 +8,9 @@ export interface RegisteredRoute {
   hasSuccessSchema: boolean;
   /** A money call: declared `config.idempotency`. */
   idempotent: boolean;
+  /** Who may call it (`config.access`), and whether a staff member without a second factor may (`config.enrolment`). */
+  access: string | undefined;
+  enrolment: boolean;
 }
 
 export interface RouteProbe {
@@ -46,6 +49,8 @@ export function watchRoutes(): RouteProbe {
           url: route.url,
           hasSuccessSchema: Object.keys(response).some((status) => /^2/.test(status)),
           idempotent: Boolean((route.config as { idempotency?: unknown } | undefined)?.idempotency),
+          access: (route.config as { access?: string } | undefined)?.access,
+          enrolment: Boolean((route.config as { enrolment?: boolean } | undefined)?.enrolment),
         });
       }
       const existing = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];

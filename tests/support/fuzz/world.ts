@@ -19,17 +19,21 @@ export interface Person {
  */
 export class World {
   private readonly memo = new Map<string, Promise<string>>();
-  private staff: string | undefined;
 
   constructor(private readonly ctx: TestContext) {}
 
-  /** A fresh signed-in staff session. */
+  /**
+   * A live staff session: the test app's admin session while it answers, else a new sign-in
+   * (ticket and TOTP; a second one within 30 seconds waits for the next code).
+   */
   staffToken = async (): Promise<string> => adminToken(this.ctx);
 
-  /** The staff session used to set up data (not one the fuzzer may sign out). */
+  /** A staff session of its own, for a call that ends the session it runs in (sign-out): a new sign-in each time. */
+  freshStaffToken = async (): Promise<string> => adminToken(this.ctx, { fresh: true });
+
+  /** The staff session used to set up data: the same live one (a call that ended it makes the next one sign in again). */
   private async setupStaff(): Promise<string> {
-    this.staff ??= await adminToken(this.ctx);
-    return this.staff;
+    return adminToken(this.ctx);
   }
 
   /** A new verified customer with money in both accounts. */
@@ -40,10 +44,8 @@ export class World {
     return person;
   }
 
-  /** A staff call ended every other staff session (revoke-others): the next setup signs in again. */
-  forgetStaffSession(): void {
-    this.staff = undefined;
-  }
+  /** A staff call ended every other staff session (revoke-others): adminToken finds the cached one dead and signs in again. */
+  forgetStaffSession(): void {}
 
   /** A fresh session of a customer (for calls that end the session they run in). */
   freshToken = async (person: Person): Promise<string> => signIn(this.ctx, person.email, person.password);

@@ -16,6 +16,12 @@ import * as statements from './2026-11-24-30-statements';
 import * as notifications from './2026-11-24-31-notifications';
 import * as auditChain from './2026-11-24-40-audit-chain';
 import * as abuseLimits from './2026-11-24-42-abuse-limits';
+import * as standingOrders from './2026-11-24-43-standing-orders';
+import * as paymentRequests from './2026-11-24-46-payment-requests';
+import * as backOffice from './2026-11-24-47-back-office';
+import * as secondFactors from './2026-11-24-48-second-factors';
+import * as oneSignInTicket from './2026-11-24-49-one-sign-in-ticket';
+import * as unloggedRateLimits from './2026-11-24-49b-unlogged-rate-limits';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -36,4 +42,10 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-31-notifications': notifications,
   '2026-11-24-40-audit-chain': auditChain,
   '2026-11-24-42-abuse-limits': abuseLimits,
+  '2026-11-24-43-standing-orders': standingOrders,
+  '2026-11-24-46-payment-requests': paymentRequests,
+  '2026-11-24-47-back-office': backOffice,
+  '2026-11-24-48-second-factors': secondFactors,
+  '2026-11-24-49-one-sign-in-ticket': oneSignInTicket,
+  '2026-11-24-49b-unlogged-rate-limits': unloggedRateLimits,
 };

@@ -1,6 +1,6 @@
 import { LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { Link, NavLink, useLocation, useNavigate, useNavigation } from 'react-router';
+import { Link, NavLink, useLocation, useNavigation } from 'react-router';
 import { IdleWarning } from './idle-warning';
 import { Logo } from './logo';
 import { paths, type AppPath } from '../../paths';
@@ -29,7 +29,6 @@ export function AppShell({
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
-  const navigate = useNavigate();
   const { pathname } = useLocation();
   // While the next page (or the same list with other filters) loads, what is shown is the old one.
   const loading = useNavigation().state === 'loading';
@@ -37,7 +36,9 @@ export function AppShell({
 
   async function logout() {
     await onSignOut().catch(() => undefined);
-    navigate(paths.home, { replace: true });
+    // A full load: nothing of the signed-in pages (their cached data) outlives the session in this
+    // tab, and no signed-in page renders a moment without its user.
+    window.location.replace(paths.home);
   }
 
   const sidebar = (

@@ -1,4 +1,4 @@
-import type { PasswordSignInResult, SecondFactorStep, SignInResponse } from '../../../shared/contracts/auth';
+import type { PasswordSignInResult, SecondFactorChallenge } from '../../../shared/contracts/factors';
 import type { SignUpRequest } from '../../../shared/contracts/signup';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser } from '../../lib/api';
@@ -10,23 +10,17 @@ const stay = { redirectOn401: false } as const;
 
 // The query cache (TanStack Query) belongs to the signed-in areas: the public pages that sign in
 // or verify load it only when they hand the user over to them.
-const sessionCache = () => import('../../lib/query');
+export const sessionCache = () => import('../../lib/query');
 
-/** Signed in (the user), or the password was right but a second step is needed (its ticket). */
-export type SignInResult = { user: UserDto } | SecondFactorStep;
-
-export async function signIn(body: { email: string; password: string }, admin = false): Promise<SignInResult> {
+/**
+ * The password step: the signed-in user for an account without a second factor, or the ticket of
+ * the second step for one with a factor (ADR 011; second-factor-api.ts takes it from there).
+ */
+export async function signIn(body: { email: string; password: string }, admin = false): Promise<{ user: UserDto } | { secondFactor: SecondFactorChallenge }> {
   const { data } = await api.post<PasswordSignInResult>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
-  if ('secondFactor' in data) return data;
+  if ('secondFactor' in data) return { secondFactor: data.secondFactor };
   (await sessionCache()).rememberUser(data.user);
   return { user: data.user };
-}
-
-/** The second step with the code emailed for the ticket (after many failed sign-ins on the account). */
-export async function signInWithEmailCode(body: { ticket: string; code: string }): Promise<UserDto> {
-  const { data } = await api.post<SignInResponse>('/auth/signin/email-code', body, stay);
-  (await sessionCache()).rememberUser(data.user);
-  return data.user;
 }
 
 /** The same answer for a new and an existing email (no account enumeration): its message. */
@@ -52,12 +46,12 @@ export async function resetPassword(body: { token: string; password: string; con
   return (await api.post<null>('/auth/reset-password', body, stay)).message;
 }
 
+/** Ends the session; the signed-in frame then loads the home page afresh (AppShell), which drops every cached query. */
 export async function signOut(): Promise<void> {
   try {
     await api.post('/auth/signout', {}, stay);
   } finally {
     clearStoredUser();
-    (await sessionCache()).queryClient.clear();
   }
 }
 

@@ -1,3 +1,4 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
 import type { ProfileUpdateRequest } from '../../../shared/contracts/profile';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api } from '../../lib/api';
@@ -26,7 +27,13 @@ export async function uploadProfilePicture(file: File): Promise<UserDto> {
   return data;
 }
 
-export async function changePassword(body: { oldPassword: string; newPassword: string }): Promise<string> {
+/** With a second factor on the account, the change carries a fresh one: a code, or a passkey's answer (ADR 011). */
+export async function changePassword(body: {
+  oldPassword: string;
+  newPassword: string;
+  secondFactorCode?: string;
+  secondFactorPasskey?: AuthenticationResponseJSON;
+}): Promise<string> {
   const answer = await api.post<null>('/auth/change-password', body);
   return answer.message ?? 'Password updated successfully';
 }

@@ -1,4 +1,4 @@
-import { ArrowLeftRight, CreditCard, FileText, HandCoins, History, House, KeyRound, LifeBuoy, UserRound } from 'lucide-react';
+import { ArrowLeftRight, CreditCard, FileText, HandCoins, History, House, KeyRound, LifeBuoy, QrCode, Send, UserRound } from 'lucide-react';
 import { Link, Outlet, redirect } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
@@ -16,6 +16,8 @@ const links: ShellLink[] = [
   { to: paths.accountTransactions, label: 'Transactions', icon: History },
   { to: paths.accountStatements, label: 'Statements', icon: FileText },
   { to: paths.accountTransfers, label: 'Transfers', icon: ArrowLeftRight },
+  { to: paths.accountReceive, label: 'Receive', icon: QrCode },
+  { to: paths.accountRequests, label: 'Requests', icon: Send },
   { to: paths.accountLoans, label: 'Loans', icon: HandCoins },
   { to: paths.accountCards, label: 'Cards', icon: CreditCard },
   { to: paths.accountSupport, label: 'Support', icon: LifeBuoy },

@@ -20,6 +20,8 @@ import { Alert } from '../../components/ui/alert';
 import { ButtonLink, Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { contactDetails } from '../../content/contact';
+import { factorSummaryQuery } from '../../features/factors/api/factor-summary';
+import { FactorPrompt } from '../../features/factors/components/factor-prompt';
 import { transactionsQuery } from '../../features/ledger/api';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
 import { formatDollars } from '../../lib/format';
@@ -33,7 +35,7 @@ const RECENT = { pageSize: 5 };
 /** The spec: the dashboard reloads the current user on open (balances may have changed elsewhere). */
 export async function clientLoader() {
   await queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => undefined);
-  return prefetch(transactionsQuery(RECENT));
+  return prefetch(transactionsQuery(RECENT), factorSummaryQuery());
 }
 
 export function meta() {
@@ -111,6 +113,8 @@ export default function DashboardPage() {
           </ButtonLink>
         </Alert>
       ) : null}
+
+      <FactorPrompt securityPath={paths.accountSecurity} />
 
       <section aria-label="Balances" className="grid gap-4 md:grid-cols-2">
         <div className="rounded-xl bg-brand-800 p-5 text-white shadow-sm">

@@ -1,10 +1,13 @@
 import { PageTitle } from '../../components/ui/card';
 import { mySessionsQuery } from '../../features/auth/sessions-api';
 import { Sessions } from '../../features/auth/sessions';
+import { factorSummaryQuery } from '../../features/factors/api/factor-summary';
+import { passkeysQuery } from '../../features/factors/api/passkeys';
+import { SecondFactors } from '../../features/factors/components/second-factors';
 import { prefetch } from '../../lib/query';
 
 export function clientLoader() {
-  return prefetch(mySessionsQuery());
+  return prefetch(mySessionsQuery(), factorSummaryQuery(), passkeysQuery());
 }
 
 export function meta() {
@@ -15,6 +18,7 @@ export default function SecurityPage() {
   return (
     <div className="space-y-8">
       <PageTitle subtitle="How you sign in, and where you are signed in.">Security</PageTitle>
+      <SecondFactors />
       <Sessions />
     </div>
   );

@@ -10,7 +10,7 @@ export function meta() {
 const items = [
   { to: paths.accountUpdateAccount, label: 'Edit Profile', text: 'Email, phone, address and profile picture', icon: UserPen },
   { to: paths.accountUpdatePassword, label: 'Update Password', text: 'Change the password you sign in with', icon: KeyRound },
-  { to: paths.accountSecurity, label: 'Security', text: 'Where you are signed in, and ending a session', icon: ShieldCheck },
+  { to: paths.accountSecurity, label: 'Security', text: 'Passkeys, authenticator app, and where you are signed in', icon: ShieldCheck },
   { to: paths.accountKyc, label: 'Identity verification', text: 'Send your documents to verify your account', icon: BadgeCheck },
   { to: paths.accountBeneficiaries, label: 'Beneficiaries', text: 'Payees you saved after a transfer', icon: Users },
   { to: paths.accountDeposit, label: 'Deposit', text: 'Ways to add money to your account', icon: Wallet },

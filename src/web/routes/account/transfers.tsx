@@ -1,4 +1,4 @@
-import { ArrowLeftRight, Globe2, Send } from 'lucide-react';
+import { ArrowLeftRight, CalendarClock, Globe2, HandCoins, QrCode, Send, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { BANK_NAME } from '../../lib/settings';
@@ -30,13 +30,41 @@ const options = [
     text: 'Pay another customer or an account at another US bank.',
     icon: Send,
   },
+  {
+    to: paths.accountBulkPayments,
+    title: 'Bulk Payments',
+    subtitle: 'Many payees at once',
+    text: 'Pay up to 1,000 customers of this bank from one CSV file, approved once.',
+    icon: Users,
+  },
+  {
+    to: paths.accountStandingOrders,
+    title: 'Standing Orders',
+    subtitle: 'Scheduled payments',
+    text: 'Pay the same amount every week or month, or once on a date you choose.',
+    icon: CalendarClock,
+  },
+  {
+    to: paths.accountReceive,
+    title: 'Receive Money',
+    subtitle: 'Your account details',
+    text: 'Your account and routing numbers, and a QR code for payers here.',
+    icon: QrCode,
+  },
+  {
+    to: paths.accountRequests,
+    title: 'Request Money',
+    subtitle: 'Payment requests',
+    text: 'Ask another customer for money, or pay what they ask of you.',
+    icon: HandCoins,
+  },
 ];
 
 export default function TransfersPage() {
   return (
     <div>
       <PageTitle subtitle="Choose how you want to move money.">Transfers</PageTitle>
-      <ul className="grid gap-4 md:grid-cols-3">
+      <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
         {options.map((option) => (
           <li key={option.to}>
             <Link

@@ -13,9 +13,13 @@ import { UserSessions } from '../../features/admin/components/user-sessions';
 import { KycReviewPanel } from '../../features/kyc/components/kyc-review-panel';
 import { kycCustomerQuery } from '../../features/kyc/api';
 import { customerTransactionsQuery } from '../../features/ledger/api';
+import { timelineQuery } from '../../features/timeline/api/get-timeline';
+import { CustomerTimeline } from '../../features/timeline/components/customer-timeline';
+import { NoteForm } from '../../features/timeline/components/note-form';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
 import { errorMessage } from '../../lib/api';
 import { prefetch, queryClient } from '../../lib/query';
+import { BANK_NAME } from '../../lib/settings';
 import type { Route } from './+types/user-detail';
 
 const RECENT = { pageSize: 5 };
@@ -24,14 +28,17 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   await prefetch(adminUserQuery(params.id));
   // Staff members have no accounts and no identity documents.
   const user = queryClient.getQueryData(adminUserQuery(params.id).queryKey);
-  if (user && !user.isAdmin) await prefetch(kycCustomerQuery(params.id), customerTransactionsQuery(params.id, RECENT));
+  if (user && !user.isAdmin) {
+    await prefetch(kycCustomerQuery(params.id), customerTransactionsQuery(params.id, RECENT));
+    await queryClient.prefetchInfiniteQuery(timelineQuery(params.id));
+  }
   if (user && !user.isAdmin && !user.closedAt) await prefetch(paymentHoldQuery(params.id));
   if (user && !user.closedAt) await prefetch(adminUserSessionsQuery(params.id));
   return null;
 }
 
 export function meta() {
-  return [{ title: 'User' }];
+  return [{ title: `User | ${BANK_NAME}` }];
 }
 
 function RecentActivity({ userId }: { userId: string }) {
@@ -75,6 +82,11 @@ export default function AdminUserDetailPage() {
                   </ButtonLink>
                 </>
               ) : null}
+              {!user.isAdmin ? (
+                <ButtonLink variant="ghost" to={`${paths.adminReports}?owner=${encodeURIComponent(user._id)}`}>
+                  Balance at a date
+                </ButtonLink>
+              ) : null}
               <ButtonLink variant="ghost" to={`${paths.adminAudit}?customer=${encodeURIComponent(user._id)}`}>
                 Audit log
               </ButtonLink>
@@ -112,6 +124,14 @@ export default function AdminUserDetailPage() {
           {!user.isAdmin && !user.closedAt ? (
             <Card title="Outgoing payments">
               <PaymentHold userId={user._id} />
+            </Card>
+          ) : null}
+          {!user.isAdmin ? (
+            <Card title="Timeline">
+              <div className="space-y-6">
+                {!user.closedAt ? <NoteForm userId={user._id} /> : null}
+                <CustomerTimeline userId={user._id} />
+              </div>
             </Card>
           ) : null}
           {!user.closedAt ? (

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { EMAIL_LENGTH_MAX, PASSWORD_LENGTH_MAX } from '../../../../shared/limits';
@@ -7,8 +7,16 @@ import { Button } from '../../../components/ui/button';
 import { PasswordField, TextField } from '../../../components/ui/form';
 import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
+import type { SecondFactorChallenge } from '../../../../shared/contracts/factors';
+import type { UserDto } from '../../../../shared/contracts/user';
+import { useAction } from '../../../lib/action';
 import { homeFor, signIn } from '../api';
-import { EmailCodeStep } from './email-code-step';
+import { signInWithPasskey } from '../second-factor-api';
+
+// The second step (its code forms and their contracts) is for accounts with a factor only: it loads
+// when the form is first used, so the sign-in page's first download stays within its script budget.
+const loadSecondFactorStep = () => import('./second-factor-step');
+const SecondFactorStep = lazy(() => loadSecondFactorStep().then((module) => ({ default: module.SecondFactorStep })));
 
 interface SignInValues {
   email: string;
@@ -26,32 +34,45 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
   useEffect(() => setNotice((location.state as { notice?: string } | null)?.notice), [location.state]);
   const form = useForm<SignInValues>({ resolver: contractResolver(signInContract), defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
-  // A second step the server asked for (an emailed code): its ticket.
-  const [ticket, setTicket] = useState<string | null>(null);
+  // An account with a second factor answers a ticket: the second step replaces this form (ADR 011).
+  const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
+  const signedIn = (user: UserDto) => navigate(homeFor(user), { replace: true });
   // The spec: a failed sign-in shows its message for 3 s.
   const action = useFormAction(form, (values) => signIn({ email: values.email.trim(), password: values.password }, admin), {
     errorMs: 3000,
     refresh: false,
-    onSuccess: (result) => {
-      if ('secondFactor' in result) setTicket(result.secondFactor.ticket);
-      else void navigate(homeFor(result.user), { replace: true });
-    },
+    onSuccess: (result) => ('user' in result ? signedIn(result.user) : setChallenge(result.secondFactor)),
   });
+  const passkey = useAction(() => signInWithPasskey(undefined, admin), { refresh: false, onSuccess: signedIn });
 
-  if (ticket) {
+  if (challenge) {
     return (
-      <EmailCodeStep
-        ticket={ticket}
-        onRestart={() => {
-          setTicket(null);
-          form.reset({ email: form.getValues('email'), password: '' });
-        }}
-      />
+      <Suspense fallback={<p role="status">Loading the second step...</p>}>
+        <SecondFactorStep
+          challenge={challenge}
+          admin={admin}
+          onSignedIn={signedIn}
+          onRestart={() => {
+            setChallenge(null);
+            form.setValue('password', '');
+          }}
+        />
+      </Suspense>
     );
   }
+
   return (
     // method="post": a submit before the scripts have loaded must never put the password in the address.
-    <form method="post" onSubmit={action.submit} onFocus={signInContract.preload} noValidate className="space-y-5">
+    <form
+      method="post"
+      onSubmit={action.submit}
+      onFocus={() => {
+        signInContract.preload();
+        loadSecondFactorStep().catch(() => undefined);
+      }}
+      noValidate
+      className="space-y-5"
+    >
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <TextField
@@ -74,6 +95,13 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
       <Button type="submit" className="w-full" disabled={action.busy}>
         {action.busy ? 'Loading...' : 'Login'}
       </Button>
+      <div className="space-y-2">
+        <p className="text-center text-sm text-slate-600">or, if you added a passkey</p>
+        {passkey.error ? <Alert tone="error">{passkey.error.message}</Alert> : null}
+        <Button variant="secondary" className="w-full" disabled={passkey.busy} onClick={() => void passkey.run()}>
+          {passkey.busy ? 'Waiting for your passkey...' : 'Sign in with a passkey'}
+        </Button>
+      </div>
       {!admin ? (
         <div className="flex flex-wrap justify-between gap-2 text-sm">
           <Link to={paths.forgotPassword} className="font-medium text-brand-800 hover:underline">

@@ -4,35 +4,62 @@ import { ZChangePasswordRequest } from '../../../../shared/contracts/auth';
 import { PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { PasswordField } from '../../../components/ui/form';
+import { PasswordField, TextField } from '../../../components/ui/form';
 import { PasswordStrength } from '../../../components/ui/password-strength';
 import { useCurrentUser } from '../../../lib/current-user';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
 import { changePassword } from '../api';
 
 interface PasswordValues {
   oldPassword: string;
   newPassword: string;
   confirmPassword: string;
+  secondFactorCode: string;
 }
 
-// The contract of POST /auth/change-password, plus the confirmation only the form has.
-const ZPasswordForm = ZChangePasswordRequest.extend({ confirmPassword: z.string() }).refine((values) => values.newPassword === values.confirmPassword, {
+// The contract of POST /auth/change-password, plus the confirmation only the form has; an empty
+// second-factor code is no code (a passkey, or none on the account).
+const ZPasswordForm = ZChangePasswordRequest.extend({
+  confirmPassword: z.string(),
+  secondFactorCode: z.union([z.literal(''), ZChangePasswordRequest.shape.secondFactorCode]),
+}).refine((values) => values.newPassword === values.confirmPassword, {
   path: ['confirmPassword'],
   message: 'Passwords do not match',
 });
-const empty: PasswordValues = { oldPassword: '', newPassword: '', confirmPassword: '' };
+const empty: PasswordValues = { oldPassword: '', newPassword: '', confirmPassword: '', secondFactorCode: '' };
 
-export function PasswordForm() {
+/**
+ * The account's second factors (the route reads them) and how to get a passkey's fresh answer:
+ * with either, the change asks for one.
+ */
+export function PasswordForm({
+  factors,
+  stepUpWithPasskey,
+}: {
+  factors: { totp: boolean; passkeys: number } | undefined;
+  stepUpWithPasskey: () => Promise<AuthenticationResponseJSON>;
+}) {
   const user = useCurrentUser();
   const form = useForm<PasswordValues>({
     resolver: contractResolver(ZPasswordForm, { required: { fields: ['oldPassword', 'newPassword', 'confirmPassword'], message: 'All fields are required' } }),
     defaultValues: empty,
   });
   const { errors } = form.formState;
-  const action = useFormAction(form, ({ oldPassword, newPassword }) => changePassword({ oldPassword, newPassword }), {
-    onSuccess: () => form.reset(empty),
-  });
+  // With a second factor, the change needs a fresh one (ADR 011): the app's code or a recovery
+  // code when there is an app; otherwise (or with the field left empty) a passkey.
+  const hasApp = !!factors?.totp;
+  const hasPasskey = (factors?.passkeys ?? 0) > 0;
+  const action = useFormAction(
+    form,
+    async ({ oldPassword, newPassword, secondFactorCode }) => {
+      const code = secondFactorCode.trim();
+      if (code) return changePassword({ oldPassword, newPassword, secondFactorCode: code });
+      if (hasPasskey) return changePassword({ oldPassword, newPassword, secondFactorPasskey: await stepUpWithPasskey() });
+      return changePassword({ oldPassword, newPassword });
+    },
+    { onSuccess: () => form.reset(empty) },
+  );
 
   return (
     <form onSubmit={action.submit} noValidate className="max-w-md space-y-5">
@@ -64,6 +91,25 @@ export function PasswordForm() {
         invalid={!!errors.confirmPassword}
         {...form.register('confirmPassword')}
       />
+      {hasApp ? (
+        <TextField
+          label="Code from your authenticator app"
+          hint={
+            hasPasskey
+              ? 'Or one of your recovery codes. Leave it empty to confirm with your passkey instead.'
+              : 'Or one of your recovery codes. A second factor confirms that it is you.'
+          }
+          autoComplete="one-time-code"
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={24}
+          required={!hasPasskey}
+          {...fieldError(errors.secondFactorCode, action.error)}
+          {...form.register('secondFactorCode')}
+        />
+      ) : hasPasskey ? (
+        <p className="text-sm text-slate-700">Your browser will then ask for your passkey, to confirm that it is you.</p>
+      ) : null}
       <Button type="submit" disabled={action.busy}>
         {action.busy ? 'Updating...' : 'Update Password'}
       </Button>

@@ -1,0 +1,128 @@
+import type { Page } from '@playwright/test';
+import { expect, fromOurPages, lastMailId, mailedCode, tabTo, test, uniqueEmail } from './support/fixtures';
+
+// Standing orders in the browser (issue 14): a customer sets one up to another customer with the
+// IMS code emailed for exactly that mandate, sees it listed with its next run date, and cancels it;
+// at a phone's and a laptop's width, axe clean, the form driven with the keyboard. The payments
+// themselves are the job's (tests/api/standing-orders.test.ts runs a simulated month).
+
+const PASSWORD = 'Steady-Orchard-5531';
+
+/** Toasts fade out first: Sonner's rich colours fail axe's contrast check (as the other journeys do). */
+async function noToasts(page: Page) {
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
+}
+
+/** Signs a new customer up and verifies the email through the API, in the page's cookie jar: the page is then signed in as them. */
+async function newCustomer(page: Page, firstName: string): Promise<{ email: string; accountNumber: string }> {
+  const email = uniqueEmail(firstName.toLowerCase());
+  // The page may hold another customer's session already: a call with its cookie needs the bank's Origin.
+  const signUp = await page.request.post('/api/auth/signup', {
+    headers: fromOurPages(),
+    data: {
+      firstName,
+      lastName: 'Standing',
+      email,
+      address: '12 Orchard Row, Springfield',
+      dateOfBirth: '1985-11-02',
+      sex: 'Prefer not to say',
+      countryCode: '1',
+      phone: '+1 202 555 0188',
+      occupation: 'private',
+      annualIncomeRange: '$30,000.00 - $70,000.00',
+      accountType: 'Checking',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(201);
+  expect((await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } })).status()).toBe(200);
+  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
+  expect(verified.status()).toBe(200);
+  const { data } = (await verified.json()) as { data: { account: { number: string } } };
+  return { email, accountNumber: data.account.number };
+}
+
+/** A date some days from today (UTC: the test server's BANK_TIMEZONE) as the date field takes it. */
+const daysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+for (const width of [375, 1280]) {
+  test(`set up a standing order with the emailed code, see it listed, and cancel it (${width} px)`, async ({ page, checkA11y }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height: 900 });
+    const payee = await newCustomer(page, 'Payee');
+    const payer = await newCustomer(page, 'Payer');
+    const last4 = payee.accountNumber.slice(-4);
+
+    // From the transfers page, as a customer finds it.
+    await page.goto('/account/transfers');
+    await page.getByRole('link', { name: /Standing Orders/ }).click();
+    await expect(page).toHaveURL(/\/account\/standing-orders$/);
+    await expect(page.getByRole('heading', { name: 'Standing orders', level: 1 })).toBeVisible();
+    await expect(page.getByText('You have no standing orders yet.')).toBeVisible();
+    await checkA11y();
+
+    // The form with the keyboard: the contract's messages first, then a valid monthly order.
+    const accountNumber = page.getByLabel('Account number');
+    await tabTo(page, accountNumber);
+    await page.keyboard.type(payee.accountNumber);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('25');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert').filter({ hasText: 'Please fill all fields' })).toBeVisible();
+    await page.getByLabel('Description').fill('Rent share');
+    await page.getByLabel('First payment').fill(daysFromToday(3));
+    await page.getByLabel('Number of payments (optional)').fill('6');
+    const after = await lastMailId(page);
+    await tabTo(page, page.getByRole('button', { name: 'Continue' }));
+    await page.keyboard.press('Enter');
+
+    // The code step: the mandate's summary, and the code emailed for exactly it.
+    const confirm = page.getByRole('form', { name: 'Confirm standing order' });
+    await expect(confirm).toBeVisible();
+    await expect(confirm).toContainText(`Account ending ${last4}`);
+    await expect(confirm).toContainText('$25.00');
+    await expect(confirm).toContainText('Every month');
+    await noToasts(page);
+    await checkA11y();
+    await page.screenshot({ path: test.info().outputPath(`standing-order-code-${width}.png`), fullPage: true });
+    const code = await mailedCode(page, payer.email, after);
+    await tabTo(page, page.getByLabel('IMS code'));
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Standing order set up').first()).toBeVisible();
+
+    // Listed with its next run date and no result yet; the form is ready for another.
+    const order = page.getByTestId('standing-order');
+    await expect(order).toHaveCount(1);
+    await expect(order).toContainText(`$25.00 to Account ending ${last4}`);
+    await expect(order).toContainText('Rent share');
+    await expect(order).toContainText('Active');
+    await expect(order).toContainText('No payment yet');
+    const nextRun = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${daysFromToday(3)}T00:00:00Z`));
+    await expect(order.getByText('Next run')).toBeVisible();
+    await expect(order).toContainText(nextRun);
+    await expect(page.getByLabel('Account number')).toHaveValue('');
+    await noToasts(page);
+    await checkA11y();
+    await page.screenshot({ path: test.info().outputPath(`standing-orders-${width}.png`), fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    // Cancel with the keyboard, after saying yes.
+    await tabTo(page, page.getByRole('button', { name: `Cancel standing order: $25.00 to Account ending ${last4}` }));
+    await page.keyboard.press('Enter');
+    await checkA11y();
+    await page.getByRole('button', { name: 'Yes, cancel it' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Standing order cancelled').first()).toBeVisible();
+    await expect(order).toContainText('Cancelled');
+    await expect(order).toContainText('None: cancelled');
+    await expect(order.getByRole('button', { name: /Cancel/ })).toHaveCount(0);
+    await noToasts(page);
+    await checkA11y();
+    // The server says the same.
+    const listed = (await (await page.request.get('/api/standing-orders')).json()) as { data: Array<{ status: string; nextRunDate: string | null }> };
+    expect(listed.data).toEqual([expect.objectContaining({ status: 'cancelled', nextRunDate: null })]);
+  });
+}

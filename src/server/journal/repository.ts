@@ -1,0 +1,254 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { DB } from '../db/database';
+import type { EntryKind, LedgerAccountKind } from '../db/schema';
+
+// The whole journal's SQL: every entry on every account, paged by key (the entry's seq, the order
+// entries were applied in), never by offset, so the thousandth page costs what the first does.
+// Which index serves which filter is written in the back-office migration (2026-11-24-41).
+
+export interface JournalFilter {
+  kind?: EntryKind | undefined;
+  /** The customer's account ids (resolved by the service); entries touching any of them. */
+  customerAccountIds?: string[] | undefined;
+  accountId?: string | undefined;
+  bookedFrom?: Date | undefined;
+  bookedTo?: Date | undefined;
+  valueFrom?: string | undefined;
+  valueTo?: string | undefined;
+  amountMinCents?: number | undefined;
+  amountMaxCents?: number | undefined;
+}
+
+/** Which side of a position a page lies on. */
+export type PageDirection = { older: number } | { newer: number } | 'newest';
+
+export interface EntryRow {
+  id: string;
+  seq: number;
+  kind: EntryKind;
+  description: string;
+  booked_at: Date;
+  value_date: string;
+  amount: number;
+  author_id: string | null;
+  reversal_of: string | null;
+  details: Record<string, unknown> | null;
+}
+
+/**
+ * Where the rows come from and the column that orders them. One account (a bank account may have
+ * millions of postings) walks postings_account_seq_idx in order; a customer's few accounts are
+ * gathered first (a customer's postings are bounded by what one person does); otherwise the
+ * entries themselves, by seq or by the (kind, seq) / (value_date, seq) / booked_at indexes.
+ */
+function source(filter: JournalFilter): { from: RawBuilder<unknown>; key: RawBuilder<unknown>; conditions: RawBuilder<unknown>[] } {
+  const conditions: RawBuilder<unknown>[] = [];
+  if (filter.kind) conditions.push(sql`e.kind = ${filter.kind}`);
+  if (filter.bookedFrom) conditions.push(sql`e.booked_at >= ${filter.bookedFrom.toISOString()}::timestamptz`);
+  if (filter.bookedTo) conditions.push(sql`e.booked_at < ${filter.bookedTo.toISOString()}::timestamptz`);
+  if (filter.valueFrom) conditions.push(sql`e.value_date >= ${filter.valueFrom}::date`);
+  if (filter.valueTo) conditions.push(sql`e.value_date <= ${filter.valueTo}::date`);
+  if (filter.amountMinCents !== undefined) conditions.push(sql`e.amount >= ${filter.amountMinCents}`);
+  if (filter.amountMaxCents !== undefined) conditions.push(sql`e.amount <= ${filter.amountMaxCents}`);
+  if (filter.accountId) {
+    conditions.push(sql`p.account_id = ${filter.accountId}::uuid`);
+    if (filter.customerAccountIds) conditions.push(sql`p.account_id = any(${filter.customerAccountIds}::uuid[])`);
+    return { from: sql`postings p join journal_entries e on e.id = p.entry_id`, key: sql`p.entry_seq`, conditions };
+  }
+  if (filter.customerAccountIds) {
+    return {
+      from: sql`(select distinct entry_seq from postings where account_id = any(${filter.customerAccountIds}::uuid[])) s join journal_entries e on e.seq = s.entry_seq`,
+      key: sql`s.entry_seq`,
+      conditions,
+    };
+  }
+  return { from: sql`journal_entries e`, key: sql`e.seq`, conditions };
+}
+
+const whereAll = (conditions: RawBuilder<unknown>[]) => (conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
+
+/** One page of entries, newest first, and whether there are more beyond each end. */
+export async function journalPage(
+  db: DB,
+  filter: JournalFilter,
+  direction: PageDirection,
+  pageSize: number,
+): Promise<{ rows: EntryRow[]; hasOlder: boolean; hasNewer: boolean }> {
+  const { from, key, conditions } = source(filter);
+  const newerPage = typeof direction === 'object' && 'newer' in direction;
+  const bound = typeof direction === 'object' ? ('older' in direction ? sql`${key} < ${direction.older}` : sql`${key} > ${direction.newer}`) : null;
+  const result = await sql<EntryRow>`
+    select e.id, e.seq, e.kind, e.description, e.booked_at, e.value_date::text as value_date, e.amount, e.author_id, e.reversal_of, e.details
+    from ${from}
+    ${whereAll(bound ? [...conditions, bound] : conditions)}
+    order by ${key} ${sql.raw(newerPage ? 'asc' : 'desc')}
+    limit ${pageSize + 1}`.execute(db);
+  const more = result.rows.length > pageSize;
+  const rows = result.rows.slice(0, pageSize);
+  if (newerPage) rows.reverse();
+  // The other end: is anything beyond it? One probe down the same index.
+  const exists = async (condition: RawBuilder<unknown>) =>
+    (await sql<{ found: number }>`select 1 as found from ${from} ${whereAll([...conditions, condition])} limit 1`.execute(db)).rows.length > 0;
+  const first = rows[0]?.seq;
+  const last = rows[rows.length - 1]?.seq;
+  if (direction === 'newest') return { rows, hasOlder: more, hasNewer: false };
+  if ('older' in direction) {
+    return { rows, hasOlder: more, hasNewer: await exists(first !== undefined ? sql`${key} > ${first}` : sql`${key} >= ${direction.older}`) };
+  }
+  return { rows, hasOlder: await exists(last !== undefined ? sql`${key} < ${last}` : sql`${key} <= ${direction.newer}`), hasNewer: more };
+}
+
+export interface PostingRow {
+  entry_id: string;
+  account_id: string;
+  account_kind: LedgerAccountKind;
+  account_name: string;
+  number: string | null;
+  owner_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  amount: number;
+  balance_after: number;
+  memo: string | null;
+  counterparty: string | null;
+}
+
+/** Every posting of these entries with its account and owner, bank accounts first within an entry. */
+export async function postingsOf(db: DB, entryIds: string[]): Promise<PostingRow[]> {
+  if (entryIds.length === 0) return [];
+  return db
+    .selectFrom('postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .leftJoin('users as u', 'u.id', 'a.owner_id')
+    .select([
+      'p.entry_id',
+      'p.account_id',
+      'a.kind as account_kind',
+      'a.name as account_name',
+      'a.number',
+      'a.owner_id',
+      'u.first_name',
+      'u.last_name',
+      'p.amount',
+      'p.balance_after',
+      'p.memo',
+      'p.counterparty',
+    ])
+    .where('p.entry_id', 'in', entryIds)
+    .orderBy('p.entry_id')
+    .orderBy(sql`a.owner_id is not null`)
+    .orderBy('a.kind')
+    .execute();
+}
+
+/** Who posted these entries (staff entries name their author). */
+export async function emailsOf(db: DB, userIds: string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).execute();
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
+
+/** The reversal of each of these entries, if any. */
+export async function reversalsOf(db: DB, entryIds: string[]): Promise<Map<string, { id: string; description: string; booked_at: Date }>> {
+  if (entryIds.length === 0) return new Map();
+  const rows = await db.selectFrom('journal_entries').select(['id', 'reversal_of', 'description', 'booked_at']).where('reversal_of', 'in', entryIds).execute();
+  return new Map(rows.map((row) => [row.reversal_of as string, { id: row.id, description: row.description, booked_at: row.booked_at }]));
+}
+
+/** The newest staff description note of each of these entries. */
+export async function latestNotesOf(db: DB, entryIds: string[]): Promise<Map<string, string>> {
+  if (entryIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('entry_notes')
+    .select(['entry_id', 'description'])
+    .distinctOn('entry_id')
+    .where('entry_id', 'in', entryIds)
+    .orderBy('entry_id')
+    .orderBy('id', 'desc')
+    .execute();
+  return new Map(rows.map((row) => [row.entry_id, row.description]));
+}
+
+export async function findEntry(db: DB, id: string): Promise<EntryRow | undefined> {
+  const row = await db
+    .selectFrom('journal_entries')
+    .select(['id', 'seq', 'kind', 'description', 'booked_at', sql<string>`value_date::text`.as('value_date'), 'amount', 'author_id', 'reversal_of', 'details'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row as EntryRow | undefined;
+}
+
+/** The entry's link on the hash chain, and the entry before it there (none for the first). */
+export function chainLink(db: DB, entryId: string) {
+  return db
+    .selectFrom('ledger_chain as link')
+    .leftJoin('ledger_chain as previous', (join) => join.on('previous.position', '=', sql<number>`link.position - 1`))
+    .select(['link.position', 'link.hash', 'link.prev_hash', 'link.sealed_at', 'previous.entry_id as prev_entry_id'])
+    .where('link.entry_id', '=', entryId)
+    .executeTakeFirst();
+}
+
+export function descriptionNotes(db: DB, entryId: string) {
+  return db.selectFrom('entry_notes').select(['description', 'created_at', 'author_id']).where('entry_id', '=', entryId).orderBy('id', 'desc').execute();
+}
+
+/**
+ * The audit records about an entry: those whose target is the entry, the reversal that names it
+ * (recorded on the entry it reverses), and a balance correction that posted it (recorded on the
+ * customer's account, with the entry's id).
+ */
+export async function auditRecordsOf(db: DB, entry: { id: string; reversal_of: string | null }, customerIds: string[]) {
+  const targets = [entry.id, ...(entry.reversal_of ? [entry.reversal_of] : [])];
+  const rows = await sql<{
+    id: string;
+    at: Date;
+    actor_email: string | null;
+    action: string;
+    reason: string | null;
+    before: unknown;
+    after: unknown;
+  }>`
+    select id::text as id, at, actor_email, action, reason, before, after from audit_log
+    where (target_type = 'journal_entry' and target_id = any(${targets}::text[])
+           and (target_id = ${entry.id} or (action = 'transaction.reverse' and after->>'reversal' = ${entry.id})))
+       or (target_user_id = any(${customerIds}::uuid[]) and action = 'account.update' and after->>'entryId' = ${entry.id})
+    order by at, id
+    limit 100`.execute(db);
+  return rows.rows;
+}
+
+export interface AccountRow {
+  id: string;
+  kind: LedgerAccountKind;
+  name: string;
+  number: string | null;
+  owner_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  balance: number;
+}
+
+/** The bank's own accounts (ownerId null) or one customer's, in a fixed order. */
+export function accounts(db: DB, ownerId: string | null): Promise<AccountRow[]> {
+  let query = db
+    .selectFrom('ledger_accounts as a')
+    .leftJoin('users as u', 'u.id', 'a.owner_id')
+    .select(['a.id', 'a.kind', 'a.name', 'a.number', 'a.owner_id', 'u.first_name', 'u.last_name', 'a.balance']);
+  query = ownerId ? query.where('a.owner_id', '=', ownerId) : query.where('a.owner_id', 'is', null);
+  return query.orderBy('a.kind').execute();
+}
+
+export function findAccount(db: DB, id: string): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('ledger_accounts as a')
+    .leftJoin('users as u', 'u.id', 'a.owner_id')
+    .select(['a.id', 'a.kind', 'a.name', 'a.number', 'a.owner_id', 'u.first_name', 'u.last_name', 'a.balance'])
+    .where('a.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A customer's account ids (savings and checking). */
+export async function customerAccountIds(db: DB, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).execute();
+  return rows.map((row) => row.id);
+}

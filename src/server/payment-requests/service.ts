@@ -1,0 +1,262 @@
+import type { z } from 'zod';
+import {
+  PAYMENT_REQUEST_ALREADY_DECLINED_MESSAGE,
+  PAYMENT_REQUEST_ALREADY_PAID_MESSAGE,
+  PAYMENT_REQUEST_DECLINED_MESSAGE,
+  PAYMENT_REQUEST_NOT_FOUND_MESSAGE,
+  PAYMENT_REQUEST_PAID_MESSAGE,
+  PAYMENT_REQUEST_SENT_MESSAGE,
+  PAYMENT_REQUEST_TO_SELF_MESSAGE,
+  type PaymentRequestDto,
+  type PaymentRequestLists,
+  type PaymentRequestPaid,
+  type ZPaymentRequestCreate,
+  type ZPaymentRequestPay,
+} from '../../shared/contracts/payment-requests';
+import type { TransferCodeSent } from '../../shared/contracts/transactions';
+import { TRANSFER_CODE_TTL_MS } from '../../shared/limits';
+import { formatCents } from '../../shared/money';
+import { routes } from '../../shared/routes';
+import { consumeCode, issueCode } from '../auth/codes';
+import { sha256 } from '../auth/crypto';
+import { type ActorContext, type AppContext, withDb } from '../context';
+import { inTransaction } from '../db/transaction';
+import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
+import { uuidv7 } from '../ledger/uuid';
+import { AppError, assert, badRequest, conflict, notFound } from '../lib/errors';
+import type { Outcome } from '../lib/outcome';
+import { queueMail } from '../mail/outbox';
+import { brandOf, plainMail } from '../mail/templates';
+import { notify } from '../notifications/service';
+import { addJob } from '../queues/repository';
+import { BLOCKED_MESSAGE, CODE_MESSAGES, lineOf, maskEmail } from '../transactions/service';
+import * as repository from './repository';
+
+type CreateInput = z.output<typeof ZPaymentRequestCreate>;
+type PayInput = z.output<typeof ZPaymentRequestPay>;
+
+/** The job that tells the payer (queued for every request, so a stranger's costs the same; ADR 020). */
+export const PAYMENT_REQUEST_NOTIFY_TASK = 'payment_request_notify';
+
+const fullName = (first: string, last: string) => `${first} ${last}`.trim();
+const toIso = (value: Date | string) => new Date(value).toISOString();
+
+function sentDto(row: repository.PaymentRequestRow): PaymentRequestDto {
+  return {
+    id: row.id,
+    direction: 'sent',
+    counterparty: row.to_text,
+    amount: row.amount_cents / 100,
+    note: row.note,
+    status: row.status,
+    createdAt: toIso(row.created_at),
+    answeredAt: row.answered_at ? toIso(row.answered_at) : null,
+    entryId: row.entry_id,
+  };
+}
+
+function receivedDto(row: repository.PaymentRequestView): PaymentRequestDto {
+  return { ...sentDto(row), direction: 'received', counterparty: fullName(row.requester_first_name, row.requester_last_name) };
+}
+
+// ---------------------------------------------------------------- asking
+
+/**
+ * Stores the request and queues the job that notifies the payer, whoever `to` names: a customer,
+ * nobody, or a closed account. The same statements run and the same answer goes back either way,
+ * so neither the answer nor its timing says whether `to` is a customer (ADR 020). Only asking
+ * yourself is refused, which names nobody else.
+ */
+export async function requestMoney(ctx: ActorContext, input: CreateInput): Promise<Outcome<PaymentRequestDto>> {
+  const user = ctx.actor.user;
+  const ownNumber = await repository.ownAccountNumber(ctx.db, user.id);
+  if (input.to === user.email.toLowerCase() || input.to === ownNumber)
+    throw badRequest(PAYMENT_REQUEST_TO_SELF_MESSAGE, { to: PAYMENT_REQUEST_TO_SELF_MESSAGE });
+  const payerId = await repository.findCustomerByTo(ctx.db, input.to);
+  const now = ctx.clock.now();
+  const row = await inTransaction(ctx.db, async (trx) => {
+    const inserted = await repository.insertRequest(trx, {
+      id: uuidv7(now.getTime()),
+      requesterId: user.id,
+      payerId,
+      to: input.to,
+      amountCents: input.amount,
+      note: input.note ?? null,
+      createdAt: now,
+    });
+    await addJob(trx, PAYMENT_REQUEST_NOTIFY_TASK, { requestId: inserted.id });
+    return inserted;
+  });
+  return { data: sentDto(row), message: PAYMENT_REQUEST_SENT_MESSAGE, created: true };
+}
+
+/** The job: the payer hears of the request (in the app, and by email as they chose); a request to nobody tells nobody. */
+export async function notifyPayer(ctx: AppContext, requestId: string): Promise<void> {
+  const request = await repository.findView(ctx.db, requestId);
+  if (!request?.payer_id || request.status !== 'pending') return;
+  await notify(ctx, {
+    kind: 'payment_request_received',
+    userId: request.payer_id,
+    key: request.id,
+    fromName: fullName(request.requester_first_name, request.requester_last_name),
+    amountCents: request.amount_cents,
+    note: request.note,
+    link: routes.accountRequests.path,
+  });
+}
+
+// ---------------------------------------------------------------- the lists
+
+export async function myRequests(ctx: ActorContext, page: { page: number; pageSize: number }): Promise<PaymentRequestLists> {
+  const [received, sent] = await Promise.all([repository.received(ctx.db, ctx.actor.user.id, page), repository.sent(ctx.db, ctx.actor.user.id, page)]);
+  return {
+    received: { items: received.items.map(receivedDto), total: received.total, page: page.page, pageSize: page.pageSize },
+    sent: { items: sent.items.map(sentDto), total: sent.total, page: page.page, pageSize: page.pageSize },
+  };
+}
+
+// ---------------------------------------------------------------- paying and declining
+
+function assertPending(row: { status: string }): void {
+  if (row.status === 'paid') throw conflict(PAYMENT_REQUEST_ALREADY_PAID_MESSAGE);
+  if (row.status === 'declined') throw conflict(PAYMENT_REQUEST_ALREADY_DECLINED_MESSAGE);
+}
+
+/** The payer's approval binds the code to this request, its amount, the account paying and the payee's account. */
+const bindingOf = (requestId: string, fromAccountId: string, amountCents: number, payeeAccountId: string) =>
+  sha256(JSON.stringify({ kind: 'payment_request', request: requestId, from: fromAccountId, amount: amountCents, payee: payeeAccountId }));
+
+/**
+ * Pays a request addressed to the signed-in customer, with their own approval: the first call
+ * (no paymentPin) emails an IMS code bound to this request, its amount and payee; the second
+ * consumes it and posts the payment through the ledger writer, in the transaction that marks the
+ * request paid (the request row is locked first, so it is paid exactly once).
+ */
+export async function payRequest(
+  ctx: ActorContext,
+  id: string,
+  input: PayInput,
+  ticket: IdempotencyTicket,
+): Promise<Outcome<TransferCodeSent> | Outcome<PaymentRequestPaid>> {
+  const user = ctx.actor.user;
+  const request = await repository.findForPayer(ctx.db, id, user.id);
+  if (!request) throw notFound(PAYMENT_REQUEST_NOT_FOUND_MESSAGE);
+  assertPending(request);
+  if (user.is_blocked) throw new AppError('forbidden', BLOCKED_MESSAGE);
+  const payee = await repository.requesterAccount(ctx.db, request.requester_id);
+  if (!payee || payee.closed) throw badRequest('This account is closed and cannot receive transfers.');
+  const accounts = await repository.payerAccounts(ctx.db, user.id);
+  const source = accounts.find((account) => account.kind === input.from);
+  assert(source, "the payer's account exists");
+  if (source.balance < request.amount_cents) throw new AppError('insufficient_funds', 'Insufficient funds');
+  const requesterName = fullName(request.requester_first_name, request.requester_last_name);
+  const binding = bindingOf(request.id, source.id, request.amount_cents, payee.id);
+  const payeeLabel = `${requesterName} (account ending ${payee.number.slice(-4)})`;
+
+  if (input.paymentPin === undefined)
+    return sendCode(ctx, { binding, amountCents: request.amount_cents, payeeLabel, from: input.from, note: request.note }, ticket);
+  await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
+
+  const payerName = fullName(user.first_name, user.last_name);
+  const description = request.note ? `Payment request: ${request.note}` : `Payment request from ${requesterName}`;
+  return ctx.ledger.transaction(async (trx, post) => {
+    const locked = await repository.lockForPayer(trx, request.id, user.id);
+    if (!locked) throw notFound(PAYMENT_REQUEST_NOT_FOUND_MESSAGE);
+    assertPending(locked);
+    const [posted] = await post([
+      {
+        kind: 'transfer',
+        description,
+        authorId: user.id,
+        details: { paymentRequest: request.id, payee: { accountNumber: payee.number, to: requesterName, internal: true } },
+        postings: [
+          { accountId: source.id, amountCents: -request.amount_cents, memo: description, counterparty: requesterName },
+          {
+            accountId: payee.id,
+            amountCents: request.amount_cents,
+            memo: `Paid your request${request.note ? `: ${request.note}` : ''} (from ${payerName})`,
+            counterparty: payerName,
+          },
+        ],
+      },
+    ]);
+    assert(posted, 'the payment posted');
+    const answered = await repository.markAnswered(trx, request.id, { status: 'paid', entryId: posted.id, answeredAt: posted.bookedAt });
+    await notifyRequester(withDb(ctx, trx), answered, payerName, 'paid');
+    const outcome: Outcome<PaymentRequestPaid> = {
+      data: { request: receivedDto({ ...request, ...answered }), transaction: lineOf(posted, source.id, input.from) },
+      message: PAYMENT_REQUEST_PAID_MESSAGE,
+      created: true,
+    };
+    await storeOutcome(trx, ticket, outcome, posted.id);
+    return outcome;
+  });
+}
+
+interface CodeStep {
+  binding: string;
+  amountCents: number;
+  payeeLabel: string;
+  from: 'savings' | 'checking';
+  note: string | null;
+}
+
+/** The first call: a code for exactly this payment, emailed through the outbox; the answer is stored under the key. */
+async function sendCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
+  const user = ctx.actor.user;
+  return inTransaction(ctx.db, async (trx) => {
+    const { code, expiresAt } = await issueCode(trx, {
+      userId: user.id,
+      purpose: 'transfer',
+      binding: step.binding,
+      ttlMs: TRANSFER_CODE_TTL_MS,
+      payload: { amountCents: step.amountCents, payee: step.payeeLabel },
+    });
+    const summary = `${formatCents(step.amountCents)} from your ${step.from} account to ${step.payeeLabel}, paying their request${step.note ? ` "${step.note}"` : ''}`;
+    await queueMail(
+      withDb(ctx, trx),
+      plainMail(
+        brandOf(ctx.config),
+        user.email,
+        `your IMS code ${code}`,
+        `Hello ${user.first_name},\n\nYour IMS code is ${code}.\n\nIt authorizes only this payment: ${summary}.\n` +
+          `It is valid for 5 minutes and for 5 attempts, and it is free. If you did not ask for it, do not share it and contact support.`,
+      ),
+      { expiresAt },
+    );
+    const outcome: Outcome<TransferCodeSent> = {
+      data: { step: 'code', expiresAt: expiresAt.toISOString(), sentTo: maskEmail(user.email), amount: step.amountCents / 100, payee: step.payeeLabel },
+      message: `We emailed your IMS code to ${maskEmail(user.email)}. It is free and works only for this payment.`,
+    };
+    await storeOutcome(trx, ticket, outcome);
+    return outcome;
+  });
+}
+
+async function notifyRequester(ctx: ActorContext, row: repository.PaymentRequestRow, payerName: string, answer: 'paid' | 'declined'): Promise<void> {
+  await notify(ctx, {
+    kind: 'payment_request_answered',
+    userId: row.requester_id,
+    key: row.id,
+    payerName,
+    amountCents: row.amount_cents,
+    note: row.note,
+    answer,
+    link: routes.accountRequests.path,
+  });
+}
+
+/** The payer says no; the requester hears of it. Only a pending request addressed to them can be declined. */
+export async function declineRequest(ctx: ActorContext, id: string): Promise<Outcome<PaymentRequestDto>> {
+  const user = ctx.actor.user;
+  return inTransaction(ctx.db, async (trx) => {
+    const locked = await repository.lockForPayer(trx, id, user.id);
+    if (!locked) throw notFound(PAYMENT_REQUEST_NOT_FOUND_MESSAGE);
+    assertPending(locked);
+    const answered = await repository.markAnswered(trx, id, { status: 'declined', entryId: null, answeredAt: ctx.clock.now() });
+    await notifyRequester(withDb(ctx, trx), answered, fullName(user.first_name, user.last_name), 'declined');
+    const view = await repository.findView(trx, id);
+    assert(view, 'the declined request is there');
+    return { data: receivedDto(view), message: PAYMENT_REQUEST_DECLINED_MESSAGE };
+  });
+}

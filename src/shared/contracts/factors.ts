@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { controlCharactersMessage, envelope, SINGLE_LINE_TEXT, ZTimestamp } from './common';
+import { ZUser } from './user';
+
+// Second factors (issue 13, ADR 011): passkeys, an authenticator app (TOTP) with recovery codes,
+// and the sign-in's second step. Named limits live here, next to the calls they bound.
+
+/** A sign-in ticket lives this long, allows this many tries at its second step, and works once. */
+export const SIGN_IN_TICKET_TTL_MS = 5 * 60 * 1000;
+export const SIGN_IN_TICKET_ATTEMPTS_MAX = 5;
+/** A WebAuthn challenge (registering a passkey, signing in with one) works once, within this time. */
+export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
+export const RECOVERY_CODES_COUNT = 10;
+export const PASSKEYS_PER_USER_MAX = 10;
+export const PASSKEY_NAME_LENGTH_MAX = 60;
+/** RFC 6238 as every authenticator app reads it by default: SHA-1, 6 digits, 30 seconds. */
+export const TOTP_DIGITS = 6;
+export const TOTP_PERIOD_SECONDS = 30;
+/** An emailed sign-in code: 6 digits, resent at most once a minute. */
+export const EMAIL_SIGN_IN_CODE_RESEND_MS = 60 * 1000;
+
+export const SECOND_FACTOR_METHODS = ['passkey', 'totp', 'recovery', 'email'] as const;
+export const ZSecondFactorMethod = z.enum(SECOND_FACTOR_METHODS);
+export type SecondFactorMethodName = z.infer<typeof ZSecondFactorMethod>;
+
+// ---------------------------------------------------------------- messages (the web app shows them as they are)
+
+export const SECOND_FACTOR_REQUIRED_MESSAGE = 'Set up a second factor (a passkey or an authenticator app) before using the back office.';
+export const TICKET_INVALID_MESSAGE = 'This sign-in has expired. Please sign in again.';
+export const TICKET_EXHAUSTED_MESSAGE = 'Too many wrong attempts. Please sign in again.';
+export const METHOD_NOT_OFFERED_MESSAGE = 'This sign-in cannot use that method. Please choose another.';
+export const WRONG_CODE_MESSAGE = 'The code is not correct.';
+export const TOTP_REPLAYED_MESSAGE = 'This code has already been used. Wait for the next code from your app.';
+export const PASSKEY_REFUSED_MESSAGE = 'This passkey could not be verified. Please try again or choose another method.';
+export const EMAIL_CODE_SENT_MESSAGE = 'We emailed you a sign-in code.';
+export const EMAIL_CODE_WAIT_MESSAGE = 'Please wait a minute before asking for another code.';
+export const TOTP_ENROL_STARTED_MESSAGE = 'Scan the QR code with your authenticator app, then enter the code it shows.';
+export const TOTP_CONFIRMED_MESSAGE = 'Authenticator app set up. Save your recovery codes now: they are shown only once.';
+export const TOTP_ALREADY_MESSAGE = 'An authenticator app is already set up. Remove it first to set up another.';
+export const TOTP_NOT_PENDING_MESSAGE = 'Start the set-up again: there is no authenticator app waiting for confirmation.';
+export const TOTP_REMOVED_MESSAGE = 'Authenticator app removed, with its recovery codes.';
+export const TOTP_NOT_FOUND_MESSAGE = 'No authenticator app is set up.';
+export const PASSKEY_ADDED_MESSAGE = 'Passkey added.';
+export const PASSKEY_RENAMED_MESSAGE = 'Passkey renamed.';
+export const PASSKEY_REMOVED_MESSAGE = 'Passkey removed.';
+export const PASSKEY_NOT_FOUND_MESSAGE = 'Passkey not found';
+export const NO_PASSKEY_MESSAGE = 'You have no passkey: use a code from your authenticator app or a recovery code.';
+export const PASSKEYS_FULL_MESSAGE = `You can register at most ${PASSKEYS_PER_USER_MAX} passkeys. Remove one first.`;
+export const STAFF_LAST_FACTOR_MESSAGE = 'Staff must keep a second factor: add another one before removing this one.';
+
+// ---------------------------------------------------------------- fields
+
+/** The ticket of a sign-in waiting for its second step (opaque, URL-safe). */
+export const ZSignInTicket = z
+  .string({ message: TICKET_INVALID_MESSAGE })
+  .min(20, TICKET_INVALID_MESSAGE)
+  .max(100, TICKET_INVALID_MESSAGE)
+  .regex(/^[A-Za-z0-9_-]+$/, TICKET_INVALID_MESSAGE);
+
+export const SIX_DIGIT_MESSAGE = `Enter the ${TOTP_DIGITS}-digit code`;
+/** A 6-digit code (authenticator app or email); spaces are ignored, as people type "123 456". */
+export const ZSixDigitCode = z
+  .string({ message: SIX_DIGIT_MESSAGE })
+  .max(20, SIX_DIGIT_MESSAGE)
+  .regex(/^[\d ]*$/, SIX_DIGIT_MESSAGE)
+  .transform((value) => value.replaceAll(' ', ''))
+  .pipe(z.string().regex(/^\d{6}$/, SIX_DIGIT_MESSAGE));
+
+export const RECOVERY_CODE_MESSAGE = 'Enter one of your recovery codes, like abcd-efgh-2345-6789';
+/** A recovery code as printed (xxxx-xxxx-xxxx-xxxx); case, spaces and dashes do not matter. */
+export const ZRecoveryCode = z
+  .string({ message: RECOVERY_CODE_MESSAGE })
+  .max(40, RECOVERY_CODE_MESSAGE)
+  .regex(/^[0-9A-Za-z -]*$/, RECOVERY_CODE_MESSAGE)
+  .transform((value) => value.toLowerCase().replace(/[ -]+/g, ''))
+  .pipe(z.string().regex(/^[0-9a-z]{16}$/, RECOVERY_CODE_MESSAGE));
+
+export const ZPasskeyName = z
+  .string({ message: 'Name is required' })
+  .trim()
+  .min(1, 'Name is required')
+  .max(PASSKEY_NAME_LENGTH_MAX, `Name must be at most ${PASSKEY_NAME_LENGTH_MAX} characters`)
+  .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Name'));
+
+const base64url = (label: string, max: number) =>
+  z
+    .string({ message: `${label} is required` })
+    .max(max, `${label} is too long`)
+    .regex(/^[A-Za-z0-9_-]*={0,2}$/, `${label} must be base64url`);
+
+const ZTransport = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+
+/** What @simplewebauthn/browser's startRegistration() answers (RegistrationResponseJSON), bounded. */
+export const ZRegistrationResponse = z
+  .object({
+    id: base64url('Credential id', 1400),
+    rawId: base64url('Credential id', 1400),
+    type: z.literal('public-key'),
+    response: z.object({
+      clientDataJSON: base64url('clientDataJSON', 4096),
+      attestationObject: base64url('attestationObject', 16_384),
+      authenticatorData: base64url('authenticatorData', 8192).optional(),
+      transports: z.array(ZTransport).max(8).optional(),
+      publicKeyAlgorithm: z.number().int().optional(),
+      publicKey: base64url('publicKey', 4096).optional(),
+    }),
+    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+    clientExtensionResults: z.object({ credProps: z.object({ rk: z.boolean().optional() }).optional() }).default({}),
+  })
+  .meta({ id: 'PasskeyRegistrationResponse' });
+
+/** What @simplewebauthn/browser's startAuthentication() answers (AuthenticationResponseJSON), bounded. */
+export const ZAuthenticationResponse = z
+  .object({
+    id: base64url('Credential id', 1400),
+    rawId: base64url('Credential id', 1400),
+    type: z.literal('public-key'),
+    response: z.object({
+      clientDataJSON: base64url('clientDataJSON', 4096),
+      authenticatorData: base64url('authenticatorData', 8192),
+      signature: base64url('signature', 4096),
+      userHandle: base64url('userHandle', 200).optional(),
+    }),
+    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+    clientExtensionResults: z.object({}).default({}),
+  })
+  .meta({ id: 'PasskeyAuthenticationResponse' });
+export type AuthenticationResponseInput = z.infer<typeof ZAuthenticationResponse>;
+
+const ZCredentialDescriptor = z.object({ id: z.string(), type: z.string(), transports: z.array(z.string()).optional() });
+
+/** PublicKeyCredentialCreationOptionsJSON: what the browser's startRegistration() takes. */
+export const ZRegistrationOptions = z
+  .object({
+    challenge: z.string(),
+    rp: z.object({ name: z.string(), id: z.string().optional() }),
+    user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+    pubKeyCredParams: z.array(z.object({ alg: z.number(), type: z.literal('public-key') })),
+    timeout: z.number().optional(),
+    excludeCredentials: z.array(ZCredentialDescriptor).optional(),
+    authenticatorSelection: z
+      .object({
+        authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+        residentKey: z.enum(['discouraged', 'preferred', 'required']).optional(),
+        requireResidentKey: z.boolean().optional(),
+        userVerification: z.enum(['discouraged', 'preferred', 'required']).optional(),
+      })
+      .optional(),
+    attestation: z.enum(['none', 'indirect', 'direct', 'enterprise']).optional(),
+    hints: z.array(z.string()).optional(),
+    extensions: z.object({ credProps: z.boolean().optional() }).optional(),
+  })
+  .meta({ id: 'PasskeyRegistrationOptions' });
+
+/** PublicKeyCredentialRequestOptionsJSON: what the browser's startAuthentication() takes. */
+export const ZAuthenticationOptions = z
+  .object({
+    challenge: z.string(),
+    timeout: z.number().optional(),
+    rpId: z.string().optional(),
+    allowCredentials: z.array(ZCredentialDescriptor).optional(),
+    userVerification: z.enum(['discouraged', 'preferred', 'required']).optional(),
+    hints: z.array(z.string()).optional(),
+  })
+  .meta({ id: 'PasskeyAuthenticationOptions' });
+
+// ---------------------------------------------------------------- the sign-in contract
+
+/** The second step a sign-in waits for: the ticket to present, and the methods it accepts. */
+export const ZSecondFactorChallenge = z.object({ ticket: z.string(), methods: z.array(ZSecondFactorMethod).min(1) }).meta({ id: 'SecondFactorChallenge' });
+export type SecondFactorChallenge = z.infer<typeof ZSecondFactorChallenge>;
+
+export const ZSignedIn = z.object({ token: z.string(), user: ZUser });
+/**
+ * POST /api/auth/signin and /api/auth/admin/signin: the session (token and user) for an account
+ * without a second factor; for one with a factor, `{ secondFactor: { ticket, methods } }` and no
+ * session (ADR 011: the deviation from the spec's "token and user").
+ */
+export const ZPasswordSignInAnswer = envelope(z.union([ZSignedIn, z.object({ secondFactor: ZSecondFactorChallenge })]));
+export type PasswordSignInResult = z.infer<typeof ZPasswordSignInAnswer>['data'];
+
+export const ZTotpSignInRequest = z.object({ ticket: ZSignInTicket, code: ZSixDigitCode });
+export const ZRecoverySignInRequest = z.object({ ticket: ZSignInTicket, code: ZRecoveryCode });
+export const ZEmailCodeSignInRequest = z.object({ ticket: ZSignInTicket, code: ZSixDigitCode });
+export const ZTicketRequest = z.object({ ticket: ZSignInTicket });
+/** With a ticket: the passkey is the second step; without: the passkey alone signs in (a discoverable credential). */
+export const ZPasskeySignInOptionsRequest = z.object({ ticket: ZSignInTicket.optional() });
+export const ZPasskeySignInRequest = z.object({ ticket: ZSignInTicket.optional(), response: ZAuthenticationResponse });
+export const ZAuthenticationOptionsAnswer = envelope(ZAuthenticationOptions);
+
+// ---------------------------------------------------------------- managing factors
+
+export const ZPasskey = z.object({ id: z.string(), name: z.string(), createdAt: ZTimestamp, lastUsedAt: ZTimestamp.nullable() }).meta({ id: 'Passkey' });
+export type PasskeyDto = z.infer<typeof ZPasskey>;
+export const ZPasskeyListAnswer = envelope(z.array(ZPasskey));
+export const ZPasskeyAnswer = envelope(ZPasskey);
+export const ZRegistrationOptionsAnswer = envelope(ZRegistrationOptions);
+export const ZPasskeyRegisterRequest = z.object({ name: ZPasskeyName.optional(), response: ZRegistrationResponse });
+export const ZPasskeyRenameRequest = z.object({ name: ZPasskeyName });
+export type PasskeyNameInput = z.infer<typeof ZPasskeyRenameRequest>;
+
+/** The signed-in user's factors, and whether they must enrol one before anything else (staff without one). */
+export const ZFactorSummary = z
+  .object({
+    passkeys: z.number().int(),
+    totp: z.boolean(),
+    recoveryCodesLeft: z.number().int(),
+    enrolmentRequired: z.boolean(),
+  })
+  .meta({ id: 'FactorSummary' });
+export type FactorSummary = z.infer<typeof ZFactorSummary>;
+export const ZFactorSummaryAnswer = envelope(ZFactorSummary);
+
+/** The secret once, to scan (uri as a QR code) or type: no call returns it again. */
+export const ZTotpEnrolAnswer = envelope(z.object({ secret: z.string(), uri: z.string() }));
+export const ZTotpConfirmRequest = z.object({ code: ZSixDigitCode });
+export type TotpCodeInput = z.infer<typeof ZTotpConfirmRequest>;
+/** The recovery codes, shown once. */
+export const ZTotpConfirmAnswer = envelope(z.object({ recoveryCodes: z.array(z.string()).length(RECOVERY_CODES_COUNT) }));

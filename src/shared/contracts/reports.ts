@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { envelope, isoDate, ZTimestamp } from './common';
+import { ACCOUNT_KINDS } from './journal';
+
+// End of day (issue 15): the trial balance stored for each closed bank day (BANK_TIMEZONE), shown
+// on /admin/reports and exported as CSV and PDF. Amounts are integer cents. A posting that raises an
+// account's balance is a credit to it, one that lowers it a debit (as customers' histories show
+// them), so each line reads opening - debits + credits = closing.
+
+export const TRIAL_BALANCE_PAGE_SIZE_DEFAULT = 100;
+export const TRIAL_BALANCE_PAGE_SIZE_MAX = 500;
+
+export const ZTrialBalanceQuery = z.object({
+  date: isoDate('date'),
+  page: z.coerce.number({ message: 'page must be a number' }).int('page must be a whole number').min(1, 'page must be at least 1').max(100_000).default(1),
+  pageSize: z.coerce
+    .number({ message: 'pageSize must be a number' })
+    .int('pageSize must be a whole number')
+    .min(1, 'pageSize must be at least 1')
+    .max(TRIAL_BALANCE_PAGE_SIZE_MAX, `pageSize must be at most ${TRIAL_BALANCE_PAGE_SIZE_MAX}`)
+    .default(TRIAL_BALANCE_PAGE_SIZE_DEFAULT),
+});
+export type TrialBalanceQuery = z.input<typeof ZTrialBalanceQuery>;
+
+export const ZTrialBalanceExportQuery = z.object({ date: isoDate('date') });
+
+export const ZTrialBalanceLine = z.object({
+  accountId: z.string(),
+  kind: z.enum(ACCOUNT_KINDS),
+  name: z.string(),
+  number: z.string().nullable(),
+  ownerId: z.string().nullable(),
+  ownerName: z.string().nullable(),
+  openingCents: z.number().int(),
+  debitsCents: z.number().int(),
+  creditsCents: z.number().int(),
+  closingCents: z.number().int(),
+});
+export type TrialBalanceLineDto = z.infer<typeof ZTrialBalanceLine>;
+
+const ZTotals = z.object({ openingCents: z.number().int(), debitsCents: z.number().int(), creditsCents: z.number().int(), closingCents: z.number().int() });
+
+export const ZTrialBalance = z
+  .object({
+    date: z.string(),
+    timeZone: z.string(),
+    /** The bank day's booking times: [startsAt, endsAt). */
+    startsAt: ZTimestamp,
+    endsAt: ZTimestamp,
+    /** When the end-of-day job stored it. */
+    createdAt: ZTimestamp,
+    entries: z.number().int(),
+    /** The accounts that moved that day (the lines). */
+    accountsMoved: z.number().int(),
+    /** Every other account, in one row: its balance did not change that day. */
+    unchanged: z.object({ accounts: z.number().int(), balanceCents: z.number().int() }),
+    /** The lines' totals; with the unchanged row, opening and closing each total zero, and debits equal credits. */
+    totals: ZTotals,
+    lines: z.array(ZTrialBalanceLine),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    /** The number of lines (= accountsMoved). */
+    total: z.number().int(),
+  })
+  .meta({ id: 'TrialBalance' });
+export type TrialBalanceDto = z.infer<typeof ZTrialBalance>;
+
+/** The closed days there are reports for. */
+export const ZReportDays = z.object({ first: z.string().nullable(), last: z.string().nullable(), timeZone: z.string() });
+export type ReportDays = z.infer<typeof ZReportDays>;
+
+export const ZTrialBalanceAnswer = envelope(ZTrialBalance);
+export const ZReportDaysAnswer = envelope(ZReportDays);

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { envelope, requiredText, ZTimestamp } from './common';
+
+// The customer page as one place (issue 15): everything that happened to a customer, newest first,
+// and the notes staff add (append-only, audited). Approvals join the timeline with four eyes.
+
+export const NOTE_LENGTH_MAX = 2000;
+export const TIMELINE_PAGE_SIZE_DEFAULT = 20;
+export const TIMELINE_PAGE_SIZE_MAX = 50;
+
+export const TIMELINE_KINDS = ['entry', 'sign_in', 'kyc_submitted', 'kyc_decided', 'loan_applied', 'loan_decided', 'card_requested', 'note'] as const;
+export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+
+export const TIMELINE_KIND_LABELS: Record<TimelineKind, string> = {
+  entry: 'Ledger entry',
+  sign_in: 'Sign-in',
+  kyc_submitted: 'Identity documents',
+  kyc_decided: 'Identity decision',
+  loan_applied: 'Loan application',
+  loan_decided: 'Loan decision',
+  card_requested: 'Card request',
+  note: 'Staff note',
+};
+
+/** Where a page of the timeline continues: an opaque position (microseconds, kind and id). */
+export const ZTimelineCursor = z
+  .string({ message: 'before must be a timeline position' })
+  .max(200, 'before must be a timeline position')
+  .regex(/^[0-9]{1,17}\.[a-z_]{1,20}\.[A-Za-z0-9-]{1,40}$/, 'before must be a position the timeline answered (nextCursor)');
+
+export const ZTimelineQuery = z.object({
+  before: ZTimelineCursor.optional(),
+  pageSize: z.coerce
+    .number({ message: 'pageSize must be a number' })
+    .int('pageSize must be a whole number')
+    .min(1, 'pageSize must be at least 1')
+    .max(TIMELINE_PAGE_SIZE_MAX, `pageSize must be at most ${TIMELINE_PAGE_SIZE_MAX}`)
+    .default(TIMELINE_PAGE_SIZE_DEFAULT),
+});
+export type TimelineQuery = z.input<typeof ZTimelineQuery>;
+
+export const ZTimelineEvent = z
+  .object({
+    kind: z.enum(TIMELINE_KINDS),
+    /** The id of what happened (an entry, a session, a submission, a loan, a card request, a note). */
+    id: z.string(),
+    at: ZTimestamp,
+    title: z.string(),
+    detail: z.string().nullable(),
+    /** Money moved on the customer's accounts (entries) or asked for (loans), in cents. */
+    amountCents: z.number().int().nullable(),
+    /** Entries link to the journal's entry page. */
+    entryId: z.string().nullable(),
+    /** The staff member who decided or wrote it. */
+    actor: z.string().nullable(),
+  })
+  .meta({ id: 'TimelineEvent' });
+export type TimelineEventDto = z.infer<typeof ZTimelineEvent>;
+
+export const ZTimelinePage = z.object({
+  items: z.array(ZTimelineEvent),
+  /** `before=` for the next (older) page; null on the last one. */
+  nextCursor: z.string().nullable(),
+  pageSize: z.number().int(),
+});
+export type TimelinePage = z.infer<typeof ZTimelinePage>;
+
+export const ZNoteRequest = z.object({
+  body: requiredText('Note', NOTE_LENGTH_MAX, 'Write the note first', { multiline: true }),
+});
+export type NoteRequest = z.input<typeof ZNoteRequest>;
+
+export const ZNote = z.object({ id: z.string(), userId: z.string(), body: z.string(), authorEmail: z.string().nullable(), createdAt: ZTimestamp });
+export type NoteDto = z.infer<typeof ZNote>;
+
+export const NOTE_ADDED_MESSAGE = 'Note added';
+
+export const ZTimelineAnswer = envelope(ZTimelinePage);
+export const ZNoteAnswer = envelope(ZNote);

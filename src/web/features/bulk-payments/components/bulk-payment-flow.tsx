@@ -1,0 +1,409 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import {
+  BULK_PAYMENTS_MAX,
+  BULK_TOO_MANY_MESSAGE,
+  type BulkCodeSent,
+  type BulkResult,
+  type BulkRowError,
+  checkBulkRows,
+  ZBulkPaymentFields,
+} from '../../../../shared/contracts/bulk-payments';
+import { dollarsToCents } from '../../../../shared/money';
+import { OTP_LENGTH } from '../../../../shared/limits';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { SelectField, TextAreaField, TextField } from '../../../components/ui/form';
+import { PageLink } from '../../../components/ui/page-link';
+import { useAction } from '../../../lib/action';
+import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
+import { formatCents, formatDate, formatNumber } from '../../../lib/format';
+import { useIdempotencyKey } from '../../../lib/idempotency';
+import { paths } from '../../../paths';
+import { BULK_TEMPLATE_URL, rowErrorsOf, sendBulkPayment } from '../api/send-bulk-payment';
+import { parseBulkCsv } from '../parse-csv';
+
+type Account = 'checking' | 'savings';
+interface SourceValues {
+  from: Account;
+  csv: string;
+}
+type Row = Record<string, string>;
+
+const ZSource = ZBulkPaymentFields.pick({ from: true, csv: true });
+const ZCode = ZBulkPaymentFields.pick({ paymentPin: true });
+const NOTHING = 'Choose a CSV file or paste your payments';
+/** Problems the alert lists above the table (every one is on its row in the table). */
+const PROBLEMS_LISTED_MAX = 10;
+
+const centsOf = (row: Row) => dollarsToCents(row.amount ?? '');
+const totalOf = (rows: Row[]) => rows.reduce((sum, row) => sum + Math.max(0, centsOf(row) ?? 0), 0);
+
+/**
+ * The bulk payment journey: a CSV file (or pasted rows) is read here and previewed with each row's
+ * problems; "Send for approval" lets the bank check every row (unknown accounts too) and email an
+ * IMS code bound to exactly these rows; the code pays them all at once, or none.
+ */
+export function BulkPaymentFlow() {
+  const [preview, setPreview] = useState<{ from: Account; rows: Row[] } | null>(null);
+  const [serverErrors, setServerErrors] = useState<BulkRowError[]>([]);
+  const [code, setCode] = useState<BulkCodeSent | null>(null);
+  const [result, setResult] = useState<BulkResult | null>(null);
+  const idempotency = useIdempotencyKey();
+  const form = useForm<SourceValues>({
+    resolver: contractResolver(ZSource, { required: { fields: ['csv'], message: NOTHING } }),
+    defaultValues: { from: 'checking', csv: '' },
+  });
+
+  const readRows = useFormAction(
+    form,
+    async (values) => {
+      const parsed = parseBulkCsv(values.csv);
+      if ('error' in parsed) throw new Error(parsed.error);
+      if (parsed.rows.length === 0) throw new Error('The file has no payments: add one line per payment under the header.');
+      if (parsed.rows.length > BULK_PAYMENTS_MAX) throw new Error(BULK_TOO_MANY_MESSAGE);
+      return { from: values.from, rows: parsed.rows };
+    },
+    {
+      refresh: false,
+      onSuccess: (next) => {
+        setServerErrors([]);
+        setPreview(next);
+      },
+    },
+  );
+
+  const call = (batch: { from: Account; rows: Row[] }, paymentPin?: string) => {
+    const request = { from: batch.from, payments: batch.rows, ...(paymentPin ? { paymentPin } : {}) };
+    return sendBulkPayment(request, idempotency.keyFor(request));
+  };
+  const options = {
+    refresh: false,
+    onSuccess: (answer: Awaited<ReturnType<typeof call>>) => {
+      idempotency.settle();
+      if (answer.kind === 'code') setCode(answer.code);
+      else {
+        setCode(null);
+        setResult(answer.result);
+      }
+    },
+    onError: (error: unknown) => {
+      idempotency.settle(error);
+      const rows = rowErrorsOf(error);
+      if (rows.length > 0) {
+        setServerErrors(rows);
+        setCode(null);
+      }
+    },
+  } as const;
+  const approve = useAction((batch: { from: Account; rows: Row[] }) => call(batch), { ...options, successToast: 'We emailed you an IMS code' });
+  const confirm = useAction((paymentPin: string) => call(preview ?? { from: 'checking', rows: [] }, paymentPin), {
+    ...options,
+    refresh: true,
+    successToast: (answer) => (answer.kind === 'done' ? answer.message : undefined),
+  });
+  const resend = useAction(() => call(preview ?? { from: 'checking', rows: [] }), { ...options, successToast: 'We emailed you a new IMS code' });
+
+  const startOver = () => {
+    setPreview(null);
+    setServerErrors([]);
+    setCode(null);
+    setResult(null);
+    approve.reset();
+    confirm.reset();
+    form.reset({ from: form.getValues('from'), csv: '' });
+  };
+
+  if (result && preview) return <BulkResultView result={result} rows={preview.rows} onAgain={startOver} />;
+  if (code && preview) {
+    return (
+      <BulkCodeStep
+        code={code}
+        count={preview.rows.length}
+        from={preview.from}
+        confirm={confirm}
+        resend={resend}
+        onBack={() => {
+          setCode(null);
+          confirm.reset();
+        }}
+      />
+    );
+  }
+
+  if (preview) {
+    const local = checkBulkRows(preview.rows);
+    const errors = [...(local.ok ? [] : local.errors), ...serverErrors];
+    const sendError = approve.error && serverErrors.length === 0 ? approve.error.message : null;
+    return (
+      <div className="space-y-4">
+        <p className="text-slate-800">
+          <strong>{formatNumber(preview.rows.length)}</strong> payment{preview.rows.length === 1 ? '' : 's'} from your {preview.from} account, total{' '}
+          <strong>{formatCents(totalOf(preview.rows))}</strong>.
+        </p>
+        <div aria-live="polite">
+          {errors.length > 0 ? (
+            <Alert tone="error">
+              {serverErrors.length > 0 ? approve.error?.message : 'Some rows have problems: correct them in your file and read it again.'} (
+              {formatNumber(new Set(errors.map((error) => error.row)).size)} of {formatNumber(preview.rows.length)} rows)
+              <ul className="mt-2 list-disc pl-5">
+                {errors.slice(0, PROBLEMS_LISTED_MAX).map((error) => (
+                  <li key={`${error.row}-${error.field}`}>
+                    Row {error.row}: {error.message}
+                  </li>
+                ))}
+                {errors.length > PROBLEMS_LISTED_MAX ? <li>and {formatNumber(errors.length - PROBLEMS_LISTED_MAX)} more, shown in the table</li> : null}
+              </ul>
+            </Alert>
+          ) : null}
+          {sendError ? <Alert tone="error">{sendError}</Alert> : null}
+        </div>
+        <PreviewTable rows={preview.rows} errors={errors} />
+        <div className="flex flex-wrap gap-3">
+          <Button variant="secondary" onClick={startOver} disabled={approve.busy}>
+            Choose another file
+          </Button>
+          <Button onClick={() => void approve.run(preview)} disabled={approve.busy || errors.length > 0}>
+            {approve.busy ? 'Checking…' : 'Send for approval'}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const { errors } = form.formState;
+  return (
+    <form onSubmit={readRows.submit} noValidate aria-label="Bulk payment file" className="space-y-5">
+      <div aria-live="polite">{readRows.error ? <Alert tone="error">{readRows.error.message}</Alert> : null}</div>
+      <SelectField label="Pay from" invalid={!!errors.from} {...form.register('from')}>
+        <option value="checking">Checking</option>
+        <option value="savings">Savings</option>
+      </SelectField>
+      <TextField
+        label="CSV file"
+        type="file"
+        accept=".csv,text/csv"
+        hint={
+          <>
+            Up to {formatNumber(BULK_PAYMENTS_MAX)} payments to accounts at this bank, one per line under the header accountNumber, amount, name, description.{' '}
+            <a href={BULK_TEMPLATE_URL} download className="font-semibold text-brand-800 underline">
+              Download the template
+            </a>
+            .
+          </>
+        }
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          if (file) void file.text().then((text) => form.setValue('csv', text, { shouldDirty: true }));
+        }}
+      />
+      <TextAreaField
+        label="Or paste your payments (CSV, with the header line)"
+        rows={6}
+        spellCheck={false}
+        className="font-mono text-sm"
+        placeholder={'accountNumber,amount,name,description\n1234567897,1250.00,Sam Taylor,Salary November'}
+        {...fieldError(errors.csv, readRows.error)}
+        {...form.register('csv')}
+      />
+      <Button type="submit" disabled={readRows.busy}>
+        Preview payments
+      </Button>
+    </form>
+  );
+}
+
+function PreviewTable({ rows, errors }: { rows: Row[]; errors: BulkRowError[] }) {
+  const byRow = new Map<number, BulkRowError[]>();
+  for (const error of errors) byRow.set(error.row, [...(byRow.get(error.row) ?? []), error]);
+  return (
+    <div className="relative overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label="Payments to make">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <caption className="sr-only">Payments to make, with the problems of each row</caption>
+        <thead className="bg-slate-50 text-left text-slate-700">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Row
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Account number
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Name
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Description
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">
+              Amount
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Problems
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((row, index) => {
+            const problems = byRow.get(index + 1) ?? [];
+            const cents = centsOf(row);
+            return (
+              <tr key={index} className={problems.length > 0 ? 'bg-red-50' : undefined}>
+                <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
+                  {index + 1}
+                </th>
+                <td className="px-3 py-2 font-mono">{row.accountNumber}</td>
+                <td className="px-3 py-2">{row.name}</td>
+                <td className="px-3 py-2">{row.description}</td>
+                <td className="px-3 py-2 text-right">{cents !== null && cents > 0 ? formatCents(cents) : row.amount}</td>
+                <td className="px-3 py-2 text-red-800">
+                  {problems.length > 0 ? (
+                    <ul>
+                      {problems.map((problem) => (
+                        <li key={problem.field}>{problem.message}</li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <span className="sr-only">None</span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function BulkCodeStep({
+  code,
+  count,
+  from,
+  confirm,
+  resend,
+  onBack,
+}: {
+  code: BulkCodeSent;
+  count: number;
+  from: Account;
+  confirm: ReturnType<typeof useAction<string, unknown>>;
+  resend: ReturnType<typeof useAction<void, unknown>>;
+  onBack: () => void;
+}) {
+  const form = useForm<{ paymentPin: string }>({
+    resolver: contractResolver(ZCode, { required: { fields: ['paymentPin'], message: 'Please enter IMS code' } }),
+    defaultValues: { paymentPin: '' },
+  });
+  const pin = form.register('paymentPin');
+  const busy = confirm.busy || resend.busy;
+  const error = confirm.error ?? resend.error;
+  return (
+    <form
+      onSubmit={form.handleSubmit(({ paymentPin }) => void confirm.run(paymentPin.trim()))}
+      noValidate
+      className="space-y-5"
+      aria-label="Approve bulk payment"
+    >
+      <h2 className="text-lg font-semibold text-slate-900">Approve this bulk payment</h2>
+      <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200">
+        {[
+          ['Payments', formatNumber(count)],
+          ['Total', formatCents(Math.round(code.amount * 100))],
+          ['From', from === 'checking' ? 'Checking' : 'Savings'],
+        ].map(([label, value]) => (
+          <div key={label} className="flex flex-wrap justify-between gap-2 px-4 py-2">
+            <dt className="text-sm text-slate-700">{label}</dt>
+            <dd className="font-medium text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <TextField
+        label="IMS code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={OTP_LENGTH}
+        error={form.formState.errors.paymentPin?.message}
+        hint={`We emailed a 6-digit IMS code to ${code.sentTo}. It is free, valid until ${formatDate(code.expiresAt, 'time')}, and works only for exactly these payments.`}
+        {...pin}
+        onChange={(event) => {
+          event.target.value = event.target.value.replace(/\D/g, '');
+          void pin.onChange(event);
+        }}
+      />
+      <div aria-live="polite">{error ? <Alert tone="error">{error.message}</Alert> : null}</div>
+      <div className="flex flex-wrap gap-3">
+        <Button variant="secondary" onClick={onBack} disabled={busy}>
+          Back
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Paying…' : `Pay ${formatNumber(count)} payments`}
+        </Button>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            form.reset({ paymentPin: '' });
+            confirm.reset();
+            void resend.run();
+          }}
+          disabled={busy}
+        >
+          Send a new code
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: Row[]; onAgain: () => void }) {
+  return (
+    <div className="space-y-4">
+      <Alert tone="success">
+        Paid {formatNumber(result.count)} payments, total {formatCents(Math.round(result.total * 100))}.
+      </Alert>
+      <p className="text-sm text-slate-700">
+        Batch reference <span className="font-mono break-all">{result.batchId}</span>. Each payment is a line in your{' '}
+        <PageLink to={paths.accountTransactions} className="font-semibold text-brand-800 underline">
+          transactions
+        </PageLink>
+        .
+      </p>
+      <div className="relative overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label="Payments made">
+        <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <caption className="sr-only">Payments made, with their entry references</caption>
+          <thead className="bg-slate-50 text-left text-slate-700">
+            <tr>
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Row
+              </th>
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Name
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-semibold">
+                Amount
+              </th>
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Entry
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {result.results.map((line) => {
+              const row = rows[line.row - 1];
+              return (
+                <tr key={line.entryId}>
+                  <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
+                    {line.row}
+                  </th>
+                  <td className="px-3 py-2">{row?.name}</td>
+                  <td className="px-3 py-2 text-right">{formatCents(row ? (centsOf(row) ?? 0) : 0)}</td>
+                  <td className="px-3 py-2 font-mono text-xs">{line.entryId}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <Button onClick={onAgain}>Make another bulk payment</Button>
+    </div>
+  );
+}

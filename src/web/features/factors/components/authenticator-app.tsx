@@ -1,0 +1,176 @@
+import QRCode from 'qrcode';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { type TotpCodeInput, ZTotpConfirmRequest } from '../../../../shared/contracts/factors';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/form';
+import { useAction } from '../../../lib/action';
+import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
+import { confirmTotp } from '../api/confirm-totp';
+import { enrolTotp, type TotpEnrolment } from '../api/enrol-totp';
+import { removeTotp } from '../api/remove-totp';
+import { RecoveryCodes } from './recovery-codes';
+
+/**
+ * The authenticator app: set it up (a QR code to scan, or the key to type, then a first code), see
+ * the recovery codes once with a clear "save these" step, or remove it. `canRemove` is false for a
+ * staff member whose only factor it is (the server refuses too).
+ */
+export function AuthenticatorApp({
+  enrolled,
+  recoveryCodesLeft,
+  canRemove,
+  onEnrolled,
+}: {
+  enrolled: boolean;
+  recoveryCodesLeft: number;
+  canRemove: boolean;
+  onEnrolled?: () => void;
+}) {
+  const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const start = useAction(() => enrolTotp(), { onSuccess: setEnrolment, refresh: false });
+
+  let body;
+  if (recoveryCodes) {
+    body = (
+      <RecoveryCodes
+        codes={recoveryCodes}
+        onDone={() => {
+          setRecoveryCodes(null);
+          onEnrolled?.();
+        }}
+      />
+    );
+  } else if (enrolment) {
+    body = (
+      <Enrolment
+        enrolment={enrolment}
+        onConfirmed={(codes) => {
+          setEnrolment(null);
+          setRecoveryCodes(codes);
+        }}
+        onCancel={() => setEnrolment(null)}
+      />
+    );
+  } else if (enrolled) {
+    body = <Enrolled recoveryCodesLeft={recoveryCodesLeft} canRemove={canRemove} />;
+  } else {
+    body = (
+      <div className="space-y-3">
+        <p className="text-sm text-slate-700">
+          Use an app such as Google Authenticator, Microsoft Authenticator or 1Password: it shows a new 6-digit code every 30 seconds.
+        </p>
+        {start.error ? <Alert tone="error">{start.error.message}</Alert> : null}
+        <Button disabled={start.busy} onClick={() => void start.run()}>
+          {start.busy ? 'Starting...' : 'Set up an authenticator app'}
+        </Button>
+      </div>
+    );
+  }
+
+  return (
+    <section aria-labelledby="totp-heading" className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 sm:p-5">
+      <h3 id="totp-heading" className="text-base font-semibold text-slate-900">
+        Authenticator app
+      </h3>
+      {body}
+    </section>
+  );
+}
+
+function Enrolled({ recoveryCodesLeft, canRemove }: { recoveryCodesLeft: number; canRemove: boolean }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useAction(() => removeTotp(), { successToast: (message) => message ?? 'Authenticator app removed.', errorToast: true });
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-slate-800">
+        <span className="mr-2 rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-900">On</span>
+        Sign-ins ask for a code from your app. {recoveryCodesLeft} of 10 recovery codes left.
+      </p>
+      {!canRemove ? <p className="text-sm text-slate-700">Staff must keep a second factor: add a passkey before removing the app.</p> : null}
+      {canRemove && !confirming ? (
+        <Button variant="danger" onClick={() => setConfirming(true)}>
+          Remove authenticator app
+        </Button>
+      ) : null}
+      {confirming ? (
+        <div className="flex flex-wrap items-center gap-3 rounded-md bg-red-50 p-3">
+          <p className="text-sm text-red-900">Remove the app and its recovery codes? Sign-ins will no longer ask for its codes.</p>
+          <Button variant="danger" disabled={remove.busy} onClick={() => void remove.run()}>
+            {remove.busy ? 'Removing...' : 'Yes, remove it'}
+          </Button>
+          <Button variant="ghost" onClick={() => setConfirming(false)}>
+            Cancel
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Groups of four, as the key is easier to type that way. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+
+function Enrolment({ enrolment, onConfirmed, onCancel }: { enrolment: TotpEnrolment; onConfirmed: (codes: string[]) => void; onCancel: () => void }) {
+  const [qr, setQr] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    QRCode.toDataURL(enrolment.uri, { margin: 1, width: 192, errorCorrectionLevel: 'M' })
+      .then((url) => live && setQr(url))
+      .catch(() => live && setQr(null));
+    return () => {
+      live = false;
+    };
+  }, [enrolment.uri]);
+  const form = useForm<TotpCodeInput>({ resolver: contractResolver(ZTotpConfirmRequest), defaultValues: { code: '' } });
+  const action = useFormAction(form, (values) => confirmTotp(values.code), { onSuccess: onConfirmed, refresh: false });
+
+  return (
+    <div className="space-y-4">
+      <ol className="list-decimal space-y-4 pl-5 text-sm text-slate-800">
+        <li>
+          <p>Scan this QR code with your authenticator app.</p>
+          {qr ? (
+            <img
+              src={qr}
+              width={192}
+              height={192}
+              alt="QR code to add this account to your authenticator app"
+              className="mt-2 rounded border border-slate-200"
+            />
+          ) : null}
+          <p className="mt-2">
+            Cannot scan it? Type this key instead:{' '}
+            <code className="break-all rounded bg-slate-100 px-1.5 py-0.5 font-mono text-slate-900" data-testid="totp-secret">
+              {grouped(enrolment.secret)}
+            </code>
+          </p>
+        </li>
+        <li>
+          <p>Enter the 6-digit code the app shows.</p>
+          <form onSubmit={action.submit} noValidate className="mt-2 flex flex-wrap items-end gap-3">
+            <div className="w-48">
+              <TextField
+                label="Code from the app"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={7}
+                {...fieldError(form.formState.errors.code, action.error)}
+                {...form.register('code')}
+              />
+            </div>
+            <Button type="submit" disabled={action.busy}>
+              {action.busy ? 'Checking...' : 'Turn on'}
+            </Button>
+            <Button variant="ghost" onClick={onCancel}>
+              Cancel
+            </Button>
+          </form>
+        </li>
+      </ol>
+      {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { ZPaymentRequestPay, type PaymentRequestDto } from '../../../../shared/contracts/payment-requests';
+import type { TransferCodeSent } from '../../../../shared/contracts/transactions';
+import { OTP_LENGTH } from '../../../../shared/limits';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { SelectField, TextField } from '../../../components/ui/form';
+import { useAction } from '../../../lib/action';
+import { useCurrentUser } from '../../../lib/current-user';
+import { contractResolver } from '../../../lib/form';
+import { formatDate, formatDollars } from '../../../lib/format';
+import { useIdempotencyKey } from '../../../lib/idempotency';
+import { payPaymentRequest, type PayAnswer } from '../api/pay-payment-request';
+
+const ZCode = ZPaymentRequestPay.pick({ paymentPin: true });
+
+/**
+ * Paying a request, with the payer's own approval as a transfer has it: choose the account, the
+ * bank emails an IMS code for exactly this payment, the code pays it.
+ */
+export function PayRequest({ request, onDone, onCancel }: { request: PaymentRequestDto; onDone: () => void; onCancel: () => void }) {
+  const user = useCurrentUser();
+  const [from, setFrom] = useState<'savings' | 'checking'>('checking');
+  const [code, setCode] = useState<TransferCodeSent | null>(null);
+  const idempotency = useIdempotencyKey();
+  const call = (paymentPin?: string) => {
+    const body = { from, paymentPin };
+    return payPaymentRequest(request.id, body, idempotency.keyFor({ id: request.id, ...body }));
+  };
+  const options = {
+    onSuccess: (answer: PayAnswer) => {
+      idempotency.settle();
+      if (answer.kind === 'code') setCode(answer.code);
+      else onDone();
+    },
+    onError: (error: unknown) => idempotency.settle(error),
+    successToast: (answer: PayAnswer) => (answer.kind === 'paid' ? answer.message : undefined),
+  };
+  // Asking for the code changes nothing on screen: no refresh.
+  const start = useAction(() => call(), { ...options, refresh: false });
+  const confirm = useAction((paymentPin: string) => call(paymentPin), options);
+  const codeForm = useForm<{ paymentPin: string }>({ resolver: contractResolver(ZCode), defaultValues: { paymentPin: '' } });
+  const pin = codeForm.register('paymentPin');
+  const busy = start.busy || confirm.busy;
+  const error = confirm.error ?? start.error;
+  const balance = user.account[from];
+
+  return (
+    <div className="mt-3 space-y-4 rounded-lg border border-brand-200 bg-brand-50 p-4">
+      {code ? (
+        <form
+          onSubmit={codeForm.handleSubmit(({ paymentPin }) => void confirm.run(paymentPin.trim()))}
+          noValidate
+          className="space-y-4"
+          aria-label={`Confirm payment to ${request.counterparty}`}
+        >
+          <p className="text-sm text-slate-800">
+            Pay <strong>{formatDollars(request.amount)}</strong> from your {from} account to <strong>{code.payee}</strong>.
+          </p>
+          <TextField
+            label="IMS code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={OTP_LENGTH}
+            error={codeForm.formState.errors.paymentPin?.message}
+            hint={`We emailed a 6-digit IMS code to ${code.sentTo}. It is free, valid until ${formatDate(code.expiresAt, 'time')}, and works only for this payment.`}
+            {...pin}
+            onChange={(event) => {
+              event.target.value = event.target.value.replace(/\D/g, '');
+              confirm.reset();
+              void pin.onChange(event);
+            }}
+          />
+          {error ? <Alert tone="error">{error.message}</Alert> : null}
+          <div className="flex flex-wrap gap-3">
+            <Button type="submit" disabled={busy}>
+              {confirm.busy ? 'Paying...' : 'Confirm payment'}
+            </Button>
+            <Button
+              variant="secondary"
+              disabled={busy}
+              onClick={() => {
+                setCode(null);
+                confirm.reset();
+              }}
+            >
+              Back
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div className="space-y-4">
+          <SelectField label="Pay from" value={from} onChange={(event) => setFrom(event.target.value as 'savings' | 'checking')}>
+            <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
+            <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
+          </SelectField>
+          {balance < request.amount ? <Alert tone="warning">Your {from} balance is below this amount.</Alert> : null}
+          {error ? <Alert tone="error">{error.message}</Alert> : null}
+          <div className="flex flex-wrap gap-3">
+            <Button onClick={() => void start.run()} disabled={busy}>
+              {start.busy ? 'Sending code...' : 'Continue'}
+            </Button>
+            <Button variant="secondary" onClick={onCancel} disabled={busy}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import type { PaymentRequestDto, PaymentRequestStatus } from '../../../../shared/contracts/payment-requests';
+import { Button } from '../../../components/ui/button';
+import { useAction } from '../../../lib/action';
+import { formatDate, formatDollars } from '../../../lib/format';
+import { declinePaymentRequest } from '../api/decline-payment-request';
+import { PayRequest } from './pay-request';
+
+const STATUS_LABELS: Record<PaymentRequestStatus, { label: string; className: string }> = {
+  pending: { label: 'Waiting', className: 'bg-amber-100 text-amber-900' },
+  paid: { label: 'Paid', className: 'bg-green-100 text-green-900' },
+  declined: { label: 'Declined', className: 'bg-slate-200 text-slate-800' },
+};
+
+function StatusBadge({ status }: { status: PaymentRequestStatus }) {
+  const { label, className } = STATUS_LABELS[status];
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${className}`}>{label}</span>;
+}
+
+function RequestLine({ request, children }: { request: PaymentRequestDto; children?: React.ReactNode }) {
+  return (
+    <li data-testid={`${request.direction}-request`} className="py-3">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <p className="font-semibold break-words text-slate-900">
+            {request.direction === 'received'
+              ? `${request.counterparty} asks you for ${formatDollars(request.amount)}`
+              : `${formatDollars(request.amount)} from ${request.counterparty}`}
+          </p>
+          {request.note ? <p className="text-sm break-words text-slate-800">“{request.note}”</p> : null}
+          <p className="text-sm text-slate-700">
+            Sent {formatDate(request.createdAt, 'dateTime')}
+            {request.answeredAt ? ` · ${request.status === 'paid' ? 'paid' : 'declined'} ${formatDate(request.answeredAt, 'dateTime')}` : ''}
+          </p>
+        </div>
+        <StatusBadge status={request.status} />
+      </div>
+      {children}
+    </li>
+  );
+}
+
+/** Requests addressed to the customer: a pending one can be paid (with an IMS code) or declined. */
+export function ReceivedRequests({ items }: { items: PaymentRequestDto[] }) {
+  const [paying, setPaying] = useState<string | null>(null);
+  const decline = useAction((id: string) => declinePaymentRequest(id), { successToast: (answer) => answer.message, errorToast: true });
+  if (items.length === 0) return <p className="text-slate-700">Nobody has asked you for money yet.</p>;
+  return (
+    <ul className="divide-y divide-slate-200">
+      {items.map((request) => (
+        <RequestLine key={request.id} request={request}>
+          {request.status === 'pending' ? (
+            paying === request.id ? (
+              <PayRequest request={request} onDone={() => setPaying(null)} onCancel={() => setPaying(null)} />
+            ) : (
+              <div className="mt-2 flex flex-wrap gap-3">
+                <Button onClick={() => setPaying(request.id)} disabled={decline.busy}>
+                  Pay
+                  <span className="sr-only">
+                    {' '}
+                    {request.counterparty} {formatDollars(request.amount)}
+                  </span>
+                </Button>
+                <Button variant="secondary" onClick={() => void decline.run(request.id)} disabled={decline.busy}>
+                  Decline
+                  <span className="sr-only">
+                    {' '}
+                    the request from {request.counterparty} for {formatDollars(request.amount)}
+                  </span>
+                </Button>
+              </div>
+            )
+          ) : null}
+        </RequestLine>
+      ))}
+    </ul>
+  );
+}
+
+/** Requests the customer sent, as they typed whom they asked. */
+export function SentRequests({ items }: { items: PaymentRequestDto[] }) {
+  if (items.length === 0) return <p className="text-slate-700">You have not asked anyone for money yet.</p>;
+  return (
+    <ul className="divide-y divide-slate-200">
+      {items.map((request) => (
+        <RequestLine key={request.id} request={request} />
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import type { StandingOrderDto } from '../../../../shared/contracts/standing-orders';
+import { Button } from '../../../components/ui/button';
+import { formatDate, formatDollars } from '../../../lib/format';
+
+const FREQUENCY_LABELS: Record<StandingOrderDto['frequency'], string> = { once: 'Once', weekly: 'Every week', monthly: 'Every month' };
+const STATUS_LABELS: Record<StandingOrderDto['status'], string> = { active: 'Active', finished: 'Finished', cancelled: 'Cancelled' };
+
+function lastResultText(order: StandingOrderDto): string {
+  const result = order.lastResult;
+  if (!result) return 'No payment yet';
+  const due = formatDate(result.dueDate);
+  if (result.outcome === 'paid') return `Paid (due ${due})`;
+  if (result.outcome === 'retrying') return `Not paid yet (due ${due}): ${result.reason ?? ''}`;
+  return `Not paid (due ${due}): ${result.reason ?? ''}`;
+}
+
+function nextRunText(order: StandingOrderDto): string {
+  if (!order.nextRunDate) return order.status === 'cancelled' ? 'None: cancelled' : 'None: finished';
+  const date = formatDate(order.nextRunDate);
+  return order.retryAt ? `${date} (tried again at ${formatDate(order.retryAt, 'time')})` : date;
+}
+
+/** The customer's standing orders: each with its payee, schedule, next run date and last result; active ones can be cancelled. */
+export function StandingOrderList({ orders, busy, onCancel }: { orders: StandingOrderDto[]; busy: boolean; onCancel: (order: StandingOrderDto) => void }) {
+  const [confirming, setConfirming] = useState<string | null>(null);
+  if (orders.length === 0) return <p className="text-slate-700">You have no standing orders yet.</p>;
+  return (
+    <ul className="divide-y divide-slate-200" aria-label="Standing orders">
+      {orders.map((order) => {
+        const title = `${formatDollars(order.amount)} to ${order.payee}`;
+        return (
+          <li key={order.id} className="space-y-2 py-4" data-testid="standing-order">
+            <div className="flex flex-wrap items-start justify-between gap-2">
+              <div className="min-w-0">
+                <h3 className="break-words font-semibold text-slate-900">{title}</h3>
+                <p className="break-words text-sm text-slate-700">{order.description}</p>
+              </div>
+              <span
+                className={`rounded px-2 py-0.5 text-xs font-semibold ${order.status === 'active' ? 'bg-emerald-100 text-emerald-900' : 'bg-slate-100 text-slate-800'}`}
+              >
+                {STATUS_LABELS[order.status]}
+              </span>
+            </div>
+            <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+              <div className="flex flex-wrap gap-x-2">
+                <dt className="text-slate-600">Schedule</dt>
+                <dd className="text-slate-900">
+                  {FREQUENCY_LABELS[order.frequency]} from {formatDate(order.startDate)}
+                  {order.endDate ? ` until ${formatDate(order.endDate)}` : ''}
+                  {order.count ? `, ${order.count} payment${order.count === 1 ? '' : 's'} at most` : ''}
+                </dd>
+              </div>
+              <div className="flex flex-wrap gap-x-2">
+                <dt className="text-slate-600">From</dt>
+                <dd className="text-slate-900">{order.from === 'savings' ? 'Savings' : 'Checking'}</dd>
+              </div>
+              <div className="flex flex-wrap gap-x-2">
+                <dt className="text-slate-600">Next run</dt>
+                <dd className="text-slate-900">{nextRunText(order)}</dd>
+              </div>
+              <div className="flex flex-wrap gap-x-2">
+                <dt className="text-slate-600">Last result</dt>
+                <dd className="break-words text-slate-900">{lastResultText(order)}</dd>
+              </div>
+            </dl>
+            {order.status === 'active' ? (
+              confirming === order.id ? (
+                <div className="flex flex-wrap items-center gap-3" role="group" aria-label={`Cancel the standing order of ${title}?`}>
+                  <p className="text-sm font-medium text-slate-900">Cancel this standing order? No further payment will be made.</p>
+                  <Button variant="danger" className="px-3 py-1.5" disabled={busy} onClick={() => onCancel(order)}>
+                    Yes, cancel it
+                  </Button>
+                  <Button variant="secondary" className="px-3 py-1.5" disabled={busy} onClick={() => setConfirming(null)}>
+                    Keep it
+                  </Button>
+                </div>
+              ) : (
+                <Button
+                  variant="secondary"
+                  className="px-3 py-1.5"
+                  disabled={busy}
+                  aria-label={`Cancel standing order: ${title}`}
+                  onClick={() => setConfirming(order.id)}
+                >
+                  Cancel
+                </Button>
+              )
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,20 @@
+import { Card, PageTitle } from '../../components/ui/card';
+import { BulkPaymentFlow } from '../../features/bulk-payments/components/bulk-payment-flow';
+import { BANK_NAME } from '../../lib/settings';
+
+export function meta() {
+  return [{ title: `Bulk Payments | ${BANK_NAME}` }];
+}
+
+export default function BulkPaymentsPage() {
+  return (
+    <div className="max-w-5xl">
+      <PageTitle subtitle="Pay up to 1,000 people at this bank at once (staff salaries, suppliers) from one CSV file, approved with one IMS code.">
+        Bulk Payments
+      </PageTitle>
+      <Card>
+        <BulkPaymentFlow />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealAll } from '../../src/server/ledger/sealer';
+import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext, valueDate } from '../support/app';
+
+// The whole journal (issue 15): every entry on every account, the bank's own included, filtered by
+// kind, customer, account, booking time, value date and amount, paged by key; one entry's page.
+let ctx: TestContext;
+let admin: string;
+let alice: Awaited<ReturnType<typeof createCustomer>>;
+let bob: Awaited<ReturnType<typeof createCustomer>>;
+let operationsId: string;
+const entries: Record<string, string> = {};
+
+const get = (url: string, token = admin) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
+const journal = async (query: string) => {
+  const response = await get(`/api/admin/journal${query ? `?${query}` : ''}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return json(response).data as {
+    items: Array<{ id: string; seq: number; kind: string; amountCents: number; valueDate: string; bookedAt: string; postings: Array<Record<string, unknown>> }>;
+    olderCursor: string | null;
+    newerCursor: string | null;
+  };
+};
+
+async function staffEntry(userId: string, transactionType: 'credit' | 'debit', amount: number, date: string, description: string) {
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/transaction/admin/${userId}`,
+    headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
+    payload: { amount, transactionType, date, description, reason: 'journal test' },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return json(response).data.entryId as string;
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  admin = await adminToken(ctx);
+  alice = await createCustomer(ctx, { firstName: 'Alice', lastName: 'Journal' });
+  bob = await createCustomer(ctx, { firstName: 'Bob', lastName: 'Journal' });
+  operationsId = (await ctx.database.db.selectFrom('ledger_accounts').select('id').where('kind', '=', 'bank_operations').executeTakeFirstOrThrow()).id;
+  entries.aliceCredit = await staffEntry(alice.userId, 'credit', 300, valueDate(-40), 'Alice funding');
+  entries.bobCredit = await staffEntry(bob.userId, 'credit', 80.25, valueDate(-20), 'Bob funding');
+  const moved = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/transaction/internal-transfer',
+    headers: { ...bearer(alice.token), 'idempotency-key': randomUUID() },
+    payload: { from: 'checking', to: 'savings', amount: 45 },
+  });
+  expect(moved.statusCode).toBe(201);
+  entries.aliceInternal = json(moved).data.entryId;
+  entries.bobDebit = await staffEntry(bob.userId, 'debit', 10, valueDate(-20), 'Bob fee');
+  const reversal = await ctx.app.inject({
+    method: 'DELETE',
+    url: `/api/transaction/admin/${entries.bobDebit}`,
+    headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
+    payload: { reason: 'fee waived' },
+  });
+  expect(reversal.statusCode).toBe(200);
+  entries.bobReversal = json(reversal).data.reversalEntryId;
+  const correction = await ctx.app.inject({
+    method: 'PUT',
+    url: `/api/user/admin/account/${alice.userId}`,
+    headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
+    payload: { savings: 45, checking: 250, number: alice.accountNumber, reason: 'correction for the journal test' },
+  });
+  expect(correction.statusCode, correction.body).toBe(200);
+  entries.aliceCorrection = json(correction).data.entryId;
+});
+afterAll(async () => ctx?.close());
+
+describe('GET /api/admin/journal', () => {
+  it('lists every entry newest first, the bank’s own accounts included, with every posting and its balance after', async () => {
+    const page = await journal('pageSize=100');
+    const count = await ctx.database.db
+      .selectFrom('journal_entries')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(page.items).toHaveLength(Number(count.n));
+    const seqs = page.items.map((item) => item.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
+    expect(page.items[0]?.id).toBe(entries.aliceCorrection);
+    const credit = page.items.find((item) => item.id === entries.aliceCredit);
+    expect(credit).toMatchObject({ kind: 'adjustment', amountCents: 30000, valueDate: valueDate(-40), authorEmail: 'admin@example.com', reversedBy: null });
+    expect(credit?.postings).toEqual([
+      expect.objectContaining({ accountKind: 'bank_operations', accountName: 'Operations adjustments', ownerId: null, amountCents: -30000 }),
+      expect.objectContaining({
+        accountKind: 'checking',
+        ownerId: alice.userId,
+        ownerName: 'Alice Journal',
+        accountNumber: alice.accountNumber,
+        amountCents: 30000,
+        balanceAfterCents: 30000,
+      }),
+    ]);
+    expect(page.items.find((item) => item.id === entries.bobDebit)).toMatchObject({ reversedBy: entries.bobReversal });
+    expect(page.items.find((item) => item.id === entries.bobReversal)).toMatchObject({ kind: 'reversal', reversalOf: entries.bobDebit });
+    expect(page.olderCursor).toBeNull();
+    expect(page.newerCursor).toBeNull();
+  });
+
+  it('pages by key: older and newer pages meet without a gap or a repeat', async () => {
+    const all = (await journal('pageSize=100')).items.map((item) => item.id);
+    const seen: string[] = [];
+    let query = 'pageSize=2';
+    const cursors: string[] = [];
+    for (;;) {
+      const page = await journal(query);
+      seen.push(...page.items.map((item) => item.id));
+      if (!page.olderCursor) break;
+      cursors.push(page.olderCursor);
+      query = `pageSize=2&older=${page.olderCursor}`;
+    }
+    expect(seen).toEqual(all);
+    // Back from the second page to the first.
+    const second = await journal(`pageSize=2&older=${cursors[0]}`);
+    expect(second.newerCursor).not.toBeNull();
+    const first = await journal(`pageSize=2&newer=${second.newerCursor}`);
+    expect(first.items.map((item) => item.id)).toEqual(all.slice(0, 2));
+    expect(first.newerCursor).toBeNull();
+    expect(first.olderCursor).toBe(cursors[0]);
+  });
+
+  it('filters by kind', async () => {
+    const reversals = await journal('kind=reversal');
+    expect(reversals.items.map((item) => item.id)).toEqual([entries.bobReversal]);
+    const internal = await journal('kind=internal');
+    expect(internal.items.map((item) => item.id)).toEqual([entries.aliceInternal]);
+  });
+
+  it('filters by customer: a user id, an email or an account number', async () => {
+    const expected = [entries.aliceCorrection, entries.aliceInternal, entries.aliceCredit];
+    for (const customer of [alice.userId, alice.email.toUpperCase(), alice.accountNumber]) {
+      const page = await journal(`customer=${encodeURIComponent(customer)}`);
+      expect(
+        page.items.map((item) => item.id),
+        customer,
+      ).toEqual(expected);
+    }
+    // An internal transfer touches both of Alice's accounts and is listed once.
+    expect((await journal(`customer=nobody%40example.com`)).items).toEqual([]);
+  });
+
+  it('filters by account, the bank’s operations account included', async () => {
+    const page = await journal(`account=${operationsId}&pageSize=100`);
+    const touching = await ctx.database.db
+      .selectFrom('postings')
+      .select('entry_id')
+      .where('account_id', '=', operationsId)
+      .orderBy('entry_seq', 'desc')
+      .execute();
+    expect(page.items.map((item) => item.id)).toEqual(touching.map((row) => row.entry_id));
+    expect(page.items.map((item) => item.id)).toEqual(expect.arrayContaining([entries.aliceCredit, entries.bobCredit, entries.bobDebit, entries.bobReversal]));
+    for (const item of page.items) expect(item.postings.some((posting) => posting.accountId === operationsId)).toBe(true);
+    // With a customer too: the account must be theirs.
+    expect((await journal(`account=${operationsId}&customer=${alice.userId}`)).items).toEqual([]);
+  });
+
+  it('filters by booking time and by value date', async () => {
+    const entry = (await journal('kind=internal')).items[0];
+    const booked = new Date(entry?.bookedAt ?? '').getTime();
+    const around = await journal(`bookedFrom=${new Date(booked).toISOString()}&bookedTo=${new Date(booked + 1).toISOString()}`);
+    expect(around.items.map((item) => item.id)).toContain(entries.aliceInternal);
+    for (const item of around.items) expect(new Date(item.bookedAt).getTime()).toBe(booked);
+    expect((await journal(`bookedFrom=${new Date(booked + 3_600_000).toISOString()}`)).items).toEqual([]);
+    const day = valueDate(-20);
+    const valued = await journal(`valueFrom=${day}&valueTo=${day}`);
+    expect(valued.items.map((item) => item.id).sort()).toEqual([entries.bobCredit, entries.bobDebit].sort());
+  });
+
+  it('filters by amount range, both bounds included', async () => {
+    expect((await journal('amountMin=80.25&amountMax=80.25')).items.map((item) => item.id)).toEqual([entries.bobCredit]);
+    const small = await journal('amountMax=45');
+    for (const item of small.items) expect(item.amountCents).toBeLessThanOrEqual(4500);
+    expect(small.items.map((item) => item.id)).toEqual(expect.arrayContaining([entries.aliceInternal, entries.bobDebit, entries.bobReversal]));
+    const combined = await journal(`kind=adjustment&customer=${bob.userId}&amountMin=10&amountMax=10`);
+    expect(combined.items.map((item) => item.id)).toEqual([entries.bobDebit]);
+  });
+
+  it('answers 400 with the field at fault for every bad filter', async () => {
+    for (const [query, field] of [
+      ['kind=refund', 'kind'],
+      ['account=not-a-uuid', 'account'],
+      ['bookedFrom=yesterday', 'bookedFrom'],
+      ['bookedTo=2026-11-24', 'bookedTo'],
+      ['bookedFrom=2026-11-24T10:00:00Z&bookedTo=2026-11-24T09:00:00Z', 'bookedTo'],
+      ['valueFrom=2026-02-30', 'valueFrom'],
+      ['valueFrom=2026-05-02&valueTo=2026-05-01', 'valueTo'],
+      ['amountMin=abc', 'amountMin'],
+      ['amountMin=1.234', 'amountMin'],
+      ['amountMin=-5', 'amountMin'],
+      ['amountMin=20&amountMax=10', 'amountMax'],
+      ['older=0', 'older'],
+      ['older=abc', 'older'],
+      ['older=5&newer=3', 'newer'],
+      ['pageSize=0', 'pageSize'],
+      ['pageSize=101', 'pageSize'],
+      ['customer=someone', 'customer'],
+      [`customer=${'x'.repeat(300)}`, 'customer'],
+    ] as const) {
+      const response = await get(`/api/admin/journal?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(json(response).fields?.[field], `${query}: ${response.body}`).toBeTruthy();
+    }
+  });
+
+  it('is for staff only', async () => {
+    expect((await get('/api/admin/journal', alice.token)).statusCode).toBe(403);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/journal' })).statusCode).toBe(401);
+    expect((await get(`/api/admin/journal/${entries.aliceCredit}`, alice.token)).statusCode).toBe(403);
+    expect((await get('/api/admin/accounts', alice.token)).statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/admin/journal/:id', () => {
+  it('shows all postings, "not sealed yet" before the sealer, then its hash and predecessor', async () => {
+    const fresh = await staffEntry(alice.userId, 'credit', 1, valueDate(), 'Unsealed for a moment');
+    const unsealed = json(await get(`/api/admin/journal/${fresh}`)).data;
+    expect(unsealed.chain).toBeNull();
+    await sealAll(ctx.database.db);
+    const sealed = json(await get(`/api/admin/journal/${fresh}`)).data;
+    const link = await ctx.database.db.selectFrom('ledger_chain').selectAll().where('entry_id', '=', fresh).executeTakeFirstOrThrow();
+    const previous = await ctx.database.db
+      .selectFrom('ledger_chain')
+      .select(['hash', 'entry_id'])
+      .where('position', '=', Number(link.position) - 1)
+      .executeTakeFirstOrThrow();
+    expect(sealed.chain).toEqual({
+      position: Number(link.position),
+      hash: link.hash,
+      prevHash: previous.hash,
+      prevEntryId: previous.entry_id,
+      sealedAt: new Date(link.sealed_at).toISOString(),
+    });
+    expect(sealed.postings).toHaveLength(2);
+    expect(sealed.reason).toBe('journal test');
+    expect(sealed.audit).toEqual([expect.objectContaining({ action: 'transaction.create', actorEmail: 'admin@example.com', reason: 'journal test' })]);
+  });
+
+  it('links a reversal both ways, with the reversal’s audit record on both pages', async () => {
+    const original = json(await get(`/api/admin/journal/${entries.bobDebit}`)).data;
+    expect(original.reversal).toMatchObject({ id: entries.bobReversal });
+    expect(original.reverses).toBeNull();
+    expect(original.audit.map((record: { action: string }) => record.action)).toEqual(['transaction.create', 'transaction.reverse']);
+    const reversal = json(await get(`/api/admin/journal/${entries.bobReversal}`)).data;
+    expect(reversal.reverses).toMatchObject({ id: entries.bobDebit, description: 'Bob fee' });
+    expect(reversal.reversal).toBeNull();
+    expect(reversal.reason).toBe('fee waived');
+    expect(reversal.audit).toEqual([expect.objectContaining({ action: 'transaction.reverse', reason: 'fee waived' })]);
+    expect(reversal.postings.map((posting: { amountCents: number }) => posting.amountCents).sort()).toEqual(
+      original.postings.map((posting: { amountCents: number }) => -posting.amountCents).sort(),
+    );
+  });
+
+  it('finds a balance correction’s audit record, and answers 404 for an unknown entry', async () => {
+    const correction = json(await get(`/api/admin/journal/${entries.aliceCorrection}`)).data;
+    expect(correction.audit).toEqual([expect.objectContaining({ action: 'account.update', reason: 'correction for the journal test' })]);
+    expect(correction.postings.find((posting: { accountKind: string }) => posting.accountKind === 'checking')).toMatchObject({ balanceAfterCents: 25000 });
+    const missing = await get(`/api/admin/journal/${randomUUID()}`);
+    expect(missing.statusCode).toBe(404);
+    expect(json(missing).message).toBe('Entry not found');
+    expect((await get('/api/admin/journal/not-an-id')).statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/admin/accounts', () => {
+  it('lists the bank’s own accounts, or a customer’s', async () => {
+    const bank = json(await get('/api/admin/accounts')).data;
+    expect(bank.map((account: { kind: string }) => account.kind).sort()).toEqual([
+      'bank_cash',
+      'bank_operations',
+      'external_clearing',
+      'interest_income',
+      'loans_receivable',
+    ]);
+    const own = json(await get(`/api/admin/accounts?ownerId=${alice.userId}`)).data;
+    expect(own).toEqual([
+      expect.objectContaining({ kind: 'checking', number: alice.accountNumber, ownerName: 'Alice Journal', balanceCents: 25100 }),
+      expect.objectContaining({ kind: 'savings', number: alice.accountNumber, balanceCents: 4500 }),
+    ]);
+    expect((await get('/api/admin/accounts?ownerId=bad')).statusCode).toBe(400);
+  });
+});
