@@ -4,6 +4,9 @@ import { type Kysely, sql } from 'kysely';
 // the journal's date filters and the trial balance's pages read an index in the order they show,
 // instead of sorting or walking the whole journal. Frozen once landed.
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // Building these over millions of entries and lines takes longer than the app's statement
+  // limit: lifted for the migration's own transaction only.
+  await sql`set local statement_timeout = 0`.execute(db);
   // A booking-time filter walks each UTC day it covers in seq order (the page's order), one day
   // at a time, instead of walking every newer entry back to the range.
   await sql`create index journal_entries_booked_day_seq_idx on journal_entries (((booked_at at time zone 'UTC')::date), seq desc)`.execute(db);
