@@ -34,6 +34,7 @@ import { createDatabase, type DB } from '../src/server/db/database';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { migrateToLatest } from '../src/server/db/migrate';
 import { DEMO_ADMIN_TOTP_SECRET, firstAdminTotpSecret, totpCodeAt } from '../src/server/factors/totp';
+import { installJobSchema } from '../src/server/jobs/runner';
 import { sealAll } from '../src/server/ledger/sealer';
 import { verifyLedger } from '../src/server/ledger/verify';
 import { createLogger } from '../src/server/lib/logger';
@@ -436,6 +437,8 @@ async function main(): Promise<void> {
       rateLimits: false,
     };
     const ctx = createAppContext({ config, db, mailer: createMailer({ from: config.mailFrom }), log: createLogger(config) });
+    // A sign-in from a device the bank has not seen queues a notice: the job queue's schema must be there, as the server installs it.
+    await installJobSchema(database.pool, ctx.log);
 
     if (await isSeeded(db)) {
       log(
