@@ -139,13 +139,13 @@ test('a transfer approved with a passkey: what it authorizes is shown, it posts,
   expect(await checkingOf()).toBeCloseTo(175, 2);
   expect((await signInByApi(request, DEMO_CUSTOMER)).user.account.checking).toBeCloseTo(payee.checking + 25, 2);
 
-  // A changed amount: the passkey approves $30, the posting asks for $300 (as a tampered page
+  // A changed amount: the passkey approves $30, the posting asks for $100 (as a tampered page
   // would); the bank refuses it, the page says why, and nothing moves.
   await fillTransfer(page, { amount: '30', to: 'Alex Morgan', accountNumber: payee.number, description: 'Book club' });
   await expect(page.getByRole('heading', { name: 'Approve this transfer' })).toBeVisible();
   await page.route('**/api/transaction/transfer', async (route) => {
     const body = route.request().postDataJSON() as Record<string, unknown>;
-    await route.continue({ postData: JSON.stringify(body.passkeyAssertion ? { ...body, amount: '300' } : body) });
+    await route.continue({ postData: JSON.stringify(body.passkeyAssertion ? { ...body, amount: '100' } : body) });
   });
   await page.getByRole('button', { name: 'Approve with passkey' }).click();
   await expect(page.getByRole('alert')).toContainText('This approval was given for a different payment: the amount, payee or description has changed.');
