@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { PasskeyApprovalStep } from '../../../shared/contracts/approvals';
 import type { Action } from '../../lib/action';
 import { formatDate, formatDollars } from '../../lib/format';
@@ -27,6 +28,7 @@ export function PasskeyApproval({
   useCode: Action<void, unknown>;
   onBack: () => void;
 }) {
+  const headingId = useId();
   const busy = approve.busy || useCode.busy;
   const error = approve.error ?? useCode.error;
   const summary: Array<[string, string]> = [
@@ -45,21 +47,21 @@ export function PasskeyApproval({
     }
   };
   return (
-    <section className="space-y-5" aria-labelledby="approval-heading">
-      <h2 id="approval-heading" className="text-lg font-semibold text-slate-900">
+    <section className="space-y-5" aria-labelledby={headingId}>
+      <h2 id={headingId} className="text-lg font-semibold text-slate-900">
         Approve this {noun}
       </h2>
       <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200" aria-label={`The ${noun} you are approving`}>
         {summary.map(([label, value]) => (
           <div key={label} className="flex flex-wrap justify-between gap-2 px-4 py-2">
             <dt className="text-sm text-slate-700">{label}</dt>
-            <dd className="font-medium break-all text-slate-900">{value}</dd>
+            <dd className="font-medium break-words text-slate-900">{value}</dd>
           </div>
         ))}
       </dl>
       <p className="text-sm text-slate-700">
-        Your passkey approves exactly this {noun}: the amount, the payee and the description above. If any of them changes, the bank refuses it. The
-        approval is valid until {formatDate(step.expiresAt, 'time')}.
+        Your passkey approves exactly this {noun}: the amount, the payee and the description above. If any of them changes, the bank refuses it. The approval is
+        valid until {formatDate(step.expiresAt, 'time')}.
       </p>
       {error ? <Alert tone="error">{error.message}</Alert> : null}
       <div className="flex flex-wrap gap-3">
