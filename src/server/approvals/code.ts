@@ -85,12 +85,7 @@ export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket
  * Checks a transfer code; a wrong one also counts towards the day's cap, and the one that reaches
  * it holds outgoing payments (answered instead of "wrong code").
  */
-export async function consumeTransferCode(
-  ctx: ActorContext,
-  binding: string,
-  code: string,
-  messages: Partial<CodeMessages> = CODE_MESSAGES,
-): Promise<void> {
+export async function consumeTransferCode(ctx: ActorContext, binding: string, code: string, messages: Partial<CodeMessages> = CODE_MESSAGES): Promise<void> {
   try {
     await consumeCode(ctx.db, {
       userId: ctx.actor.user.id,

@@ -67,7 +67,8 @@ export async function approvePayment(
 ): Promise<ApprovalStepOutcome | null> {
   // A hold after too many failed approvals stops every payment away (ADR 016).
   assertPaymentsNotHeld(ctx, ctx.actor.user);
-  if (input.paymentPin !== undefined && input.passkeyAssertion !== undefined) throw badRequest(APPROVAL_BOTH_MESSAGE, { passkeyAssertion: APPROVAL_BOTH_MESSAGE });
+  if (input.paymentPin !== undefined && input.passkeyAssertion !== undefined)
+    throw badRequest(APPROVAL_BOTH_MESSAGE, { passkeyAssertion: APPROVAL_BOTH_MESSAGE });
   const binding = paymentBinding(subject);
   if (input.passkeyAssertion !== undefined) {
     await consumePasskeyApproval(ctx, binding, input.passkeyAssertion as AuthenticationResponseJSON);

@@ -48,9 +48,7 @@ export async function purgeExpired(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>
   const before = (retentionMs: number) => new Date(now - retentionMs);
   const counts: PurgeCounts = {
     sessions: await auth.deleteSessionsDeadBefore(ctx.db, before(SESSION_RETENTION_MS), SESSION_IDLE_MS),
-    codes:
-      (await auth.deleteCodesExpiredBefore(ctx.db, before(CODE_RETENTION_MS))) +
-      (await deleteApprovalsExpiredBefore(ctx.db, before(CODE_RETENTION_MS))),
+    codes: (await auth.deleteCodesExpiredBefore(ctx.db, before(CODE_RETENTION_MS))) + (await deleteApprovalsExpiredBefore(ctx.db, before(CODE_RETENTION_MS))),
     passwordResets: await auth.deleteResetsExpiredBefore(ctx.db, before(PASSWORD_RESET_RETENTION_MS)),
     signInState: await deleteSignInStateExpiredBefore(ctx.db, before(SIGN_IN_STATE_RETENTION_MS)),
     signInThrottles: await auth.deleteThrottlesIdleBefore(ctx.db, before(SIGN_IN_THROTTLE_RETENTION_MS)),

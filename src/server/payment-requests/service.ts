@@ -23,8 +23,6 @@ import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
 import { uuidv7 } from '../ledger/uuid';
 import { AppError, assert, badRequest, conflict, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { queueMail } from '../mail/outbox';
-import { brandOf, plainMail } from '../mail/templates';
 import { notify } from '../notifications/service';
 import { addJob } from '../queues/repository';
 import { BLOCKED_MESSAGE, lineOf } from '../transactions/service';

@@ -16,7 +16,7 @@ import { audit } from '../audit/audit';
 import { type ApprovalStepOutcome, approvePayment } from '../approvals/service';
 import { assertPaymentsNotHeld } from '../payment-limits/service';
 import { bankMonth, previousMonth } from '../lib/bank-time';
-import { type ActorContext, withDb } from '../context';
+import type { ActorContext } from '../context';
 import type { DB } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
 import { inTransaction } from '../db/transaction';
@@ -26,8 +26,6 @@ import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
 import { bankAccountId, type EntryInput, type PostedEntry } from '../ledger/posting';
 import { AppError, assert, badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { queueMail } from '../mail/outbox';
-import { plainMail, brandOf } from '../mail/templates';
 import * as repository from './repository';
 
 export const BLOCKED_MESSAGE = 'Your account is blocked from sending money. Please contact support.';
