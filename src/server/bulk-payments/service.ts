@@ -6,7 +6,6 @@ import {
   BULK_ROWS_MESSAGE,
   BULK_SUCCESS_MESSAGE,
   BULK_TOO_MANY_MESSAGE,
-  type BulkCodeSent,
   type BulkPaymentRow,
   type BulkResult,
   type BulkRowError,
@@ -24,7 +23,8 @@ import { uuidv7 } from '../ledger/uuid';
 import { AppError, assert, badRequest, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { assertPaymentsNotHeld } from '../payment-limits/service';
-import { BLOCKED_MESSAGE, consumeTransferCode, sendTransferCode } from '../transactions/service';
+import { BLOCKED_MESSAGE } from '../transactions/service';
+import { type ApprovalStepOutcome, approvePayment } from '../approvals/service';
 import * as transactions from '../transactions/repository';
 import * as repository from './repository';
 
@@ -102,7 +102,7 @@ async function checkedRows(ctx: ActorContext, raw: unknown[], ownNumber: string)
  * all rows posted in one ledger transaction, all or nothing (insufficient funds for the total
  * fails the whole batch). Idempotent as every money call: the outcome is stored with the entries.
  */
-export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: IdempotencyTicket): Promise<Outcome<BulkCodeSent> | Outcome<BulkResult>> {
+export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: IdempotencyTicket): Promise<ApprovalStepOutcome | Outcome<BulkResult>> {
   const user = ctx.actor.user;
   if (user.is_blocked) throw forbidden(BLOCKED_MESSAGE);
   // A hold after too many wrong codes stops batches as it stops transfers (abuse limits, ADR 016).
@@ -115,24 +115,22 @@ export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: Idemp
   assert(Number.isSafeInteger(totalCents), 'the total is a safe integer');
   if (source.balance < totalCents) throw new AppError('insufficient_funds', 'Insufficient funds');
 
-  // Dynamic linking: the code authorizes exactly these rows, from this account.
+  // Dynamic linking: the approval authorizes exactly these rows, from this account.
   const rowsHash = sha256(JSON.stringify(rows.map((row) => [row.accountNumber, row.amount, row.name, row.description ?? null])));
-  const binding = sha256(JSON.stringify({ kind: 'bulk', from: source.id, count: rows.length, total: totalCents, rows: rowsHash }));
   const label = `${rows.length} payment${rows.length === 1 ? '' : 's'}`;
-  if (input.paymentPin === undefined) {
-    // `description` is what the transfer codes' binding with a memo (abuse limits) also carries:
-    // a batch's descriptions are in its rows' hash already.
-    const step = {
-      binding,
-      amountCents: totalCents,
-      payee: label,
-      description: null,
+  // A batch's descriptions are in its rows' hash; its own description is none.
+  const step = await approvePayment(
+    ctx,
+    { kind: 'bulk', fromAccountId: source.id, amountCents: totalCents, payee: { rows: rowsHash }, description: null, terms: { count: rows.length } },
+    {
+      payeeLabel: label,
       summary: `a bulk payment of ${label} totalling ${formatCents(totalCents)} from your ${input.from} account`,
-    };
-    return sendTransferCode(ctx, step, ticket);
-  }
-  // A wrong code counts towards the day's cap on wrong codes, as a transfer's does.
-  await consumeTransferCode(ctx, binding, input.paymentPin, CODE_MESSAGES);
+      codeMessages: CODE_MESSAGES,
+    },
+    input,
+    ticket,
+  );
+  if (step) return step;
 
   const batchId = uuidv7(ctx.clock.now().getTime());
   const senderName = `${user.first_name} ${user.last_name}`.trim();

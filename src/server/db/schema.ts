@@ -454,6 +454,24 @@ export interface WebauthnChallengesTable {
   created_at: CreatedAt;
 }
 
+export type PaymentApprovalKind = 'transfer' | 'wire' | 'payment_request' | 'standing_order' | 'bulk';
+
+/** A WebAuthn challenge derived from one payment (dynamic linking, ADR 024): works once, for that payment only. */
+export interface PaymentApprovalsTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: PaymentApprovalKind;
+  binding: string;
+  nonce: string;
+  challenge: string;
+  amount_cents: number;
+  payee: string;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 /** A public key the bank has signed with (statements, anchors); kept after a rotation. */
 export interface SigningKeysTable {
   key_id: string;
@@ -670,6 +688,7 @@ export interface Database {
   sign_in_email_codes: SignInEmailCodesTable;
   account_recoveries: AccountRecoveriesTable;
   webauthn_challenges: WebauthnChallengesTable;
+  payment_approvals: PaymentApprovalsTable;
   signing_keys: SigningKeysTable;
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;

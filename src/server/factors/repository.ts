@@ -298,8 +298,9 @@ export function spendChallenge(db: DB, challenge: string, purpose: WebauthnChall
 
 // ---------------------------------------------------------------- closing a customer, purges
 
-/** Closing a customer: their factors and pending sign-ins go with them. */
+/** Closing a customer: their factors, pending sign-ins and passkey payment approvals go with them. */
 export async function eraseFactors(trx: DB, userId: string): Promise<void> {
+  await trx.deleteFrom('payment_approvals').where('user_id', '=', userId).execute();
   await trx.deleteFrom('webauthn_challenges').where('user_id', '=', userId).execute();
   await trx.deleteFrom('sign_in_tickets').where('user_id', '=', userId).execute();
   await trx.deleteFrom('sign_in_email_codes').where('user_id', '=', userId).execute();

@@ -1,4 +1,5 @@
 import { SESSION_IDLE_MS, SIGN_IN_FAILURE_MEMORY_MS } from '../../shared/limits';
+import { deleteApprovalsExpiredBefore } from '../approvals/repository';
 import * as auth from '../auth/repository';
 import type { AppContext } from '../context';
 import { deleteSignInStateExpiredBefore } from '../factors/repository';
@@ -12,7 +13,7 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** Ended, expired or idle sessions: kept a month for questions about a sign-in (IP and browser). */
 export const SESSION_RETENTION_MS = 30 * DAY_MS;
-/** One-time codes (used or not) after they expired. */
+/** One-time codes and passkey payment approvals (used or not) after they expired: a day, what the caps count over. */
 export const CODE_RETENTION_MS = DAY_MS;
 /** Sign-in tickets and WebAuthn challenges (used or not) after they expired. */
 export const SIGN_IN_STATE_RETENTION_MS = DAY_MS;
@@ -47,7 +48,7 @@ export async function purgeExpired(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>
   const before = (retentionMs: number) => new Date(now - retentionMs);
   const counts: PurgeCounts = {
     sessions: await auth.deleteSessionsDeadBefore(ctx.db, before(SESSION_RETENTION_MS), SESSION_IDLE_MS),
-    codes: await auth.deleteCodesExpiredBefore(ctx.db, before(CODE_RETENTION_MS)),
+    codes: (await auth.deleteCodesExpiredBefore(ctx.db, before(CODE_RETENTION_MS))) + (await deleteApprovalsExpiredBefore(ctx.db, before(CODE_RETENTION_MS))),
     passwordResets: await auth.deleteResetsExpiredBefore(ctx.db, before(PASSWORD_RESET_RETENTION_MS)),
     signInState: await deleteSignInStateExpiredBefore(ctx.db, before(SIGN_IN_STATE_RETENTION_MS)),
     signInThrottles: await auth.deleteThrottlesIdleBefore(ctx.db, before(SIGN_IN_THROTTLE_RETENTION_MS)),

@@ -13,26 +13,37 @@ export async function lockCustomerCodeRequests(trx: DB, userId: string): Promise
   await sql`select pg_advisory_xact_lock(hashtextextended(${`transfer-codes:${userId}`}, 0))`.execute(trx);
 }
 
-/** Transfer codes issued to a customer after `since`, and when the oldest of them was. */
+/**
+ * Approvals a customer asked for after `since` (emailed transfer codes and passkey challenges, ADR
+ * 024: both are one approval request of the hour), and when the oldest of them was.
+ */
 export async function transferCodesIssuedSince(db: DB, userId: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
-  const row = await db
+  const codes = db
     .selectFrom('one_time_codes')
-    .select([sql<number>`count(*)::int`.as('count'), sql<Date | null>`min(created_at)`.as('oldest')])
+    .select('created_at')
     .where('user_id', '=', userId)
     .where('purpose', '=', 'transfer')
-    .where('created_at', '>', since)
+    .where('created_at', '>', since);
+  const challenges = db.selectFrom('payment_approvals').select('created_at').where('user_id', '=', userId).where('created_at', '>', since);
+  const row = await db
+    .selectFrom(codes.unionAll(challenges).as('requests'))
+    .select([sql<number>`count(*)::int`.as('count'), sql<Date | null>`min(created_at)`.as('oldest')])
     .executeTakeFirstOrThrow();
   return { count: row.count, oldest: row.oldest ? new Date(row.oldest) : null };
 }
 
-/** Wrong transfer codes a customer entered on codes issued after `since`. */
+/** Failed approvals of a customer on those asked for after `since`: wrong codes and refused passkey answers. */
 export async function wrongTransferCodesSince(db: DB, userId: string, since: Date): Promise<number> {
-  const row = await db
+  const codes = db
     .selectFrom('one_time_codes')
-    .select(sql<number>`coalesce(sum(attempts), 0)::int`.as('wrong'))
+    .select('attempts')
     .where('user_id', '=', userId)
     .where('purpose', '=', 'transfer')
-    .where('created_at', '>', since)
+    .where('created_at', '>', since);
+  const challenges = db.selectFrom('payment_approvals').select('attempts').where('user_id', '=', userId).where('created_at', '>', since);
+  const row = await db
+    .selectFrom(codes.unionAll(challenges).as('failures'))
+    .select(sql<number>`coalesce(sum(attempts), 0)::int`.as('wrong'))
     .executeTakeFirstOrThrow();
   return row.wrong;
 }

@@ -18,23 +18,19 @@ import {
   type ZPaymentRequestCreate,
   type ZPaymentRequestPay,
 } from '../../shared/contracts/payment-requests';
-import type { TransferCodeSent } from '../../shared/contracts/transactions';
-import { TRANSFER_CODE_TTL_MS } from '../../shared/limits';
 import { formatCents } from '../../shared/money';
 import { routes } from '../../shared/routes';
-import { consumeCode, issueCode } from '../auth/codes';
-import { sha256 } from '../auth/crypto';
+import type { PaymentSubject } from '../approvals/binding';
+import { type ApprovalStepOutcome, approvePayment } from '../approvals/service';
 import { type ActorContext, type AppContext, withDb } from '../context';
 import { inTransaction } from '../db/transaction';
 import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
 import { uuidv7 } from '../ledger/uuid';
 import { AppError, assert, badRequest, conflict, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { queueMail } from '../mail/outbox';
-import { brandOf, plainMail } from '../mail/templates';
 import { notify } from '../notifications/service';
 import { addJob } from '../queues/repository';
-import { BLOCKED_MESSAGE, CODE_MESSAGES, lineOf, maskEmail } from '../transactions/service';
+import { BLOCKED_MESSAGE, lineOf } from '../transactions/service';
 import * as repository from './repository';
 
 type CreateInput = z.output<typeof ZPaymentRequestCreate>;
@@ -139,9 +135,15 @@ function assertPending(row: Pick<repository.PaymentRequestRow, 'status' | 'expir
   if (status === 'expired') throw conflict(PAYMENT_REQUEST_EXPIRED_MESSAGE);
 }
 
-/** The payer's approval binds the code to this request, its amount, the account paying and the payee's account. */
-const bindingOf = (requestId: string, fromAccountId: string, amountCents: number, payeeAccountId: string) =>
-  sha256(JSON.stringify({ kind: 'payment_request', request: requestId, from: fromAccountId, amount: amountCents, payee: payeeAccountId }));
+/** The payer's approval is bound to this request, its amount, the account paying and the payee's account. */
+const subjectOf = (requestId: string, fromAccountId: string, amountCents: number, payeeAccountId: string, note: string | null): PaymentSubject => ({
+  kind: 'payment_request',
+  fromAccountId,
+  amountCents,
+  payee: { account: payeeAccountId },
+  description: note,
+  terms: { request: requestId },
+});
 
 /**
  * Pays a request addressed to the signed-in customer, with their own approval: the first call
@@ -154,7 +156,7 @@ export async function payRequest(
   id: string,
   input: PayInput,
   ticket: IdempotencyTicket,
-): Promise<Outcome<TransferCodeSent> | Outcome<PaymentRequestPaid>> {
+): Promise<ApprovalStepOutcome | Outcome<PaymentRequestPaid>> {
   const user = ctx.actor.user;
   const request = await repository.findForPayer(ctx.db, id, user.id);
   if (!request) throw notFound(PAYMENT_REQUEST_NOT_FOUND_MESSAGE);
@@ -167,12 +169,16 @@ export async function payRequest(
   assert(source, "the payer's account exists");
   if (source.balance < request.amount_cents) throw new AppError('insufficient_funds', 'Insufficient funds');
   const requesterName = fullName(request.requester_first_name, request.requester_last_name);
-  const binding = bindingOf(request.id, source.id, request.amount_cents, payee.id);
   const payeeLabel = `${requesterName} (account ending ${payee.number.slice(-4)})`;
-
-  if (input.paymentPin === undefined)
-    return sendCode(ctx, { binding, amountCents: request.amount_cents, payeeLabel, from: input.from, note: request.note }, ticket);
-  await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
+  const summary = `${formatCents(request.amount_cents)} from your ${input.from} account to ${payeeLabel}, paying their request${request.note ? ` "${request.note}"` : ''}`;
+  const step = await approvePayment(
+    ctx,
+    subjectOf(request.id, source.id, request.amount_cents, payee.id, request.note),
+    { payeeLabel, summary, noun: 'payment' },
+    input,
+    ticket,
+  );
+  if (step) return step;
 
   const payerName = fullName(user.first_name, user.last_name);
   const description = request.note ? `Payment request: ${request.note}` : `Payment request from ${requesterName}`;
@@ -206,46 +212,6 @@ export async function payRequest(
       created: true,
     };
     await storeOutcome(trx, ticket, outcome, posted.id);
-    return outcome;
-  });
-}
-
-interface CodeStep {
-  binding: string;
-  amountCents: number;
-  payeeLabel: string;
-  from: 'savings' | 'checking';
-  note: string | null;
-}
-
-/** The first call: a code for exactly this payment, emailed through the outbox; the answer is stored under the key. */
-async function sendCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
-  const user = ctx.actor.user;
-  return inTransaction(ctx.db, async (trx) => {
-    const { code, expiresAt } = await issueCode(trx, {
-      userId: user.id,
-      purpose: 'transfer',
-      binding: step.binding,
-      ttlMs: TRANSFER_CODE_TTL_MS,
-      payload: { amountCents: step.amountCents, payee: step.payeeLabel },
-    });
-    const summary = `${formatCents(step.amountCents)} from your ${step.from} account to ${step.payeeLabel}, paying their request${step.note ? ` "${step.note}"` : ''}`;
-    await queueMail(
-      withDb(ctx, trx),
-      plainMail(
-        brandOf(ctx.config),
-        user.email,
-        `your IMS code ${code}`,
-        `Hello ${user.first_name},\n\nYour IMS code is ${code}.\n\nIt authorizes only this payment: ${summary}.\n` +
-          `It is valid for 5 minutes and for 5 attempts, and it is free. If you did not ask for it, do not share it and contact support.`,
-      ),
-      { expiresAt },
-    );
-    const outcome: Outcome<TransferCodeSent> = {
-      data: { step: 'code', expiresAt: expiresAt.toISOString(), sentTo: maskEmail(user.email), amount: step.amountCents / 100, payee: step.payeeLabel },
-      message: `We emailed your IMS code to ${maskEmail(user.email)}. It is free and works only for this payment.`,
-    };
-    await storeOutcome(trx, ticket, outcome);
     return outcome;
   });
 }

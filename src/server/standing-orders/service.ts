@@ -8,11 +8,10 @@ import {
   type StandingOrderDto,
   type StandingOrderInput,
 } from '../../shared/contracts/standing-orders';
-import type { TransferCodeSent } from '../../shared/contracts/transactions';
 import { addDays } from '../../shared/dates';
 import { formatCents } from '../../shared/money';
-import { sha256 } from '../auth/crypto';
-import { consumeCode } from '../auth/codes';
+import type { PaymentSubject } from '../approvals/binding';
+import { type ApprovalStepOutcome, approvePayment } from '../approvals/service';
 import type { ActorContext } from '../context';
 import { inTransaction } from '../db/transaction';
 import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
@@ -20,7 +19,7 @@ import { uuidv7 } from '../ledger/uuid';
 import { bankDate } from '../lib/bank-time';
 import { badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { BLOCKED_MESSAGE, CODE_MESSAGES, sendTransferCode } from '../transactions/service';
+import { BLOCKED_MESSAGE } from '../transactions/service';
 import * as repository from './repository';
 import { describeSchedule, nextOccurrence, type Schedule } from './schedule';
 
@@ -138,20 +137,17 @@ const scheduleOf = (input: StandingOrderInput): Schedule => ({
   count: input.count ?? null,
 });
 
-/** What the code authorizes, and nothing else: the account it leaves, the payee, amount, description and schedule. */
-const bindingOf = (fromAccountId: string, target: Target, input: StandingOrderInput, schedule: Schedule) =>
-  sha256(
-    JSON.stringify({
-      kind: 'standing_order',
-      from: fromAccountId,
-      amount: input.amount,
-      payee: { kind: target.kind, account: target.toAccountId, number: target.accountNumber, routing: target.routingNumber, bank: target.bankName },
-      description: input.description,
-      schedule,
-    }),
-  );
+/** What the approval authorizes, and nothing else: the account it leaves, the payee, amount, description and schedule. */
+const subjectOf = (fromAccountId: string, target: Target, input: StandingOrderInput, schedule: Schedule): PaymentSubject => ({
+  kind: 'standing_order',
+  fromAccountId,
+  amountCents: input.amount,
+  payee: { kind: target.kind, account: target.toAccountId, number: target.accountNumber, routing: target.routingNumber, bank: target.bankName },
+  description: input.description,
+  terms: { schedule },
+});
 
-export type CreateOutcome = Outcome<TransferCodeSent> | Outcome<StandingOrderDto>;
+export type CreateOutcome = ApprovalStepOutcome | Outcome<StandingOrderDto>;
 
 /**
  * POST /api/standing-orders. To another account: the first call emails an IMS code for exactly
@@ -172,19 +168,9 @@ export async function createStandingOrder(ctx: ActorContext, input: StandingOrde
   if (first === null) throw badRequest('This schedule has no payment date.', { endDate: 'This schedule has no payment date' });
 
   if (target.kind !== 'own') {
-    const binding = bindingOf(fromAccountId, target, input, schedule);
-    if (input.paymentPin === undefined) {
-      // A plain object (not a literal at the call): the code step's fields may grow (the memo, the caps of another branch).
-      const step = {
-        binding,
-        amountCents: input.amount,
-        payee: target.name,
-        description: input.description,
-        summary: `a standing order of ${formatCents(input.amount)} from ${accountLabel(input.from)} to ${target.name}, "${input.description}", ${describeSchedule(schedule)}`,
-      };
-      return sendTransferCode(ctx, step, ticket);
-    }
-    await consumeCode(ctx.db, { userId: user.id, purpose: 'transfer', binding, code: input.paymentPin, messages: CODE_MESSAGES });
+    const summary = `a standing order of ${formatCents(input.amount)} from ${accountLabel(input.from)} to ${target.name}, "${input.description}", ${describeSchedule(schedule)}`;
+    const step = await approvePayment(ctx, subjectOf(fromAccountId, target, input, schedule), { payeeLabel: target.name, summary }, input, ticket);
+    if (step) return step;
   }
 
   const now = ctx.clock.now();

@@ -4,22 +4,19 @@ import {
   type CustomerAccountKind,
   type MonthlyTotals,
   type TransactionDto,
-  type TransferCodeSent,
   type ZAdminAccountUpdate,
   type ZAdminTransactionRequest,
   type ZInternalTransferRequest,
   type ZTransferRequest,
   type ZWireTransferRequest,
 } from '../../shared/contracts/transactions';
-import { TRANSFER_CODE_TTL_MS } from '../../shared/limits';
 import { formatCents } from '../../shared/money';
 import { bicCountry, wireCountries } from '../../shared/wire';
 import { audit } from '../audit/audit';
-import { consumeCode, issueCode } from '../auth/codes';
-import { assertPaymentsNotHeld, assertTransferCodeAllowed, noteWrongTransferCode } from '../payment-limits/service';
-import { sha256 } from '../auth/crypto';
+import { type ApprovalStepOutcome, approvePayment } from '../approvals/service';
+import { assertPaymentsNotHeld } from '../payment-limits/service';
 import { bankMonth, previousMonth } from '../lib/bank-time';
-import { type ActorContext, withDb } from '../context';
+import type { ActorContext } from '../context';
 import type { DB } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
 import { inTransaction } from '../db/transaction';
@@ -29,8 +26,6 @@ import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
 import { bankAccountId, type EntryInput, type PostedEntry } from '../ledger/posting';
 import { AppError, assert, badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
-import { queueMail } from '../mail/outbox';
-import { plainMail, brandOf } from '../mail/templates';
 import * as repository from './repository';
 
 export const BLOCKED_MESSAGE = 'Your account is blocked from sending money. Please contact support.';
@@ -44,7 +39,7 @@ type StaffEntryInput = z.output<typeof ZAdminTransactionRequest>;
 type AccountUpdateInput = z.output<typeof ZAdminAccountUpdate>;
 
 /** A transfer call answers the code step first, then the posted line. */
-export type TransferOutcome = Outcome<TransferCodeSent> | Outcome<TransactionDto>;
+export type TransferOutcome = ApprovalStepOutcome | Outcome<TransactionDto>;
 
 async function ownAccounts(db: DB, userId: string): Promise<repository.OwnAccounts> {
   const own = await repository.findOwnAccounts(db, userId);
@@ -134,101 +129,16 @@ export async function internalTransfer(ctx: ActorContext, input: InternalTransfe
 
 // ---------------------------------------------------------------- customer: to another account (code step)
 
-export function maskEmail(email: string): string {
-  const [name = '', domain = ''] = email.split('@');
-  return `${name.slice(0, 1)}${'*'.repeat(Math.max(1, Math.min(name.length - 1, 6)))}@${domain}`;
-}
-
 /** A customer may send money out: not blocked by staff, and no hold after wrong codes (payment-limits). */
 function assertCanSend(ctx: ActorContext, user: User): void {
   if (user.is_blocked) throw forbidden(BLOCKED_MESSAGE);
   assertPaymentsNotHeld(ctx, user);
 }
 
-/**
- * Checks a transfer code; a wrong one also counts towards the day's cap, and the one that reaches
- * it holds outgoing payments (answered instead of "wrong code").
- */
-export async function consumeTransferCode(
-  ctx: ActorContext,
-  binding: string,
-  code: string,
-  messages: Partial<typeof CODE_MESSAGES> = CODE_MESSAGES,
-): Promise<void> {
-  try {
-    await consumeCode(ctx.db, {
-      userId: ctx.actor.user.id,
-      purpose: 'transfer',
-      binding,
-      code,
-      messages: { ...CODE_MESSAGES, ...messages },
-      now: ctx.clock.now(),
-    });
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'validation') throw (await noteWrongTransferCode(ctx, ctx.actor.user.id)) ?? error;
-    throw error;
-  }
-}
+export { CODE_MESSAGES, consumeTransferCode, maskEmail, sendTransferCode } from '../approvals/code';
 
 const lastDigits = (value: string) => value.replace(/\s+/g, '').slice(-4);
 const memoOf = (description: string | null) => (description ? `, with the description "${description}"` : '');
-
-export interface CodeStep {
-  binding: string;
-  amountCents: number;
-  payee: string;
-  /** The memo the customer typed, if any: the code is bound to it too. */
-  description: string | null;
-  summary: string;
-}
-
-/** The first call: a code for exactly this transfer, emailed; the answer is stored under the key. */
-export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket: IdempotencyTicket): Promise<Outcome<TransferCodeSent>> {
-  const user = ctx.actor.user;
-  // The code, its mail and the stored answer commit together: a retry replays the answer, and the
-  // mail is delivered by the outbox's job (the request never waits for SMTP).
-  return inTransaction(ctx.db, async (trx) => {
-    await assertTransferCodeAllowed(trx, ctx, user.id);
-    const { code, expiresAt } = await issueCode(trx, {
-      userId: user.id,
-      purpose: 'transfer',
-      binding: step.binding,
-      ttlMs: TRANSFER_CODE_TTL_MS,
-      payload: { amountCents: step.amountCents, payee: step.payee, description: step.description },
-      now: ctx.clock.now(),
-    });
-    await queueMail(
-      withDb(ctx, trx),
-      plainMail(
-        brandOf(ctx.config),
-        user.email,
-        `your IMS code ${code}`,
-        `Hello ${user.first_name},\n\nYour IMS code is ${code}.\n\nIt authorizes only this transfer: ${step.summary}.\n` +
-          `It is valid for 5 minutes and for 5 attempts, and it is free. If you did not ask for it, do not share it and contact support.`,
-      ),
-      { expiresAt },
-    );
-    const outcome: Outcome<TransferCodeSent> = {
-      data: {
-        step: 'code',
-        expiresAt: expiresAt.toISOString(),
-        sentTo: maskEmail(user.email),
-        amount: step.amountCents / 100,
-        payee: step.payee,
-      },
-      message: `We emailed your IMS code to ${maskEmail(user.email)}. It is free and works only for this transfer.`,
-    };
-    await storeOutcome(trx, ticket, outcome);
-    return outcome;
-  });
-}
-
-export const CODE_MESSAGES = {
-  missing: 'No IMS code is waiting for this transfer. Please request a new code.',
-  expired: 'This IMS code has expired. Please request a new code.',
-  wrong: 'The IMS code is not correct.',
-  exhausted: 'Too many wrong IMS codes. Please request a new code.',
-};
 
 export async function transfer(ctx: ActorContext, input: TransferInput, ticket: IdempotencyTicket): Promise<TransferOutcome> {
   const user = ctx.actor.user;
@@ -252,25 +162,17 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
     });
   }
   const payeeFields = { accountNumber: input.accountNumber, routingNumber: input.routingNumber ?? null, bankName: input.bankName ?? null, to: input.to };
-  // Dynamic linking: the code authorizes this amount, from this account, to this payee, with this memo.
+  // Dynamic linking: the approval authorizes this amount, from this account, to this payee, with this memo.
   const memo = input.description ?? null;
-  const binding = sha256(JSON.stringify({ kind: 'transfer', from: source.id, amount: input.amount, payee: payeeFields, description: memo }));
   const payeeLabel = `${input.to} (account ending ${lastDigits(input.accountNumber)}${input.bankName ? `, ${input.bankName}` : ''})`;
-
-  if (input.paymentPin === undefined) {
-    return sendTransferCode(
-      ctx,
-      {
-        binding,
-        amountCents: input.amount,
-        payee: payeeLabel,
-        description: memo,
-        summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}${memoOf(memo)}`,
-      },
-      ticket,
-    );
-  }
-  await consumeTransferCode(ctx, binding, input.paymentPin);
+  const step = await approvePayment(
+    ctx,
+    { kind: 'transfer', fromAccountId: source.id, amountCents: input.amount, payee: payeeFields, description: memo },
+    { payeeLabel, summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}${memoOf(memo)}` },
+    input,
+    ticket,
+  );
+  if (step) return step;
 
   const senderName = fullName(user);
   const description = input.description ?? `Transfer to ${input.to}`;
@@ -324,22 +226,15 @@ export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: 
     accountType: input.accountType,
   };
   const memo = input.description ?? null;
-  const binding = sha256(JSON.stringify({ kind: 'wire', from: source.id, amount: input.amount, payee: beneficiary, description: memo }));
   const payeeLabel = `${input.beneficiaryName} (${input.bankName}, ${countryName}, account ending ${lastDigits(beneficiaryAccount)})`;
-  if (input.paymentPin === undefined) {
-    return sendTransferCode(
-      ctx,
-      {
-        binding,
-        amountCents: input.amount,
-        payee: payeeLabel,
-        description: memo,
-        summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}${memoOf(memo)}`,
-      },
-      ticket,
-    );
-  }
-  await consumeTransferCode(ctx, binding, input.paymentPin);
+  const step = await approvePayment(
+    ctx,
+    { kind: 'wire', fromAccountId: source.id, amountCents: input.amount, payee: beneficiary, description: memo },
+    { payeeLabel, summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}${memoOf(memo)}` },
+    input,
+    ticket,
+  );
+  if (step) return step;
   const description = input.description ?? `Wire to ${input.beneficiaryName}`;
   const clearing = await bankAccountId(ctx.db, 'external_clearing');
   return ctx.ledger.submit({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, TEXT_LENGTH_MAX } from '../limits';
 import { AMOUNT_JSON_SCHEMA, amountCents } from '../money';
 import { controlCharactersMessage, envelope, MULTI_LINE_TEXT, SINGLE_LINE_TEXT, ZTimestamp } from './common';
+import { ZApprovalFields, ZPasskeyApprovalStep } from './approvals';
 import { CUSTOMER_ACCOUNTS } from './transactions';
 
 // Bulk payments (issue 14): up to BULK_PAYMENTS_MAX payments to accounts at this bank, validated
@@ -140,6 +141,7 @@ export const ZBulkPaymentFields = z.object({
     .meta({ description: 'A CSV file (header accountNumber,amount,name,description) instead of payments' })
     .optional(),
   paymentPin: ZPaymentPin,
+  ...ZApprovalFields,
 });
 
 export const ZBulkPaymentRequest = ZBulkPaymentFields.refine((body) => (body.payments === undefined) !== (body.csv === undefined), {
@@ -170,7 +172,10 @@ export const ZBulkResult = z
   .meta({ id: 'BulkResult' });
 export type BulkResult = z.infer<typeof ZBulkResult>;
 
-export const ZBulkCodeAnswer = envelope(ZBulkCodeSent);
+/** The first call's answer: the emailed code's step, or (a customer with a passkey) the passkey's (ADR 024). */
+export const ZBulkApprovalStep = z.discriminatedUnion('step', [ZBulkCodeSent, ZPasskeyApprovalStep]);
+export type BulkApprovalStep = z.infer<typeof ZBulkApprovalStep>;
+export const ZBulkCodeAnswer = envelope(ZBulkApprovalStep);
 export const ZBulkResultAnswer = envelope(ZBulkResult);
 
 /** The template's example lines (the account numbers are the format's, not real customers'). */

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { EMAIL_LENGTH_MAX, OTP_LENGTH } from '../limits';
 import { amountCents } from '../money';
 import { envelope, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
-import { CUSTOMER_ACCOUNTS, ZTransaction, ZTransferCodeSent } from './transactions';
+import { ZApprovalFields } from './approvals';
+import { CUSTOMER_ACCOUNTS, ZApprovalStep, ZTransaction } from './transactions';
 
 // Asking another customer for money (issue 14, docs/decisions/020-payment-requests.md):
 // POST /api/payment-requests, GET /api/payment-requests, POST /api/payment-requests/{id}/pay,
@@ -114,7 +115,7 @@ export const ZPaymentRequestLists = z.object({ received: ZPaymentRequestPage, se
 export type PaymentRequestLists = z.infer<typeof ZPaymentRequestLists>;
 export const ZPaymentRequestListsAnswer = envelope(ZPaymentRequestLists);
 
-/** The payer's approval, in the transfer's two calls: without paymentPin a code is emailed; with it the request is paid. */
+/** The payer's approval, in the transfer's two calls: the first answers the approval step (a passkey's or an emailed code's); the second, with `passkeyAssertion` or `paymentPin`, pays. */
 export const ZPaymentRequestPay = z.object({
   from: z.enum(CUSTOMER_ACCOUNTS, { message: 'from must be savings or checking' }).default('checking'),
   paymentPin: z
@@ -127,11 +128,12 @@ export const ZPaymentRequestPay = z.object({
       if (value === '') ctx.addIssue({ code: 'custom', message: 'Please enter IMS code' });
       else if (!new RegExp(`^[0-9]{${OTP_LENGTH}}$`).test(value)) ctx.addIssue({ code: 'custom', message: `The IMS code is ${OTP_LENGTH} digits` });
     }),
+  ...ZApprovalFields,
 });
 export type PaymentRequestPay = z.input<typeof ZPaymentRequestPay>;
 
 /** The second call's answer: the request, now paid, and the payer's line in their history. */
 export const ZPaymentRequestPaid = z.object({ request: ZPaymentRequest, transaction: ZTransaction });
 export type PaymentRequestPaid = z.infer<typeof ZPaymentRequestPaid>;
-export const ZPaymentRequestCodeAnswer = envelope(ZTransferCodeSent);
+export const ZPaymentRequestCodeAnswer = envelope(ZApprovalStep);
 export const ZPaymentRequestPaidAnswer = envelope(ZPaymentRequestPaid);

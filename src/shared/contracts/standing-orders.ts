@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { amountCents } from '../money';
 import { controlCharactersMessage, envelope, isoDate, SINGLE_LINE_TEXT, ZTimestamp } from './common';
-import { CUSTOMER_ACCOUNTS, ZPaymentPin, ZTransferCodeSent } from './transactions';
+import { ZApprovalFields } from './approvals';
+import { CUSTOMER_ACCOUNTS, ZApprovalStep, ZPaymentPin } from './transactions';
 
 // GET /api/standing-orders, POST /api/standing-orders, DELETE /api/standing-orders/{id} (issue 14;
 // docs/decisions/019-standing-orders.md). A standing order is approved once, like a transfer: the
@@ -75,6 +76,7 @@ export const ZStandingOrderRequest = z
       .max(STANDING_ORDER_COUNT_MAX, `count must be at most ${STANDING_ORDER_COUNT_MAX}`)
       .optional(),
     paymentPin: ZPaymentPin,
+    ...ZApprovalFields,
   })
   .superRefine((order, ctx) => {
     if (order.frequency === 'once' && order.endDate !== undefined)
@@ -130,4 +132,4 @@ export type StandingOrderDto = z.infer<typeof ZStandingOrder>;
 export const ZStandingOrderAnswer = envelope(ZStandingOrder);
 export const ZStandingOrderListAnswer = envelope(z.array(ZStandingOrder));
 /** The first call answers 200 with the code step (as a transfer's does). */
-export const ZStandingOrderCodeAnswer = envelope(ZTransferCodeSent);
+export const ZStandingOrderCodeAnswer = envelope(ZApprovalStep);

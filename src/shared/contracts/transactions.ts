@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, STAFF_VALUE_DATE_WINDOW_DAYS, TEXT_LENGTH_MAX } from '../limits';
 import { addDays, todayIso } from '../dates';
 import { AMOUNT_CENTS_MAX, amountCents, dollarsToCents } from '../money';
+import { ZApprovalFields, ZPasskeyApprovalStep } from './approvals';
 import { controlCharactersMessage, envelope, isoDate, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
 
@@ -169,6 +170,7 @@ export const ZTransferRequest = z.object({
   to: filled('Recipient', NAME_LENGTH_MAX),
   description: optionalText('Description', TEXT_LENGTH_MAX),
   paymentPin: ZPaymentPin,
+  ...ZApprovalFields,
 });
 export type TransferRequest = z.input<typeof ZTransferRequest>;
 
@@ -189,6 +191,7 @@ export const ZWireTransferRequest = z.object({
   accountType: z.enum(WIRE_ACCOUNT_TYPES, { message: 'Please choose an account type from the list' }),
   description: optionalText('Description', TEXT_LENGTH_MAX),
   paymentPin: ZPaymentPin,
+  ...ZApprovalFields,
 });
 export type WireTransferRequest = z.input<typeof ZWireTransferRequest>;
 
@@ -203,8 +206,12 @@ export const ZTransferCodeSent = z.object({
 });
 export type TransferCodeSent = z.infer<typeof ZTransferCodeSent>;
 
-/** The first call answers 200 with the code step; the call with the code answers 201 with the posted line. */
-export const ZTransferCodeAnswer = envelope(ZTransferCodeSent);
+/** The first call's answer: the emailed code's step, or (a customer with a passkey) the passkey's (ADR 024). */
+export const ZApprovalStep = z.discriminatedUnion('step', [ZTransferCodeSent, ZPasskeyApprovalStep]);
+export type ApprovalStep = z.infer<typeof ZApprovalStep>;
+
+/** The first call answers 200 with the approval step; the call with the approval answers 201 with the posted line. */
+export const ZTransferCodeAnswer = envelope(ZApprovalStep);
 
 const ALL_REQUIRED = 'All fields are required';
 const reason = z

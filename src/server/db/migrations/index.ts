@@ -24,6 +24,7 @@ import * as oneSignInTicket from './2026-11-24-49-one-sign-in-ticket';
 import * as unloggedRateLimits from './2026-11-24-49b-unlogged-rate-limits';
 import * as recovery from './2026-11-24-53-recovery';
 import * as adminAtScale from './2026-11-24-55-admin-at-scale';
+import * as paymentApprovals from './2026-11-24-55b-payment-approvals';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-49b-unlogged-rate-limits': unloggedRateLimits,
   '2026-11-24-53-recovery': recovery,
   '2026-11-24-55-admin-at-scale': adminAtScale,
+  '2026-11-24-55b-payment-approvals': paymentApprovals,
 };

@@ -1,3 +1,4 @@
+import type { PasskeyApprovalStep } from '../../../shared/contracts/approvals';
 import type { InternalTransferRequest, TransactionDto, TransferCodeSent, TransferRequest, WireTransferRequest } from '../../../shared/contracts/transactions';
 import { api } from '../../lib/api';
 
@@ -5,7 +6,10 @@ import { api } from '../../lib/api';
 // submit replays the first answer and never pays twice. (The history these lines land in is the
 // ledger feature's; useAction refreshes it after a transfer.)
 
-export type StepAnswer = { kind: 'code'; code: TransferCodeSent; message: string } | { kind: 'done'; line: TransactionDto; message: string };
+export type StepAnswer =
+  | { kind: 'code'; code: TransferCodeSent; message: string }
+  | { kind: 'passkey'; step: PasskeyApprovalStep; message: string }
+  | { kind: 'done'; line: TransactionDto; message: string };
 
 const withKey = (idempotencyKey: string) => ({ headers: { 'Idempotency-Key': idempotencyKey } });
 
@@ -15,10 +19,14 @@ export async function internalTransfer(body: InternalTransferRequest, idempotenc
   return { line: answer.data, message: answer.message ?? 'Transfer Successful' };
 }
 
-/** The first call (no paymentPin) emails an IMS code for exactly this transfer; the call with the code posts it. */
+/**
+ * The first call answers the approval step: an IMS code emailed for exactly this transfer, or (a
+ * customer with a passkey) a challenge derived from it. The call with the code or the passkey's answer posts it.
+ */
 async function step(url: string, body: TransferRequest | WireTransferRequest, idempotencyKey: string): Promise<StepAnswer> {
-  const answer = await api.post<TransferCodeSent | TransactionDto>(url, body, withKey(idempotencyKey));
+  const answer = await api.post<TransferCodeSent | PasskeyApprovalStep | TransactionDto>(url, body, withKey(idempotencyKey));
   if ('step' in answer.data && answer.data.step === 'code') return { kind: 'code', code: answer.data, message: answer.message ?? '' };
+  if ('step' in answer.data && answer.data.step === 'passkey') return { kind: 'passkey', step: answer.data, message: answer.message ?? '' };
   return { kind: 'done', line: answer.data as TransactionDto, message: answer.message ?? 'Transfer Successful' };
 }
 

@@ -19,6 +19,9 @@ import { useAction } from '../../../lib/action';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { formatCents, formatDate, formatNumber } from '../../../lib/format';
 import { useIdempotencyKey } from '../../../lib/idempotency';
+import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
+import { PasskeyApproval } from '../../../components/ui/passkey-approval';
+import type { PasskeyApprovalStep } from '../../../../shared/contracts/approvals';
 import { paths } from '../../../paths';
 import { BULK_TEMPLATE_URL, rowErrorsOf, sendBulkPayment } from '../api/send-bulk-payment';
 import { parseBulkCsv } from '../parse-csv';
@@ -48,6 +51,7 @@ export function BulkPaymentFlow() {
   const [preview, setPreview] = useState<{ from: Account; rows: Row[] } | null>(null);
   const [serverErrors, setServerErrors] = useState<BulkRowError[]>([]);
   const [code, setCode] = useState<BulkCodeSent | null>(null);
+  const [passkey, setPasskey] = useState<PasskeyApprovalStep | null>(null);
   const [result, setResult] = useState<BulkResult | null>(null);
   const idempotency = useIdempotencyKey();
   const form = useForm<SourceValues>({
@@ -73,17 +77,21 @@ export function BulkPaymentFlow() {
     },
   );
 
-  const call = (batch: { from: Account; rows: Row[] }, paymentPin?: string) => {
-    const request = { from: batch.from, payments: batch.rows, ...(paymentPin ? { paymentPin } : {}) };
+  const call = (batch: { from: Account; rows: Row[] }, approval: ApprovalFields = {}) => {
+    const request = { from: batch.from, payments: batch.rows, ...approval };
     return sendBulkPayment(request, idempotency.keyFor(request));
   };
   const options = {
     refresh: false,
     onSuccess: (answer: Awaited<ReturnType<typeof call>>) => {
       idempotency.settle();
-      if (answer.kind === 'code') setCode(answer.code);
+      if (answer.kind === 'code') {
+        setPasskey(null);
+        setCode(answer.code);
+      } else if (answer.kind === 'passkey') setPasskey(answer.step);
       else {
         setCode(null);
+        setPasskey(null);
         setResult(answer.result);
       }
     },
@@ -93,21 +101,38 @@ export function BulkPaymentFlow() {
       if (rows.length > 0) {
         setServerErrors(rows);
         setCode(null);
+        setPasskey(null);
       }
     },
   } as const;
-  const approve = useAction((batch: { from: Account; rows: Row[] }) => call(batch), { ...options, successToast: 'We emailed you an IMS code' });
-  const confirm = useAction((paymentPin: string) => call(preview ?? { from: 'checking', rows: [] }, paymentPin), {
+  const approve = useAction((batch: { from: Account; rows: Row[] }) => call(batch), {
+    ...options,
+    successToast: (answer) => (answer.kind === 'code' ? 'We emailed you an IMS code' : undefined),
+  });
+  const confirm = useAction((paymentPin: string) => call(preview ?? { from: 'checking', rows: [] }, { paymentPin }), {
     ...options,
     refresh: true,
     successToast: (answer) => (answer.kind === 'done' ? answer.message : undefined),
   });
-  const resend = useAction(() => call(preview ?? { from: 'checking', rows: [] }), { ...options, successToast: 'We emailed you a new IMS code' });
+  const resend = useAction(() => call(preview ?? { from: 'checking', rows: [] }, { approval: 'code' }), {
+    ...options,
+    successToast: 'We emailed you a new IMS code',
+  });
+  const approveWithPasskey = useAction((passkeyAssertion: PasskeyAssertion) => call(preview ?? { from: 'checking', rows: [] }, { passkeyAssertion }), {
+    ...options,
+    refresh: true,
+    successToast: (answer) => (answer.kind === 'done' ? answer.message : undefined),
+  });
+  const useCode = useAction(() => call(preview ?? { from: 'checking', rows: [] }, { approval: 'code' }), {
+    ...options,
+    successToast: 'We emailed you an IMS code',
+  });
 
   const startOver = () => {
     setPreview(null);
     setServerErrors([]);
     setCode(null);
+    setPasskey(null);
     setResult(null);
     approve.reset();
     confirm.reset();
@@ -115,6 +140,25 @@ export function BulkPaymentFlow() {
   };
 
   if (result && preview) return <BulkResultView result={result} rows={preview.rows} onAgain={startOver} />;
+  if (passkey && preview) {
+    return (
+      <PasskeyApproval
+        step={passkey}
+        noun="bulk payment"
+        rows={[
+          ['Payments', formatNumber(preview.rows.length)],
+          ['From', preview.from === 'checking' ? 'Checking' : 'Savings'],
+        ]}
+        approve={approveWithPasskey}
+        useCode={useCode}
+        onBack={() => {
+          setPasskey(null);
+          approveWithPasskey.reset();
+          useCode.reset();
+        }}
+      />
+    );
+  }
   if (code && preview) {
     return (
       <BulkCodeStep

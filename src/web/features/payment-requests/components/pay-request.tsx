@@ -11,6 +11,9 @@ import { useCurrentUser } from '../../../lib/current-user';
 import { contractResolver } from '../../../lib/form';
 import { formatDate, formatDollars } from '../../../lib/format';
 import { useIdempotencyKey } from '../../../lib/idempotency';
+import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
+import { PasskeyApproval } from '../../../components/ui/passkey-approval';
+import type { PasskeyApprovalStep } from '../../../../shared/contracts/approvals';
 import { payPaymentRequest, type PayAnswer } from '../api/pay-payment-request';
 
 const ZCode = ZPaymentRequestPay.pick({ paymentPin: true });
@@ -23,15 +26,19 @@ export function PayRequest({ request, onDone, onCancel }: { request: PaymentRequ
   const user = useCurrentUser();
   const [from, setFrom] = useState<'savings' | 'checking'>('checking');
   const [code, setCode] = useState<TransferCodeSent | null>(null);
+  const [passkey, setPasskey] = useState<PasskeyApprovalStep | null>(null);
   const idempotency = useIdempotencyKey();
-  const call = (paymentPin?: string) => {
-    const body = { from, paymentPin };
+  const call = (approval: ApprovalFields = {}) => {
+    const body = { from, ...approval };
     return payPaymentRequest(request.id, body, idempotency.keyFor({ id: request.id, ...body }));
   };
   const options = {
     onSuccess: (answer: PayAnswer) => {
       idempotency.settle();
-      if (answer.kind === 'code') setCode(answer.code);
+      if (answer.kind === 'code') {
+        setPasskey(null);
+        setCode(answer.code);
+      } else if (answer.kind === 'passkey') setPasskey(answer.step);
       else onDone();
     },
     onError: (error: unknown) => idempotency.settle(error),
@@ -39,7 +46,9 @@ export function PayRequest({ request, onDone, onCancel }: { request: PaymentRequ
   };
   // Asking for the code changes nothing on screen: no refresh.
   const start = useAction(() => call(), { ...options, refresh: false });
-  const confirm = useAction((paymentPin: string) => call(paymentPin), options);
+  const confirm = useAction((paymentPin: string) => call({ paymentPin }), options);
+  const approve = useAction((passkeyAssertion: PasskeyAssertion) => call({ passkeyAssertion }), options);
+  const useCode = useAction(() => call({ approval: 'code' }), { ...options, refresh: false });
   const codeForm = useForm<{ paymentPin: string }>({ resolver: contractResolver(ZCode), defaultValues: { paymentPin: '' } });
   const pin = codeForm.register('paymentPin');
   const busy = start.busy || confirm.busy;
@@ -48,7 +57,20 @@ export function PayRequest({ request, onDone, onCancel }: { request: PaymentRequ
 
   return (
     <div className="mt-3 space-y-4 rounded-lg border border-brand-200 bg-brand-50 p-4">
-      {code ? (
+      {passkey ? (
+        <PasskeyApproval
+          step={passkey}
+          noun="payment"
+          rows={[['From', `${from === 'savings' ? 'Savings' : 'Checking'} (${user.account.number})`]]}
+          approve={approve}
+          useCode={useCode}
+          onBack={() => {
+            setPasskey(null);
+            approve.reset();
+            useCode.reset();
+          }}
+        />
+      ) : code ? (
         <form
           onSubmit={codeForm.handleSubmit(({ paymentPin }) => void confirm.run(paymentPin.trim()))}
           noValidate

@@ -19,6 +19,9 @@ import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatDollars } from '../../../lib/format';
 import { contractResolver, useFormAction } from '../../../lib/form';
 import { useIdempotencyKey } from '../../../lib/idempotency';
+import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
+import { PasskeyApproval } from '../../../components/ui/passkey-approval';
+import type { PasskeyApprovalStep } from '../../../../shared/contracts/approvals';
 import { createStandingOrder, type StandingOrderStep } from '../api/create-standing-order';
 
 interface Values {
@@ -36,7 +39,7 @@ interface Values {
 
 const FREQUENCY_TEXT = { once: 'Once', weekly: 'Every week', monthly: 'Every month' } as const;
 
-function toRequest(values: Values, paymentPin?: string): StandingOrderRequest {
+function toRequest(values: Values, approval?: ApprovalFields): StandingOrderRequest {
   const to =
     values.toKind === 'own'
       ? { kind: 'own' as const }
@@ -53,7 +56,7 @@ function toRequest(values: Values, paymentPin?: string): StandingOrderRequest {
     startDate: values.startDate,
     endDate: values.frequency === 'once' ? undefined : values.endDate || undefined,
     count: values.frequency === 'once' || count === '' ? undefined : Number(count),
-    paymentPin,
+    ...approval,
   };
 }
 
@@ -67,6 +70,7 @@ const ZCode = z.object({ paymentPin: ZPaymentPin });
 export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
   const user = useCurrentUser();
   const [code, setCode] = useState<TransferCodeSent | null>(null);
+  const [passkey, setPasskey] = useState<PasskeyApprovalStep | null>(null);
   const idempotency = useIdempotencyKey();
   const form = useForm<Values>({
     resolver: contractResolver(ZStandingOrderRequest, {
@@ -86,31 +90,58 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
       count: '',
     },
   });
-  const call = (values: Values, paymentPin?: string) => {
-    const request = toRequest(values, paymentPin);
+  const call = (values: Values, approval?: ApprovalFields) => {
+    const request = toRequest(values, approval);
     return createStandingOrder(request, idempotency.keyFor(request));
   };
   const options = (codeToast?: string): ActionOptions<unknown, StandingOrderStep> => ({
-    successToast: (answer) => (answer.kind === 'done' ? answer.message : codeToast),
+    successToast: (answer) => (answer.kind === 'done' ? answer.message : answer.kind === 'code' ? codeToast : undefined),
     onSuccess: (answer) => {
       idempotency.settle();
-      if (answer.kind === 'code') setCode(answer.code);
+      if (answer.kind === 'code') {
+        setPasskey(null);
+        setCode(answer.code);
+      } else if (answer.kind === 'passkey') setPasskey(answer.step);
       else {
         setCode(null);
+        setPasskey(null);
         form.reset();
       }
     },
     onError: (error) => idempotency.settle(error),
   });
   const start = useFormAction(form, (values) => call(values), options());
-  const confirm = useAction((paymentPin: string) => call(form.getValues(), paymentPin), options());
-  const resend = useAction(() => call(form.getValues()), options('We emailed you a new IMS code'));
+  const confirm = useAction((paymentPin: string) => call(form.getValues(), { paymentPin }), options());
+  const resend = useAction(() => call(form.getValues(), { approval: 'code' }), options('We emailed you a new IMS code'));
+  const approve = useAction((passkeyAssertion: PasskeyAssertion) => call(form.getValues(), { passkeyAssertion }), options());
+  const useCode = useAction(() => call(form.getValues(), { approval: 'code' }), options('We emailed you an IMS code'));
   const back = () => {
     setCode(null);
+    setPasskey(null);
     start.reset();
     confirm.reset();
     resend.reset();
+    approve.reset();
+    useCode.reset();
   };
+
+  if (passkey) {
+    const values = form.getValues();
+    return (
+      <PasskeyApproval
+        step={passkey}
+        noun="standing order"
+        rows={[
+          ['From', `${values.from === 'savings' ? 'Savings' : 'Checking'} (${user.account.number})`],
+          ['How often', FREQUENCY_TEXT[values.frequency]],
+          ['First payment', formatDate(values.startDate)],
+        ]}
+        approve={approve}
+        useCode={useCode}
+        onBack={back}
+      />
+    );
+  }
 
   if (code)
     return (

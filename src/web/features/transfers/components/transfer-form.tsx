@@ -5,10 +5,12 @@ import { NAME_LENGTH_MAX, TEXT_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
+import { PasskeyApproval } from '../../../components/ui/passkey-approval';
 import { formatDollars } from '../../../lib/format';
 import { contractResolver } from '../../../lib/form';
 import { useCurrentUser } from '../../../lib/current-user';
 import { BANK_NAME } from '../../../lib/settings';
+import type { ApprovalFields } from '../../../lib/passkey-approval';
 import { paths } from '../../../paths';
 import { sendTransfer } from '../api';
 import { useCodedTransfer } from '../use-coded-transfer';
@@ -32,7 +34,7 @@ export function TransferForm() {
   const user = useCurrentUser();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const toRequest = (values: TransferValues, paymentPin?: string): TransferRequest => ({
+  const toRequest = (values: TransferValues, approval?: ApprovalFields): TransferRequest => ({
     from: user.account.number,
     amount: values.amount.trim(),
     accountType: values.accountType,
@@ -41,7 +43,7 @@ export function TransferForm() {
     routingNumber: optional(values.routingNumber),
     bankName: optional(values.bankName),
     description: optional(values.description),
-    paymentPin,
+    ...approval,
   });
   const form = useForm<TransferValues>({
     resolver: contractResolver(ZTransferRequest, {
@@ -69,6 +71,23 @@ export function TransferForm() {
       ),
     }),
   );
+
+  if (transfer.passkey) {
+    const values = form.getValues();
+    return (
+      <PasskeyApproval
+        step={transfer.passkey}
+        noun="transfer"
+        rows={[
+          ['From', `${values.accountType === 'savings' ? 'Savings' : 'Checking'} (${user.account.number})`],
+          ['Account number', values.accountNumber],
+        ]}
+        approve={transfer.approve}
+        useCode={transfer.useCode}
+        onBack={transfer.back}
+      />
+    );
+  }
 
   if (transfer.code) {
     const values = form.getValues();

@@ -7,9 +7,11 @@ import { WIRE_ACCOUNT_TYPES, wireCountries } from '../../../../shared/wire';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
+import { PasskeyApproval } from '../../../components/ui/passkey-approval';
 import { formatDollars } from '../../../lib/format';
 import { contractResolver } from '../../../lib/form';
 import { useCurrentUser } from '../../../lib/current-user';
+import type { ApprovalFields } from '../../../lib/passkey-approval';
 import { paths } from '../../../paths';
 import { sendWire } from '../api';
 import { useCodedTransfer } from '../use-coded-transfer';
@@ -34,7 +36,7 @@ export function WireForm() {
   const user = useCurrentUser();
   const countries = useMemo(() => wireCountries(), []);
   const navigate = useNavigate();
-  const toRequest = (values: WireValues, paymentPin?: string): WireTransferRequest => ({
+  const toRequest = (values: WireValues, approval?: ApprovalFields): WireTransferRequest => ({
     account: values.account,
     amount: values.amount.trim(),
     beneficiaryName: values.beneficiaryName.trim(),
@@ -44,7 +46,7 @@ export function WireForm() {
     swiftCode: values.swiftCode.trim().toUpperCase(),
     accountType: values.accountType as WireTransferRequest['accountType'],
     description: values.description.trim() || undefined,
-    paymentPin,
+    ...approval,
   });
   const form = useForm<WireValues>({
     resolver: contractResolver(ZWireTransferRequest, {
@@ -77,6 +79,24 @@ export function WireForm() {
       ),
     }),
   );
+
+  if (transfer.passkey) {
+    const values = form.getValues();
+    return (
+      <PasskeyApproval
+        step={transfer.passkey}
+        noun="wire transfer"
+        rows={[
+          ['From', values.account === 'savings' ? 'Savings' : 'Checking'],
+          ['Beneficiary account', values.beneficiaryAccount],
+          ['SWIFT/BIC', values.swiftCode.toUpperCase()],
+        ]}
+        approve={transfer.approve}
+        useCode={transfer.useCode}
+        onBack={transfer.back}
+      />
+    );
+  }
 
   if (transfer.code) {
     const values = form.getValues();
