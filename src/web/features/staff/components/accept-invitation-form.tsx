@@ -1,14 +1,16 @@
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { ZStaffInvitationAccept } from '../../../../shared/contracts/staff';
 import { PASSWORD_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PasswordField } from '../../../components/ui/form';
 import { PasswordStrength } from '../../../components/ui/password-strength';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { acceptInvitation } from '../api/accept-invitation';
+
+// The contract (and zod) loads at the form's first focus: the page's first download stays small.
+const invitationContract = lazyContract(() => import('../../../../shared/contracts/staff').then((contract) => contract.ZStaffInvitationAccept));
 
 interface Values {
   password: string;
@@ -19,7 +21,7 @@ interface Values {
 export function AcceptInvitationForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const form = useForm<Values>({
-    resolver: contractResolver(ZStaffInvitationAccept, { toInput: (values) => ({ ...values, token }) }),
+    resolver: contractResolver(invitationContract, { toInput: (values) => ({ ...values, token }) }),
     defaultValues: { password: '', confirmPassword: '' },
   });
   const { errors } = form.formState;
@@ -29,7 +31,7 @@ export function AcceptInvitationForm({ token }: { token: string }) {
   });
   return (
     // method="post": a submit before the scripts have loaded must never put the password in the address.
-    <form method="post" onSubmit={action.submit} noValidate className="space-y-5">
+    <form method="post" onSubmit={action.submit} onFocus={invitationContract.preload} noValidate className="space-y-5">
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <PasswordField
         label="Password"
