@@ -82,6 +82,9 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
 
   // Out, and in again with password and code, as every later day.
   await invitee.getByRole('button', { name: 'Logout' }).first().click();
+  // Logout loads the home page anew: wait for it before opening the staff login.
+  await expect(invitee).toHaveURL(/\/$/);
+  await waitForHydration(invitee);
   await invitee.goto('/admin/login');
   await waitForHydration(invitee);
   await invitee.getByLabel('Email').fill(email);
