@@ -73,6 +73,7 @@ export const SCRIPT_BUDGETS: Record<PublicRouteName, ScriptBudget> = {
   accountVerification: FORM_PAGE,
   adminLogin: FORM_PAGE,
   adminInvitation: NEW_PASSWORD_PAGE,
+  cancelRecovery: FORM_PAGE,
   verifyStatement: FORM_PAGE,
 };
 

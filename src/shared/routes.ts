@@ -50,6 +50,8 @@ export const routes = {
   accountVerification: { path: '/account-verification', area: 'standalone' },
   adminLogin: { path: '/admin/login', area: 'standalone' },
   adminInvitation: { path: '/admin/invitation', area: 'standalone' },
+  /** The link in the notice of a support recovery (ADR 025): cancel it. */
+  cancelRecovery: { path: '/cancel-recovery', area: 'standalone' },
 
   account: { path: '/account', area: 'account' },
   accountHome: { path: '/account/home', area: 'account' },

@@ -38,6 +38,7 @@ const modules: Record<RouteName, string> = {
   accountVerification: 'routes/public/account-verification.tsx',
   adminLogin: 'routes/admin/login.tsx',
   adminInvitation: 'routes/admin/invitation.tsx',
+  cancelRecovery: 'routes/public/cancel-recovery.tsx',
 
   account: 'routes/account/index.tsx',
   accountHome: 'routes/account/home.tsx',

@@ -68,6 +68,9 @@ GET    /api/admin/reports/days                       . . F A
 GET    /api/admin/reports/trial-balance              . . F A
 GET    /api/admin/reports/trial-balance.csv          . . F A
 GET    /api/admin/reports/trial-balance.pdf          . . F A
+GET    /api/user/admin/:id/recovery                  S C F A
+POST   /api/user/admin/:id/recovery                  S . . A
+POST   /api/user/admin/:id/recovery/cancel           S . . A
 GET    /api/user/admin/:id/timeline                  S C F A
 POST   /api/user/admin/:id/notes                     S C F A
 GET    /api/transaction/admin                        S . F A
