@@ -636,6 +636,8 @@ export interface TrialBalanceLinesTable {
   debits: number;
   credits: number;
   closing: number;
+  /** The line's place in the report's order, from its account (set when the day is closed). */
+  sort_key: string;
 }
 
 /** A staff note on a customer's page: append-only (erased, never deleted, when the customer is closed). */

@@ -23,7 +23,8 @@ import * as secondFactors from './2026-11-24-48-second-factors';
 import * as oneSignInTicket from './2026-11-24-49-one-sign-in-ticket';
 import * as unloggedRateLimits from './2026-11-24-49b-unlogged-rate-limits';
 import * as recovery from './2026-11-24-53-recovery';
-import * as staffRoles from './2026-11-24-53b-staff-roles';
+import * as adminAtScale from './2026-11-24-55-admin-at-scale';
+import * as staffRoles from './2026-11-24-55b-staff-roles';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -51,5 +52,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-49-one-sign-in-ticket': oneSignInTicket,
   '2026-11-24-49b-unlogged-rate-limits': unloggedRateLimits,
   '2026-11-24-53-recovery': recovery,
-  '2026-11-24-53b-staff-roles': staffRoles,
+  '2026-11-24-55-admin-at-scale': adminAtScale,
+  '2026-11-24-55b-staff-roles': staffRoles,
 };
