@@ -40,6 +40,7 @@ import { paymentHoldRoutes } from './payment-limits/routes';
 import { profileRoutes } from './profile/routes';
 import { queueRoutes } from './queues/routes';
 import { standingOrderRoutes } from './standing-orders/routes';
+import { staffRoutes } from './staff/routes';
 import { statementRoutes } from './statements/routes';
 import { reportRoutes } from './reports/routes';
 import { timelineRoutes } from './timeline/routes';
@@ -133,6 +134,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(journalRoutes(context));
       await api.register(reportRoutes(context));
       await api.register(timelineRoutes(context));
+      await api.register(staffRoutes(context));
     },
     { prefix: '/api' },
   );

@@ -111,6 +111,9 @@ async function seedOnce(ctx: AppContext): Promise<DemoSignIn[]> {
         first_name: 'Bank',
         last_name: 'Administrator',
         is_admin: true,
+        // The first staff member manages the others (ADR 022).
+        staff_role: 'admin',
+        staff_status: 'active',
         is_email_confirmed: true,
         verification_status: 'verified',
       })

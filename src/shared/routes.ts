@@ -49,6 +49,7 @@ export const routes = {
   emailVerification: { path: '/email-verification', area: 'standalone' },
   accountVerification: { path: '/account-verification', area: 'standalone' },
   adminLogin: { path: '/admin/login', area: 'standalone' },
+  adminInvitation: { path: '/admin/invitation', area: 'standalone' },
   /** The link in the notice of a support recovery (ADR 025): cancel it. */
   cancelRecovery: { path: '/cancel-recovery', area: 'standalone' },
 
@@ -100,6 +101,7 @@ export const routes = {
   adminCards: { path: '/admin/cards', area: 'admin' },
   adminJobs: { path: '/admin/jobs', area: 'admin' },
   adminSecurity: { path: '/admin/security', area: 'admin' },
+  adminStaff: { path: '/admin/staff', area: 'admin' },
 } as const satisfies Record<string, RouteEntry>;
 
 export type RouteName = keyof typeof routes;

@@ -37,6 +37,7 @@ const modules: Record<RouteName, string> = {
   emailVerification: 'routes/public/email-verification.tsx',
   accountVerification: 'routes/public/account-verification.tsx',
   adminLogin: 'routes/admin/login.tsx',
+  adminInvitation: 'routes/admin/invitation.tsx',
   cancelRecovery: 'routes/public/cancel-recovery.tsx',
 
   account: 'routes/account/index.tsx',
@@ -87,6 +88,7 @@ const modules: Record<RouteName, string> = {
   adminCards: 'routes/admin/cards.tsx',
   adminJobs: 'routes/admin/jobs.tsx',
   adminSecurity: 'routes/admin/security.tsx',
+  adminStaff: 'routes/admin/staff.tsx',
 };
 
 /** The frame of each area: the marketing site, the quiet sign-in frame, the customer area, the back office. */

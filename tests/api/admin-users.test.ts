@@ -460,6 +460,8 @@ describe('DELETE /api/user/admin/:id', () => {
         address: '',
         state: '',
         is_admin: true,
+        staff_role: 'admin',
+        staff_status: 'active',
         is_email_confirmed: true,
       })
       .returning('id')

@@ -21,6 +21,8 @@ import { seed } from '../../src/server/seed';
 import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
 import { nextStaffStep, STAFF_TOTP_SECRET, staffCode } from './totp';
 import { newSigningKeyPem } from '../../src/server/signing/keys';
+import { hashPassword } from '../../src/server/auth/crypto';
+import { STAFF_ROLE_LABELS, type StaffRole } from '../../src/shared/staff-roles';
 import { file, jpegWithMetadata, multipart, pdf, png } from './multipart';
 
 export interface TestContext {
@@ -229,21 +231,56 @@ export const adminCredentials = (ctx: TestContext) => ({
   password: ctx.config.adminPassword ?? 'Ledgerline-Admin-2026',
 });
 
-/** The admin session each test app reuses while it is live (a new one needs a new TOTP step: up to 30 s). */
-const adminSessions = new WeakMap<TestContext, string>();
+/** The staff sessions each test app reuses while they are live, by role (a new one needs a new TOTP step: up to 30 s). */
+const adminSessions = new WeakMap<TestContext, Map<StaffRole, string>>();
+
+export const TEST_STAFF_PASSWORD = 'Staff-Member-Test-2026';
+/** The test staff member of a role other than the first admin's (created on first use). */
+export const testStaffEmail = (role: StaffRole) => `${role}.staff@example.com`;
 
 /**
- * A live session of the first admin, signed in through ticket and TOTP: the app's cached one while
- * it answers, else a new sign-in (`fresh: true` always signs in anew).
+ * A staff member of the role, active, signing in with TEST_STAFF_PASSWORD and the test TOTP secret:
+ * made directly in the database (the invitation journey has its own tests). Idempotent per email.
  */
-export async function adminToken(ctx: TestContext, options: { fresh?: boolean } = {}): Promise<string> {
-  const cached = adminSessions.get(ctx);
+export async function createStaff(ctx: TestContext, role: StaffRole, email = testStaffEmail(role)): Promise<{ id: string; email: string; password: string }> {
+  const existing = await ctx.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (existing) return { id: existing.id, email, password: TEST_STAFF_PASSWORD };
+  const created = await ctx.database.db
+    .insertInto('users')
+    .values({
+      email,
+      password_hash: await hashPassword(TEST_STAFF_PASSWORD),
+      first_name: STAFF_ROLE_LABELS[role],
+      last_name: 'Staff',
+      is_admin: true,
+      staff_role: role,
+      staff_status: 'active',
+      is_email_confirmed: true,
+      verification_status: 'verified',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await ctx.database.db.insertInto('totp_factors').values({ user_id: created.id, secret: STAFF_TOTP_SECRET, confirmed_at: new Date() }).execute();
+  return { id: created.id, email, password: TEST_STAFF_PASSWORD };
+}
+
+/**
+ * A live staff session, signed in through ticket and TOTP: the first admin's unless a role is
+ * named (then a test staff member of that role, made on first use). The app's cached session
+ * while it answers, else a new sign-in (`fresh: true` always signs in anew).
+ */
+export async function adminToken(ctx: TestContext, options: { fresh?: boolean; role?: StaffRole } = {}): Promise<string> {
+  const role = options.role ?? 'admin';
+  const sessions = adminSessions.get(ctx) ?? new Map<StaffRole, string>();
+  adminSessions.set(ctx, sessions);
+  const cached = sessions.get(role);
   if (cached && !options.fresh) {
     const me = await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: bearer(cached) });
     if (me.statusCode === 200) return cached;
   }
-  const { token } = await staffSignIn(ctx);
-  if (!options.fresh) adminSessions.set(ctx, token);
+  const credentials = options.role && options.role !== 'admin' ? await createStaff(ctx, options.role) : adminCredentials(ctx);
+  const { token } = await staffSignIn(ctx, credentials);
+  if (!options.fresh) sessions.set(role, token);
   return token;
 }
 

@@ -5,6 +5,7 @@ import { contextOf } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as reports from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 /** The back office's dashboard and general ledger: bank staff only. */
 export function adminRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -14,7 +15,7 @@ export function adminRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/dashboard',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.anyStaff },
         schema: { tags, summary: 'Customers, deposits, transfers and queues at a glance', response: { 200: ZAdminDashboardAnswer } },
       },
       async (request) => ({ data: await reports.getDashboard(contextOf(request, context)) }),
@@ -23,7 +24,7 @@ export function adminRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/ledger',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.moneyReaders },
         schema: { tags, summary: "The bank's accounts, customer balances summed, and the chain head", response: { 200: ZAdminLedgerOverviewAnswer } },
       },
       async (request) => ({ data: await reports.getLedgerOverview(contextOf(request, context)) }),
@@ -33,7 +34,7 @@ export function adminRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/admin/ledger/verify',
       {
-        config: { access: 'staff', ...perMinute(6) },
+        config: { access: 'staff', staffRoles: ROLES.finance, ...perMinute(6) },
         schema: { tags, summary: 'Recompute the hash chain and every balance (audited)', response: { 200: ZAdminLedgerVerificationAnswer } },
       },
       async (request, reply) => send(reply, await reports.runLedgerVerification(contextOf(request, context))),

@@ -5,6 +5,7 @@ import { contextOf } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as anchors from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 /** The anchors on the general ledger page: bank staff only (ADR 014). */
 export function anchorRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -14,7 +15,7 @@ export function anchorRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/ledger/anchors',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.finance },
         schema: {
           tags,
           summary: 'Anchors written to ANCHOR_FILE, newest first: the signed heads of the ledger and audit chains',
@@ -29,7 +30,7 @@ export function anchorRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/admin/ledger/anchors',
       {
-        config: { access: 'staff', ...perMinute(6) },
+        config: { access: 'staff', staffRoles: ROLES.finance, ...perMinute(6) },
         schema: { tags, summary: 'Anchor now: sign both chain heads and append the line to ANCHOR_FILE (audited)', response: { 201: ZAnchorAnswer } },
       },
       async (request, reply) => send(reply, await anchors.anchorNow(contextOf(request, context))),

@@ -3,6 +3,7 @@ import { ZAuditFiltersAnswer, ZAuditListAnswer, ZAuditQuery } from '../../shared
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import * as auditLog from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 /** The audit log in the back office: bank staff only. */
 export function auditRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -12,7 +13,7 @@ export function auditRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/audit',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.compliance },
         schema: {
           tags,
           summary: 'Staff actions, newest first, by staff member, customer or action',
@@ -25,7 +26,10 @@ export function auditRoutes(context: AppContext): FastifyPluginAsyncZod {
 
     api.get(
       '/admin/audit/filters',
-      { config: { access: 'staff' }, schema: { tags, summary: 'The staff members and actions to filter by', response: { 200: ZAuditFiltersAnswer } } },
+      {
+        config: { access: 'staff', staffRoles: ROLES.compliance },
+        schema: { tags, summary: 'The staff members and actions to filter by', response: { 200: ZAuditFiltersAnswer } },
+      },
       async (request) => ({ data: await auditLog.auditFilters(contextOf(request, context)) }),
     );
   };

@@ -30,7 +30,8 @@ import * as repository from './repository';
 import { afterPassword } from '../factors/sign-in';
 import { freshFactorProof, verifyFreshFactor } from '../factors/proofs';
 import { countFactors } from '../factors/repository';
-import type { SessionOrigin } from './sessions';
+import { type SessionOrigin, staffAccessEnded } from './sessions';
+import { STAFF_SUSPENDED_MESSAGE } from '../../shared/staff-roles';
 import * as throttle from './throttle';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -112,6 +113,7 @@ export async function signIn(
     throw new AppError('unauthorized', INVALID_CREDENTIALS);
   }
   if (user.is_account_disabled) throw new AppError('forbidden', DISABLED_MESSAGE);
+  if (staffAccessEnded(user)) throw new AppError('forbidden', STAFF_SUSPENDED_MESSAGE);
   // Past many failed sign-ins the right password also needs a code emailed to the owner (ADR 016):
   // the sign-in ticket of ADR 011 offering "email" (an account with a factor is offered its factors).
   const emailStep = (await throttle.signInNeedsEmailCode(ctx, user.email, attempt.scope))

@@ -95,9 +95,14 @@ export interface LiveSession {
   enrolOnly: boolean;
 }
 
+/** A staff member whose back office access is suspended (or not yet accepted) holds no session (ADR 022). */
+export function staffAccessEnded(user: Pick<User, 'is_admin' | 'staff_status'>): boolean {
+  return user.is_admin && user.staff_status !== 'active';
+}
+
 /**
  * The session of a token, if it is live: not ended, not past its idle or absolute expiry, and its
- * user neither disabled nor closed (such a session is ended on the spot).
+ * user neither disabled nor closed nor suspended staff (such a session is ended on the spot).
  */
 export async function resolveSession(ctx: Pick<AppContext, 'db' | 'clock'>, token: string): Promise<LiveSession | null> {
   if (token.length > 200) return null;
@@ -105,7 +110,7 @@ export async function resolveSession(ctx: Pick<AppContext, 'db' | 'clock'>, toke
   if (!row || row.ended_at) return null;
   const now = ctx.clock.now().getTime();
   let lastSeen = new Date(row.last_seen_at).getTime();
-  if (new Date(row.expires_at).getTime() <= now || lastSeen + SESSION_IDLE_MS <= now || row.is_account_disabled || row.closed_at) {
+  if (new Date(row.expires_at).getTime() <= now || lastSeen + SESSION_IDLE_MS <= now || row.is_account_disabled || row.closed_at || staffAccessEnded(row)) {
     await repository.endSession(ctx.db, row.session_id);
     return null;
   }

@@ -6,6 +6,7 @@ import { contextOf } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as cards from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 export function cardRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
@@ -27,7 +28,7 @@ export function cardRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/cards/requests',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.customerService },
         schema: { tags: ['cards', 'staff'], summary: 'The card request queue', querystring: ZCardQueueQuery, response: { 200: ZCardQueue } },
       },
       async (request) => {
@@ -39,7 +40,7 @@ export function cardRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.patch(
       '/admin/cards/requests/:id',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.customerService },
         schema: {
           tags: ['cards', 'staff'],
           summary: 'Approve, decline or ship a card request',

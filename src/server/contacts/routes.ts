@@ -14,6 +14,7 @@ import { contextOf, publicContextOf } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as contacts from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 export function contactRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
@@ -29,7 +30,7 @@ export function contactRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/contacts',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.customerService },
         schema: { tags: ['contacts', 'staff'], summary: 'The contact inbox, newest first', querystring: ZContactListQuery, response: { 200: ZContactPage } },
       },
       async (request) => ({ data: await contacts.contactInbox(contextOf(request, context), request.query) }),
@@ -38,7 +39,7 @@ export function contactRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/contacts/:id/read',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.customerService },
         schema: { tags: ['contacts', 'staff'], summary: 'Mark a contact message read', params: ZIdParams, response: { 200: ZContactAnswer } },
       },
       async (request) => ({ data: await contacts.markContactRead(contextOf(request, context), request.params.id) }),
@@ -47,7 +48,7 @@ export function contactRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.delete(
       '/contacts/:id',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.customerService },
         schema: { tags: ['contacts', 'staff'], summary: 'Delete a contact message', params: ZIdParams, response: { 200: ZContactDeleted } },
       },
       async (request, reply) => send(reply, await contacts.deleteContact(contextOf(request, context), request.params.id)),

@@ -4,6 +4,7 @@ import type { Paginated } from '../../shared/contracts/common';
 import type { DB } from '../db/database';
 import { isForeignKeyViolation } from '../db/errors';
 import type { User, VerificationStatus } from '../db/schema';
+import type { StaffRole } from '../../shared/staff-roles';
 
 // The back office's queries on the users table: the customers list, one customer, staff edits, and
 // closing or deleting (DESIGN.md rule 6). Other domains' rows go through their own erase functions.
@@ -48,6 +49,7 @@ export interface UserListRow {
   email: string;
   number: string | null;
   is_admin: boolean;
+  staff_role: StaffRole | null;
   is_blocked: boolean;
   is_account_disabled: boolean;
   verification_status: VerificationStatus;

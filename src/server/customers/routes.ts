@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import { send } from '../plugins/reply';
 import * as customers from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 /** The back office's customers: bank staff only (401 without a session, 403 for customers). */
 export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -15,7 +16,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/user/admin',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.anyStaff },
         schema: { tags, summary: 'Search and page through every user', querystring: ZAdminUserListQuery, response: { 200: ZAdminUserListAnswer } },
       },
       async (request) => ({ data: await customers.listCustomers(contextOf(request, context), request.query) }),
@@ -24,7 +25,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/user/admin/email/:email',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.anyStaff },
         schema: { tags, summary: 'One user by email address', params: ZEmailParams, response: { 200: ZAdminUserAnswer } },
       },
       async (request) => ({ data: await customers.customerByEmail(contextOf(request, context), request.params.email) }),
@@ -32,14 +33,17 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
 
     api.get(
       '/user/admin/:id',
-      { config: { access: 'staff' }, schema: { tags, summary: 'One user', params: ZIdParams, response: { 200: ZAdminUserAnswer } } },
+      {
+        config: { access: 'staff', staffRoles: ROLES.anyStaff },
+        schema: { tags, summary: 'One user', params: ZIdParams, response: { 200: ZAdminUserAnswer } },
+      },
       async (request) => ({ data: await customers.customerById(contextOf(request, context), request.params.id) }),
     );
 
     api.get(
       '/user/admin/:id/sessions',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.anyStaff },
         schema: { tags, summary: 'Where a user is signed in: every live session', params: ZIdParams, response: { 200: ZSessionListAnswer } },
       },
       async (request) => ({ data: await customers.customerSessions(contextOf(request, context), request.params.id) }),
@@ -48,7 +52,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.delete(
       '/user/admin/:id/sessions/:sessionId',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.customerCare },
         schema: { tags, summary: "End one of a user's sessions (audited)", params: ZUserSessionParams, response: { 200: ZSessionEndedAnswer } },
       },
       async (request, reply) => send(reply, await customers.endCustomerSession(contextOf(request, context), request.params.id, request.params.sessionId)),
@@ -57,7 +61,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.put(
       '/user/admin/:id',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.customerCare },
         schema: {
           tags,
           summary: "Change a user's details, verification status, block or access (audited; the customer is told)",
@@ -72,7 +76,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.delete(
       '/user/admin/:id',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.compliance },
         schema: {
           tags,
           summary: 'Delete a customer without ledger history, or close and anonymize one with history',

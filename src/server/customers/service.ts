@@ -24,7 +24,8 @@ import { eraseCustomerKyc, lockPendingSubmission } from '../kyc/repository';
 import { recordDecision, STATUS_SET_REASON } from '../kyc/service';
 import { eraseNotes } from '../timeline/repository';
 import { deleteCustomerAccounts, hasLedgerHistory, lockCustomerAccounts } from '../ledger/accounts';
-import { AppError, conflict, notFound } from '../lib/errors';
+import { AppError, conflict, forbidden, notFound } from '../lib/errors';
+import { ROLES, roleMayUse, type StaffRole } from '../../shared/staff-roles';
 import type { Outcome } from '../lib/outcome';
 import { amountOwed } from '../loans/repository';
 import { queueMail } from '../mail/outbox';
@@ -55,6 +56,7 @@ export async function listCustomers(ctx: AppContext, query: ListQuery): Promise<
       email: row.email,
       accountNumber: row.number,
       isAdmin: row.is_admin,
+      staffRole: row.staff_role,
       isBlocked: row.is_blocked,
       isAccountDisabled: row.is_account_disabled,
       verificationStatus: row.verification_status,
@@ -222,6 +224,28 @@ async function agreeWithSubmission(ctx: ActorContext, user: User, status: Verifi
   return false;
 }
 
+export const DETAILS_NEED_SUPPORT = "Your role cannot change a customer's details: it needs Support or Admin.";
+export const FLAGS_NEED_COMPLIANCE = 'Your role cannot change verification, blocks or access: it needs Compliance or Admin.';
+
+/**
+ * The route admits support and compliance (ADR 022); what each may change is decided by what the
+ * request actually changes: a customer's details are support's, the verification status, the block
+ * and the access are compliance's. The form sends every field: unchanged ones are no change.
+ */
+function assertRoleMayChange(role: StaffRole | null, user: User, input: UpdateInput): void {
+  const detailsChange =
+    input.firstName !== user.first_name ||
+    input.lastName !== user.last_name ||
+    input.email !== user.email ||
+    input.phone !== user.phone ||
+    input.location.address !== user.address ||
+    input.location.state !== user.state;
+  const flagsChange =
+    input.verificationStatus !== user.verification_status || input.isBlocked !== user.is_blocked || input.isAccountDisabled !== user.is_account_disabled;
+  if (detailsChange && !roleMayUse(role, ROLES.customerService)) throw forbidden(DETAILS_NEED_SUPPORT);
+  if (flagsChange && !roleMayUse(role, ROLES.compliance)) throw forbidden(FLAGS_NEED_COMPLIANCE);
+}
+
 /**
  * PUT /user/admin/:id. Block and disable take effect at once: the session hook reads the flags on
  * every request, and disabling also ends every session the customer holds.
@@ -232,6 +256,7 @@ export async function updateCustomer(ctx: ActorContext, id: string, input: Updat
     if (!user) throw notFound(USER_NOT_FOUND);
     if (user.closed_at) throw conflict('This account is closed and can no longer be changed.');
     if (user.is_admin && input.isAccountDisabled) throw ADMIN_NOT_DISABLED();
+    assertRoleMayChange(ctx.actor.user.staff_role, user, input);
     if (input.email !== user.email && (await repository.emailTakenByAnother(trx, input.email, id))) throw EMAIL_IN_USE();
     const decided = await agreeWithSubmission(withDb(ctx, trx), user, input.verificationStatus);
     const { location, ...details } = input;

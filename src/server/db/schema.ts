@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { StaffRole, StaffStatus } from '../../shared/staff-roles';
 
 // Table types for Kysely. Each domain adds its tables here, next to its migration.
 
@@ -37,8 +38,22 @@ export interface UsersTable {
   /** Wrong transfer codes count from here (a hold or its release starts the count again). */
   code_failures_since: Timestamp | null;
   closed_at: Timestamp | null;
+  /** Staff only (is_admin): their role and their own access (ADR 022); null for customers. */
+  staff_role: StaffRole | null;
+  staff_status: StaffStatus | null;
   created_at: CreatedAt;
   updated_at: DefaultTimestamp;
+}
+
+/** A link to set a first password, mailed to an invited staff member (ADR 022). */
+export interface StaffInvitationsTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  invited_by: string | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
 }
 
 export interface SessionsTable {
@@ -687,6 +702,7 @@ export interface Database {
   sign_in_tickets: SignInTicketsTable;
   sign_in_email_codes: SignInEmailCodesTable;
   account_recoveries: AccountRecoveriesTable;
+  staff_invitations: StaffInvitationsTable;
   webauthn_challenges: WebauthnChallengesTable;
   payment_approvals: PaymentApprovalsTable;
   signing_keys: SigningKeysTable;

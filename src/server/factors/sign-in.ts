@@ -18,7 +18,8 @@ import {
 } from '../../shared/contracts/factors';
 import { clearThrottle, accountSubject, findUserById } from '../auth/repository';
 import { newNumericCode, newToken, safeEqual, sha256 } from '../auth/crypto';
-import { type SessionOrigin, signInSession } from '../auth/sessions';
+import { type SessionOrigin, signInSession, staffAccessEnded } from '../auth/sessions';
+import { STAFF_SUSPENDED_MESSAGE } from '../../shared/staff-roles';
 import type { AppContext } from '../context';
 import type { SecondFactorMethod, SignInAudience, SignInTicket, User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
@@ -177,6 +178,7 @@ async function tryTicket(
     const user = await findUserById(trx, ticket.user_id);
     if (!user || user.closed_at) return { error: new AppError('unauthorized', TICKET_INVALID_MESSAGE) };
     if (user.is_account_disabled) return { error: new AppError('forbidden', DISABLED_MESSAGE) };
+    if (staffAccessEnded(user)) return { error: new AppError('forbidden', STAFF_SUSPENDED_MESSAGE) };
     const result = await attempt({ ...ctx, db: trx }, ticket);
     if (result === 'ok') {
       await repository.markTicketUsed(trx, ticket.id);
@@ -322,5 +324,6 @@ export async function signInWithPasskey(
   // A passkey of a closed account, or of a customer at the staff sign-in, is refused like an unknown one.
   if (!user || user.closed_at || (input.audience === 'staff' && !user.is_admin)) throw new AppError('unauthorized', PASSKEY_REFUSED_MESSAGE);
   if (user.is_account_disabled) throw new AppError('forbidden', DISABLED_MESSAGE);
+  if (staffAccessEnded(user)) throw new AppError('forbidden', STAFF_SUSPENDED_MESSAGE);
   return openSession(ctx, user, input.origin, input.audience);
 }

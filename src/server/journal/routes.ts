@@ -4,6 +4,7 @@ import { ZAccountListQuery, ZJournalEntryAnswer, ZJournalPageAnswer, ZJournalQue
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import * as journal from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 /** The whole journal and the ledger's accounts: bank staff only. */
 export function journalRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -13,7 +14,7 @@ export function journalRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/journal',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.moneyReaders },
         schema: {
           tags,
           summary: 'Every entry on every account (the bank’s own included), newest first, filtered and paged by key',
@@ -27,7 +28,7 @@ export function journalRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/journal/:id',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.moneyReaders },
         schema: {
           tags,
           summary: 'One entry: all its postings with balances after, its hash and predecessor, its reversal and its audit records',
@@ -41,7 +42,7 @@ export function journalRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/accounts',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.moneyReaders },
         schema: {
           tags,
           summary: 'The bank’s own ledger accounts, or one customer’s (ownerId)',

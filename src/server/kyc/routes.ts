@@ -8,6 +8,7 @@ import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import { fileResponse, multipartSchema, readForm, sendStoredFile } from '../plugins/uploads';
 import * as kyc from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
@@ -42,7 +43,7 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/kyc',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.compliance },
         schema: { tags: ['kyc', 'staff'], summary: 'The identity review queue', querystring: ZKycQueueQuery, response: { 200: ZKycQueue } },
       },
       async (request) => {
@@ -54,7 +55,7 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/kyc/users/:id',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.anyStaff },
         schema: { tags: ['kyc', 'staff'], summary: "A customer's verification status and submissions", params: ZIdParams, response: { 200: ZCustomerKyc } },
       },
       async (request) => ({ data: await kyc.customerKyc(contextOf(request, context), request.params.id) }),
@@ -63,7 +64,7 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/admin/kyc/:id/approve',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.compliance },
         schema: { tags: ['kyc', 'staff'], summary: 'Approve a submission: the customer is verified', params: ZIdParams, response: { 200: ZKycDecisionAnswer } },
       },
       async (request, reply) => send(reply, await kyc.approveSubmission(contextOf(request, context), request.params.id)),
@@ -72,7 +73,7 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/admin/kyc/:id/reject',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.compliance },
         schema: {
           tags: ['kyc', 'staff'],
           summary: 'Reject a submission with a reason the customer is emailed',

@@ -7,6 +7,7 @@ import { ticketOf } from '../plugins/idempotency';
 import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as loans from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
@@ -55,7 +56,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/loans',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.moneyReaders },
         schema: { tags: ['loans', 'staff'], summary: 'The loan application queue', querystring: ZLoanQueueQuery, response: { 200: ZLoanQueue } },
       },
       async (request) => {
@@ -67,7 +68,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/admin/loans/:id/approve',
       {
-        config: { access: 'staff', idempotency: true },
+        config: { access: 'staff', staffRoles: ROLES.finance, idempotency: true },
         schema: { tags: ['loans', 'staff'], summary: 'Approve and disburse a loan', params: ZIdParams, response: { 200: ZLoanAnswer } },
       },
       async (request, reply) => send(reply, await loans.approveLoan(contextOf(request, context), request.params.id, ticketOf(request))),
@@ -76,7 +77,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/admin/loans/:id/reject',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.finance },
         schema: {
           tags: ['loans', 'staff'],
           summary: 'Decline a loan application',

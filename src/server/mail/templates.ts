@@ -190,3 +190,20 @@ export function anchorMail(brand: Brand, to: string, anchor: { seq: number; at: 
       brand.publicUrl,
   };
 }
+
+/** To a new staff member (ADR 022): a link to set a first password; a second factor follows at first sign-in. */
+export function staffInvitationMail(
+  brand: Brand,
+  to: string,
+  message: { firstName: string; roleLabel: string; invitedBy: string; link: string; validDays: number },
+): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: you are invited to the back office`,
+    text:
+      `Hello ${message.firstName},\n\n${message.invitedBy} has invited you to the ${brand.bankName} back office as ${message.roleLabel}.\n\n` +
+      `Use this link within ${message.validDays} days to choose your password. It works once.\n\n${message.link}\n\n` +
+      `Then sign in at ${brand.publicUrl}${routes.adminLogin.path} and set up a second factor (an authenticator app or a passkey) before anything else.\n\n` +
+      `If you did not expect this, ignore this email: nothing happens until the link is used.${footer(brand)}`,
+  };
+}

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import { send } from '../plugins/reply';
 import * as holds from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 /** The back office's view of a customer's payment hold, and its release (staff only, audited). */
 export function paymentHoldRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -14,7 +15,7 @@ export function paymentHoldRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/user/admin/:id/payment-hold',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.anyStaff },
         schema: {
           tags,
           summary: "Whether a customer's outgoing payments are held after wrong transfer codes",
@@ -28,7 +29,7 @@ export function paymentHoldRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/user/admin/:id/payment-hold/release',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.compliance },
         schema: {
           tags,
           summary: "Release a customer's held outgoing payments before the hold runs out (audited)",

@@ -9,6 +9,7 @@ import type { User } from '../db/schema';
 import { SECOND_FACTOR_REQUIRED_MESSAGE } from '../../shared/contracts/factors';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import type { Logger } from '../lib/logger';
+import { STAFF_ROLE_LABELS, STAFF_ROLES, STAFF_SUSPENDED_MESSAGE, type StaffRole } from '../../shared/staff-roles';
 
 /**
  * Who may call a route, declared on every /api route as `config: { access }`:
@@ -20,6 +21,11 @@ export type Access = 'public' | 'user' | 'customer' | 'staff';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * The staff roles that may call a `staff` route (ADR 022), `admin` always among them: every
+     * staff route must declare them (start-up fails otherwise), and no other route may.
+     */
+    staffRoles?: readonly StaffRole[];
     /**
      * Open to a staff member who has no second factor yet (their session can only enrol one,
      * ADR 011): the calls that set one up and say who is signed in. Every other signed-in route
@@ -39,6 +45,8 @@ declare module 'fastify' {
 export const CUSTOMERS_ONLY_MESSAGE = 'This is for customers. Admins use the back office.';
 export const VERIFY_EMAIL_FIRST_MESSAGE = 'Please verify your email address first.';
 export const STAFF_ONLY_MESSAGE = 'Only bank staff can do this.';
+export const wrongRoleMessage = (role: StaffRole | null, roles: readonly StaffRole[]) =>
+  `Your role (${role ? STAFF_ROLE_LABELS[role] : 'none'}) cannot do this: it needs ${roles.map((each) => STAFF_ROLE_LABELS[each]).join(' or ')}.`;
 
 /**
  * The session's cookie: HttpOnly, SameSite=Strict, Secure when PUBLIC_URL is https (so not with
@@ -101,11 +109,18 @@ function tokenFrom(request: FastifyRequest): string | null {
   return request.cookies?.[SESSION_COOKIE] ?? null;
 }
 
-/** Throws unless the request's user may use a route of this access. */
-export function checkAccess(access: Access, user: User | null): void {
+/**
+ * Throws unless the request's user may use a route of this access: a staff route also needs an
+ * active staff member whose role the route admits (a staff route with no roles admits nobody).
+ */
+export function checkAccess(access: Access, user: User | null, staffRoles: readonly StaffRole[] = []): void {
   if (access === 'public') return;
   if (!user) throw unauthorized();
-  if (access === 'staff' && !user.is_admin) throw forbidden(STAFF_ONLY_MESSAGE);
+  if (access === 'staff') {
+    if (!user.is_admin) throw forbidden(STAFF_ONLY_MESSAGE);
+    if (user.staff_status !== 'active') throw forbidden(STAFF_SUSPENDED_MESSAGE);
+    if (!user.staff_role || !staffRoles.includes(user.staff_role)) throw forbidden(wrongRoleMessage(user.staff_role, staffRoles));
+  }
   if (access === 'customer') {
     if (user.is_admin) throw forbidden(CUSTOMERS_ONLY_MESSAGE);
     if (!user.is_email_confirmed) throw new AppError('forbidden', VERIFY_EMAIL_FIRST_MESSAGE);
@@ -127,6 +142,7 @@ export function registerAuth(api: FastifyInstance, context: AppContext): void {
     const access = route.config?.access;
     if (!access) throw new Error(`${String(route.method)} ${route.url} declares no access (config.access)`);
     if (!route.schema?.response) throw new Error(`${String(route.method)} ${route.url} declares no response schema`);
+    assertStaffRolesDeclared(`${String(route.method)} ${route.url}`, access, route.config?.staffRoles);
     route.schema.security = access === 'public' ? [] : SIGNED_IN_SECURITY;
     route.schema.response = { '4xx': ZApiError, '5xx': ZApiError, ...(route.schema.response as object) };
   });
@@ -142,13 +158,27 @@ export function registerAuth(api: FastifyInstance, context: AppContext): void {
         reply.header(SESSION_IDLE_SECONDS_HEADER, String(session.idleSecondsLeft));
       }
     }
-    const { access, enrolment } = request.routeOptions.config;
+    const { access, enrolment, staffRoles } = request.routeOptions.config;
     // A staff member without a second factor reaches nothing signed-in but enrolment (ADR 011).
     if (access && access !== 'public' && request.enrolOnly && !enrolment) {
       throw new AppError('second_factor_required', SECOND_FACTOR_REQUIRED_MESSAGE);
     }
-    if (access) checkAccess(access, request.user);
+    if (access) checkAccess(access, request.user, staffRoles);
   });
+}
+
+/**
+ * A staff route names the roles that may call it, admin among them (an admin may do everything),
+ * and only staff routes name roles: a route added without them stops the app from starting.
+ */
+export function assertStaffRolesDeclared(route: string, access: Access, staffRoles: readonly StaffRole[] | undefined): void {
+  if (access !== 'staff') {
+    if (staffRoles) throw new Error(`${route} is not a staff route but declares staff roles`);
+    return;
+  }
+  if (!staffRoles || staffRoles.length === 0) throw new Error(`${route} is a staff route that declares no staff roles (config.staffRoles)`);
+  for (const role of staffRoles) if (!STAFF_ROLES.includes(role)) throw new Error(`${route} declares an unknown staff role: ${String(role)}`);
+  if (!staffRoles.includes('admin')) throw new Error(`${route} leaves out the admin role (admins may do everything)`);
 }
 
 /** Where a request comes from (a new session and the audit log record it). */

@@ -5,6 +5,7 @@ import { contextOf } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as queues from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 /** The background jobs' queue in the back office: bank staff only. */
 export function queueRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -14,7 +15,7 @@ export function queueRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/jobs',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.finance },
         schema: {
           tags,
           summary: 'Background jobs: waiting, running and failed (with the error)',
@@ -31,7 +32,7 @@ export function queueRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/admin/jobs/:id/retry',
       {
-        config: { access: 'staff', ...perMinute(30) },
+        config: { access: 'staff', staffRoles: ROLES.finance, ...perMinute(30) },
         schema: { tags, summary: 'Run a failed job again now (audited)', params: ZJobIdParams, response: { 200: ZJobAnswer } },
       },
       async (request, reply) => send(reply, await queues.retryJob(contextOf(request, context), request.params.id)),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZIdParams, ZNoData } from '../../shared/contracts/common';
 import { ZLatestRecoveryAnswer, ZMyRecoveryAnswer, ZRecoveryAnswer, ZRecoveryCancelByLink, ZRecoveryStart } from '../../shared/contracts/recovery';
+import { ROLES } from '../../shared/staff-roles';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
@@ -18,7 +19,7 @@ export function recoveryRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/user/admin/:id/recovery',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.anyStaff },
         schema: {
           tags: staffTags,
           summary: "The customer's newest account recovery (null when none)",
@@ -32,7 +33,7 @@ export function recoveryRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/user/admin/:id/recovery',
       {
-        config: { access: 'staff', ...perMinute(10) },
+        config: { access: 'staff', staffRoles: ROLES.customerService, ...perMinute(10) },
         schema: {
           tags: staffTags,
           summary:
@@ -48,7 +49,7 @@ export function recoveryRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/user/admin/:id/recovery/cancel',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.customerService },
         schema: { tags: staffTags, summary: "Withdraw a customer's pending account recovery (audited)", params: ZIdParams, response: { 200: ZNoData } },
       },
       async (request, reply) => send(reply, await recovery.cancelByStaff(contextOf(request, context), request.params.id)),

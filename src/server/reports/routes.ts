@@ -7,6 +7,7 @@ import { perMinute } from '../plugins/rate-limit';
 import { fileResponse } from '../plugins/uploads';
 import { trialBalanceCsv, trialBalancePdf } from './export';
 import * as reports from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 /** End of day's reports and any account's balance at a past date: bank staff only. */
 export function reportRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -15,14 +16,17 @@ export function reportRoutes(context: AppContext): FastifyPluginAsyncZod {
 
     api.get(
       '/admin/reports/days',
-      { config: { access: 'staff' }, schema: { tags, summary: 'The first and the newest closed bank days', response: { 200: ZReportDaysAnswer } } },
+      {
+        config: { access: 'staff', staffRoles: ROLES.finance },
+        schema: { tags, summary: 'The first and the newest closed bank days', response: { 200: ZReportDaysAnswer } },
+      },
       async (request) => ({ data: await reports.reportDays(contextOf(request, context)) }),
     );
 
     api.get(
       '/admin/reports/trial-balance',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.finance },
         schema: {
           tags,
           summary: 'The trial balance stored at the end of a bank day: the accounts that moved, and totals that balance to zero',
@@ -37,7 +41,7 @@ export function reportRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/reports/trial-balance.csv',
       {
-        config: { access: 'staff', ...perMinute(30) },
+        config: { access: 'staff', staffRoles: ROLES.finance, ...perMinute(30) },
         schema: {
           tags,
           summary: 'A closed day’s trial balance as CSV (decimal dollars; the last rows are the unchanged accounts and the totals)',
@@ -59,7 +63,7 @@ export function reportRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/reports/trial-balance.pdf',
       {
-        config: { access: 'staff', ...perMinute(30) },
+        config: { access: 'staff', staffRoles: ROLES.finance, ...perMinute(30) },
         schema: {
           tags,
           summary: 'A closed day’s trial balance as PDF, to print and file',
@@ -82,7 +86,7 @@ export function reportRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/admin/accounts/:id/balance',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.moneyReaders },
         schema: {
           tags,
           summary: 'An account’s balance at the end of a past bank day (BANK_TIMEZONE), by booking time; value dates do not move it',

@@ -6,6 +6,7 @@ import { contextOf } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as timeline from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 /** The back office's user page as one place: the customer's timeline and staff notes. Bank staff only. */
 export function timelineRoutes(context: AppContext): FastifyPluginAsyncZod {
@@ -15,7 +16,7 @@ export function timelineRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/user/admin/:id/timeline',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.anyStaff },
         schema: {
           tags,
           summary: "A user's entries, sign-ins, identity decisions, loans, card requests and staff notes, newest first (paged by key)",
@@ -30,7 +31,7 @@ export function timelineRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/user/admin/:id/notes',
       {
-        config: { access: 'staff', ...perMinute(30) },
+        config: { access: 'staff', staffRoles: ROLES.anyStaff, ...perMinute(30) },
         schema: {
           tags,
           summary: "Add a staff note to a user's page (append-only, audited)",

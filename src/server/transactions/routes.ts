@@ -25,6 +25,7 @@ import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as repository from './repository';
 import * as transactions from './service';
+import { ROLES } from '../../shared/staff-roles';
 
 const ZUserIdParams = z.object({ userId: z.uuid() });
 const ZReversal = envelope(z.object({ reversedEntryId: z.string(), reversalEntryId: z.string() }));
@@ -130,7 +131,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/transaction/admin',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.moneyReaders },
         schema: {
           tags: ['transactions', 'staff'],
           summary: "Every customer's lines (the journal)",
@@ -144,7 +145,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.get(
       '/transaction/admin/:userId',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.anyStaff },
         schema: {
           tags: ['transactions', 'staff'],
           summary: "One customer's lines",
@@ -159,7 +160,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.post(
       '/transaction/admin/:userId',
       {
-        config: { access: 'staff', idempotency: true },
+        config: { access: 'staff', staffRoles: ROLES.finance, idempotency: true },
         schema: {
           tags: ['transactions', 'staff'],
           summary: "Credit or debit a customer's account (a reasoned, audited adjustment)",
@@ -175,7 +176,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.put(
       '/transaction/admin/:id',
       {
-        config: { access: 'staff' },
+        config: { access: 'staff', staffRoles: ROLES.finance },
         schema: {
           tags: ['transactions', 'staff'],
           summary: 'Correct how an entry reads (a note; the entry never changes)',
@@ -193,7 +194,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.delete(
       '/transaction/admin/:id',
       {
-        config: { access: 'staff', idempotency: true },
+        config: { access: 'staff', staffRoles: ROLES.finance, idempotency: true },
         schema: {
           tags: ['transactions', 'staff'],
           summary: 'Reverse an entry (its reversal is posted; nothing is deleted)',
@@ -212,7 +213,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
     api.put(
       '/user/admin/account/:id',
       {
-        config: { access: 'staff', idempotency: true },
+        config: { access: 'staff', staffRoles: ROLES.finance, idempotency: true },
         schema: {
           tags: ['transactions', 'staff'],
           summary: "Set a customer's balances (correction entries) and account number",

@@ -28,6 +28,7 @@ export async function toUserDto(db: DB, user: User): Promise<UserDto> {
     verificationStatus: user.verification_status,
     verification: user.is_admin ? null : await userVerification(db, user.id),
     isAdmin: user.is_admin,
+    staffRole: user.staff_role,
     isBlocked: user.is_blocked,
     isAccountDisabled: user.is_account_disabled,
     isEmailConfirmed: user.is_email_confirmed,

@@ -4,6 +4,7 @@ import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PAGE_SIZE_DEFAUL
 import { VERIFICATION_STATUSES } from '../reference';
 import { controlCharactersMessage, envelope, optionalText, paginated, SINGLE_LINE_TEXT, ZEmail, ZTimestamp } from './common';
 import { ZUser } from './user';
+import { STAFF_ROLES } from '../staff-roles';
 
 // The admin back office (spec sections 2 "Admin area", 5 and 6; DESIGN.md rules 4 and 6).
 
@@ -44,6 +45,7 @@ export const ZAdminUserRow = z.object({
   email: z.string(),
   accountNumber: z.string().nullable(),
   isAdmin: z.boolean(),
+  staffRole: z.enum(STAFF_ROLES).nullable(),
   isBlocked: z.boolean(),
   isAccountDisabled: z.boolean(),
   verificationStatus: z.enum(VERIFICATION_STATUSES),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VERIFICATION_STATUSES } from '../reference';
+import { STAFF_ROLES } from '../staff-roles';
 import { envelope, ZTimestamp } from './common';
 
 const ZFileLink = z.object({ url: z.string() });
@@ -19,6 +20,8 @@ export const ZUser = z
     verificationStatus: z.enum(VERIFICATION_STATUSES),
     verification: z.object({ documentType: z.string().nullable(), documentFront: ZFileLink.nullable(), documentBack: ZFileLink.nullable() }).nullable(),
     isAdmin: z.boolean(),
+    /** The staff member's role (ADR 022); null for customers. */
+    staffRole: z.enum(STAFF_ROLES).nullable(),
     isBlocked: z.boolean(),
     isAccountDisabled: z.boolean(),
     isEmailConfirmed: z.boolean(),

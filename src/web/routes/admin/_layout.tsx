@@ -11,6 +11,7 @@ import {
   Mail,
   PlusCircle,
   ShieldCheck,
+  UserCog,
   Users,
 } from 'lucide-react';
 import { Outlet, redirect, useLoaderData } from 'react-router';
@@ -23,23 +24,29 @@ import { ApiError } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
 import { queryClient } from '../../lib/query';
 import { paths } from '../../paths';
+import { ROLES, roleMayUse, type StaffRole } from '../../../shared/staff-roles';
 import type { Route } from './+types/_layout';
 
-const links: ShellLink[] = [
-  { to: paths.adminDashboard, label: 'Dashboard', icon: LayoutDashboard },
-  { to: paths.adminUsers, label: 'Users', icon: Users },
-  { to: paths.adminJournal, label: 'Journal', icon: BookOpen },
-  { to: paths.adminLedger, label: 'General ledger', icon: Landmark },
-  { to: paths.adminReports, label: 'Reports', icon: FileSpreadsheet },
-  { to: paths.adminAddTransaction, label: 'Add Transaction', icon: PlusCircle },
-  { to: paths.adminKyc, label: 'Identity reviews', icon: BadgeCheck },
-  { to: paths.adminLoans, label: 'Loans', icon: HandCoins },
-  { to: paths.adminCards, label: 'Card requests', icon: CreditCard },
-  { to: paths.adminContacts, label: 'Contacts', icon: Mail },
-  { to: paths.adminAudit, label: 'Audit log', icon: ClipboardList },
-  { to: paths.adminJobs, label: 'Background jobs', icon: ListChecks },
-  { to: paths.adminSecurity, label: 'Security', icon: ShieldCheck },
+/** Each link with the roles that may use its page (ADR 022): the sidebar shows a role only its own. */
+const links: Array<ShellLink & { roles: readonly StaffRole[] }> = [
+  { to: paths.adminDashboard, label: 'Dashboard', icon: LayoutDashboard, roles: ROLES.anyStaff },
+  { to: paths.adminUsers, label: 'Users', icon: Users, roles: ROLES.anyStaff },
+  { to: paths.adminJournal, label: 'Journal', icon: BookOpen, roles: ROLES.moneyReaders },
+  { to: paths.adminLedger, label: 'General ledger', icon: Landmark, roles: ROLES.finance },
+  { to: paths.adminReports, label: 'Reports', icon: FileSpreadsheet, roles: ROLES.finance },
+  { to: paths.adminAddTransaction, label: 'Add Transaction', icon: PlusCircle, roles: ROLES.finance },
+  { to: paths.adminKyc, label: 'Identity reviews', icon: BadgeCheck, roles: ROLES.compliance },
+  { to: paths.adminLoans, label: 'Loans', icon: HandCoins, roles: ROLES.finance },
+  { to: paths.adminCards, label: 'Card requests', icon: CreditCard, roles: ROLES.customerService },
+  { to: paths.adminContacts, label: 'Contacts', icon: Mail, roles: ROLES.customerService },
+  { to: paths.adminAudit, label: 'Audit log', icon: ClipboardList, roles: ROLES.compliance },
+  { to: paths.adminJobs, label: 'Background jobs', icon: ListChecks, roles: ROLES.finance },
+  { to: paths.adminStaff, label: 'Staff', icon: UserCog, roles: ROLES.admin },
+  { to: paths.adminSecurity, label: 'Security', icon: ShieldCheck, roles: ROLES.anyStaff },
 ];
+
+/** The sidebar of a staff member: the links of their role. */
+const linksFor = (role: StaffRole | null): ShellLink[] => links.filter((link) => roleMayUse(role, link.roles)).map(({ roles: _roles, ...link }) => link);
 
 /**
  * Staff must have a second factor (ADR 011): a staff member without one reaches only the
@@ -86,7 +93,7 @@ function AdminLayoutFrame() {
   const user = useCurrentUser();
   return (
     <AppShell
-      links={links}
+      links={linksFor(user.staffRole)}
       onSignOut={signOut}
       navLabel="Back office"
       homePath={paths.adminDashboard}

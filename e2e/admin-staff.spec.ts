@@ -1,0 +1,114 @@
+import type { Page } from '@playwright/test';
+import { staffCode, totpStepAt } from '../tests/support/totp';
+import { ADMIN, enterAuthenticatorCode, expect, mailedText, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
+
+// Staff roles (issue 15, ADR 022): an admin invites a support staff member from /admin/staff; the
+// invitee sets a password from the mailed link, enrols an authenticator app at first sign-in,
+// signs in with it, and sees only what support may use; a finance call is refused.
+
+async function shoot(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+    await checkA11y(page);
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('an admin invites a support staff member, who sets a password, enrols TOTP, signs in and sees only support', async ({ page, browser, checkA11y }) => {
+  test.setTimeout(180_000);
+  const email = uniqueEmail('support');
+  const name = 'Sky Support';
+
+  await signInAs(page, ADMIN, '/admin/login');
+  const adminNav = page.getByRole('navigation', { name: 'Back office' }).first();
+  await adminNav.getByRole('link', { name: 'Staff' }).click();
+  await expect(page).toHaveURL(/\/admin\/staff$/);
+  await expect(page.getByRole('heading', { name: 'Staff', level: 1 })).toBeVisible();
+  await expect(page).toHaveTitle(/^Staff \| /);
+
+  const invite = page.getByRole('form', { name: 'Invite a staff member' });
+  await invite.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(invite.getByText('Name is required')).toBeVisible();
+  await invite.getByLabel('Name').fill(name);
+  await invite.getByLabel('Email').fill(email);
+  await invite.getByLabel('Role', { exact: true }).selectOption('support');
+  await invite.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByText('Invitation sent: the new staff member sets a password from the emailed link.').first()).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toContainText('Support');
+  await expect(row).toContainText('Invited');
+  await expect(row).toContainText('Never');
+  await shoot(page, 'admin-staff', checkA11y);
+  // At 375 px each staff member is a card with its actions in view.
+  await page.setViewportSize({ width: 375, height: 900 });
+  const card = page.getByRole('list', { name: 'Staff members' }).getByRole('listitem').filter({ hasText: email });
+  await card.scrollIntoViewIfNeeded();
+  await expect(card.getByRole('button', { name: `Suspend ${name}` })).toBeInViewport({ ratio: 1 });
+  await expect(card.getByRole('button', { name: `Change role of ${name}` })).toBeInViewport({ ratio: 1 });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // The invitee, in a browser of their own, from the mailed link.
+  const text = await mailedText(page, email, /\/admin\/invitation\?token=/);
+  const link = text.match(/(\/admin\/invitation\?token=[A-Za-z0-9_-]+)/)?.[1];
+  expect(link).toBeTruthy();
+  const context = await browser.newContext();
+  const invitee = await context.newPage();
+  await invitee.goto(link!);
+  await waitForHydration(invitee);
+  await expect(invitee.getByRole('heading', { name: 'Set your staff password' })).toBeVisible();
+  await expect(invitee).toHaveTitle(/^Set your staff password \| /);
+  await shoot(invitee, 'staff-invitation', checkA11y);
+  const password = 'Quiet-Lantern-Harbor-88';
+  await invitee.getByLabel('Password', { exact: true }).fill(password);
+  await invitee.getByLabel('Confirm password', { exact: true }).fill(password);
+  await invitee.getByRole('button', { name: 'Set password' }).click();
+  await expect(invitee).toHaveURL(/\/admin\/login$/);
+  await expect(invitee.getByText('Your password is set. Sign in to the back office and set up your second factor.')).toBeVisible();
+
+  // First sign-in: the enrolment page only, then an authenticator app.
+  await invitee.getByLabel('Email').fill(email);
+  await invitee.getByLabel('Password', { exact: true }).fill(password);
+  await invitee.getByRole('button', { name: 'Login' }).click();
+  await expect(invitee).toHaveURL(/\/admin\/security$/);
+  await invitee.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  const secret = (await invitee.getByTestId('totp-secret').innerText()).replaceAll(' ', '');
+  await invitee.getByLabel('Code from the app').fill(staffCode(totpStepAt(new Date()), secret));
+  await invitee.getByRole('button', { name: 'Turn on' }).click();
+  await invitee.getByLabel('I have saved my recovery codes').check();
+  await invitee.getByRole('button', { name: 'Done' }).click();
+
+  // Out, and in again with password and code, as every later day.
+  await invitee.getByRole('button', { name: 'Logout' }).first().click();
+  // Logout loads the home page anew: wait for it before opening the staff login.
+  await expect(invitee).toHaveURL(/\/$/);
+  await waitForHydration(invitee);
+  await invitee.goto('/admin/login');
+  await waitForHydration(invitee);
+  await invitee.getByLabel('Email').fill(email);
+  await invitee.getByLabel('Password', { exact: true }).fill(password);
+  await invitee.getByRole('button', { name: 'Login' }).click();
+  await enterAuthenticatorCode(invitee, secret);
+  await expect(invitee).toHaveURL(/\/admin\/dashboard$/);
+
+  // Support sees the links of support, and nothing else.
+  const nav = invitee.getByRole('navigation', { name: 'Back office' }).first();
+  await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Users', 'Journal', 'Card requests', 'Contacts', 'Security']);
+  await shoot(invitee, 'support-dashboard', checkA11y);
+  // A finance call is refused with the role named; the staff page sends support back to the dashboard.
+  const report = await invitee.request.get('/api/admin/reports/days');
+  expect(report.status()).toBe(403);
+  expect(await report.json()).toMatchObject({ message: 'Your role (Support) cannot do this: it needs Finance or Admin.' });
+  await invitee.goto('/admin/staff');
+  await expect(invitee).toHaveURL(/\/admin\/dashboard$/);
+  const me = await (await invitee.request.get('/api/auth/user')).json();
+  expect(me.data).toMatchObject({ email, isAdmin: true, staffRole: 'support' });
+  await context.close();
+
+  // The admin's list now shows them active, with a second factor.
+  await page.reload();
+  await expect(page.getByRole('row').filter({ hasText: email })).toContainText('Active');
+  await expect(page.getByRole('row').filter({ hasText: email })).toContainText('Yes');
+});

@@ -1,0 +1,48 @@
+// Staff roles (issue 15, ADR 022). Every staff member has exactly one role; `admin` may do
+// everything, the others only what their job needs. The server's routes each declare the roles
+// they admit (src/server/plugins/auth.ts); the back office's sidebar shows a page only to the
+// roles that may use it (STAFF_PAGE_ROLES below).
+
+export const STAFF_ROLES = ['support', 'compliance', 'finance', 'admin'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** A staff member's access of its own, apart from the customer flag isAccountDisabled. */
+export const STAFF_STATUSES = ['invited', 'active', 'suspended'] as const;
+export type StaffStatus = (typeof STAFF_STATUSES)[number];
+
+/** A suspended (or not yet accepted) staff member's sign-in and calls are refused with this. */
+export const STAFF_SUSPENDED_MESSAGE = 'Your back office access is suspended. Ask an administrator.';
+
+export const STAFF_ROLE_LABELS: Record<StaffRole, string> = {
+  support: 'Support',
+  compliance: 'Compliance',
+  finance: 'Finance',
+  admin: 'Admin',
+};
+
+export const STAFF_ROLE_DESCRIPTIONS: Record<StaffRole, string> = {
+  support: 'Customers, contact messages, sessions and card requests; reads balances and the journal',
+  compliance: 'Identity reviews, blocks, access and closures, the audit log',
+  finance: 'Staff entries, reversals, corrections, loans, reports, the ledger and its anchors',
+  admin: 'Everything, and managing staff',
+};
+
+/**
+ * The groups of roles the routes and pages name. `admin` is in every one: an admin may do
+ * everything. The server's guard reads each route's own list; these names only keep the lists short.
+ */
+export const ROLES = {
+  anyStaff: ['support', 'compliance', 'finance', 'admin'],
+  /** Reads of money (balances, the journal, the general ledger). */
+  moneyReaders: ['support', 'finance', 'admin'],
+  customerService: ['support', 'admin'],
+  /** Customer details and sessions, and compliance's blocks and closures on the same routes. */
+  customerCare: ['support', 'compliance', 'admin'],
+  compliance: ['compliance', 'admin'],
+  finance: ['finance', 'admin'],
+  admin: ['admin'],
+} as const satisfies Record<string, readonly StaffRole[]>;
+
+export function roleMayUse(role: StaffRole | null | undefined, roles: readonly StaffRole[]): boolean {
+  return role != null && roles.includes(role);
+}

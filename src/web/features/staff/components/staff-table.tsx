@@ -1,0 +1,151 @@
+import { useState } from 'react';
+import type { StaffMember } from '../../../../shared/contracts/staff';
+import { STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from '../../../../shared/staff-roles';
+import { Button } from '../../../components/ui/button';
+import { useAction } from '../../../lib/action';
+import { formatDate } from '../../../lib/format';
+import { changeStaffRole } from '../api/change-staff-role';
+import { setStaffAccess } from '../api/set-staff-access';
+
+const STATUS_LABELS: Record<StaffMember['staffStatus'], string> = { invited: 'Invited', active: 'Active', suspended: 'Suspended' };
+const STATUS_TONES: Record<StaffMember['staffStatus'], string> = {
+  invited: 'bg-amber-100 text-amber-900',
+  active: 'bg-emerald-100 text-emerald-900',
+  suspended: 'bg-red-100 text-red-900',
+};
+
+function StatusBadge({ status }: { status: StaffMember['staffStatus'] }) {
+  return <span className={`rounded px-2 py-0.5 text-xs font-semibold ${STATUS_TONES[status]}`}>{STATUS_LABELS[status]}</span>;
+}
+
+/** The role select and the access button of one staff member; `variant` keeps ids apart between the cards and the table. */
+function StaffActions({ member, variant, isSelf }: { member: StaffMember; variant: 'card' | 'row'; isSelf: boolean }) {
+  const [role, setRole] = useState<StaffRole>(member.staffRole);
+  const change = useAction(() => changeStaffRole(member._id, role), { successToast: (message) => message, errorToast: true });
+  const access = useAction((next: 'suspend' | 'reinstate') => setStaffAccess(member._id, next), { successToast: (message) => message, errorToast: true });
+  const selectId = `staff-role-${variant}-${member._id}`;
+  const suspended = member.staffStatus === 'suspended';
+  const confirmAccess = () => {
+    const question = suspended
+      ? `Reinstate back office access for ${member.name}?`
+      : `Suspend back office access for ${member.name}? Their sessions end at once and they cannot sign in until reinstated.`;
+    if (window.confirm(question)) void access.run(suspended ? 'reinstate' : 'suspend');
+  };
+  return (
+    <div className="flex flex-wrap items-end gap-2">
+      <div>
+        <label htmlFor={selectId} className="sr-only">
+          Role for {member.name}
+        </label>
+        <select
+          id={selectId}
+          value={role}
+          onChange={(event) => setRole(event.target.value as StaffRole)}
+          className="rounded-md border border-slate-400 bg-white px-2 py-2 text-sm text-slate-900 focus:outline-none focus:ring-2 focus:ring-brand-600"
+        >
+          {STAFF_ROLES.map((each) => (
+            <option key={each} value={each}>
+              {STAFF_ROLE_LABELS[each]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Button
+        variant="secondary"
+        onClick={() => void change.run()}
+        disabled={change.busy || role === member.staffRole}
+        aria-label={`Change role of ${member.name}`}
+      >
+        Change role
+      </Button>
+      {isSelf ? null : (
+        <Button
+          variant={suspended ? 'secondary' : 'danger'}
+          onClick={confirmAccess}
+          disabled={access.busy}
+          aria-label={`${suspended ? 'Reinstate' : 'Suspend'} ${member.name}`}
+        >
+          {suspended ? 'Reinstate' : 'Suspend'}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+const lastSignIn = (member: StaffMember) => (member.lastSignInAt ? formatDate(member.lastSignInAt, 'dateTime') : 'Never');
+
+/** Staff members: one card per member on a phone, a table from md up (ADR 022). */
+export function StaffTable({ items, selfId }: { items: StaffMember[]; selfId: string }) {
+  return (
+    <>
+      <ul className="space-y-3 md:hidden" aria-label="Staff members">
+        {items.map((member) => (
+          <li key={member._id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <p className="font-semibold text-slate-900">{member.name}</p>
+              <StatusBadge status={member.staffStatus} />
+            </div>
+            <p className="break-all text-sm text-slate-700">{member.email}</p>
+            <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
+              <dt className="text-slate-600">Role</dt>
+              <dd className="text-slate-900">{STAFF_ROLE_LABELS[member.staffRole]}</dd>
+              <dt className="text-slate-600">Second factor</dt>
+              <dd className="text-slate-900">{member.hasSecondFactor ? 'Yes' : 'No'}</dd>
+              <dt className="text-slate-600">Last sign-in</dt>
+              <dd className="text-slate-900">{lastSignIn(member)}</dd>
+            </dl>
+            <div className="mt-3">
+              <StaffActions member={member} variant="card" isSelf={member._id === selfId} />
+            </div>
+          </li>
+        ))}
+      </ul>
+      <div className="hidden md:block">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Staff members</caption>
+          <thead className="border-b border-slate-200 text-slate-700">
+            <tr>
+              <th scope="col" className="py-2 pr-3 font-semibold">
+                Name
+              </th>
+              <th scope="col" className="py-2 pr-3 font-semibold">
+                Role
+              </th>
+              <th scope="col" className="py-2 pr-3 font-semibold">
+                Access
+              </th>
+              <th scope="col" className="py-2 pr-3 font-semibold">
+                Second factor
+              </th>
+              <th scope="col" className="py-2 pr-3 font-semibold">
+                Last sign-in
+              </th>
+              <th scope="col" className="py-2 font-semibold">
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((member) => (
+              <tr key={member._id} className="border-b border-slate-100 align-top">
+                <td className="py-3 pr-3">
+                  <p className="font-medium text-slate-900">{member.name}</p>
+                  <p className="break-all text-slate-700">{member.email}</p>
+                </td>
+                <td className="py-3 pr-3 text-slate-900">{STAFF_ROLE_LABELS[member.staffRole]}</td>
+                <td className="py-3 pr-3">
+                  <StatusBadge status={member.staffStatus} />
+                </td>
+                <td className="py-3 pr-3 text-slate-900">{member.hasSecondFactor ? 'Yes' : 'No'}</td>
+                <td className="py-3 pr-3 text-slate-900">{lastSignIn(member)}</td>
+                <td className="py-3">
+                  <StaffActions member={member} variant="row" isSelf={member._id === selfId} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import { useQuery } from '@tanstack/react-query';
+import { redirect } from 'react-router';
+import { ROLES, roleMayUse } from '../../../shared/staff-roles';
+import { Alert } from '../../components/ui/alert';
+import { Card, PageTitle } from '../../components/ui/card';
+import { staffListQuery } from '../../features/staff/api/list-staff';
+import { InviteStaffForm } from '../../features/staff/components/invite-staff-form';
+import { StaffTable } from '../../features/staff/components/staff-table';
+import { errorMessage } from '../../lib/api';
+import { useCurrentUser } from '../../lib/current-user';
+import { currentUserQuery, prefetch, queryClient } from '../../lib/query';
+import { BANK_NAME } from '../../lib/settings';
+import { paths } from '../../paths';
+
+export function meta() {
+  return [{ title: `Staff | ${BANK_NAME}` }];
+}
+
+/** Admins only (ADR 022): another role is sent to the dashboard rather than shown a 403. */
+export async function clientLoader() {
+  const user = await queryClient.fetchQuery(currentUserQuery);
+  if (!roleMayUse(user.staffRole, ROLES.admin)) throw redirect(paths.adminDashboard);
+  return prefetch(staffListQuery());
+}
+
+export default function AdminStaffPage() {
+  const user = useCurrentUser();
+  const { data, error, isPending } = useQuery(staffListQuery());
+  const active = data?.items.filter((member) => member.staffStatus === 'active').length ?? 0;
+  return (
+    <div className="space-y-6">
+      <PageTitle subtitle={data ? `${data.items.length} staff member${data.items.length === 1 ? '' : 's'}, ${active} active` : undefined}>Staff</PageTitle>
+      <Card title="Invite a staff member">
+        <p className="mb-4 text-sm text-slate-700">
+          They receive a link to choose a password, then set up a second factor at their first sign-in. The last active admin can never be suspended or demoted.
+        </p>
+        <InviteStaffForm />
+      </Card>
+      <Card title="Staff members">
+        {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
+        {isPending ? (
+          <p role="status" className="text-slate-700">
+            Loading staff...
+          </p>
+        ) : null}
+        {data ? <StaffTable items={data.items} selfId={user._id} /> : null}
+      </Card>
+    </div>
+  );
+}
