@@ -151,7 +151,7 @@ for (const width of [375, 1280]) {
 
     // ---------------------------------------------------------------- the whole journal
     await page.goto('/admin/journal');
-    await expect(page).toHaveTitle(/^Journal \| /);
+    await expect(page).toHaveTitle('Journal - Ledgerline Bank back office');
     await expect(page.getByRole('heading', { name: 'Journal', level: 1 })).toBeVisible();
     const list =
       width < 768 ? page.getByRole('list', { name: 'Journal entries, newest first' }) : page.getByRole('table', { name: 'Journal entries, newest first' });
@@ -201,7 +201,7 @@ for (const width of [375, 1280]) {
     const entryHeading = page.getByRole('heading', { name: /^Entry [\d,]+$/, level: 1 });
     await expect(entryHeading).toBeVisible();
     const seq = ((await entryHeading.textContent()) ?? '').replace(/\D/g, '');
-    await expect(page).toHaveTitle(/^Journal entry \| /);
+    await expect(page).toHaveTitle('Journal entry - Ledgerline Bank back office');
     const postings = width < 768 ? page.getByTestId('posting') : page.getByTestId('posting-row');
     await expect(postings).toHaveCount(2);
     const customerPosting = postings.filter({ hasText: setup.checking.number });
@@ -257,7 +257,7 @@ for (const width of [375, 1280]) {
 
     // ---------------------------------------------------------------- reports
     await page.goto('/admin/reports');
-    await expect(page).toHaveTitle(/^Reports \| /);
+    await expect(page).toHaveTitle('Reports - Ledgerline Bank back office');
     await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
     await page.getByLabel('Bank day').fill(setup.day);
     await page.getByRole('button', { name: 'Show', exact: true }).click();

@@ -5,13 +5,14 @@ import { factorSummaryQuery } from '../../features/factors/api/factor-summary';
 import { passkeysQuery } from '../../features/factors/api/passkeys';
 import { SecondFactors } from '../../features/factors/components/second-factors';
 import { prefetch } from '../../lib/query';
+import { pageTitle } from '../../lib/title';
 
 export function clientLoader() {
   return prefetch(mySessionsQuery(), factorSummaryQuery(), passkeysQuery());
 }
 
 export function meta() {
-  return [{ title: 'Security' }];
+  return [{ title: pageTitle('Security') }];
 }
 
 export default function SecurityPage() {

@@ -2,9 +2,10 @@ import { Card, PageTitle } from '../../components/ui/card';
 import { ProfileEditForm } from '../../features/profile/components/profile-edit-form';
 import { ProfilePictureForm } from '../../features/profile/components/profile-picture-form';
 import { useCurrentUser } from '../../lib/current-user';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Edit Profile' }];
+  return [{ title: pageTitle('Edit Profile') }];
 }
 
 export default function UpdateAccountPage() {

@@ -18,9 +18,10 @@ import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-par
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/cards';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Card requests' }];
+  return [{ title: staffPageTitle('Card requests') }];
 }
 
 const STATUSES: Array<{ value: CardQueueStatus; label: string }> = [

@@ -14,12 +14,12 @@ import { errorMessage } from '../../lib/api';
 import { formatDate, formatNumber } from '../../lib/format';
 import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 import type { Route } from './+types/jobs';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Background jobs | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Background jobs') }];
 }
 
 /** What each task does, as staff read it (the names are the job registry's, src/server/jobs/registry.ts). */

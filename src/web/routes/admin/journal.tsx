@@ -13,12 +13,12 @@ import { journalSearch, readJournalSearch, toJournalQuery } from '../../features
 import { errorMessage } from '../../lib/api';
 import { searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 import type { Route } from './+types/journal';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Journal | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Journal') }];
 }
 
 export function clientLoader({ request }: Route.ClientLoaderArgs) {

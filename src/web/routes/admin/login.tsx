@@ -1,8 +1,8 @@
 import { SignInForm } from '../../features/auth/components/sign-in-form';
-import { BANK_NAME } from '../../lib/settings';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Staff login | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Staff login') }];
 }
 
 export default function AdminLoginPage() {

@@ -19,12 +19,12 @@ import { contractResolver, useFormAction } from '../../lib/form';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 import type { Route } from './+types/user-transactions';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `User transactions | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('User transactions') }];
 }
 
 const PAGE_SIZE = 20;
