@@ -49,6 +49,26 @@ describe.skipIf(!built)('serving the built web app', () => {
     }
   });
 
+  it("shows the demo notice by this start's DEMO_MODE, whatever the build's: every page links the runtime style sheet", async () => {
+    const page = await web.inject({ method: 'GET', url: '/admin/login' });
+    expect(page.body).toContain('<link rel="stylesheet" href="/runtime-settings.css"/>');
+    const demo = await web.inject({ method: 'GET', url: '/runtime-settings.css' });
+    expect(demo.statusCode).toBe(200);
+    expect(demo.headers['content-type']).toContain('text/css');
+    expect(demo.headers['cache-control']).toBe('no-cache');
+    expect(demo.body).toBe('.demo-banner{display:block !important}\n');
+    // The same build served by a bank started with DEMO_MODE=false: the notice is hidden.
+    const real = await buildApp({ ...ctx.context, config: { ...ctx.context.config, demoMode: false } }, { serveWeb: true });
+    try {
+      const css = await real.inject({ method: 'GET', url: '/runtime-settings.css' });
+      expect(css.statusCode).toBe(200);
+      expect(css.body).toBe('.demo-banner{display:none !important}\n');
+      expect((await real.inject({ method: 'GET', url: '/' })).body).toContain('class="demo-banner');
+    } finally {
+      await real.close();
+    }
+  });
+
   it('answers signed-in areas with the client app and unknown paths with 404', async () => {
     expect((await web.inject({ method: 'GET', url: '/account/home' })).statusCode).toBe(200);
     expect((await web.inject({ method: 'GET', url: '/admin/users/123' })).statusCode).toBe(200);

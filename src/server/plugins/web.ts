@@ -9,12 +9,22 @@ import { htmlContentSecurityPolicy } from './security';
 export const WEB_BUILD_DIR = path.resolve('build/client');
 export const CSP_HASHES_FILE = path.resolve('build/csp-hashes.json');
 const FALLBACK = '__spa-fallback.html';
+/** The style sheet of this start's settings (see registerWebApp). */
+export const RUNTIME_CSS_PATH = '/runtime-settings.css';
 
 /**
  * Serves the built web app: prerendered public pages, the SPA fallback for signed-in areas,
  * and immutable assets. Each HTML file is sent with a CSP listing its own inline scripts' hashes.
  */
-export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_DIR): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, settings: { demoMode: boolean }, buildDir = WEB_BUILD_DIR): Promise<void> {
+  // The demo notice follows this start's DEMO_MODE, not the build's: a build made in demo mode and
+  // served with DEMO_MODE=false (or the reverse) shows what the running bank is. Every page links
+  // this style sheet (src/web/root.tsx), which shows or hides the notice before the page paints,
+  // with scripts off too, and changes no markup (so no hydration mismatch and no CSP hash).
+  const runtimeCss = `.demo-banner{display:${settings.demoMode ? 'block' : 'none'} !important}\n`;
+  app.get(RUNTIME_CSS_PATH, { schema: { hide: true } }, (request, reply) =>
+    reply.header('Cache-Control', 'no-cache').type('text/css; charset=utf-8').send(runtimeCss),
+  );
   if (!fs.existsSync(buildDir)) {
     app.log.warn(`No web build at ${buildDir}: run "npm run build". Only the API is served.`);
     app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: 'Not found' }));
