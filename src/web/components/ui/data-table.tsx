@@ -122,8 +122,11 @@ export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey,
                     >
                       {column.kind === 'actions' ? (
                         <div className="flex flex-wrap items-center gap-2 md:justify-end">{column.cell(row, rowIndex)}</div>
-                      ) : (
+                      ) : column.kind === 'title' ? (
                         column.cell(row, rowIndex)
+                      ) : (
+                        // One grid item beside the label, whatever the cell holds (text and a badge stay together).
+                        <div className="min-w-0">{column.cell(row, rowIndex)}</div>
                       )}
                     </Cell>
                   );
@@ -142,7 +145,7 @@ export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey,
                   data-label={typeof columns[index]?.header === 'string' ? (columns[index]?.header as string) : (columns[index]?.label ?? '')}
                   className={`${cellClass(index === 0 ? 'title' : 'field')} md:px-4 md:py-3 ${alignClass(columns[index]?.align)}`}
                 >
-                  {content}
+                  {index === 0 ? content : <div className="min-w-0">{content}</div>}
                 </td>
               ))}
             </tr>
