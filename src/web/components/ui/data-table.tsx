@@ -91,7 +91,7 @@ export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey,
                   role="columnheader"
                   scope="col"
                   aria-sort={column.sort}
-                  className={`px-4 py-3 font-semibold text-slate-900 ${alignClass(column.align)} ${sortable ? (interactive ? 'max-md:block max-md:p-0' : 'max-md:sr-only') : ''}`}
+                  className={`px-4 py-3 font-semibold text-slate-900 ${alignClass(column.kind === 'actions' ? 'right' : column.align)} ${sortable ? (interactive ? 'max-md:block max-md:p-0' : 'max-md:sr-only') : ''}`}
                 >
                   {column.headerHidden ? <span className="sr-only">{column.header}</span> : column.header}
                 </th>
@@ -121,7 +121,7 @@ export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey,
                       className={`${cellClass(column.kind)} text-slate-900 md:px-4 md:py-3 ${column.rowHeader ? 'font-normal' : ''} ${alignClass(column.align)} ${column.className ?? ''}`}
                     >
                       {column.kind === 'actions' ? (
-                        <div className="flex flex-wrap items-center gap-2 md:justify-end">{column.cell(row, rowIndex)}</div>
+                        <div className="flex flex-wrap items-center gap-2 md:flex-nowrap md:justify-end">{column.cell(row, rowIndex)}</div>
                       ) : column.kind === 'title' ? (
                         column.cell(row, rowIndex)
                       ) : (
