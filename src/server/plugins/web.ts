@@ -12,9 +12,16 @@ const FALLBACK = '__spa-fallback.html';
 /** The style sheet of this start's settings (see registerWebApp). */
 export const RUNTIME_CSS_PATH = '/runtime-settings.css';
 
+/** One HTML file's entry in build/csp-hashes.json. */
+interface InlineHashes {
+  scripts: string[];
+  styles: string[];
+}
+
 /**
  * Serves the built web app: prerendered public pages, the SPA fallback for signed-in areas,
- * and immutable assets. Each HTML file is sent with a CSP listing its own inline scripts' hashes.
+ * and immutable assets. Each HTML file is sent with a CSP listing its own inline scripts' and
+ * style sheets' hashes (build/csp-hashes.json, written by scripts/csp-hashes.ts).
  */
 export async function registerWebApp(app: FastifyInstance, settings: { demoMode: boolean }, buildDir = WEB_BUILD_DIR): Promise<void> {
   // The demo notice follows this start's DEMO_MODE, not the build's: a build made in demo mode and
@@ -30,9 +37,10 @@ export async function registerWebApp(app: FastifyInstance, settings: { demoMode:
     app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: 'Not found' }));
     return;
   }
-  const hashes: Record<string, string[]> = fs.existsSync(CSP_HASHES_FILE)
-    ? (JSON.parse(fs.readFileSync(CSP_HASHES_FILE, 'utf8')) as Record<string, string[]>)
+  const hashes: Record<string, InlineHashes> = fs.existsSync(CSP_HASHES_FILE)
+    ? (JSON.parse(fs.readFileSync(CSP_HASHES_FILE, 'utf8')) as Record<string, InlineHashes>)
     : {};
+  const policyOf = (file: string) => htmlContentSecurityPolicy(hashes[file]?.scripts ?? [], hashes[file]?.styles ?? []);
   const pages = new Map<string, string>();
   const walk = (directory: string) => {
     for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
@@ -48,7 +56,7 @@ export async function registerWebApp(app: FastifyInstance, settings: { demoMode:
   const hasFallback = fs.existsSync(path.join(buildDir, FALLBACK));
 
   const sendHtml = (reply: FastifyReply, file: string, status = 200) => {
-    reply.header('Content-Security-Policy', htmlContentSecurityPolicy(hashes[file] ?? []));
+    reply.header('Content-Security-Policy', policyOf(file));
     reply.header('Cache-Control', 'no-cache');
     return reply.status(status).type('text/html; charset=utf-8').sendFile(file);
   };
@@ -69,7 +77,7 @@ export async function registerWebApp(app: FastifyInstance, settings: { demoMode:
         .replace(/\.(br|gz)$/, '');
       if (relative.startsWith('assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
       if (relative.endsWith('.html')) {
-        reply.header('Content-Security-Policy', htmlContentSecurityPolicy(hashes[relative] ?? []));
+        reply.header('Content-Security-Policy', policyOf(relative));
         reply.header('Cache-Control', 'no-cache');
       }
     },
