@@ -18,8 +18,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="description" content={`${BANK_NAME}: personal, business and online banking.`} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {/* This start's settings (the demo notice shown or not): src/server/plugins/web.ts. */}
-        <link rel="stylesheet" href="/runtime-settings.css" />
         <Meta />
         <Links />
       </head>

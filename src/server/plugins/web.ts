@@ -9,8 +9,6 @@ import { htmlContentSecurityPolicy } from './security';
 export const WEB_BUILD_DIR = path.resolve('build/client');
 export const CSP_HASHES_FILE = path.resolve('build/csp-hashes.json');
 const FALLBACK = '__spa-fallback.html';
-/** The style sheet of this start's settings (see registerWebApp). */
-export const RUNTIME_CSS_PATH = '/runtime-settings.css';
 
 /** One HTML file's entry in build/csp-hashes.json. */
 interface InlineHashes {
@@ -24,14 +22,6 @@ interface InlineHashes {
  * style sheets' hashes (build/csp-hashes.json, written by scripts/csp-hashes.ts).
  */
 export async function registerWebApp(app: FastifyInstance, settings: { demoMode: boolean }, buildDir = WEB_BUILD_DIR): Promise<void> {
-  // The demo notice follows this start's DEMO_MODE, not the build's: a build made in demo mode and
-  // served with DEMO_MODE=false (or the reverse) shows what the running bank is. Every page links
-  // this style sheet (src/web/root.tsx), which shows or hides the notice before the page paints,
-  // with scripts off too, and changes no markup (so no hydration mismatch and no CSP hash).
-  const runtimeCss = `.demo-banner{display:${settings.demoMode ? 'block' : 'none'} !important}\n`;
-  app.get(RUNTIME_CSS_PATH, { schema: { hide: true } }, (request, reply) =>
-    reply.header('Cache-Control', 'no-cache').type('text/css; charset=utf-8').send(runtimeCss),
-  );
   if (!fs.existsSync(buildDir)) {
     app.log.warn(`No web build at ${buildDir}: run "npm run build". Only the API is served.`);
     app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: 'Not found' }));
@@ -55,9 +45,27 @@ export async function registerWebApp(app: FastifyInstance, settings: { demoMode:
   walk(buildDir);
   const hasFallback = fs.existsSync(path.join(buildDir, FALLBACK));
 
+  // The demo notice follows this start's DEMO_MODE, not the build's: a build made in demo mode and
+  // served by a bank started with DEMO_MODE=false (or the reverse) shows what the running bank is.
+  // Only then is each page's notice element (src/web/components/layout/demo-banner.tsx, always in
+  // the HTML) switched with its `hidden` attribute as the page is sent; no script or style sheet
+  // changes, so the CSP hashes hold, and React leaves the attribute as it found it when hydrating.
+  const noticeShown = demoNoticeOf(buildDir);
+  const rewriteNotice = noticeShown !== undefined && noticeShown !== settings.demoMode;
+  const rewritten = new Map<string, string>();
+  const htmlOf = (file: string) => {
+    let html = rewritten.get(file);
+    if (html === undefined) {
+      html = withDemoNotice(fs.readFileSync(path.join(buildDir, file), 'utf8'), settings.demoMode);
+      rewritten.set(file, html);
+    }
+    return html;
+  };
+
   const sendHtml = (reply: FastifyReply, file: string, status = 200) => {
     reply.header('Content-Security-Policy', policyOf(file));
     reply.header('Cache-Control', 'no-cache');
+    if (rewriteNotice) return reply.status(status).type('text/html; charset=utf-8').send(htmlOf(file));
     return reply.status(status).type('text/html; charset=utf-8').sendFile(file);
   };
 
@@ -103,4 +111,19 @@ export async function registerWebApp(app: FastifyInstance, settings: { demoMode:
     if (hasFallback) return sendHtml(reply, FALLBACK, isClientRenderedPath(pathname) ? 200 : 404);
     return reply.status(404).type('text/plain').send('Not found');
   });
+}
+
+/** Whether the build at `buildDir` shows the demo notice (its build/settings.json), if it says. */
+function demoNoticeOf(buildDir: string): boolean | undefined {
+  const file = path.join(buildDir, '..', 'settings.json');
+  if (!fs.existsSync(file)) return undefined;
+  const built = JSON.parse(fs.readFileSync(file, 'utf8')) as { demoMode?: unknown };
+  return typeof built.demoMode === 'boolean' ? built.demoMode : undefined;
+}
+
+const NOTICE_TAG = /<div class="demo-banner([^"]*)" role="note"( hidden="")?>/;
+
+/** A page's HTML with its demo notice shown or hidden. */
+export function withDemoNotice(html: string, shown: boolean): string {
+  return html.replace(NOTICE_TAG, (_tag, classes: string) => `<div class="demo-banner${classes}" role="note"${shown ? '' : ' hidden=""'}>`);
 }

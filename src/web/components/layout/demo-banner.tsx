@@ -2,10 +2,9 @@ import { DEMO_MODE } from '../../lib/settings';
 
 /**
  * "Demo bank: no real money" on every page while DEMO_MODE is on (the default). The build bakes
- * in its DEMO_MODE; the running server's own DEMO_MODE decides through /runtime-settings.css
- * (src/server/plugins/web.ts), so a build made in demo mode never shows the notice on a bank
- * started with DEMO_MODE=false. The element is always there (hidden when the build is not a
- * demo), so that style sheet needs no markup of its own.
+ * in its DEMO_MODE; when the running bank's differs (a build made in demo mode served with
+ * DEMO_MODE=false), the server switches this element's `hidden` attribute in each page it sends
+ * (src/server/plugins/web.ts), so the element is always in the HTML, hidden when not a demo.
  */
 export function DemoBanner() {
   return (

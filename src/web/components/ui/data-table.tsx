@@ -63,12 +63,13 @@ export interface DataTableProps<Row> {
 
 const alignClass = (align: 'left' | 'right' | undefined) => (align === 'right' ? 'md:text-right' : '');
 
-// Below 768 px: a block per row (a card), each field a label/value line; the labels come from
-// data-label through ::before, so they are not part of the cell's text.
+// Below 768 px: a block per row (a card), each field a label/value line. The label is shown on a
+// phone only and hidden from assistive technology, which has the column's heading already: a
+// cell's accessible name stays its value.
 const cellClass = (kind: DataColumn<unknown>['kind']) => {
   if (kind === 'title') return 'block pb-1 text-base font-semibold text-slate-900 break-words md:table-cell md:text-sm md:font-normal';
   if (kind === 'actions') return 'block pt-3 md:table-cell md:pt-3';
-  return 'grid grid-cols-[minmax(6rem,35%)_minmax(0,1fr)] gap-x-3 py-0.5 break-words max-md:before:font-semibold max-md:before:text-slate-700 max-md:before:content-[attr(data-label)] md:table-cell';
+  return 'grid grid-cols-[minmax(6rem,35%)_minmax(0,1fr)] gap-x-3 py-0.5 break-words md:table-cell';
 };
 
 export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey, rowProps, sortable, footer, className = '' }: DataTableProps<Row>) {
@@ -117,7 +118,6 @@ export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey,
                       key={index}
                       role={column.rowHeader ? 'rowheader' : 'cell'}
                       scope={column.rowHeader ? 'row' : undefined}
-                      data-label={column.kind === 'title' || column.kind === 'actions' ? undefined : label}
                       className={`${cellClass(column.kind)} text-slate-900 md:px-4 md:py-3 ${column.rowHeader ? 'font-normal' : ''} ${alignClass(column.align)} ${column.className ?? ''}`}
                     >
                       {column.kind === 'actions' ? (
@@ -125,8 +125,11 @@ export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey,
                       ) : column.kind === 'title' ? (
                         column.cell(row, rowIndex)
                       ) : (
-                        // One grid item beside the label, whatever the cell holds (text and a badge stay together).
-                        <div className="min-w-0">{column.cell(row, rowIndex)}</div>
+                        <>
+                          <CardLabel text={label} />
+                          {/* One grid item beside the label, whatever the cell holds (text and a badge stay together). */}
+                          <div className="min-w-0">{column.cell(row, rowIndex)}</div>
+                        </>
                       )}
                     </Cell>
                   );
@@ -139,13 +142,15 @@ export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey,
           <tfoot role="rowgroup" className="block md:table-footer-group md:border-t-2 md:border-slate-300">
             <tr role="row" className="block rounded-xl border-2 border-slate-300 bg-white p-4 font-semibold md:table-row md:rounded-none md:border-0 md:p-0">
               {footer.map((content, index) => (
-                <td
-                  key={index}
-                  role="cell"
-                  data-label={typeof columns[index]?.header === 'string' ? (columns[index]?.header as string) : (columns[index]?.label ?? '')}
-                  className={`${cellClass(index === 0 ? 'title' : 'field')} md:px-4 md:py-3 ${alignClass(columns[index]?.align)}`}
-                >
-                  {index === 0 ? content : <div className="min-w-0">{content}</div>}
+                <td key={index} role="cell" className={`${cellClass(index === 0 ? 'title' : 'field')} md:px-4 md:py-3 ${alignClass(columns[index]?.align)}`}>
+                  {index === 0 ? (
+                    content
+                  ) : (
+                    <>
+                      <CardLabel text={typeof columns[index]?.header === 'string' ? (columns[index]?.header as string) : (columns[index]?.label ?? '')} />
+                      <div className="min-w-0">{content}</div>
+                    </>
+                  )}
                 </td>
               ))}
             </tr>
@@ -153,6 +158,14 @@ export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey,
         ) : null}
       </table>
     </div>
+  );
+}
+
+function CardLabel({ text }: { text: string }) {
+  return (
+    <span aria-hidden="true" className="font-semibold text-slate-700 md:hidden">
+      {text}
+    </span>
   );
 }
 
