@@ -72,6 +72,7 @@ export const SCRIPT_BUDGETS: Record<PublicRouteName, ScriptBudget> = {
   emailVerification: FORM_PAGE,
   accountVerification: FORM_PAGE,
   adminLogin: FORM_PAGE,
+  cancelRecovery: FORM_PAGE,
   verifyStatement: FORM_PAGE,
 };
 

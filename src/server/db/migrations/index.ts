@@ -22,6 +22,7 @@ import * as backOffice from './2026-11-24-47-back-office';
 import * as secondFactors from './2026-11-24-48-second-factors';
 import * as oneSignInTicket from './2026-11-24-49-one-sign-in-ticket';
 import * as unloggedRateLimits from './2026-11-24-49b-unlogged-rate-limits';
+import * as recovery from './2026-11-24-53-recovery';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-48-second-factors': secondFactors,
   '2026-11-24-49-one-sign-in-ticket': oneSignInTicket,
   '2026-11-24-49b-unlogged-rate-limits': unloggedRateLimits,
+  '2026-11-24-53-recovery': recovery,
 };
