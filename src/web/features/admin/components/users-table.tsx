@@ -84,12 +84,18 @@ function EmailCell({ user }: { user: AdminUserList['items'][number] }) {
   return (
     <>
       {user.email}
-      {user.isAdmin ? <span className="ml-2 inline-block whitespace-nowrap rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Admin</span> : null}
-      {user.isBlocked ? <span className="ml-2 inline-block whitespace-nowrap rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">Blocked</span> : null}
+      {user.isAdmin ? (
+        <span className="ml-2 inline-block whitespace-nowrap rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Admin</span>
+      ) : null}
+      {user.isBlocked ? (
+        <span className="ml-2 inline-block whitespace-nowrap rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">Blocked</span>
+      ) : null}
       {user.isAccountDisabled && !user.closedAt ? (
         <span className="ml-2 inline-block whitespace-nowrap rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">Disabled</span>
       ) : null}
-      {user.closedAt ? <span className="ml-2 inline-block whitespace-nowrap rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Closed</span> : null}
+      {user.closedAt ? (
+        <span className="ml-2 inline-block whitespace-nowrap rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Closed</span>
+      ) : null}
     </>
   );
 }
