@@ -151,7 +151,7 @@ for (const width of [375, 1280]) {
 
     // ---------------------------------------------------------------- the whole journal
     await page.goto('/admin/journal');
-    await expect(page).toHaveTitle(/^Journal \| /);
+    await expect(page).toHaveTitle('Journal - Ledgerline Bank back office');
     await expect(page.getByRole('heading', { name: 'Journal', level: 1 })).toBeVisible();
     const list =
       width < 768 ? page.getByRole('list', { name: 'Journal entries, newest first' }) : page.getByRole('table', { name: 'Journal entries, newest first' });
@@ -160,14 +160,25 @@ for (const width of [375, 1280]) {
     await checkA11y();
 
     // The customer's entries (by email), then only those of exactly yesterday's amount.
+    // On a phone the filters are folded away behind one button (the entries come first), and fold again once applied.
+    const openFilters = async () => {
+      if (width >= 768) return;
+      const toggle = page.getByRole('button', { name: /^Filters/ });
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await toggle.click();
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    };
+    await openFilters();
     await page.getByLabel('Customer', { exact: true }).fill(customer.email);
-    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`customer=${escape(encodeURIComponent(customer.email))}`));
     await expect(list).toContainText(setup.description);
     await expect(list).toContainText(todayText);
+    if (width < 768) await expect(page.getByRole('button', { name: 'Filters 1 active' })).toBeVisible();
+    await openFilters();
     await page.getByLabel('Amount from').fill('734.15');
     await page.getByLabel('Amount to').fill('734.15');
-    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
     await expect(page).toHaveURL(/amountMin=734\.15&amountMax=734\.15/);
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText(setup.description);
@@ -176,9 +187,10 @@ for (const width of [375, 1280]) {
 
     // A range the wrong way round is refused at its field by the API's own contract; the address stays.
     const before = page.url();
+    await openFilters();
     await page.getByLabel('Amount from').fill('900');
-    await page.getByRole('button', { name: 'Filter' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'amountMax must not be below amountMin' })).toBeVisible();
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Amount to must not be below Amount from' })).toBeVisible();
     await expect(page.getByLabel('Amount to')).toHaveAttribute('aria-invalid', 'true');
     expect(page.url()).toBe(before);
     await checkA11y();
@@ -187,7 +199,7 @@ for (const width of [375, 1280]) {
     await page.getByLabel('Amount from').fill((todayCents / 100).toFixed(2));
     await page.getByLabel('Amount to').fill((todayCents / 100).toFixed(2));
     await page.getByLabel('Entry kind').selectOption('adjustment');
-    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
     await expect(page).toHaveURL(/kind=adjustment/);
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText(todayText);
@@ -201,7 +213,7 @@ for (const width of [375, 1280]) {
     const entryHeading = page.getByRole('heading', { name: /^Entry [\d,]+$/, level: 1 });
     await expect(entryHeading).toBeVisible();
     const seq = ((await entryHeading.textContent()) ?? '').replace(/\D/g, '');
-    await expect(page).toHaveTitle(/^Journal entry \| /);
+    await expect(page).toHaveTitle('Journal entry - Ledgerline Bank back office');
     const postings = width < 768 ? page.getByTestId('posting') : page.getByTestId('posting-row');
     await expect(postings).toHaveCount(2);
     const customerPosting = postings.filter({ hasText: setup.checking.number });
@@ -257,7 +269,7 @@ for (const width of [375, 1280]) {
 
     // ---------------------------------------------------------------- reports
     await page.goto('/admin/reports');
-    await expect(page).toHaveTitle(/^Reports \| /);
+    await expect(page).toHaveTitle('Reports - Ledgerline Bank back office');
     await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
     await page.getByLabel('Bank day').fill(setup.day);
     await page.getByRole('button', { name: 'Show', exact: true }).click();

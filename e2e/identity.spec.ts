@@ -6,7 +6,7 @@ test.describe('identity journeys', () => {
     await page.goto('/signup');
     await waitForHydration(page);
     await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
-    await expect(page).toHaveTitle('Create an Account');
+    await expect(page).toHaveTitle('Create an Account - Ledgerline Bank');
     await checkA11y();
     await page.getByLabel('First name').fill('Robin');
     await page.getByLabel('Last name').fill('Okafor');

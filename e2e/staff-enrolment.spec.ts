@@ -76,6 +76,8 @@ test('the first admin of a bank without ADMIN_TOTP_SECRET enrols at first sign-i
 
   await page.goto(`${base}/admin/login`);
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+  // This bank runs with DEMO_MODE=false on the suite's build (made in demo mode): no demo notice.
+  await expect(page.getByText('Demo bank: no real money')).toBeHidden();
   await page.getByLabel('Email').fill(STAFF.email);
   await page.getByLabel('Password', { exact: true }).fill(STAFF.password);
   await page.getByRole('button', { name: 'Login' }).click();
@@ -108,5 +110,6 @@ test('the first admin of a bank without ADMIN_TOTP_SECRET enrols at first sign-i
   await page.getByRole('button', { name: 'Go to the dashboard' }).click();
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   await expect(page.getByRole('navigation', { name: 'Back office' }).first().getByRole('link', { name: 'Users' })).toBeVisible();
+  await expect(page.getByText('Demo bank: no real money')).toBeHidden();
   expect((await page.request.get(`${base}/api/admin/dashboard`)).status()).toBe(200);
 });

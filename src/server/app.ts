@@ -141,7 +141,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await registerApiDocs(app);
 
   if (config.devMailbox) await app.register(devMailboxRoutes(context));
-  if (options.serveWeb) await registerWebApp(app);
+  if (options.serveWeb) await registerWebApp(app, { demoMode: config.demoMode });
   else app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'not_found' }));
   return app;
 }

@@ -72,6 +72,29 @@ describe.skipIf(!built)('serving the built web app', () => {
     }
   });
 
+  it("shows the demo notice by this start's DEMO_MODE, whatever the build's (a demo build served with DEMO_MODE=false hides it)", async () => {
+    const notice = /<div class="demo-banner[^"]*" role="note"( hidden="")?>Demo bank: no real money<\/div>/;
+    for (const url of ['/', '/admin/login', '/admin/users']) {
+      const page = await web.inject({ method: 'GET', url });
+      expect(page.body.match(notice)?.[1], url).toBeUndefined();
+    }
+    // The same build served by a bank started with DEMO_MODE=false: every page's notice is hidden,
+    // the page otherwise unchanged (its CSP hashes still hold).
+    const real = await buildApp({ ...ctx.context, config: { ...ctx.context.config, demoMode: false } }, { serveWeb: true });
+    try {
+      for (const url of ['/', '/admin/login', '/admin/users', '/no-such-page']) {
+        const page = await real.inject({ method: 'GET', url });
+        expect(page.body.match(notice)?.[1], url).toBe(' hidden=""');
+        const original = await web.inject({ method: 'GET', url });
+        expect(page.statusCode, url).toBe(original.statusCode);
+        expect(page.headers['content-security-policy'], url).toBe(original.headers['content-security-policy']);
+        expect(page.body.replace(' hidden=""', ''), url).toBe(original.body);
+      }
+    } finally {
+      await real.close();
+    }
+  });
+
   it('answers signed-in areas with the client app and unknown paths with 404', async () => {
     expect((await web.inject({ method: 'GET', url: '/account/home' })).statusCode).toBe(200);
     expect((await web.inject({ method: 'GET', url: '/admin/users/123' })).statusCode).toBe(200);

@@ -21,7 +21,7 @@ interface InlineHashes {
  * and immutable assets. Each HTML file is sent with a CSP listing its own inline scripts' and
  * style sheets' hashes (build/csp-hashes.json, written by scripts/csp-hashes.ts).
  */
-export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_DIR): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, settings: { demoMode: boolean }, buildDir = WEB_BUILD_DIR): Promise<void> {
   if (!fs.existsSync(buildDir)) {
     app.log.warn(`No web build at ${buildDir}: run "npm run build". Only the API is served.`);
     app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: 'Not found' }));
@@ -45,9 +45,27 @@ export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_
   walk(buildDir);
   const hasFallback = fs.existsSync(path.join(buildDir, FALLBACK));
 
+  // The demo notice follows this start's DEMO_MODE, not the build's: a build made in demo mode and
+  // served by a bank started with DEMO_MODE=false (or the reverse) shows what the running bank is.
+  // Only then is each page's notice element (src/web/components/layout/demo-banner.tsx, always in
+  // the HTML) switched with its `hidden` attribute as the page is sent; no script or style sheet
+  // changes, so the CSP hashes hold, and React leaves the attribute as it found it when hydrating.
+  const noticeShown = demoNoticeOf(buildDir);
+  const rewriteNotice = noticeShown !== undefined && noticeShown !== settings.demoMode;
+  const rewritten = new Map<string, string>();
+  const htmlOf = (file: string) => {
+    let html = rewritten.get(file);
+    if (html === undefined) {
+      html = withDemoNotice(fs.readFileSync(path.join(buildDir, file), 'utf8'), settings.demoMode);
+      rewritten.set(file, html);
+    }
+    return html;
+  };
+
   const sendHtml = (reply: FastifyReply, file: string, status = 200) => {
     reply.header('Content-Security-Policy', policyOf(file));
     reply.header('Cache-Control', 'no-cache');
+    if (rewriteNotice) return reply.status(status).type('text/html; charset=utf-8').send(htmlOf(file));
     return reply.status(status).type('text/html; charset=utf-8').sendFile(file);
   };
 
@@ -93,4 +111,19 @@ export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_
     if (hasFallback) return sendHtml(reply, FALLBACK, isClientRenderedPath(pathname) ? 200 : 404);
     return reply.status(404).type('text/plain').send('Not found');
   });
+}
+
+/** Whether the build at `buildDir` shows the demo notice (its build/settings.json), if it says. */
+function demoNoticeOf(buildDir: string): boolean | undefined {
+  const file = path.join(buildDir, '..', 'settings.json');
+  if (!fs.existsSync(file)) return undefined;
+  const built = JSON.parse(fs.readFileSync(file, 'utf8')) as { demoMode?: unknown };
+  return typeof built.demoMode === 'boolean' ? built.demoMode : undefined;
+}
+
+const NOTICE_TAG = /<div class="demo-banner([^"]*)" role="note"( hidden="")?>/;
+
+/** A page's HTML with its demo notice shown or hidden. */
+export function withDemoNotice(html: string, shown: boolean): string {
+  return html.replace(NOTICE_TAG, (_tag, classes: string) => `<div class="demo-banner${classes}" role="note"${shown ? '' : ' hidden=""'}>`);
 }

@@ -1,7 +1,9 @@
-// The one API client: JSON, the session cookie, and any 401 sends the browser to /signin. A bank
+// The one API client: JSON, the session cookie, and any 401 sends the browser to the sign-in page
+// of its area (/signin, or /admin/login for the back office). A bank
 // that cannot serve (503 while its database is away, or no answer at all) shows the "we are having
 // trouble" notice (lib/service-status.ts), besides the error each caller shows.
 import { paths } from '../paths';
+import { signInPathFor } from './return-to';
 import { reportServiceOk, reportServiceTrouble, retryAfterOf, troubleOf } from './service-status';
 import { noteSessionIdle } from './session-idle';
 
@@ -60,7 +62,8 @@ async function request<T>(method: string, url: string, body?: unknown, options: 
   if (response.status === 401 && options.redirectOn401 !== false && typeof window !== 'undefined') {
     clearStoredUser();
     const here = window.location.pathname;
-    if (here !== paths.signin && here !== paths.adminLogin) window.location.assign(paths.signin);
+    // The back office's pages go to the staff login, and back to the page after signing in.
+    if (here !== paths.signin && here !== paths.adminLogin) window.location.assign(signInPathFor(`${here}${window.location.search}`));
   }
   // A staff session without a second factor may only enrol one (ADR 011): the back office's enrolment page.
   if (response.status === 403 && payload.code === 'second_factor_required' && typeof window !== 'undefined') {

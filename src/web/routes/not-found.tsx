@@ -1,8 +1,9 @@
 import { SiteFooter } from '../components/layout/site-footer';
 import { SiteHeader } from '../components/layout/site-header';
+import { pageTitle } from '../lib/title';
 
 export function meta() {
-  return [{ title: 'Not Found' }];
+  return [{ title: pageTitle('Not Found') }];
 }
 
 // Unknown paths are answered with the SPA fallback page, which shows the root's loading state:

@@ -2,6 +2,7 @@ import type { PasswordSignInResult, SecondFactorChallenge } from '../../../share
 import type { SignUpRequest } from '../../../shared/contracts/signup';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser } from '../../lib/api';
+import { nextAfterSignIn } from '../../lib/return-to';
 import { paths } from '../../paths';
 
 // Every call of signing in and out, registering and recovering an account. They answer 401 for
@@ -53,6 +54,16 @@ export async function signOut(): Promise<void> {
   } finally {
     clearStoredUser();
   }
+}
+
+/**
+ * Where a user goes after signing in: the page they asked for when a sign-in page was shown in its
+ * place (`?next=`, a page of their own area only), else their area's home.
+ */
+export function destinationAfterSignIn(user: UserDto, search: string): string {
+  const home = homeFor(user);
+  if (!user.isAdmin && home !== paths.accountHome) return home;
+  return nextAfterSignIn(search, user.isAdmin) ?? home;
 }
 
 /** Where a user goes after signing in (spec section 4). */

@@ -6,6 +6,7 @@ import { Avatar } from '../../components/layout/avatar';
 import { signOut } from '../../features/auth/api';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { loadSignedInUser } from '../../features/auth/guards';
+import type { Route } from './+types/_layout';
 import { useCurrentUser } from '../../lib/current-user';
 import { paths } from '../../paths';
 
@@ -23,8 +24,8 @@ const links: ShellLink[] = [
   { to: paths.accountSupport, label: 'Support', icon: LifeBuoy },
 ];
 
-export async function clientLoader() {
-  const user = await loadSignedInUser(paths.signin);
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const user = await loadSignedInUser(request);
   if (user.isAdmin) throw redirect(paths.adminDashboard);
   if (!user.isEmailConfirmed) throw redirect(paths.emailVerification);
   return null;

@@ -2,13 +2,14 @@ import { PageTitle } from '../../components/ui/card';
 import { BeneficiaryList } from '../../features/beneficiaries/components/beneficiary-list';
 import { beneficiariesQuery } from '../../features/beneficiaries/api';
 import { prefetch } from '../../lib/query';
+import { pageTitle } from '../../lib/title';
 
 export function clientLoader() {
   return prefetch(beneficiariesQuery());
 }
 
 export function meta() {
-  return [{ title: 'Beneficiaries' }];
+  return [{ title: pageTitle('Beneficiaries') }];
 }
 
 export default function BeneficiariesPage() {

@@ -1,9 +1,9 @@
 import { Card, PageTitle } from '../../components/ui/card';
 import { BulkPaymentFlow } from '../../features/bulk-payments/components/bulk-payment-flow';
-import { BANK_NAME } from '../../lib/settings';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Bulk Payments | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Bulk Payments') }];
 }
 
 export default function BulkPaymentsPage() {

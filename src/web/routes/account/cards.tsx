@@ -2,13 +2,14 @@ import { PageTitle } from '../../components/ui/card';
 import { CardRequests } from '../../features/cards/components/card-requests';
 import { myCardRequestsQuery } from '../../features/cards/api';
 import { prefetch } from '../../lib/query';
+import { pageTitle } from '../../lib/title';
 
 export function clientLoader() {
   return prefetch(myCardRequestsQuery());
 }
 
 export function meta() {
-  return [{ title: 'Cards' }];
+  return [{ title: pageTitle('Cards') }];
 }
 
 export default function CardsPage() {

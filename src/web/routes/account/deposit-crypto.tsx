@@ -4,13 +4,14 @@ import { CryptoDeposit } from '../../features/deposits/components/crypto-deposit
 import { paths } from '../../paths';
 import { cryptoOptionsQuery } from '../../features/deposits/api';
 import { prefetch } from '../../lib/query';
+import { pageTitle } from '../../lib/title';
 
 export function clientLoader() {
   return prefetch(cryptoOptionsQuery());
 }
 
 export function meta() {
-  return [{ title: 'Crypto Deposit' }];
+  return [{ title: pageTitle('Crypto Deposit') }];
 }
 
 export default function CryptoDepositPage() {

@@ -1,8 +1,9 @@
 import { PageTitle } from '../../components/ui/card';
 import { DepositMethods } from '../../features/deposits/components/deposit-methods';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Deposit' }];
+  return [{ title: pageTitle('Deposit') }];
 }
 
 export default function DepositPage() {

@@ -1,9 +1,9 @@
 import { Card, PageTitle } from '../../components/ui/card';
 import { WireForm } from '../../features/transfers/components/wire-form';
-import { BANK_NAME } from '../../lib/settings';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Wire Transfer | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Wire Transfer') }];
 }
 
 export default function Page() {

@@ -25,10 +25,10 @@ import { FactorPrompt } from '../../features/factors/components/factor-prompt';
 import { transactionsQuery } from '../../features/ledger/api';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
 import { formatDollars } from '../../lib/format';
-import { BANK_NAME } from '../../lib/settings';
 import { currentUserQuery, prefetch, queryClient } from '../../lib/query';
 import { useCurrentUser } from '../../lib/current-user';
 import { paths } from '../../paths';
+import { pageTitle } from '../../lib/title';
 
 const RECENT = { pageSize: 5 };
 
@@ -39,7 +39,7 @@ export async function clientLoader() {
 }
 
 export function meta() {
-  return [{ title: `Dashboard | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Dashboard') }];
 }
 
 const tiles = [

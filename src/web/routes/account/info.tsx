@@ -1,9 +1,10 @@
 import { PageTitle } from '../../components/ui/card';
 import { ProfileDetails } from '../../features/profile/components/profile-details';
 import { useCurrentUser } from '../../lib/current-user';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Account information' }];
+  return [{ title: pageTitle('Account information') }];
 }
 
 export default function AccountInfoPage() {

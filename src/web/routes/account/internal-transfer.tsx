@@ -1,9 +1,9 @@
 import { Card, PageTitle } from '../../components/ui/card';
 import { InternalTransferForm } from '../../features/transfers/components/internal-transfer-form';
-import { BANK_NAME } from '../../lib/settings';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Internal Transfer | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Internal Transfer') }];
 }
 
 export default function Page() {

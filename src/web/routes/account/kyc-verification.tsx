@@ -4,9 +4,10 @@ import { Card, PageTitle } from '../../components/ui/card';
 import { KycForm } from '../../features/kyc/components/kyc-form';
 import { useCurrentUser } from '../../lib/current-user';
 import { paths } from '../../paths';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Complete Your Account Setup' }];
+  return [{ title: pageTitle('Complete Your Account Setup') }];
 }
 
 export default function KycVerificationPage() {

@@ -1,8 +1,9 @@
 import { Card, PageTitle } from '../../components/ui/card';
 import { LoanApplyForm } from '../../features/loans/components/loan-apply-form';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Apply for a loan' }];
+  return [{ title: pageTitle('Apply for a loan') }];
 }
 
 export default function LoanApplyPage() {

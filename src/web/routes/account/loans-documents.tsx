@@ -9,13 +9,14 @@ import { RepaymentSchedule } from '../../features/loans/components/repayment-sch
 import { errorMessage } from '../../lib/api';
 import { paths } from '../../paths';
 import { prefetch } from '../../lib/query';
+import { pageTitle } from '../../lib/title';
 
 export function clientLoader() {
   return prefetch(myLoansQuery());
 }
 
 export function meta() {
-  return [{ title: 'Loan documents' }];
+  return [{ title: pageTitle('Loan documents') }];
 }
 
 /** The spec leaves this page a placeholder; it holds each approved loan's terms and schedule. */

@@ -16,11 +16,11 @@ import { errorMessage } from '../../lib/api';
 import { formatNumber } from '../../lib/format';
 import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import type { Route } from './+types/notifications';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Notifications | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Notifications') }];
 }
 
 const PAGE_SIZE = 20;

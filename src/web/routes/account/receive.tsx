@@ -1,11 +1,11 @@
 import { Card, PageTitle } from '../../components/ui/card';
 import { PageLink } from '../../components/ui/page-link';
 import { ReceiveDetails } from '../../features/payment-requests/components/receive-details';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Receive money | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Receive money') }];
 }
 
 export default function ReceivePage() {

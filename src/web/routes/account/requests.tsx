@@ -10,9 +10,9 @@ import { ReceivedRequests, SentRequests } from '../../features/payment-requests/
 import { errorMessage } from '../../lib/api';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 import type { Route } from './+types/requests';
+import { pageTitle } from '../../lib/title';
 
 const PAGE_SIZE = 20;
 const pageOf = (search: URLSearchParams) => ({ page: pageParam(search), pageSize: PAGE_SIZE });
@@ -22,7 +22,7 @@ export function clientLoader({ request }: Route.ClientLoaderArgs) {
 }
 
 export function meta() {
-  return [{ title: `Payment requests | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Payment requests') }];
 }
 
 export default function RequestsPage() {

@@ -7,13 +7,14 @@ import { SecondFactors } from '../../features/factors/components/second-factors'
 import { myRecoveryQuery } from '../../features/recovery/api/my-recovery';
 import { PendingRecovery } from '../../features/recovery/components/pending-recovery';
 import { prefetch } from '../../lib/query';
+import { pageTitle } from '../../lib/title';
 
 export function clientLoader() {
   return prefetch(mySessionsQuery(), factorSummaryQuery(), passkeysQuery(), myRecoveryQuery());
 }
 
 export function meta() {
-  return [{ title: 'Security' }];
+  return [{ title: pageTitle('Security') }];
 }
 
 export default function SecurityPage() {

@@ -2,9 +2,10 @@ import { BadgeCheck, ChevronRight, KeyRound, Landmark, ShieldCheck, UserPen, Use
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
 import { paths } from '../../paths';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Settings' }];
+  return [{ title: pageTitle('Settings') }];
 }
 
 const items = [

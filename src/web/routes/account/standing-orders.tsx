@@ -9,14 +9,14 @@ import { StandingOrderList } from '../../features/standing-orders/components/sta
 import { useAction } from '../../lib/action';
 import { errorMessage } from '../../lib/api';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
+import { pageTitle } from '../../lib/title';
 
 export function clientLoader() {
   return prefetch(standingOrdersQuery(), payeesQuery());
 }
 
 export function meta() {
-  return [{ title: `Standing orders | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Standing orders') }];
 }
 
 export default function StandingOrdersPage() {

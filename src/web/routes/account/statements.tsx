@@ -5,15 +5,15 @@ import { statementsQuery } from '../../features/statements/api/list-statements';
 import { ExportForm } from '../../features/statements/components/export-form';
 import { InterimStatements, StatementList } from '../../features/statements/components/statement-list';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
+import { pageTitle } from '../../lib/title';
 
 export function clientLoader() {
   return prefetch(statementsQuery(), statementCalendarQuery());
 }
 
 export function meta() {
-  return [{ title: `Statements | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Statements') }];
 }
 
 export default function StatementsPage() {

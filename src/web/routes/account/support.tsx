@@ -3,9 +3,10 @@ import { Link } from 'react-router';
 import { Card, PageTitle } from '../../components/ui/card';
 import { contactDetails } from '../../content/contact';
 import { paths } from '../../paths';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Support' }];
+  return [{ title: pageTitle('Support') }];
 }
 
 export default function SupportPage() {

@@ -13,11 +13,11 @@ import { TransferResult } from '../../features/transfers/components/transfer-res
 import { errorMessage } from '../../lib/api';
 import { searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import type { Route } from './+types/transactions';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Transactions | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Transactions') }];
 }
 
 const PAGE_SIZE = 20;

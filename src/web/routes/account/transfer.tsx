@@ -1,9 +1,9 @@
 import { Card, PageTitle } from '../../components/ui/card';
 import { TransferForm } from '../../features/transfers/components/transfer-form';
-import { BANK_NAME } from '../../lib/settings';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Money Transfer | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Money Transfer') }];
 }
 
 export default function Page() {

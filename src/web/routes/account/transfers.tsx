@@ -1,11 +1,11 @@
 import { ArrowLeftRight, CalendarClock, Globe2, HandCoins, QrCode, Send, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/ui/card';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Transfers | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Transfers') }];
 }
 
 const options = [

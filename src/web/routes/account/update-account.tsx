@@ -6,9 +6,10 @@ import { ProfileEditForm } from '../../features/profile/components/profile-edit-
 import { ProfilePictureForm } from '../../features/profile/components/profile-picture-form';
 import { useCurrentUser } from '../../lib/current-user';
 import { prefetch } from '../../lib/query';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Edit Profile' }];
+  return [{ title: pageTitle('Edit Profile') }];
 }
 
 /** An email change asks for a fresh second factor when the account has one (ADR 025). */

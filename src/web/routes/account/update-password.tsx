@@ -4,9 +4,10 @@ import { factorSummaryQuery } from '../../features/factors/api/factor-summary';
 import { stepUpWithPasskey } from '../../features/factors/api/step-up-passkey';
 import { PasswordForm } from '../../features/profile/components/password-form';
 import { prefetch } from '../../lib/query';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Update Password' }];
+  return [{ title: pageTitle('Update Password') }];
 }
 
 /** The form asks for a fresh second factor when the account has one (ADR 011). */

@@ -18,11 +18,12 @@ import { Outlet, redirect, useLoaderData } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
 import { signOut } from '../../features/auth/api';
-import { loadSignedInUser } from '../../features/auth/guards';
+import { loadSignedInUser, locationOf } from '../../features/auth/guards';
 import { factorSummaryQuery } from '../../features/factors/api/factor-summary';
 import { ApiError } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
 import { queryClient } from '../../lib/query';
+import { signInPathFor } from '../../lib/return-to';
 import { paths } from '../../paths';
 import { ROLES, roleMayUse, type StaffRole } from '../../../shared/staff-roles';
 import type { Route } from './+types/_layout';
@@ -57,15 +58,17 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   try {
     factors = await queryClient.fetchQuery({ ...factorSummaryQuery(), staleTime: 0 });
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) throw redirect(paths.adminLogin);
+    // A visitor: the staff login (not the customer sign-in), then back to the page asked for.
+    if (error instanceof ApiError && error.status === 401) throw redirect(signInPathFor(locationOf(request)));
     throw error;
   }
   if (factors.enrolmentRequired) {
     if (new URL(request.url).pathname !== paths.adminSecurity) throw redirect(paths.adminSecurity);
     return { enrolOnly: true };
   }
-  const user = await loadSignedInUser(paths.adminLogin);
-  if (!user.isAdmin) throw redirect(paths.accountHome);
+  const user = await loadSignedInUser(request);
+  // A customer's session: the staff login, saying the back office is for staff only.
+  if (!user.isAdmin) throw redirect(signInPathFor(locationOf(request), { staffOnly: true }));
   return { enrolOnly: false };
 }
 

@@ -15,11 +15,11 @@ import { errorMessage } from '../../lib/api';
 import { contractResolver, useFormAction } from '../../lib/form';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Add Transaction | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Add Transaction') }];
 }
 
 export function clientLoader() {

@@ -16,9 +16,10 @@ import { contractResolver } from '../../lib/form';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
 import type { Route } from './+types/audit';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Audit log' }];
+  return [{ title: staffPageTitle('Audit log') }];
 }
 
 type AuditFilterValues = Omit<AuditParams, 'page'>;

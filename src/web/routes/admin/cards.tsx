@@ -6,6 +6,7 @@ import { TEXT_LENGTH_MAX } from '../../../shared/limits';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { PageTitle } from '../../components/ui/card';
+import { DataTable, type DataColumn } from '../../components/ui/data-table';
 import { TextField } from '../../components/ui/form';
 import { Pager } from '../../components/ui/pager';
 import { StatusTabs } from '../../components/ui/status-tabs';
@@ -17,9 +18,10 @@ import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-par
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/cards';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Card requests' }];
+  return [{ title: staffPageTitle('Card requests') }];
 }
 
 const STATUSES: Array<{ value: CardQueueStatus; label: string }> = [
@@ -57,7 +59,7 @@ function StatusForm({ request, name }: { request: CardRequestDto; name: string }
   };
   return (
     // Each action is its own button; Enter in the note chooses none of them.
-    <form onSubmit={(event) => event.preventDefault()} noValidate className="space-y-2">
+    <form onSubmit={(event) => event.preventDefault()} noValidate className="w-full space-y-2 text-left">
       <TextField
         label={`Note for ${name}`}
         maxLength={TEXT_LENGTH_MAX}
@@ -81,34 +83,46 @@ function StatusForm({ request, name }: { request: CardRequestDto; name: string }
   );
 }
 
-function RequestRow({ request }: { request: CardRequestDto }) {
-  const name = request.customer ? `${request.customer.firstName} ${request.customer.lastName}` : 'Customer';
-  return (
-    <tr className="border-b border-slate-100 align-top">
-      <td className="py-3 pr-4">
+const customerName = (request: CardRequestDto) => (request.customer ? `${request.customer.firstName} ${request.customer.lastName}` : 'Customer');
+
+const REQUEST_COLUMNS: Array<DataColumn<CardRequestDto>> = [
+  {
+    header: 'Customer',
+    kind: 'title',
+    cell: (request) => (
+      <>
         {request.customer ? (
           <Link to={paths.adminUser(request.customer.id)} className="font-medium text-brand-800 hover:underline">
-            {name}
+            {customerName(request)}
           </Link>
         ) : null}
-        <div className="text-sm text-slate-700">{request.customer?.email}</div>
-      </td>
-      <td className="py-3 pr-4 capitalize">{request.cardType}</td>
-      <td className="py-3 pr-4">{formatDate(request.createdAt)}</td>
-      <td className="py-3 pr-4">
+        <span className="block text-sm font-normal text-slate-700">{request.customer?.email}</span>
+      </>
+    ),
+  },
+  { header: 'Card', className: 'capitalize', cell: (request) => request.cardType },
+  { header: 'Requested', cell: (request) => formatDate(request.createdAt) },
+  {
+    header: 'Status',
+    cell: (request) => (
+      <span>
         {CARD_STATUS_LABELS[request.status]}
-        {request.note ? <div className="text-sm text-slate-700">{request.note}</div> : null}
-      </td>
-      <td className="min-w-56 py-3">
-        {CARD_STATUS_NEXT[request.status].length > 0 ? (
-          <StatusForm key={request.status} request={request} name={name} />
-        ) : (
-          <span className="text-sm text-slate-700">No further action</span>
-        )}
-      </td>
-    </tr>
-  );
-}
+        {request.note ? <span className="block text-sm text-slate-700">{request.note}</span> : null}
+      </span>
+    ),
+  },
+  {
+    header: 'Action',
+    kind: 'actions',
+    className: 'md:min-w-56',
+    cell: (request) =>
+      CARD_STATUS_NEXT[request.status].length > 0 ? (
+        <StatusForm key={request.status} request={request} name={customerName(request)} />
+      ) : (
+        <span className="text-sm text-slate-700">No further action</span>
+      ),
+  },
+];
 
 export default function AdminCardsPage() {
   const [search, setSearch] = useSearchParams();
@@ -124,35 +138,7 @@ export default function AdminCardsPage() {
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No card requests here.</p> : null}
       {data && data.items.length > 0 ? (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white p-4">
-          <table className="min-w-full text-left text-sm">
-            <caption className="sr-only">Card requests</caption>
-            <thead>
-              <tr className="border-b border-slate-200 text-slate-800">
-                <th scope="col" className="py-2 pr-4">
-                  Customer
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Card
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Requested
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Status
-                </th>
-                <th scope="col" className="py-2">
-                  Action
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((request) => (
-                <RequestRow key={request._id} request={request} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Card requests" columns={REQUEST_COLUMNS} rows={data.items} rowKey={(request) => request._id} />
       ) : null}
       {data && pages > 1 ? (
         <Pager page={page} pageSize={data.pageSize} total={data.total} label="Card requests" onPage={(next) => show({ status, page: next })} />

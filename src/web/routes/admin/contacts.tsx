@@ -13,9 +13,10 @@ import { formatDate } from '../../lib/format';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
 import type { Route } from './+types/contacts';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Contacts' }];
+  return [{ title: staffPageTitle('Contacts') }];
 }
 
 export function clientLoader({ request }: Route.ClientLoaderArgs) {

@@ -6,13 +6,14 @@ import { DashboardFigures } from '../../features/admin/components/dashboard-figu
 import { VolumeChart } from '../../features/admin/components/volume-chart';
 import { errorMessage } from '../../lib/api';
 import { prefetch } from '../../lib/query';
+import { staffPageTitle } from '../../lib/title';
 
 export function clientLoader() {
   return prefetch(dashboardQuery());
 }
 
 export function meta() {
-  return [{ title: 'Dashboard' }];
+  return [{ title: staffPageTitle('Dashboard') }];
 }
 
 export default function AdminDashboardPage() {

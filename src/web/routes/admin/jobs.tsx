@@ -5,6 +5,7 @@ import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { PageTitle } from '../../components/ui/card';
+import { DataTable, type DataColumn } from '../../components/ui/data-table';
 import { Pager } from '../../components/ui/pager';
 import { StatusTabs } from '../../components/ui/status-tabs';
 import { JOB_QUEUE_STATES, jobListQuery, retryJob, type JobQueueState } from '../../features/jobs/api';
@@ -13,12 +14,12 @@ import { errorMessage } from '../../lib/api';
 import { formatDate, formatNumber } from '../../lib/format';
 import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 import type { Route } from './+types/jobs';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Background jobs | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Background jobs') }];
 }
 
 /** What each task does, as staff read it (the names are the job registry's, src/server/jobs/registry.ts). */
@@ -46,23 +47,19 @@ function RetryButton({ job }: { job: JobDto }) {
   );
 }
 
-function JobRow({ job }: { job: JobDto }) {
-  return (
-    <tr className="border-b border-slate-100 align-top">
-      <td className="py-3 pr-4 tabular-nums">{job.id}</td>
-      <td className="py-3 pr-4">{TASK_LABELS[job.task] ?? job.task}</td>
-      <td className="py-3 pr-4">{JOB_STATE_LABELS[job.state]}</td>
-      <td className="py-3 pr-4 tabular-nums">
-        {job.attempts} of {job.maxAttempts}
-      </td>
-      <td className="py-3 pr-4">
-        <time dateTime={job.runAt}>{formatDate(job.runAt, 'dateTime')}</time>
-      </td>
-      <td className="max-w-md py-3 pr-4 break-words text-slate-800">{job.lastError ?? <span className="text-slate-700">None</span>}</td>
-      <td className="py-3">{job.state === 'failed' ? <RetryButton job={job} /> : <span className="text-sm text-slate-700">No action</span>}</td>
-    </tr>
-  );
-}
+const JOB_COLUMNS: Array<DataColumn<JobDto>> = [
+  { header: 'Job', className: 'tabular-nums', cell: (job) => job.id },
+  { header: 'Task', cell: (job) => TASK_LABELS[job.task] ?? job.task },
+  { header: 'State', cell: (job) => JOB_STATE_LABELS[job.state] },
+  { header: 'Attempts', className: 'tabular-nums', cell: (job) => `${job.attempts} of ${job.maxAttempts}` },
+  { header: 'Runs at', cell: (job) => <time dateTime={job.runAt}>{formatDate(job.runAt, 'dateTime')}</time> },
+  { header: 'Last error', className: 'md:max-w-md text-slate-800', cell: (job) => job.lastError ?? <span className="text-slate-700">None</span> },
+  {
+    header: 'Action',
+    kind: 'actions',
+    cell: (job) => (job.state === 'failed' ? <RetryButton job={job} /> : <span className="text-sm text-slate-700">No action</span>),
+  },
+];
 
 /** The background jobs: mail waiting to go out, what runs now, and what failed for good (with the error), to retry. */
 export default function AdminJobsPage() {
@@ -85,27 +82,7 @@ export default function AdminJobsPage() {
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No jobs here.</p> : null}
-      {data && data.items.length > 0 ? (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white p-4">
-          <table className="min-w-full text-left text-sm">
-            <caption className="sr-only">Background jobs</caption>
-            <thead>
-              <tr className="border-b border-slate-200 text-slate-800">
-                {['Job', 'Task', 'State', 'Attempts', 'Runs at', 'Last error', 'Action'].map((heading) => (
-                  <th key={heading} scope="col" className="py-2 pr-4">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((job) => (
-                <JobRow key={job.id} job={job} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {data && data.items.length > 0 ? <DataTable caption="Background jobs" columns={JOB_COLUMNS} rows={data.items} rowKey={(job) => String(job.id)} /> : null}
       {data && data.total > data.pageSize ? (
         <Pager page={page} pageSize={data.pageSize} total={data.total} label="Background jobs" onPage={(next) => show({ state, page: next })} />
       ) : null}

@@ -20,12 +20,12 @@ import { contractResolver, useFormAction } from '../../lib/form';
 import { formatCents, formatDate, formatNumber } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 import type { Route } from './+types/journal-entry';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Journal entry | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Journal entry') }];
 }
 
 export function clientLoader({ params }: Route.ClientLoaderArgs) {

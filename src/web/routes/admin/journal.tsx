@@ -1,5 +1,6 @@
+import { ChevronDown } from 'lucide-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
@@ -13,12 +14,12 @@ import { journalSearch, readJournalSearch, toJournalQuery } from '../../features
 import { errorMessage } from '../../lib/api';
 import { searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 import type { Route } from './+types/journal';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Journal | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Journal') }];
 }
 
 export function clientLoader({ request }: Route.ClientLoaderArgs) {
@@ -33,15 +34,39 @@ export default function AdminJournalPage() {
   const [search, setSearch] = useSearchParams();
   const state = useMemo(() => readJournalSearch(search), [search]);
   const list = useQuery({ ...journalPageQuery(toJournalQuery(state)), placeholderData: keepPreviousData });
-  const filtered = Object.values(state.filter).some((value) => value !== '');
+  const activeFilters = Object.values(state.filter).filter((value) => value !== '').length;
+  const filtered = activeFilters > 0;
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const pageLink = (cursor: { older?: string; newer?: string }) => `${paths.adminJournal}?${journalSearch({ filter: state.filter, ...cursor }).toString()}`;
 
   return (
     <div className="space-y-6">
       <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'Journal' }]} />
       <PageTitle subtitle="Every entry on every account, the bank's own included, newest first">Journal</PageTitle>
+      {/* On a phone the filters fold away behind one button (with the count in force), so the entries come first. */}
       <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-        <JournalFilterForm value={state.filter} onApply={(filter) => setSearch(journalSearch({ filter }))} />
+        <button
+          type="button"
+          className="flex w-full items-center justify-between gap-3 rounded-md text-left font-semibold text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 md:hidden"
+          aria-expanded={filtersOpen}
+          aria-controls="journal-filters"
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          <span>
+            Filters{' '}
+            {activeFilters > 0 ? <span className="ml-2 rounded-full bg-brand-700 px-2 py-0.5 text-xs font-bold text-white">{activeFilters} active</span> : null}
+          </span>
+          <ChevronDown aria-hidden="true" className={`h-5 w-5 transition-transform ${filtersOpen ? 'rotate-180' : ''}`} />
+        </button>
+        <div id="journal-filters" className={filtersOpen ? 'max-md:mt-4' : 'max-md:hidden'}>
+          <JournalFilterForm
+            value={state.filter}
+            onApply={(filter) => {
+              setSearch(journalSearch({ filter }));
+              setFiltersOpen(false);
+            }}
+          />
+        </div>
       </div>
       <Card>
         {list.isPending ? (

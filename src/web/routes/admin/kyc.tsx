@@ -15,9 +15,10 @@ import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-par
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/kyc';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Identity reviews' }];
+  return [{ title: staffPageTitle('Identity reviews') }];
 }
 
 const STATUSES: Array<{ value: KycQueueStatus; label: string }> = [

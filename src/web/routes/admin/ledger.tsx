@@ -12,15 +12,15 @@ import { useAction } from '../../lib/action';
 import { errorMessage } from '../../lib/api';
 import { formatCents, formatDate, formatNumber } from '../../lib/format';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
+import { staffPageTitle } from '../../lib/title';
 
 export function clientLoader() {
   return prefetch(ledgerOverviewQuery(), anchorListQuery(1));
 }
 
 export function meta() {
-  return [{ title: `General ledger | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('General ledger') }];
 }
 
 /**

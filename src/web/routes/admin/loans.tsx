@@ -17,9 +17,10 @@ import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-par
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/loans';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Loan applications' }];
+  return [{ title: staffPageTitle('Loan applications') }];
 }
 
 const STATUSES: Array<{ value: LoanQueueStatus; label: string }> = [

@@ -22,12 +22,12 @@ import { contractResolver, fieldError } from '../../lib/form';
 import { formatDate, formatNumber } from '../../lib/format';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch, queryClient } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 import type { Route } from './+types/reports';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Reports | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Reports') }];
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -6,8 +6,8 @@ import { factorSummaryQuery } from '../../features/factors/api/factor-summary';
 import { passkeysQuery } from '../../features/factors/api/passkeys';
 import { SecondFactors } from '../../features/factors/components/second-factors';
 import { queryClient } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
+import { staffPageTitle } from '../../lib/title';
 
 // Not `prefetch()`: a staff member who must enrol first may not read their own user record yet.
 export async function clientLoader() {
@@ -16,7 +16,7 @@ export async function clientLoader() {
 }
 
 export function meta() {
-  return [{ title: `Security | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Security') }];
 }
 
 /**

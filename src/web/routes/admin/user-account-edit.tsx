@@ -15,12 +15,12 @@ import { formatDollars } from '../../lib/format';
 import { contractResolver, useFormAction } from '../../lib/form';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 import type { Route } from './+types/user-account-edit';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Edit Account Info | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Edit Account Info') }];
 }
 
 export function clientLoader({ params }: Route.ClientLoaderArgs) {

@@ -21,8 +21,8 @@ import { NoteForm } from '../../features/timeline/components/note-form';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
 import { errorMessage } from '../../lib/api';
 import { prefetch, queryClient } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import type { Route } from './+types/user-detail';
+import { staffPageTitle } from '../../lib/title';
 
 const RECENT = { pageSize: 5 };
 
@@ -40,7 +40,7 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
 }
 
 export function meta() {
-  return [{ title: `User | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('User') }];
 }
 
 function RecentActivity({ userId }: { userId: string }) {

@@ -9,13 +9,14 @@ import { UserEditForm } from '../../features/admin/components/user-edit-form';
 import { errorMessage } from '../../lib/api';
 import { prefetch } from '../../lib/query';
 import type { Route } from './+types/user-edit';
+import { staffPageTitle } from '../../lib/title';
 
 export function clientLoader({ params }: Route.ClientLoaderArgs) {
   return prefetch(adminUserQuery(params.id));
 }
 
 export function meta() {
-  return [{ title: 'Edit user' }];
+  return [{ title: staffPageTitle('Edit user') }];
 }
 
 export default function AdminUserEditPage() {

@@ -8,6 +8,7 @@ import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button, ButtonLink } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
 import { TextField } from '../../components/ui/form';
 import { Pager } from '../../components/ui/pager';
 import { adminUserQuery } from '../../features/admin/api';
@@ -18,12 +19,12 @@ import { contractResolver, useFormAction } from '../../lib/form';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
 import { paths } from '../../paths';
 import type { Route } from './+types/user-transactions';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `User transactions | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('User transactions') }];
 }
 
 const PAGE_SIZE = 20;
@@ -125,7 +126,7 @@ export default function UserTransactionsPage() {
         </ButtonLink>
       </div>
       {confirming ? <ReversalForm key={confirming._id} line={confirming} onDone={() => setConfirming(null)} /> : null}
-      <Card>
+      <div>
         {list.isPending ? (
           <p className="text-slate-700">Loading…</p>
         ) : list.isError ? (
@@ -133,65 +134,71 @@ export default function UserTransactionsPage() {
         ) : list.data.items.length === 0 ? (
           <p className="text-slate-700">No transactions yet.</p>
         ) : (
-          <div className="relative overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Transactions</caption>
-              <thead className="border-b border-slate-300 text-slate-800">
-                <tr>
-                  {['S/N', 'Amount', 'Type', 'Date', 'Description', 'Actions'].map((heading) => (
-                    <th key={heading} scope="col" className="py-2 pr-3">
-                      {heading}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200">
-                {list.data.items.map((line, index) => (
-                  <tr key={line._id} data-testid="admin-transaction-row">
-                    <td className="py-2 pr-3">{(page - 1) * PAGE_SIZE + index + 1}</td>
-                    <td className="py-2 pr-3 tabular-nums">{formatDollars(line.amount)}</td>
-                    <td className="py-2 pr-3">
+          <div>
+            <DataTable
+              caption="Transactions"
+              rows={list.data.items}
+              rowKey={(line) => line._id}
+              rowProps={() => ({ 'data-testid': 'admin-transaction-row' })}
+              columns={[
+                { header: 'S/N', cell: (_line, index) => (page - 1) * PAGE_SIZE + index + 1 },
+                { header: 'Amount', className: 'tabular-nums', cell: (line) => formatDollars(line.amount) },
+                {
+                  header: 'Type',
+                  cell: (line) => (
+                    <span>
                       {line.transactionType === 'credit' ? 'Credit' : 'Debit'}
                       <span className="block text-xs text-slate-700">
                         {kindLabel(line)} · {line.account}
                       </span>
-                    </td>
-                    <td className="py-2 pr-3">
+                    </span>
+                  ),
+                },
+                {
+                  header: 'Date',
+                  cell: (line) => (
+                    <span>
                       {formatDate(line.date)}
                       <span className="block text-xs text-slate-700">Booked {formatDate(line.bookedAt, 'dateTime')}</span>
-                    </td>
-                    <td className="py-2 pr-3">
-                      {editing === line._id ? (
-                        <DescriptionForm line={line} onDone={() => setEditing(null)} />
-                      ) : (
-                        <>
-                          {line.description}
-                          {line.status === 'reversed' ? <span className="ml-2 text-xs font-semibold text-red-800">Reversed</span> : null}
-                        </>
-                      )}
-                    </td>
-                    <td className="py-2 pr-3">
-                      <div className="flex flex-wrap gap-2">
-                        {line.status === 'completed' && line.kind !== 'reversal' ? (
-                          <Button variant="danger" className="px-2 py-1" onClick={() => setConfirming(line)}>
-                            Delete<span className="sr-only"> transaction {index + 1}</span>
-                          </Button>
-                        ) : null}
-                        <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(line._id)}>
-                          Edit<span className="sr-only"> description of transaction {index + 1}</span>
+                    </span>
+                  ),
+                },
+                {
+                  header: 'Description',
+                  cell: (line) =>
+                    editing === line._id ? (
+                      <DescriptionForm line={line} onDone={() => setEditing(null)} />
+                    ) : (
+                      <span>
+                        {line.description}
+                        {line.status === 'reversed' ? <span className="ml-2 text-xs font-semibold text-red-800">Reversed</span> : null}
+                      </span>
+                    ),
+                },
+                {
+                  header: 'Actions',
+                  kind: 'actions',
+                  cell: (line, index) => (
+                    <>
+                      {line.status === 'completed' && line.kind !== 'reversal' ? (
+                        <Button variant="danger" className="px-2 py-1" onClick={() => setConfirming(line)}>
+                          Delete<span className="sr-only"> transaction {index + 1}</span>
                         </Button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                      ) : null}
+                      <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(line._id)}>
+                        Edit<span className="sr-only"> description of transaction {index + 1}</span>
+                      </Button>
+                    </>
+                  ),
+                },
+              ]}
+            />
             <div className="mt-4">
               <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} label="Transactions" onPage={(next) => setSearch(listSearch({ page: next }))} />
             </div>
           </div>
         )}
-      </Card>
+      </div>
     </div>
   );
 }

@@ -15,9 +15,10 @@ import { contractResolver } from '../../lib/form';
 import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
 import type { Route } from './+types/users';
+import { staffPageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Users' }];
+  return [{ title: staffPageTitle('Users') }];
 }
 
 const defaultOrder = (sort: UserSortField) => (sort === 'createdAt' ? 'desc' : 'asc');

@@ -1,10 +1,10 @@
 import { Hero, Section } from '../../components/marketing/hero';
 import { about } from '../../content/about';
-import { BANK_NAME } from '../../lib/settings';
 import { PageLink } from '../../components/ui/page-link';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `About Us | ${BANK_NAME}` }, { name: 'description', content: about.summary }];
+  return [{ title: pageTitle('About Us') }, { name: 'description', content: about.summary }];
 }
 
 export default function AboutPage() {

@@ -1,7 +1,8 @@
 import { PageLink } from '../../components/ui/page-link';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Account verification' }];
+  return [{ title: pageTitle('Account verification') }];
 }
 
 /** Where the 'Verify Account' prompts lead: what verification needs, then the signed-in KYC form. */

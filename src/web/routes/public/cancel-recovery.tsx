@@ -4,9 +4,10 @@ import { Button } from '../../components/ui/button';
 import { PageLink } from '../../components/ui/page-link';
 import { cancelRecoveryByLink } from '../../features/recovery/api/cancel-by-link';
 import { useAction } from '../../lib/action';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Cancel the account recovery' }];
+  return [{ title: pageTitle('Cancel the account recovery') }];
 }
 
 /**

@@ -3,9 +3,10 @@ import { Hero, Section } from '../../components/marketing/hero';
 import { contactDetails } from '../../content/contact';
 import { ContactForm } from '../../features/contact/components/contact-form';
 import { BANK_NAME } from '../../lib/settings';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Contact Us | ${BANK_NAME}` }, { name: 'description', content: `Send ${BANK_NAME} a message. ${contactDetails.answerTime}` }];
+  return [{ title: pageTitle('Contact Us') }, { name: 'description', content: `Send ${BANK_NAME} a message. ${contactDetails.answerTime}` }];
 }
 
 export default function ContactPage() {

@@ -1,7 +1,8 @@
 import { EmailVerificationForm } from '../../features/auth/components/email-verification-form';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Verify your email' }];
+  return [{ title: pageTitle('Verify your email') }];
 }
 
 export default function EmailVerificationPage() {

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { ChooseNewPasswordForm, RequestResetLinkForm } from '../../features/auth/components/password-reset-forms';
 import { PageLink } from '../../components/ui/page-link';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: 'Reset your password' }];
+  return [{ title: pageTitle('Reset your password') }];
 }
 
 export default function ForgotPasswordPage() {

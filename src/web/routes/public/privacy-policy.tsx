@@ -1,11 +1,12 @@
 import { Hero, Section } from '../../components/marketing/hero';
 import { privacy } from '../../content/privacy';
 import { BANK_NAME } from '../../lib/settings';
+import { pageTitle } from '../../lib/title';
 
 // Served at /privacy-policy and /terms-and-conditions (spec section 2: the same page).
 export function meta() {
   return [
-    { title: `Privacy Policy | ${BANK_NAME}` },
+    { title: pageTitle('Privacy Policy') },
     { name: 'description', content: `How ${BANK_NAME} collects, uses and protects your personal information, and the terms of using this site.` },
   ];
 }

@@ -6,6 +6,7 @@ import { productPageByPath } from '../../content/products';
 import type { ProductPage } from '../../content/types';
 import { BANK_NAME } from '../../lib/settings';
 import { PageLink } from '../../components/ui/page-link';
+import { pageTitle } from '../../lib/title';
 
 // One module serves the 15 business and resources pages, each found by its path; the copy and
 // figures live in src/web/content.
@@ -13,10 +14,7 @@ const pageFor = (pathname: string): ProductPage | undefined => productPageByPath
 
 export function meta({ location }: MetaArgs) {
   const page = pageFor(location.pathname);
-  return [
-    { title: `${page?.title ?? 'Banking products'} | ${BANK_NAME}` },
-    { name: 'description', content: page?.summary ?? `${BANK_NAME} banking products.` },
-  ];
+  return [{ title: pageTitle(page?.title ?? 'Banking products') }, { name: 'description', content: page?.summary ?? `${BANK_NAME} banking products.` }];
 }
 
 export default function ProductPageRoute() {

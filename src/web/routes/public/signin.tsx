@@ -1,8 +1,8 @@
 import { SignInForm } from '../../features/auth/components/sign-in-form';
-import { BANK_NAME } from '../../lib/settings';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Login | ${BANK_NAME}` }];
+  return [{ title: pageTitle('Login') }];
 }
 
 export default function SignInPage() {

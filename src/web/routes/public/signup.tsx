@@ -1,6 +1,7 @@
 import { useLoaderData } from 'react-router';
 import { countryOptions } from '../../../shared/countries';
 import { SignUpForm } from '../../features/auth/components/sign-up-form';
+import { pageTitle } from '../../lib/title';
 
 // Country names come from the ICU data of the build (Intl.DisplayNames): the list is computed once
 // when the page is prerendered, so the browser hydrates exactly the same options.
@@ -9,7 +10,7 @@ export function loader() {
 }
 
 export function meta() {
-  return [{ title: 'Create an Account' }];
+  return [{ title: pageTitle('Create an Account') }];
 }
 
 export default function SignUpPage() {

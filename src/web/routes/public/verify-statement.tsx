@@ -1,12 +1,13 @@
 import { Hero, Section } from '../../components/marketing/hero';
 import { VerifyStatementForm } from '../../features/statements/components/verify-statement-form';
 import { BANK_NAME } from '../../lib/settings';
+import { pageTitle } from '../../lib/title';
 
 // Public and prerendered: a landlord or a lender checks a statement a customer gave them. The
 // signed message's format is the one in docs/decisions/015-verifiable-statements.md.
 export function meta() {
   return [
-    { title: `Verify a statement | ${BANK_NAME}` },
+    { title: pageTitle('Verify a statement') },
     { name: 'description', content: `Check that a ${BANK_NAME} statement is genuine and unchanged: upload the PDF the customer gave you.` },
   ];
 }

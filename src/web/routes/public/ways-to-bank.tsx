@@ -2,10 +2,10 @@ import { PageLink } from '../../components/ui/page-link';
 import { buttonClass } from '../../components/ui/button';
 import { Hero, Section } from '../../components/marketing/hero';
 import { waysToBank } from '../../content/ways-to-bank';
-import { BANK_NAME } from '../../lib/settings';
+import { pageTitle } from '../../lib/title';
 
 export function meta() {
-  return [{ title: `Ways to Bank | ${BANK_NAME}` }, { name: 'description', content: waysToBank.summary }];
+  return [{ title: pageTitle('Ways to Bank') }, { name: 'description', content: waysToBank.summary }];
 }
 
 export default function WaysToBankPage() {

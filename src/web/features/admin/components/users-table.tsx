@@ -1,6 +1,7 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { Link } from 'react-router';
 import type { AdminUserList, UserSortField } from '../../../../shared/contracts/admin';
+import { DataTable, type DataColumn } from '../../../components/ui/data-table';
 import { paths } from '../../../paths';
 
 const COLUMNS: Array<{ field: UserSortField; label: string }> = [
@@ -39,7 +40,7 @@ function SortButton({
   );
 }
 
-/** The spec's users table: index, first name, last name, email, View; sortable headers. */
+/** The spec's users table: index, first name, last name, email, View; sortable headers; one card per user on a phone. */
 export function UsersTable({
   data,
   sort,
@@ -52,58 +53,49 @@ export function UsersTable({
   onSort: (field: UserSortField) => void;
 }) {
   const first = (data.page - 1) * data.pageSize;
+  type User = AdminUserList['items'][number];
+  const columns: Array<DataColumn<User>> = [
+    { header: '#', cell: (_user, index) => <span className="text-slate-700">{first + index + 1}</span> },
+    ...COLUMNS.map((column): DataColumn<User> => ({
+      header: <SortButton field={column.field} label={column.label} sort={sort} order={order} onSort={onSort} />,
+      label: column.label,
+      sort: sort === column.field ? (order === 'asc' ? 'ascending' : 'descending') : undefined,
+      cell: (user) => (column.field === 'email' ? <EmailCell user={user} /> : user[column.field]),
+    })),
+    {
+      header: 'Actions',
+      headerHidden: true,
+      kind: 'actions',
+      cell: (user) => (
+        <Link to={paths.adminUser(user._id)} className="font-semibold text-brand-800 hover:underline">
+          View
+          <span className="sr-only">
+            {' '}
+            {user.firstName} {user.lastName}
+          </span>
+        </Link>
+      ),
+    },
+  ];
+  return <DataTable caption={`Users, page ${data.page}`} columns={columns} rows={data.items} rowKey={(user) => user._id} sortable />;
+}
+
+function EmailCell({ user }: { user: AdminUserList['items'][number] }) {
   return (
-    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Users, page {data.page}</caption>
-        <thead className="border-b border-slate-200 bg-slate-50">
-          <tr>
-            <th scope="col" className="px-4 py-3 font-semibold text-slate-900">
-              #
-            </th>
-            {COLUMNS.map((column) => (
-              <th
-                key={column.field}
-                scope="col"
-                className="px-4 py-3"
-                aria-sort={sort === column.field ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
-              >
-                <SortButton field={column.field} label={column.label} sort={sort} order={order} onSort={onSort} />
-              </th>
-            ))}
-            <th scope="col" className="px-4 py-3 font-semibold text-slate-900">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.items.map((user, index) => (
-            <tr key={user._id} className="border-b border-slate-100 last:border-0">
-              <td className="px-4 py-3 text-slate-700">{first + index + 1}</td>
-              <td className="px-4 py-3 text-slate-900">{user.firstName}</td>
-              <td className="px-4 py-3 text-slate-900">{user.lastName}</td>
-              <td className="px-4 py-3 text-slate-900">
-                {user.email}
-                {user.isAdmin ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Admin</span> : null}
-                {user.isBlocked ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">Blocked</span> : null}
-                {user.isAccountDisabled && !user.closedAt ? (
-                  <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">Disabled</span>
-                ) : null}
-                {user.closedAt ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Closed</span> : null}
-              </td>
-              <td className="px-4 py-3 text-right">
-                <Link to={paths.adminUser(user._id)} className="font-semibold text-brand-800 hover:underline">
-                  View
-                  <span className="sr-only">
-                    {' '}
-                    {user.firstName} {user.lastName}
-                  </span>
-                </Link>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <>
+      {user.email}
+      {user.isAdmin ? (
+        <span className="ml-2 inline-block whitespace-nowrap rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Admin</span>
+      ) : null}
+      {user.isBlocked ? (
+        <span className="ml-2 inline-block whitespace-nowrap rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">Blocked</span>
+      ) : null}
+      {user.isAccountDisabled && !user.closedAt ? (
+        <span className="ml-2 inline-block whitespace-nowrap rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-900">Disabled</span>
+      ) : null}
+      {user.closedAt ? (
+        <span className="ml-2 inline-block whitespace-nowrap rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Closed</span>
+      ) : null}
+    </>
   );
 }

@@ -10,7 +10,7 @@ import { paths } from '../../../paths';
 import type { SecondFactorChallenge } from '../../../../shared/contracts/factors';
 import type { UserDto } from '../../../../shared/contracts/user';
 import { useAction } from '../../../lib/action';
-import { homeFor, signIn } from '../api';
+import { destinationAfterSignIn, signIn } from '../api';
 import { signInWithPasskey } from '../second-factor-api';
 
 // The second step (its code forms and their contracts) is for accounts with a factor only: it loads
@@ -36,7 +36,7 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
   const { errors } = form.formState;
   // An account with a second factor answers a ticket: the second step replaces this form (ADR 011).
   const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
-  const signedIn = (user: UserDto) => navigate(homeFor(user), { replace: true });
+  const signedIn = (user: UserDto) => navigate(destinationAfterSignIn(user, window.location.search), { replace: true });
   // The spec: a failed sign-in shows its message for 3 s.
   const action = useFormAction(form, (values) => signIn({ email: values.email.trim(), password: values.password }, admin), {
     errorMs: 3000,

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { ZJournalQuery } from '../../../../shared/contracts/journal';
 import { ENTRY_KINDS } from '../../../../shared/contracts/transactions';
 import { EMAIL_LENGTH_MAX } from '../../../../shared/limits';
@@ -28,13 +28,39 @@ const fromForm = (values: JournalFilterValues): JournalFilterValues => ({
 });
 const nonEmpty = (values: JournalFilterValues) => Object.fromEntries(Object.entries(fromForm(values)).filter(([, value]) => value !== ''));
 
+/** The form's labels for the API's parameter names, so a message names the fields as staff see them. */
+const LABELS: Record<keyof JournalFilterValues, string> = {
+  kind: 'Entry kind',
+  customer: 'Customer',
+  account: 'Account',
+  amountMin: 'Amount from',
+  amountMax: 'Amount to',
+  bookedFrom: 'Booked from',
+  bookedTo: 'Booked before',
+  valueFrom: 'Value date from',
+  valueTo: 'Value date to',
+};
+const PARAMETER = new RegExp(`\\b(${Object.keys(LABELS).join('|')})\\b`, 'g');
+
+/** "amountMax must not be below amountMin (amountMin)" as "Amount to must not be below Amount from". */
+export function withFormLabels(message: string): string {
+  return message.replace(/ \((\w+)\)$/, '').replace(PARAMETER, (name) => LABELS[name as keyof JournalFilterValues]);
+}
+
+const contractCheck = contractResolver<JournalFilterValues>(ZJournalQuery, { toInput: nonEmpty });
+const labelledResolver: Resolver<JournalFilterValues> = async (...args) => {
+  const result = await contractCheck(...args);
+  for (const error of Object.values(result.errors)) if (error && typeof error.message === 'string') error.message = withFormLabels(error.message);
+  return result;
+};
+
 /**
  * The journal's filters, checked with the API's own contract (ZJournalQuery) before the address
  * changes: a range the wrong way round or an amount that is not one is named at its field.
  */
 export function JournalFilterForm({ value, onApply }: { value: JournalFilterValues; onApply: (filter: JournalFilterValues) => void }) {
   const bankAccounts = useQuery(ledgerAccountsQuery());
-  const form = useForm<JournalFilterValues>({ resolver: contractResolver(ZJournalQuery, { toInput: nonEmpty }), defaultValues: toForm(value) });
+  const form = useForm<JournalFilterValues>({ resolver: labelledResolver, defaultValues: toForm(value) });
   const { errors } = form.formState;
   const firstError = Object.values(errors)[0]?.message;
   const alert = firstError ? { message: String(firstError) } : null;

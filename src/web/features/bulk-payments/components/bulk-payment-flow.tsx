@@ -15,6 +15,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/form';
 import { PageLink } from '../../../components/ui/page-link';
+import { TruncatedId } from '../../../components/ui/data-table';
 import { useAction } from '../../../lib/action';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { formatCents, formatDate, formatNumber } from '../../../lib/format';
@@ -440,7 +441,10 @@ function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: R
                   </th>
                   <td className="px-3 py-2">{row?.name}</td>
                   <td className="px-3 py-2 text-right">{formatCents(row ? (centsOf(row) ?? 0) : 0)}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{line.entryId}</td>
+                  {/* One line per payment: the id is cut with an ellipsis where it does not fit; its title and the text (select, copy) hold it whole. */}
+                  <td className="max-w-[8rem] px-3 py-2 sm:max-w-none">
+                    <TruncatedId value={line.entryId} />
+                  </td>
                 </tr>
               );
             })}

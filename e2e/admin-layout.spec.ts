@@ -1,0 +1,304 @@
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import pg from 'pg';
+import { runningEmbeddedUrl } from '../src/server/db/embedded';
+import { ADMIN, DEMO_CUSTOMER, enterAuthenticatorCode, expect, fromOurPages, test, waitForHydration } from './support/fixtures';
+
+// The back office as a phone and a desktop show it (issue 15, "details found when the back office
+// was tried"): a visitor is sent to the staff login and back to the page asked for; every page's
+// title names the page and the bank; no page scrolls sideways at 375 px, where lists are one card
+// per row with their actions in view; axe finds nothing. Screenshots: test-results/.
+
+const BACK_OFFICE = 'Ledgerline Bank back office';
+
+/** A job that fails on its only attempt (as jobs.spec.ts queues it), so the jobs page has a row with its Retry button. */
+async function queueFailingJob(): Promise<void> {
+  const url = runningEmbeddedUrl(`/tmp/ledgerline-e2e-${Number(process.env.E2E_PORT ?? 3100)}`);
+  if (!url) throw new Error('no running PostgreSQL for the suite');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`select graphile_worker.add_job('send_mail', '{"outboxId": "not-a-number"}'::json, max_attempts => 1)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A card request from the demo customer, so the card requests page has a row with its actions (one already open is refused: a row all the same). */
+async function requestCard(request: APIRequestContext): Promise<void> {
+  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: DEMO_CUSTOMER });
+  expect(signIn.status()).toBe(200);
+  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
+  const card = await request.post('/api/cards/requests', { headers: { authorization: `Bearer ${token}`, ...fromOurPages() }, data: { cardType: 'debit' } });
+  expect([201, 409], await card.text()).toContain(card.status());
+}
+
+interface AdminPage {
+  name: string;
+  path: string;
+  title: string;
+  heading: RegExp | string;
+  /** An action of the first row (or the page's main action) that must be in view, within the page's width. */
+  action?: (page: Page) => Locator;
+}
+
+/** Within the viewport's width (not cut off, not past a sideways scroll) and visible. */
+async function expectInView(page: Page, target: Locator, what: string): Promise<void> {
+  await expect(target, what).toBeVisible();
+  const box = await target.boundingBox();
+  const width = page.viewportSize()?.width ?? 0;
+  expect(box, what).not.toBeNull();
+  expect(box!.x, `${what}: left edge`).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, `${what}: right edge within ${width} px`).toBeLessThanOrEqual(width);
+}
+
+async function noSidewaysScroll(page: Page, what: string): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.scrollingElement?.scrollWidth ?? Number.POSITIVE_INFINITY,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${what} scrolls sideways at ${innerWidth} px`).toBeLessThanOrEqual(innerWidth);
+}
+
+test.describe('back office layout', () => {
+  test('a visitor is sent to the staff login and back to the page; every page at 375 and 1280 px: title, no sideways scroll, actions in view, axe clean', async ({
+    page,
+    request,
+    checkA11y,
+  }) => {
+    test.setTimeout(300_000);
+    await requestCard(request);
+    await queueFailingJob();
+
+    // ------------------------------------------------------------ the visitor and the staff login
+    await page.goto('/admin/users?search=alex');
+    await expect(page).toHaveURL(/\/admin\/login\?next=%2Fadmin%2Fusers%3Fsearch%3Dalex$/);
+    await waitForHydration(page);
+    await expect(page).toHaveTitle(`Staff login - ${BACK_OFFICE}`);
+    await expect(page.getByRole('heading', { name: 'Staff Login' })).toBeVisible();
+    await expect(page.getByText('Demo bank: no real money')).toBeVisible();
+    await checkA11y();
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await enterAuthenticatorCode(page, ADMIN.totpSecret);
+    await expect(page).toHaveURL(/\/admin\/users\?search=alex$/);
+    await expect(
+      page
+        .getByRole('table', { name: /Users, page 1/ })
+        .getByRole('row')
+        .nth(1),
+    ).toContainText(DEMO_CUSTOMER.email);
+
+    // ------------------------------------------------------------ the pages' subjects
+    const customers = (await (await page.request.get(`/api/user/admin?search=${encodeURIComponent(DEMO_CUSTOMER.email)}`)).json()) as {
+      data: { items: Array<{ _id: string }> };
+    };
+    const customerId = customers.data.items[0]?._id ?? '';
+    expect(customerId).not.toBe('');
+    // The failing job has failed by now (the runner takes it at once): the jobs page lists it.
+    await expect
+      .poll(async () => ((await (await page.request.get('/api/admin/jobs?state=failed')).json()) as { data: { items: unknown[] } }).data.items.length)
+      .toBeGreaterThan(0);
+    // An audited staff action, so the audit log has a row on a fresh bank.
+    const note = await page.request.post(`/api/user/admin/${customerId}/notes`, { headers: fromOurPages(), data: { body: 'Layout journey: a note to audit' } });
+    expect(note.status(), await note.text()).toBe(201);
+    const journal = (await (await page.request.get('/api/admin/journal?pageSize=1')).json()) as { data: { items: Array<{ id: string }> } };
+    const entryId = journal.data.items[0]?.id ?? '';
+    expect(entryId).not.toBe('');
+
+    const pages: AdminPage[] = [
+      { name: 'index', path: '/admin', title: 'Dashboard', heading: 'Back office overview' },
+      { name: 'dashboard', path: '/admin/dashboard', title: 'Dashboard', heading: 'Back office overview' },
+      {
+        name: 'users',
+        path: '/admin/users',
+        title: 'Users',
+        heading: 'Users',
+        action: (page) =>
+          page
+            .getByRole('table', { name: /Users, page 1/ })
+            .getByRole('row')
+            .nth(1)
+            .getByRole('link', { name: /^View / }),
+      },
+      {
+        name: 'user',
+        path: `/admin/users/${customerId}`,
+        title: 'User',
+        heading: 'Alex Morgan',
+        action: (page) => page.getByRole('link', { name: 'Edit user' }),
+      },
+      {
+        name: 'user-account',
+        path: `/admin/users/account/${customerId}`,
+        title: 'Edit Account Info',
+        heading: /Edit Account Info/,
+      },
+      {
+        name: 'user-edit',
+        path: `/admin/users/edit/${customerId}`,
+        title: 'Edit user',
+        heading: /Edit/,
+        action: (page) => page.getByRole('button', { name: 'Save changes' }),
+      },
+      {
+        name: 'user-transactions',
+        path: `/admin/transactions/${customerId}`,
+        title: 'User transactions',
+        heading: /^Transactions of Alex Morgan/,
+        action: (page) =>
+          page
+            .getByRole('table', { name: 'Transactions' })
+            .getByTestId('admin-transaction-row')
+            .first()
+            .getByRole('button', { name: /^Edit description/ }),
+      },
+      { name: 'add-transaction', path: '/admin/transactions/add-transactions', title: 'Add Transaction', heading: 'Add Transaction' },
+      {
+        name: 'journal',
+        path: '/admin/journal',
+        title: 'Journal',
+        heading: 'Journal',
+        action: (page) =>
+          page
+            .getByRole('link', { name: /^Entry [\d,]+/ })
+            .locator('visible=true')
+            .first(),
+      },
+      { name: 'journal-entry', path: `/admin/journal/${entryId}`, title: 'Journal entry', heading: /^Entry / },
+      { name: 'reports', path: '/admin/reports', title: 'Reports', heading: /Reports/ },
+      {
+        name: 'ledger',
+        path: '/admin/ledger',
+        title: 'General ledger',
+        heading: 'General ledger',
+        action: (page) => page.getByRole('button', { name: 'Verify the ledger' }),
+      },
+      {
+        name: 'audit',
+        path: '/admin/audit',
+        title: 'Audit log',
+        heading: 'Audit log',
+        action: (page) => page.getByRole('table', { name: 'Audit log, newest first' }).getByRole('row').nth(1).getByRole('cell').first(),
+      },
+      { name: 'kyc', path: '/admin/kyc?status=all', title: 'Identity reviews', heading: 'Identity reviews' },
+      { name: 'loans', path: '/admin/loans?status=all', title: 'Loan applications', heading: 'Loan applications' },
+      {
+        name: 'cards',
+        path: '/admin/cards?status=all',
+        title: 'Card requests',
+        heading: 'Card requests',
+        action: (page) => page.getByRole('table', { name: 'Card requests' }).getByRole('row').nth(1).getByRole('button').first(),
+      },
+      { name: 'contacts', path: '/admin/contacts', title: 'Contacts', heading: 'Contacts' },
+      {
+        name: 'jobs',
+        path: '/admin/jobs?state=failed',
+        title: 'Background jobs',
+        heading: 'Background jobs',
+        action: (page) =>
+          page
+            .getByRole('table', { name: 'Background jobs' })
+            .getByRole('row')
+            .nth(1)
+            .getByRole('button', { name: /^Retry/ }),
+      },
+      { name: 'security', path: '/admin/security', title: 'Security', heading: 'Security' },
+    ];
+
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const admin of pages) {
+        const what = `${admin.name} at ${width} px`;
+        await page.goto(admin.path);
+        await expect(page.getByRole('heading', { level: 1, name: admin.heading }), what).toBeVisible();
+        await expect(page, what).toHaveTitle(`${admin.title} - ${BACK_OFFICE}`);
+        await expect(page.getByRole('status').filter({ hasText: /^Loading/ }), what).toHaveCount(0);
+        await noSidewaysScroll(page, what);
+        if (admin.action) await expectInView(page, admin.action(page), `${what}: the first row's action`);
+        await checkA11y();
+        await page.screenshot({ path: test.info().outputPath(`admin-${admin.name}-${width}.png`), fullPage: true });
+      }
+    }
+
+    // A back office list on a phone: one card per row, each field labelled, nothing cut off.
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.goto('/admin/users');
+    const firstUser = page
+      .getByRole('table', { name: /Users, page 1/ })
+      .getByRole('row')
+      .nth(1);
+    await expect(firstUser).toHaveCSS('display', 'block');
+    // Its label is shown on the card only (the column's heading names it for a screen reader: the cell's name is its value).
+    const emailCell = firstUser.getByRole('cell').nth(3);
+    await expect(emailCell.locator('[aria-hidden="true"]')).toHaveText('Email');
+    await expect(emailCell.locator('[aria-hidden="true"]')).toBeVisible();
+    await expect(firstUser.getByRole('cell', { name: '1', exact: true })).toHaveCount(1);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect(firstUser).toHaveCSS('display', 'table-row');
+    await expect(emailCell.locator('[aria-hidden="true"]')).toBeHidden();
+  });
+
+  test('a customer session opening the back office gets the staff login saying it is for staff only', async ({ page, checkA11y }) => {
+    await page.goto('/signin');
+    await waitForHydration(page);
+    await page.getByLabel('Email').fill(DEMO_CUSTOMER.email);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_CUSTOMER.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page).toHaveURL(/\/account\/home$/);
+    await expect(page).toHaveTitle('Dashboard - Ledgerline Bank');
+
+    await page.goto('/admin/audit');
+    await expect(page).toHaveURL(/\/admin\/login\?next=%2Fadmin%2Faudit&staffOnly=1$/);
+    await expect(page.getByRole('status').filter({ hasText: 'The back office is for bank staff only.' })).toBeVisible();
+    await checkA11y();
+    // Still signed in as the customer: the link back leads to their accounts.
+    await page.getByRole('link', { name: 'your accounts' }).click();
+    await expect(page).toHaveURL(/\/account\/home$/);
+
+    // A customer page opened without a session: the customer sign-in, then back to that page.
+    await page.context().clearCookies();
+    await page.goto('/account/transactions');
+    await expect(page).toHaveURL(/\/signin\?next=%2Faccount%2Ftransactions$/);
+    await waitForHydration(page);
+    await page.getByLabel('Email').fill(DEMO_CUSTOMER.email);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_CUSTOMER.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page).toHaveURL(/\/account\/transactions$/);
+    await expect(page).toHaveTitle('Transactions - Ledgerline Bank');
+
+    // A `next` to another site, or to the other area, is not followed.
+    await page.context().clearCookies();
+    await page.goto('/signin?next=//evil.example/account/home');
+    await waitForHydration(page);
+    await page.getByLabel('Email').fill(DEMO_CUSTOMER.email);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_CUSTOMER.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page).toHaveURL(/\/account\/home$/);
+  });
+
+  test('signing out of the account area logs nothing to the console, not even a refused call', async ({ page }) => {
+    // Stricter than the suite's own check (which lets 4xx answers through): a sign-out must not leave a page asking for anything.
+    const messages: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') messages.push(`${message.type()}: ${message.text()} (${page.url()})`);
+    });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/signin');
+      await waitForHydration(page);
+      await page.getByLabel('Email').fill(DEMO_CUSTOMER.email);
+      await page.getByLabel('Password', { exact: true }).fill(DEMO_CUSTOMER.password);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await expect(page).toHaveURL(/\/account\/home$/);
+      await page.goto('/account/transactions');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      if (width < 1024) await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('navigation', { name: 'Account' }).locator('visible=true').getByRole('button', { name: 'Logout' }).click();
+      await expect(page).toHaveURL(/\/$/);
+      await waitForHydration(page);
+      expect((await page.request.get('/api/auth/user')).status()).toBe(401);
+    }
+    expect(messages).toEqual([]);
+  });
+});

@@ -1,0 +1,182 @@
+import type { HTMLAttributes, ReactNode } from 'react';
+
+/**
+ * THE back office's list: a table from 768 px, one card per row below it, from one DOM.
+ *
+ * Why one DOM: a phone reads each row whole, its actions in view, with no sideways scrolling; a
+ * desktop compares rows in columns; assistive technology and tests meet every row once, as a table
+ * row, at every width (the table, rowgroup, row and cell roles are stated explicitly because some
+ * browsers drop a table's semantics once CSS displays it as blocks).
+ *
+ * Usage:
+ *
+ *   <DataTable
+ *     caption="Users, page 1"                     // the table's name (visually hidden unless captionVisible)
+ *     rows={users}
+ *     rowKey={(user) => user._id}
+ *     columns={[
+ *       { header: 'Name', cell: (user) => user.name, kind: 'title' },        // the card's heading line
+ *       { header: 'Email', cell: (user) => user.email },                     // 'Email' labels it on a card
+ *       { header: 'Balance', cell: (user) => money(user.balance), align: 'right' },
+ *       { header: 'Actions', cell: (user) => <Link ...>View</Link>, kind: 'actions' },  // the card's foot
+ *     ]}
+ *   />
+ *
+ * - `header` is the column heading; when it is not plain text (a sort button), give `label` for
+ *   the card's field label. `headerHidden` keeps a heading for screen readers only (e.g. "Actions").
+ * - `kind: 'title'` (no label on a card, larger text), `'actions'` (no label, a row of buttons at
+ *   the card's foot), or the default `'field'` (a label and its value on one line of the card).
+ * - `rowHeader: true` makes that column's cells row headers (`th scope="row"`).
+ * - `sortable: true` on the table keeps the headings visible on a phone, as a row of buttons above
+ *   the cards (use it when headings hold sort buttons).
+ * - `rowProps(row)` adds attributes to a row (`data-testid`, a className).
+ * - `footer` is a tfoot row (totals): an array of cells in column order.
+ * Long values (ids, emails, hashes) wrap inside their card instead of widening the page; wrap an
+ * id in `<TruncatedId>` to keep it on one line.
+ */
+export interface DataColumn<Row> {
+  header: ReactNode;
+  /** The card's label for this field when `header` is not plain text. */
+  label?: string;
+  cell: (row: Row, index: number) => ReactNode;
+  kind?: 'title' | 'field' | 'actions';
+  align?: 'left' | 'right';
+  headerHidden?: boolean;
+  rowHeader?: boolean;
+  /** Extra classes for this column's cells (e.g. `whitespace-nowrap` from 768 px). */
+  className?: string;
+  /** `aria-sort` of this column's heading, when the table is sorted by it. */
+  sort?: 'ascending' | 'descending';
+}
+
+export interface DataTableProps<Row> {
+  caption: string;
+  captionVisible?: boolean;
+  columns: Array<DataColumn<Row>>;
+  rows: readonly Row[];
+  rowKey: (row: Row, index: number) => string;
+  rowProps?: (row: Row, index: number) => HTMLAttributes<HTMLTableRowElement> & { 'data-testid'?: string };
+  sortable?: boolean;
+  footer?: ReactNode[];
+  className?: string;
+}
+
+const alignClass = (align: 'left' | 'right' | undefined) => (align === 'right' ? 'md:text-right' : '');
+
+// Below 768 px: a block per row (a card), each field a label/value line. The label is shown on a
+// phone only and hidden from assistive technology, which has the column's heading already: a
+// cell's accessible name stays its value.
+const cellClass = (kind: DataColumn<unknown>['kind']) => {
+  if (kind === 'title') return 'block pb-1 text-base font-semibold text-slate-900 break-words md:table-cell md:text-sm md:font-normal';
+  if (kind === 'actions') return 'block pt-3 md:table-cell md:pt-3';
+  return 'grid grid-cols-[minmax(6rem,35%)_minmax(0,1fr)] gap-x-3 py-0.5 break-words md:table-cell';
+};
+
+export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey, rowProps, sortable, footer, className = '' }: DataTableProps<Row>) {
+  return (
+    <div className={`max-md:space-y-3 md:overflow-x-auto md:rounded-xl md:border md:border-slate-200 md:bg-white md:shadow-sm ${className}`}>
+      <table role="table" className="block w-full text-left text-sm md:table">
+        <caption className={captionVisible ? 'block px-1 pb-2 text-left font-semibold text-slate-900 md:table-caption md:px-4 md:pt-3' : 'sr-only'}>
+          {caption}
+        </caption>
+        <thead
+          role="rowgroup"
+          className={`${sortable ? 'block max-md:mb-3' : 'max-md:sr-only'} md:table-header-group md:border-b md:border-slate-200 md:bg-slate-50`}
+        >
+          <tr role="row" className={sortable ? 'max-md:flex max-md:flex-wrap max-md:gap-x-4 max-md:gap-y-2' : ''}>
+            {columns.map((column, index) => {
+              const interactive = typeof column.header !== 'string';
+              return (
+                <th
+                  key={index}
+                  role="columnheader"
+                  scope="col"
+                  aria-sort={column.sort}
+                  className={`px-4 py-3 font-semibold text-slate-900 ${alignClass(column.kind === 'actions' ? 'right' : column.align)} ${sortable ? (interactive ? 'max-md:block max-md:p-0' : 'max-md:sr-only') : ''}`}
+                >
+                  {column.headerHidden ? <span className="sr-only">{column.header}</span> : column.header}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody role="rowgroup" className="block max-md:space-y-3 md:table-row-group">
+          {rows.map((row, rowIndex) => {
+            const { className: rowClass = '', ...extra } = rowProps?.(row, rowIndex) ?? {};
+            return (
+              <tr
+                key={rowKey(row, rowIndex)}
+                role="row"
+                {...extra}
+                className={`block rounded-xl border border-slate-200 bg-white p-4 align-top shadow-sm md:table-row md:rounded-none md:border-0 md:border-b md:border-slate-100 md:p-0 md:shadow-none md:last:border-0 ${rowClass}`}
+              >
+                {columns.map((column, index) => {
+                  const Cell = column.rowHeader ? 'th' : 'td';
+                  const label = column.label ?? (typeof column.header === 'string' ? column.header : '');
+                  return (
+                    <Cell
+                      key={index}
+                      role={column.rowHeader ? 'rowheader' : 'cell'}
+                      scope={column.rowHeader ? 'row' : undefined}
+                      className={`${cellClass(column.kind)} text-slate-900 md:px-4 md:py-3 ${column.rowHeader ? 'font-normal' : ''} ${alignClass(column.align)} ${column.className ?? ''}`}
+                    >
+                      {column.kind === 'actions' ? (
+                        <div className="flex flex-wrap items-center gap-2 md:flex-nowrap md:justify-end">{column.cell(row, rowIndex)}</div>
+                      ) : column.kind === 'title' ? (
+                        column.cell(row, rowIndex)
+                      ) : (
+                        <>
+                          <CardLabel text={label} />
+                          {/* One grid item beside the label, whatever the cell holds (text and a badge stay together). */}
+                          <div className="min-w-0">{column.cell(row, rowIndex)}</div>
+                        </>
+                      )}
+                    </Cell>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+        {footer ? (
+          <tfoot role="rowgroup" className="block md:table-footer-group md:border-t-2 md:border-slate-300">
+            <tr role="row" className="block rounded-xl border-2 border-slate-300 bg-white p-4 font-semibold md:table-row md:rounded-none md:border-0 md:p-0">
+              {footer.map((content, index) => (
+                <td key={index} role="cell" className={`${cellClass(index === 0 ? 'title' : 'field')} md:px-4 md:py-3 ${alignClass(columns[index]?.align)}`}>
+                  {index === 0 ? (
+                    content
+                  ) : (
+                    <>
+                      <CardLabel text={typeof columns[index]?.header === 'string' ? (columns[index]?.header as string) : (columns[index]?.label ?? '')} />
+                      <div className="min-w-0">{content}</div>
+                    </>
+                  )}
+                </td>
+              ))}
+            </tr>
+          </tfoot>
+        ) : null}
+      </table>
+    </div>
+  );
+}
+
+function CardLabel({ text }: { text: string }) {
+  return (
+    <span aria-hidden="true" className="font-semibold text-slate-700 md:hidden">
+      {text}
+    </span>
+  );
+}
+
+/**
+ * A long identifier (an entry id, a UUID) on one line: shortened with an ellipsis where it does
+ * not fit, the whole value in its title and for screen readers, and copyable (select the text).
+ */
+export function TruncatedId({ value, className = '' }: { value: string; className?: string }) {
+  return (
+    <span title={value} className={`block max-w-full truncate font-mono text-xs ${className}`}>
+      {value}
+    </span>
+  );
+}
