@@ -204,6 +204,7 @@ test.describe('back office layout', () => {
             .getByRole('button', { name: /^Retry/ }),
       },
       { name: 'security', path: '/admin/security', title: 'Security', heading: 'Security' },
+      { name: 'staff', path: '/admin/staff', title: 'Staff', heading: 'Staff' },
     ];
 
     for (const width of [375, 1280]) {

@@ -59,7 +59,7 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
   await invitee.goto(link!);
   await waitForHydration(invitee);
   await expect(invitee.getByRole('heading', { name: 'Set your staff password' })).toBeVisible();
-  await expect(invitee).toHaveTitle(/^Set your staff password \| /);
+  await expect(invitee).toHaveTitle(/^Set your staff password - .+ back office$/);
   await shoot(invitee, 'staff-invitation', checkA11y);
   const password = 'Quiet-Lantern-Harbor-88';
   await invitee.getByLabel('Password', { exact: true }).fill(password);

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { PageLink } from '../../components/ui/page-link';
 import { AcceptInvitationForm } from '../../features/staff/components/accept-invitation-form';
-import { BANK_NAME } from '../../lib/settings';
+import { staffPageTitle } from '../../lib/title';
 import { paths } from '../../paths';
 
 export function meta() {
-  return [{ title: `Set your staff password | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Set your staff password') }];
 }
 
 /** The emailed invitation's page (ADR 022): choose a password, then sign in and enrol a second factor. */

@@ -9,11 +9,11 @@ import { StaffTable } from '../../features/staff/components/staff-table';
 import { errorMessage } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
 import { currentUserQuery, prefetch, queryClient } from '../../lib/query';
-import { BANK_NAME } from '../../lib/settings';
+import { staffPageTitle } from '../../lib/title';
 import { paths } from '../../paths';
 
 export function meta() {
-  return [{ title: `Staff | ${BANK_NAME}` }];
+  return [{ title: staffPageTitle('Staff') }];
 }
 
 /** Admins only (ADR 022): another role is sent to the dashboard rather than shown a 403. */
