@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { approvalChallenge, paymentBinding } from '../../src/server/approvals/binding';
+import { approvalChallenge, paymentBinding } from '../../src/server/payment-approval/binding';
 import {
   APPROVAL_BOTH_MESSAGE,
   PASSKEY_APPROVAL_EXPIRED_MESSAGE,
@@ -7,7 +7,7 @@ import {
   PASSKEY_APPROVAL_MISSING_MESSAGE,
   PASSKEY_APPROVAL_REFUSED_MESSAGE,
   PASSKEY_APPROVAL_USED_MESSAGE,
-} from '../../src/shared/contracts/approvals';
+} from '../../src/shared/contracts/payment-approval';
 import { WEBAUTHN_CHALLENGE_TTL_MS } from '../../src/shared/contracts/factors';
 import { addDays, todayIso } from '../../src/shared/dates';
 import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, type TestContext, valueDate } from '../support/app';

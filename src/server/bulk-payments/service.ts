@@ -24,7 +24,7 @@ import { AppError, assert, badRequest, forbidden, notFound } from '../lib/errors
 import type { Outcome } from '../lib/outcome';
 import { assertPaymentsNotHeld } from '../payment-limits/service';
 import { BLOCKED_MESSAGE } from '../transactions/service';
-import { type ApprovalStepOutcome, approvePayment } from '../approvals/service';
+import { type ApprovalStepOutcome, approvePayment } from '../payment-approval/service';
 import * as transactions from '../transactions/repository';
 import * as repository from './repository';
 

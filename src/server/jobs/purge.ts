@@ -1,5 +1,5 @@
 import { SESSION_IDLE_MS, SIGN_IN_FAILURE_MEMORY_MS } from '../../shared/limits';
-import { deleteApprovalsExpiredBefore } from '../approvals/repository';
+import { deleteApprovalsExpiredBefore } from '../payment-approval/repository';
 import * as auth from '../auth/repository';
 import type { AppContext } from '../context';
 import { deleteSignInStateExpiredBefore } from '../factors/repository';

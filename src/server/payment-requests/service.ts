@@ -20,8 +20,8 @@ import {
 } from '../../shared/contracts/payment-requests';
 import { formatCents } from '../../shared/money';
 import { routes } from '../../shared/routes';
-import type { PaymentSubject } from '../approvals/binding';
-import { type ApprovalStepOutcome, approvePayment } from '../approvals/service';
+import type { PaymentSubject } from '../payment-approval/binding';
+import { type ApprovalStepOutcome, approvePayment } from '../payment-approval/service';
 import { type ActorContext, type AppContext, withDb } from '../context';
 import { inTransaction } from '../db/transaction';
 import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';

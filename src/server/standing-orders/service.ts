@@ -10,8 +10,8 @@ import {
 } from '../../shared/contracts/standing-orders';
 import { addDays } from '../../shared/dates';
 import { formatCents } from '../../shared/money';
-import type { PaymentSubject } from '../approvals/binding';
-import { type ApprovalStepOutcome, approvePayment } from '../approvals/service';
+import type { PaymentSubject } from '../payment-approval/binding';
+import { type ApprovalStepOutcome, approvePayment } from '../payment-approval/service';
 import type { ActorContext } from '../context';
 import { inTransaction } from '../db/transaction';
 import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';

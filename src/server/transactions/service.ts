@@ -13,7 +13,7 @@ import {
 import { formatCents } from '../../shared/money';
 import { bicCountry, wireCountries } from '../../shared/wire';
 import { audit } from '../audit/audit';
-import { type ApprovalStepOutcome, approvePayment } from '../approvals/service';
+import { type ApprovalStepOutcome, approvePayment } from '../payment-approval/service';
 import { assertPaymentsNotHeld } from '../payment-limits/service';
 import { bankMonth, previousMonth } from '../lib/bank-time';
 import type { ActorContext } from '../context';
@@ -135,7 +135,7 @@ function assertCanSend(ctx: ActorContext, user: User): void {
   assertPaymentsNotHeld(ctx, user);
 }
 
-export { CODE_MESSAGES, consumeTransferCode, maskEmail, sendTransferCode } from '../approvals/code';
+export { CODE_MESSAGES, consumeTransferCode, maskEmail, sendTransferCode } from '../payment-approval/code';
 
 const lastDigits = (value: string) => value.replace(/\s+/g, '').slice(-4);
 const memoOf = (description: string | null) => (description ? `, with the description "${description}"` : '');

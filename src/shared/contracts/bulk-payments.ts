@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, TEXT_LENGTH_MAX } from '../limits';
 import { AMOUNT_JSON_SCHEMA, amountCents } from '../money';
 import { controlCharactersMessage, envelope, MULTI_LINE_TEXT, SINGLE_LINE_TEXT, ZTimestamp } from './common';
-import { ZApprovalFields, ZPasskeyApprovalStep } from './approvals';
+import { ZApprovalFields, ZPasskeyApprovalStep } from './payment-approval';
 import { CUSTOMER_ACCOUNTS } from './transactions';
 
 // Bulk payments (issue 14): up to BULK_PAYMENTS_MAX payments to accounts at this bank, validated

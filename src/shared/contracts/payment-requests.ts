@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_LENGTH_MAX, OTP_LENGTH } from '../limits';
 import { amountCents } from '../money';
 import { envelope, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
-import { ZApprovalFields } from './approvals';
+import { ZApprovalFields } from './payment-approval';
 import { CUSTOMER_ACCOUNTS, ZApprovalStep, ZTransaction } from './transactions';
 
 // Asking another customer for money (issue 14, docs/decisions/020-payment-requests.md):

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amountCents } from '../money';
 import { controlCharactersMessage, envelope, isoDate, SINGLE_LINE_TEXT, ZTimestamp } from './common';
-import { ZApprovalFields } from './approvals';
+import { ZApprovalFields } from './payment-approval';
 import { CUSTOMER_ACCOUNTS, ZApprovalStep, ZPaymentPin } from './transactions';
 
 // GET /api/standing-orders, POST /api/standing-orders, DELETE /api/standing-orders/{id} (issue 14;

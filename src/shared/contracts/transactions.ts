@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, STAFF_VALUE_DATE_WINDOW_DAYS, TEXT_LENGTH_MAX } from '../limits';
 import { addDays, todayIso } from '../dates';
 import { AMOUNT_CENTS_MAX, amountCents, dollarsToCents } from '../money';
-import { ZApprovalFields, ZPasskeyApprovalStep } from './approvals';
+import { ZApprovalFields, ZPasskeyApprovalStep } from './payment-approval';
 import { controlCharactersMessage, envelope, isoDate, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PasskeyApprovalStep } from '../../shared/contracts/approvals';
+import type { PasskeyApprovalStep } from '../../shared/contracts/payment-approval';
 import type { ZAuthenticationResponse } from '../../shared/contracts/factors';
 import { ApiError } from './api';
 

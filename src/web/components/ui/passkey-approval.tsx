@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { PasskeyApprovalStep } from '../../../shared/contracts/approvals';
+import type { PasskeyApprovalStep } from '../../../shared/contracts/payment-approval';
 import type { Action } from '../../lib/action';
 import { formatDate, formatDollars } from '../../lib/format';
 import { approveWithPasskey, type PasskeyAssertion } from '../../lib/passkey-approval';

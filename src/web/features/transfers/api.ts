@@ -1,4 +1,4 @@
-import type { PasskeyApprovalStep } from '../../../shared/contracts/approvals';
+import type { PasskeyApprovalStep } from '../../../shared/contracts/payment-approval';
 import type { InternalTransferRequest, TransactionDto, TransferCodeSent, TransferRequest, WireTransferRequest } from '../../../shared/contracts/transactions';
 import { api } from '../../lib/api';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
-import type { PasskeyApprovalStep } from '../../../shared/contracts/approvals';
+import type { PasskeyApprovalStep } from '../../../shared/contracts/payment-approval';
 import type { TransactionDto, TransferCodeSent } from '../../../shared/contracts/transactions';
 import { useAction, type ActionOptions } from '../../lib/action';
 import { useFormAction } from '../../lib/form';

@@ -1,4 +1,4 @@
-import type { PasskeyApprovalStep } from '../../../../shared/contracts/approvals';
+import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import type { BulkCodeSent, BulkPaymentRequest, BulkResult, BulkRowError } from '../../../../shared/contracts/bulk-payments';
 import { api, ApiError } from '../../../lib/api';
 

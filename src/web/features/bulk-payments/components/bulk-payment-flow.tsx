@@ -22,7 +22,7 @@ import { formatCents, formatDate, formatNumber } from '../../../lib/format';
 import { useIdempotencyKey } from '../../../lib/idempotency';
 import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
-import type { PasskeyApprovalStep } from '../../../../shared/contracts/approvals';
+import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import { paths } from '../../../paths';
 import { BULK_TEMPLATE_URL, rowErrorsOf, sendBulkPayment } from '../api/send-bulk-payment';
 import { parseBulkCsv } from '../parse-csv';

@@ -1,4 +1,4 @@
-import type { PasskeyApprovalStep } from '../../../../shared/contracts/approvals';
+import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import type { PaymentRequestPaid, PaymentRequestPay } from '../../../../shared/contracts/payment-requests';
 import type { TransferCodeSent } from '../../../../shared/contracts/transactions';
 import { api } from '../../../lib/api';

@@ -13,7 +13,7 @@ import { formatDate, formatDollars } from '../../../lib/format';
 import { useIdempotencyKey } from '../../../lib/idempotency';
 import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
-import type { PasskeyApprovalStep } from '../../../../shared/contracts/approvals';
+import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import { payPaymentRequest, type PayAnswer } from '../api/pay-payment-request';
 
 const ZCode = ZPaymentRequestPay.pick({ paymentPin: true });

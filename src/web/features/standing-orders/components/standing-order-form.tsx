@@ -21,7 +21,7 @@ import { contractResolver, useFormAction } from '../../../lib/form';
 import { useIdempotencyKey } from '../../../lib/idempotency';
 import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
-import type { PasskeyApprovalStep } from '../../../../shared/contracts/approvals';
+import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import { createStandingOrder, type StandingOrderStep } from '../api/create-standing-order';
 
 interface Values {

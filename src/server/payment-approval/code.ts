@@ -11,7 +11,7 @@ import { brandOf, plainMail } from '../mail/templates';
 import { assertTransferCodeAllowed, noteWrongTransferCode } from '../payment-limits/service';
 
 // The emailed IMS code: the approval for a customer without a passkey (or one who asks for the
-// code instead). Its binding is the payment's (approvals/binding.ts), so a code for one payment
+// code instead). Its binding is the payment's (payment-approval/binding.ts), so a code for one payment
 // never authorizes another. Moved here from transactions/service.ts so that every kind of payment
 // approves through one module (ADR 024).
 

@@ -8,7 +8,7 @@ import {
   PASSKEY_APPROVAL_USED_MESSAGE,
   type PasskeyApprovalStep,
   type PaymentApprovalMethod,
-} from '../../shared/contracts/approvals';
+} from '../../shared/contracts/payment-approval';
 import { WEBAUTHN_CHALLENGE_TTL_MS } from '../../shared/contracts/factors';
 import type { TransferCodeSent } from '../../shared/contracts/transactions';
 import type { ActorContext } from '../context';
