@@ -23,6 +23,7 @@ import { kycRoutes } from './kyc/routes';
 import { loanRoutes } from './loans/routes';
 import { notificationRoutes } from './notifications/routes';
 import { paymentRequestRoutes } from './payment-requests/routes';
+import { approvalRoutes } from './approvals/routes';
 import { registerAuth } from './plugins/auth';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
@@ -131,6 +132,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(journalRoutes(context));
       await api.register(reportRoutes(context));
       await api.register(timelineRoutes(context));
+      await api.register(approvalRoutes(context));
     },
     { prefix: '/api' },
   );

@@ -1,5 +1,6 @@
 import { parseCronItems, type ParsedCronItem, type TaskList } from 'graphile-worker';
 import { z } from 'zod';
+import { APPROVALS_EXPIRE_TASK, expireApprovals } from '../approvals/service';
 import { ANCHOR_DAILY_TASK, runDailyAnchor } from '../anchors/service';
 import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
@@ -51,6 +52,9 @@ export const TASKS: readonly TaskDefinition[] = [
   // End of day: every 15 minutes (cron runs in UTC; a bank day may end on any quarter hour of it),
   // closing each bank day (BANK_TIMEZONE) that has ended, and every one missed while nothing ran.
   { identifier: CLOSE_DAYS_TASK, run: (ctx) => closeEndedDays(ctx), schedule: '*/15 * * * *' },
+  // Four eyes (ADR 023): requests nobody decided within 7 days expire. Every 10 minutes, audited;
+  // the queue also reads a request past its time as expired before the sweep marks it.
+  { identifier: APPROVALS_EXPIRE_TASK, run: (ctx) => expireApprovals(ctx), schedule: '*/10 * * * *' },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */

@@ -21,6 +21,7 @@ import * as paymentRequests from './2026-11-24-46-payment-requests';
 import * as backOffice from './2026-11-24-47-back-office';
 import * as secondFactors from './2026-11-24-48-second-factors';
 import * as oneSignInTicket from './2026-11-24-49-one-sign-in-ticket';
+import * as approvals from './2026-11-24-51-approvals';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-47-back-office': backOffice,
   '2026-11-24-48-second-factors': secondFactors,
   '2026-11-24-49-one-sign-in-ticket': oneSignInTicket,
+  '2026-11-24-51-approvals': approvals,
 };
