@@ -98,6 +98,7 @@ export const routes = {
   adminCards: { path: '/admin/cards', area: 'admin' },
   adminJobs: { path: '/admin/jobs', area: 'admin' },
   adminSecurity: { path: '/admin/security', area: 'admin' },
+  adminApprovals: { path: '/admin/approvals', area: 'admin' },
 } as const satisfies Record<string, RouteEntry>;
 
 export type RouteName = keyof typeof routes;

@@ -86,6 +86,7 @@ const modules: Record<RouteName, string> = {
   adminCards: 'routes/admin/cards.tsx',
   adminJobs: 'routes/admin/jobs.tsx',
   adminSecurity: 'routes/admin/security.tsx',
+  adminApprovals: 'routes/admin/approvals.tsx',
 };
 
 /** The frame of each area: the marketing site, the quiet sign-in frame, the customer area, the back office. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
-import { adminToken, bearer, createCustomer, createTestApp, json, submitKyc, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, submitKyc, type TestContext, staffCall } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -60,7 +60,7 @@ describe('GET /api/admin/audit', () => {
       [alice, { isBlocked: true, verificationStatus: 'verified' }],
       [bob, {}],
     ] as const) {
-      const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${who.userId}`, headers: bearer(admin), payload: update(who, overrides) });
+      const response = await staffCall(ctx, { method: 'PUT', url: `/api/user/admin/${who.userId}`, headers: bearer(admin), payload: update(who, overrides) });
       expect(response.statusCode).toBe(200);
     }
   });
@@ -149,7 +149,7 @@ describe('DELETE closes instead when another module still holds the customer', (
         monthly_payment_cents: 22_000,
       })
       .execute();
-    const response = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${borrower.userId}`, headers: bearer(admin) });
+    const response = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${borrower.userId}`, headers: bearer(admin) });
     expect(response.statusCode).toBe(200);
     expect(json(response).data.outcome).toBe('closed');
     const row = await ctx.database.db.selectFrom('users').select(['closed_at', 'first_name']).where('id', '=', borrower.userId).executeTakeFirstOrThrow();

@@ -10,7 +10,7 @@ import { createDatabase } from '../../src/server/db/database';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { migrations } from '../../src/server/db/migrations/index';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
-import { adminToken, bearer, createCustomer, createTestApp, createTestDatabase, json, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, createTestDatabase, json, type TestContext, staffCall } from '../support/app';
 
 // The audit trail as a hash chain (ADR 014): every record chained after commit, its personal part
 // kept apart, hashed with a salt, and erasable when the customer is closed, without breaking the chain.
@@ -36,7 +36,7 @@ async function asSuperuser<T>(work: (client: pg.Client) => Promise<T>): Promise<
 }
 
 const changeDetails = (customer: { userId: string; email: string }, firstName: string) =>
-  ctx.app.inject({
+  staffCall(ctx, {
     method: 'PUT',
     url: `/api/user/admin/${customer.userId}`,
     headers: bearer(admin),
@@ -151,7 +151,7 @@ describe('closing a customer', () => {
         ]),
       );
     }
-    const closed = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
+    const closed = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
     expect(closed.statusCode).toBe(200);
     expect(json(closed).data.outcome).toBe('closed');
 

@@ -1,6 +1,7 @@
 import {
   BadgeCheck,
   BookOpen,
+  ClipboardCheck,
   ClipboardList,
   CreditCard,
   FileSpreadsheet,
@@ -13,11 +14,13 @@ import {
   ShieldCheck,
   Users,
 } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import { Outlet, redirect, useLoaderData } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
 import { signOut } from '../../features/auth/api';
 import { loadSignedInUser } from '../../features/auth/guards';
+import { pendingApprovalsQuery } from '../../features/approvals/api/pending-count';
 import { factorSummaryQuery } from '../../features/factors/api/factor-summary';
 import { ApiError } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
@@ -32,6 +35,7 @@ const links: ShellLink[] = [
   { to: paths.adminLedger, label: 'General ledger', icon: Landmark },
   { to: paths.adminReports, label: 'Reports', icon: FileSpreadsheet },
   { to: paths.adminAddTransaction, label: 'Add Transaction', icon: PlusCircle },
+  { to: paths.adminApprovals, label: 'Approvals', icon: ClipboardCheck },
   { to: paths.adminKyc, label: 'Identity reviews', icon: BadgeCheck },
   { to: paths.adminLoans, label: 'Loans', icon: HandCoins },
   { to: paths.adminCards, label: 'Card requests', icon: CreditCard },
@@ -84,9 +88,12 @@ function EnrolmentFrame() {
 
 function AdminLayoutFrame() {
   const user = useCurrentUser();
+  // The sidebar's badge: requests waiting for a second staff member (ADR 023).
+  const pending = useQuery(pendingApprovalsQuery()).data ?? 0;
+  const shown = links.map((link) => (link.to === paths.adminApprovals ? { ...link, badge: { count: pending, label: 'pending' } } : link));
   return (
     <AppShell
-      links={links}
+      links={shown}
       onSignOut={signOut}
       navLabel="Back office"
       homePath={paths.adminDashboard}
