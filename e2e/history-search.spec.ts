@@ -1,17 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import {
-  ADMIN,
-  DEMO_CUSTOMER,
-  DEMO_CUSTOMER_2,
-  expect,
-  fromOurPages,
-  lastMailId,
-  mailedCode,
-  staffBearerToken,
-  tabTo,
-  demoMoneyTest as test,
-  uniqueEmail,
-} from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, fromOurPages, lastMailId, mailedCode, staffBearerToken, tabTo, demoMoneyTest as test, uniqueEmail, approvedStaffCall } from './support/fixtures';
 
 // Issue 14's history you can search: words (a payee's name), an amount range, the running balance
 // column, and the monthly chart with its table of figures.
@@ -62,7 +50,7 @@ test('the history is searched by a payee name and by an amount range, with its r
     headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': crypto.randomUUID() },
     data: { amount: 500, transactionType: 'credit', date: new Date().toISOString().slice(0, 10), description: 'Opening gift', reason: 'e2e setup' },
   });
-  expect(funded.status(), await funded.text()).toBe(201);
+  expect((await approvedStaffCall(funded)).status).toBe(201);
 
   // Three payments from the page's session: two to Jamie Lee, one to Alex Morgan.
   for (const [number, name, dollars, words] of [

@@ -122,7 +122,12 @@ describe('GET /api/admin/audit', () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/admin/audit/filters', headers: bearer(admin) });
     expect(response.statusCode).toBe(200);
     const data = json(response).data;
-    expect(data.staff).toEqual([{ id: adminId, email: 'admin@example.com', name: 'Bank Administrator' }]);
+    // The second staff member approved the closure above (four eyes, ADR 023), so acted too.
+    const second = await ctx.database.db.selectFrom('users').select('id').where('email', '=', 'admin2@example.com').executeTakeFirstOrThrow();
+    expect(data.staff).toEqual([
+      { id: second.id, email: 'admin2@example.com', name: 'Second Approver' },
+      { id: adminId, email: 'admin@example.com', name: 'Bank Administrator' },
+    ]);
     const present = await ctx.database.db.selectFrom('audit_log').select('action').distinct().orderBy('action').execute();
     expect(data.actions).toEqual(present.map((row) => row.action));
     expect(data.actions).toContain('user.block');
