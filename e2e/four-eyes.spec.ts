@@ -53,9 +53,7 @@ test('a staff credit waits for a second staff member, who approves it; the custo
   await maker.getByLabel('Description').fill('Four eyes goodwill credit');
   await maker.getByLabel('Reason').fill('Complaint 4411 upheld');
   await maker.getByRole('button', { name: 'Add Transaction' }).click();
-  await expect(
-    maker.getByRole('status').filter({ hasText: 'Transaction added successfully - awaiting approval by a second staff member' }),
-  ).toBeVisible();
+  await expect(maker.getByRole('status').filter({ hasText: 'Transaction added successfully - awaiting approval by a second staff member' })).toBeVisible();
   await checkA11y(maker);
 
   // The customer's balance has not moved.
@@ -64,7 +62,11 @@ test('a staff credit waits for a second staff member, who approves it; the custo
   await expect(page.getByTestId('checking-balance')).toHaveText('$0.00');
 
   // The queue shows the request to the one who asked, without an Approve button; the sidebar counts it.
-  await maker.getByRole('navigation', { name: 'Back office' }).first().getByRole('link', { name: /^Approvals/ }).click();
+  await maker
+    .getByRole('navigation', { name: 'Back office' })
+    .first()
+    .getByRole('link', { name: /^Approvals/ })
+    .click();
   await expect(maker).toHaveURL(/\/admin\/approvals$/);
   await expect(maker).toHaveTitle(/Approvals/);
   await expect(maker.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
@@ -78,7 +80,9 @@ test('a staff credit waits for a second staff member, who approves it; the custo
 
   // Asking the API anyway: refused (403), and still pending.
   const listed = await maker.request.get('/api/admin/approvals?status=pending&pageSize=100');
-  const approvalId = ((await listed.json()).data.items as Array<{ id: string; customer: { id: string } | null }>).find((item) => item.customer?.id === customer.id)?.id;
+  const approvalId = ((await listed.json()).data.items as Array<{ id: string; customer: { id: string } | null }>).find(
+    (item) => item.customer?.id === customer.id,
+  )?.id;
   expect(approvalId).toBeTruthy();
   const self = await maker.request.post(`/api/admin/approvals/${approvalId}/approve`, { headers: fromOurPages() });
   expect(self.status()).toBe(403);

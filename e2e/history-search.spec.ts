@@ -1,5 +1,18 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN, DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, fromOurPages, lastMailId, mailedCode, staffBearerToken, tabTo, demoMoneyTest as test, uniqueEmail, approvedStaffCall } from './support/fixtures';
+import {
+  ADMIN,
+  DEMO_CUSTOMER,
+  DEMO_CUSTOMER_2,
+  expect,
+  fromOurPages,
+  lastMailId,
+  mailedCode,
+  staffBearerToken,
+  tabTo,
+  demoMoneyTest as test,
+  uniqueEmail,
+  approvedStaffCall,
+} from './support/fixtures';
 
 // Issue 14's history you can search: words (a payee's name), an amount range, the running balance
 // column, and the monthly chart with its table of figures.

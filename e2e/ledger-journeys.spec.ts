@@ -1,4 +1,15 @@
-import { ADMIN, DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, lastMailId, mailedCode, signInAs, demoMoneyTest as test, fromOurPages, approveAsSecondStaff } from './support/fixtures';
+import {
+  ADMIN,
+  DEMO_CUSTOMER,
+  DEMO_CUSTOMER_2,
+  expect,
+  lastMailId,
+  mailedCode,
+  signInAs,
+  demoMoneyTest as test,
+  fromOurPages,
+  approveAsSecondStaff,
+} from './support/fixtures';
 
 /** Sonner's rich-colour toasts fail axe's contrast check (root Toaster, reported to the lead): let them go first. */
 async function noToasts(page: import('@playwright/test').Page) {
@@ -205,7 +216,9 @@ test.describe('money journeys', () => {
     await expect(adminPage.getByText('Account balance successfully - awaiting approval by a second staff member').first()).toBeVisible();
     await expect(adminPage).toHaveURL(new RegExp(`/admin/users/${userId}$`));
     // Four eyes (ADR 023): the second staff member approves the correction; only then is it posted.
-    expect((await approveAsSecondStaff((item) => item.kind === 'balance_correction' && item.payload.reason === 'Interest correction, ticket 77')).status).toBe(200);
+    expect((await approveAsSecondStaff((item) => item.kind === 'balance_correction' && item.payload.reason === 'Interest correction, ticket 77')).status).toBe(
+      200,
+    );
 
     await adminPage.goto(`/admin/transactions/${userId}`);
     const row = adminPage.getByTestId('admin-transaction-row').first();

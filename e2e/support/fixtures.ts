@@ -309,9 +309,7 @@ type Loose = any;
  * `which` is the approval's id, or a test of the pending requests (one made through a page's form).
  * Answers the approved change's outcome: the status and body the call would have answered at once.
  */
-export async function approveAsSecondStaff(
-  which: string | ((item: Loose) => boolean),
-): Promise<{ status: number; data: Loose; message?: string }> {
+export async function approveAsSecondStaff(which: string | ((item: Loose) => boolean)): Promise<{ status: number; data: Loose; message?: string }> {
   const context = await requests.newContext({ baseURL: test.info().project.use.baseURL });
   try {
     const headers = { authorization: `Bearer ${await staffBearerToken(context, ADMIN2)}`, ...fromOurPages() };

@@ -76,7 +76,15 @@ describe('the timeline', () => {
 
     const first = json(await get(`/api/user/admin/${customer.userId}/timeline`)).data;
     const kinds = first.items.map((event: { kind: string }) => event.kind);
-    expect(new Set(kinds)).toEqual(new Set(['note', 'card_requested', 'loan_decided', 'loan_applied', 'kyc_decided', 'kyc_submitted', 'entry', 'sign_in']));
+    // The welcome credit waited for a second staff member (ADR 023): its request is on the timeline too.
+    expect(new Set(kinds)).toEqual(
+      new Set(['note', 'card_requested', 'loan_decided', 'loan_applied', 'kyc_decided', 'kyc_submitted', 'approval', 'entry', 'sign_in']),
+    );
+    expect(first.items.find((event: { kind: string }) => event.kind === 'approval')).toMatchObject({
+      title: 'Credit or debit (four eyes): approved',
+      actor: 'admin@example.com',
+      detail: expect.stringContaining('approved by admin2@example.com'),
+    });
     expect(kinds[0]).toBe('note');
     const times = first.items.map((event: { at: string }) => event.at);
     expect(times).toEqual([...times].sort().reverse());

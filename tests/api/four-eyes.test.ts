@@ -84,9 +84,29 @@ describe('a staff credit waits for a second staff member', () => {
     const approved = await approveAsSecondStaff(ctx, approvalId);
     expect(approved.statusCode).toBe(200);
     expect(json(approved).data).toMatchObject({ id: approvalId, status: 'approved', decidedBy: { email: 'admin2@example.com' } });
-    expect(json(approved).data.outcome).toMatchObject({ status: 201, message: 'Transaction added successfully', data: { amount: 125.5, transactionType: 'credit' } });
+    expect(json(approved).data.outcome).toMatchObject({
+      status: 201,
+      message: 'Transaction added successfully',
+      data: { amount: 125.5, transactionType: 'credit' },
+    });
     expect((await me(customer.token)).account.checking).toBe(125.5);
     expect(await entriesByApproval(approvalId)).toHaveLength(1);
+
+    // The entry's page names its approval; the customer's timeline shows the request and its outcome.
+    const entryId = json(approved).data.outcome.data.entryId as string;
+    const entry = json(await ctx.app.inject({ method: 'GET', url: `/api/admin/journal/${entryId}`, headers: bearer(admin2) })).data;
+    expect(entry.approval).toMatchObject({
+      id: approvalId,
+      status: 'approved',
+      requestedBy: { email: 'admin@example.com' },
+      decidedBy: { email: 'admin2@example.com' },
+    });
+    expect(entry.authorEmail).toBe('admin@example.com');
+    const timeline = json(await ctx.app.inject({ method: 'GET', url: `/api/user/admin/${customer.userId}/timeline`, headers: bearer(admin) })).data.items;
+    expect(timeline.find((event: { kind: string }) => event.kind === 'approval')).toMatchObject({
+      title: 'Credit or debit (four eyes): approved',
+      detail: expect.stringContaining('Credit $125.50 to the checking account · approved by admin2@example.com'),
+    });
 
     // The entry is the requester's; the approval is audited with its approver.
     const actions = await ctx.database.db
@@ -186,7 +206,12 @@ describe('approvals that can no longer be carried out', () => {
 
   it('a balance correction whose account moved since the request is refused (409) and must be asked again', async () => {
     const customer = await createCustomer(ctx);
-    await staffCall(ctx, { method: 'POST', url: `/api/transaction/admin/${customer.userId}`, headers: { ...bearer(admin), 'idempotency-key': key() }, payload: credit(100) });
+    await staffCall(ctx, {
+      method: 'POST',
+      url: `/api/transaction/admin/${customer.userId}`,
+      headers: { ...bearer(admin), 'idempotency-key': key() },
+      payload: credit(100),
+    });
     const number = (await me(customer.token)).account.number;
     const requested = await call('PUT', `/api/user/admin/account/${customer.userId}`, { number, savings: 0, checking: 50, reason: 'Duplicate credit' });
     expect(requested.statusCode).toBe(202);
@@ -222,7 +247,8 @@ describe('approvals that can no longer be carried out', () => {
     const customer = await createCustomer(ctx);
     const approvalId = json(await call('POST', `/api/transaction/admin/${customer.userId}`, credit(5))).data.approvalId;
     expect(cronItems().map((item) => item.task)).toContain(APPROVALS_EXPIRE_TASK);
-    const row = () => ctx.database.db.selectFrom('approvals').select(['status', 'requested_at', 'expires_at']).where('id', '=', approvalId).executeTakeFirstOrThrow();
+    const row = () =>
+      ctx.database.db.selectFrom('approvals').select(['status', 'requested_at', 'expires_at']).where('id', '=', approvalId).executeTakeFirstOrThrow();
     const asked = await row();
     expect(asked.expires_at.getTime() - asked.requested_at.getTime()).toBe(7 * 86_400_000);
     // Made 7 days and a second ago (sessions live on the real clock, so the request moves back instead).
@@ -271,7 +297,12 @@ describe('drastic actions', () => {
 
   it('closing a customer with history waits; approved, it closes', async () => {
     const customer = await createCustomer(ctx);
-    await staffCall(ctx, { method: 'POST', url: `/api/transaction/admin/${customer.userId}`, headers: { ...bearer(admin), 'idempotency-key': key() }, payload: credit(10) });
+    await staffCall(ctx, {
+      method: 'POST',
+      url: `/api/transaction/admin/${customer.userId}`,
+      headers: { ...bearer(admin), 'idempotency-key': key() },
+      payload: credit(10),
+    });
     // Preconditions are checked when it is asked for: money still on the account refuses at once.
     const early = await call('DELETE', `/api/user/admin/${customer.userId}`);
     expect(early.statusCode).toBe(409);
@@ -322,7 +353,10 @@ describe('FOUR_EYES=off (a bank with a single staff member)', () => {
       });
       expect(response.statusCode).toBe(201);
       expect(json(response).message).toBe('Transaction added successfully');
-      const count = await single.database.db.selectFrom('approvals').select(({ fn }) => fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+      const count = await single.database.db
+        .selectFrom('approvals')
+        .select(({ fn }) => fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(0);
     } finally {
       await single.close();

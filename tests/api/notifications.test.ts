@@ -3,7 +3,20 @@ import { NOTIFICATION_DEFAULTS, NOTIFICATION_KINDS } from '../../src/shared/cont
 import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../../src/server/notifications/ledger-notifier';
 import { notify } from '../../src/server/notifications/service';
 import { addJob } from '../../src/server/queues/repository';
-import { adminToken, bearer, createCustomer, createTestApp, drainJobs, json, lastCode, mailbox, signIn, type TestContext, valueDate, staffCall } from '../support/app';
+import {
+  adminToken,
+  bearer,
+  createCustomer,
+  createTestApp,
+  drainJobs,
+  json,
+  lastCode,
+  mailbox,
+  signIn,
+  type TestContext,
+  valueDate,
+  staffCall,
+} from '../support/app';
 
 let ctx: TestContext;
 let admin: string;

@@ -293,7 +293,15 @@ export async function secondAdminToken(ctx: TestContext): Promise<string> {
     const first = await db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', adminCredentials(ctx).email).executeTakeFirstOrThrow();
     const created = await db
       .insertInto('users')
-      .values({ email: credentials.email, password_hash: first.password_hash, first_name: 'Second', last_name: 'Approver', is_admin: true, is_email_confirmed: true, verification_status: 'verified' })
+      .values({
+        email: credentials.email,
+        password_hash: first.password_hash,
+        first_name: 'Second',
+        last_name: 'Approver',
+        is_admin: true,
+        is_email_confirmed: true,
+        verification_status: 'verified',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const totp = await db.selectFrom('totp_factors').select('secret').where('user_id', '=', first.id).executeTakeFirstOrThrow();

@@ -110,7 +110,11 @@ export async function decide(
 }
 
 export async function storeOutcome(db: DB, id: string, outcome: unknown): Promise<void> {
-  await db.updateTable('approvals').set({ outcome: JSON.stringify(outcome) }).where('id', '=', id).execute();
+  await db
+    .updateTable('approvals')
+    .set({ outcome: JSON.stringify(outcome) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Marks every pending request past its time expired; answers their ids (audited by the caller). */

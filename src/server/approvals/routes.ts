@@ -1,11 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ZApprovalCountAnswer,
-  ZApprovalDecisionAnswer,
-  ZApprovalListQuery,
-  ZApprovalPageAnswer,
-  ZApprovalRejection,
-} from '../../shared/contracts/approvals';
+import { ZApprovalCountAnswer, ZApprovalDecisionAnswer, ZApprovalListQuery, ZApprovalPageAnswer, ZApprovalRejection } from '../../shared/contracts/approvals';
 import { ZIdParams } from '../../shared/contracts/common';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
@@ -21,7 +15,12 @@ export function approvalRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/approvals',
       {
         config: { access: 'staff' },
-        schema: { tags, summary: 'Staff requests waiting for (or decided by) a second staff member', querystring: ZApprovalListQuery, response: { 200: ZApprovalPageAnswer } },
+        schema: {
+          tags,
+          summary: 'Staff requests waiting for (or decided by) a second staff member',
+          querystring: ZApprovalListQuery,
+          response: { 200: ZApprovalPageAnswer },
+        },
       },
       async (request) => ({ data: await approvals.listApprovals(contextOf(request, context), request.query) }),
     );

@@ -131,7 +131,11 @@ function assertPending(ctx: AppContext, row: repository.ApprovalRow): void {
 class DecidedMeanwhile extends AppError {}
 
 /** The approval's own idempotency record: the change is stored once under it, whoever approves. */
-const ticketOf = (row: repository.ApprovalRow): IdempotencyTicket => ({ userId: row.requested_by, key: `approval:${row.id}`, requestHash: sha256(`approval:${row.id}`) });
+const ticketOf = (row: repository.ApprovalRow): IdempotencyTicket => ({
+  userId: row.requested_by,
+  key: `approval:${row.id}`,
+  requestHash: sha256(`approval:${row.id}`),
+});
 
 export type ApprovalDecision = ApprovalDto & { outcome: { status: number; data: unknown; message?: string } | null };
 
@@ -182,7 +186,12 @@ export async function approve(ctx: ActorContext, id: string): Promise<Outcome<Ap
 
 async function fail(ctx: ActorContext, row: repository.ApprovalRow, reason: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
-    const decided = await repository.decide(trx, row.id, { status: 'failed', decidedBy: ctx.actor.user.id, decidedAt: ctx.clock.now(), reason: reason.slice(0, 1000) });
+    const decided = await repository.decide(trx, row.id, {
+      status: 'failed',
+      decidedBy: ctx.actor.user.id,
+      decidedAt: ctx.clock.now(),
+      reason: reason.slice(0, 1000),
+    });
     if (!decided) return;
     await audit(trx, ctx.actor, {
       action: 'approval.fail',

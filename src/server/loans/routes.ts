@@ -69,7 +69,12 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/loans/:id/approve',
       {
         config: { access: 'staff', idempotency: true },
-        schema: { tags: ['loans', 'staff'], summary: 'Approve and disburse a loan (above FOUR_EYES_LOAN_ABOVE: a request for a second staff member, 202)', params: ZIdParams, response: { 200: ZLoanAnswer, 202: ZApprovalPendingAnswer } },
+        schema: {
+          tags: ['loans', 'staff'],
+          summary: 'Approve and disburse a loan (above FOUR_EYES_LOAN_ABOVE: a request for a second staff member, 202)',
+          params: ZIdParams,
+          response: { 200: ZLoanAnswer, 202: ZApprovalPendingAnswer },
+        },
       },
       async (request, reply) => send(reply, await loans.approveLoan(contextOf(request, context), request.params.id, ticketOf(request))),
     );

@@ -455,7 +455,12 @@ export async function reverseEntry(
   const customers = [...new Set(lines.map((line) => line.owner_id).filter((owner): owner is string => owner !== null))];
   if (needsApproval(ctx, gate)) {
     const summary = `Reverse the ${entry.kind} entry of ${formatCents(entry.amount)} (${entry.description.slice(0, 120)})`;
-    return requestApproval(ctx, { kind: 'reversal', customerId: customers[0] ?? null, summary, payload: { entryId: entry.id, reason } }, ticket, REVERSAL_MESSAGE);
+    return requestApproval(
+      ctx,
+      { kind: 'reversal', customerId: customers[0] ?? null, summary, payload: { entryId: entry.id, reason } },
+      ticket,
+      REVERSAL_MESSAGE,
+    );
   }
   try {
     return await ctx.ledger.transaction(async (trx, post) => {

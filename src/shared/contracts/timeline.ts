@@ -8,7 +8,17 @@ export const NOTE_LENGTH_MAX = 2000;
 export const TIMELINE_PAGE_SIZE_DEFAULT = 20;
 export const TIMELINE_PAGE_SIZE_MAX = 50;
 
-export const TIMELINE_KINDS = ['entry', 'sign_in', 'kyc_submitted', 'kyc_decided', 'loan_applied', 'loan_decided', 'card_requested', 'note'] as const;
+export const TIMELINE_KINDS = [
+  'entry',
+  'sign_in',
+  'kyc_submitted',
+  'kyc_decided',
+  'loan_applied',
+  'loan_decided',
+  'card_requested',
+  'approval',
+  'note',
+] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
 export const TIMELINE_KIND_LABELS: Record<TimelineKind, string> = {
@@ -19,6 +29,7 @@ export const TIMELINE_KIND_LABELS: Record<TimelineKind, string> = {
   loan_applied: 'Loan application',
   loan_decided: 'Loan decision',
   card_requested: 'Card request',
+  approval: 'Four-eyes request',
   note: 'Staff note',
 };
 
