@@ -14,7 +14,12 @@ async function main(): Promise<void> {
   const url = process.env.BENCH_DATABASE_URL;
   if (!url) throw new Error('BENCH_DATABASE_URL is required');
   const config = {
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.BENCH_DATA_DIR ?? '/tmp/ledgerline-bench-admin-data', LOG_LEVEL: 'silent', DEMO_MODE: 'true' }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: process.env.BENCH_DATA_DIR ?? '/tmp/ledgerline-bench-admin-data',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+      DEMO_MODE: 'true',
+    }),
     rateLimits: false,
   };
   const database = createDatabase(url);

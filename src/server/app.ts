@@ -23,6 +23,7 @@ import { kycRoutes } from './kyc/routes';
 import { loanRoutes } from './loans/routes';
 import { notificationRoutes } from './notifications/routes';
 import { paymentRequestRoutes } from './payment-requests/routes';
+import { recoveryRoutes } from './recovery/routes';
 import { approvalRoutes } from './approvals/routes';
 import { registerAuth } from './plugins/auth';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors';
@@ -121,6 +122,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(depositRoutes(context));
       await api.register(customerRoutes(context));
       await api.register(paymentHoldRoutes(context));
+      await api.register(recoveryRoutes(context));
       await api.register(auditRoutes(context));
       await api.register(adminRoutes(context));
       await api.register(anchorRoutes(context));

@@ -49,6 +49,8 @@ export const routes = {
   emailVerification: { path: '/email-verification', area: 'standalone' },
   accountVerification: { path: '/account-verification', area: 'standalone' },
   adminLogin: { path: '/admin/login', area: 'standalone' },
+  /** The link in the notice of a support recovery (ADR 025): cancel it. */
+  cancelRecovery: { path: '/cancel-recovery', area: 'standalone' },
 
   account: { path: '/account', area: 'account' },
   accountHome: { path: '/account/home', area: 'account' },

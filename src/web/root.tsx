@@ -3,6 +3,7 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useLocation, useRou
 import './app.css';
 import { DemoBanner } from './components/layout/demo-banner';
 import { ServiceNotice } from './components/layout/service-notice';
+import { useDeferredStylesheets } from './lib/deferred-css';
 import { BANK_NAME } from './lib/settings';
 
 export function meta() {
@@ -57,6 +58,7 @@ function HydrationMark() {
 }
 
 export default function App() {
+  useDeferredStylesheets();
   return (
     <>
       <HydrationMark />

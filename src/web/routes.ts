@@ -37,6 +37,7 @@ const modules: Record<RouteName, string> = {
   emailVerification: 'routes/public/email-verification.tsx',
   accountVerification: 'routes/public/account-verification.tsx',
   adminLogin: 'routes/admin/login.tsx',
+  cancelRecovery: 'routes/public/cancel-recovery.tsx',
 
   account: 'routes/account/index.tsx',
   accountHome: 'routes/account/home.tsx',

@@ -471,3 +471,31 @@ describe('DELETE /api/user/admin/:id', () => {
     expect(bad.statusCode).toBe(404);
   });
 });
+
+describe('GET /api/user/admin at scale (ADR 027)', () => {
+  it('counts a search exactly up to 1,000 matches, and beyond says the total is an estimate', async () => {
+    // 1,200 customers called Estimella, older than everyone else so the other tests' pages do not change.
+    await sql`
+      insert into users (email, password_hash, first_name, last_name, phone, address, state, created_at)
+      select 'estimella.' || i || '@example.com', '!test', 'Estimella', 'Number' || i, '+12025550100', '1 Test Road', 'Ohio', timestamptz '2020-01-01' + make_interval(secs => i)
+      from generate_series(1, 1200) as i`.execute(ctx.database.db);
+    const many = await ctx.app.inject({ method: 'GET', url: '/api/user/admin?search=estimella&pageSize=20', headers: bearer(admin) });
+    expect(many.statusCode).toBe(200);
+    const page = json(many).data;
+    expect(page.totalEstimated).toBe(true);
+    expect(page.total).toBeGreaterThan(1000);
+    expect(page.items).toHaveLength(20);
+    // Newest first: the last one inserted leads.
+    expect(page.items[0].email).toBe('estimella.1200@example.com');
+    for (const item of page.items) expect(item.firstName).toBe('Estimella');
+    // A narrower search is counted exactly, and says nothing about estimates.
+    const few = json(await ctx.app.inject({ method: 'GET', url: '/api/user/admin?search=number119', headers: bearer(admin) })).data;
+    expect(few.total).toBe(11);
+    expect(few.totalEstimated).toBeUndefined();
+    // Without a search the total stays the exact counter.
+    const all = json(await ctx.app.inject({ method: 'GET', url: '/api/user/admin?pageSize=1', headers: bearer(admin) })).data;
+    const count = await sql<{ n: number }>`select count(*)::int as n from users`.execute(ctx.database.db);
+    expect(all.total).toBe(count.rows[0]?.n);
+    expect(all.totalEstimated).toBeUndefined();
+  });
+});

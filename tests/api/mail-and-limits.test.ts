@@ -31,6 +31,8 @@ describe('mail over real SMTP', () => {
     expect(row).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
     expect(mail?.messageId).toBe(row.message_id);
     expect(row.message_id).toMatch(/^<[0-9a-f-]{36}@bank\.example>$/);
+    // The code left the database with the mail: the row keeps who, what and when, not the body.
+    expect(row.body).toBe('');
   });
 
   // The mailbox shows mail that was not sent: with SMTP configured there is none, so no page either.

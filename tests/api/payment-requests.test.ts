@@ -91,10 +91,13 @@ describe('asking for money', () => {
         status: 'pending',
         createdAt: expect.any(String),
         answeredAt: null,
+        expiresAt: expect.any(String),
         entryId: null,
       },
       message: 'Payment request sent',
     });
+    // It expires 30 days after it was made (PAYMENT_REQUEST_EXPIRY_DAYS; tests/api/payment-request-lifecycle.test.ts).
+    expect(new Date(body.data.expiresAt).getTime() - new Date(body.data.createdAt).getTime()).toBe(30 * 24 * 60 * 60 * 1000);
 
     await drainJobs(ctx);
     const items = await notifications(jamie.token);
@@ -128,8 +131,8 @@ describe('asking for money', () => {
     const answers = [];
     for (const to of [jamie.email, stranger, jamie.accountNumber, unusedNumber]) {
       const response = await post(alex.token, '/api/payment-requests', { to, amount: 12, note: 'Tickets' });
-      const { id, createdAt, counterparty, ...rest } = json(response).data;
-      expect([id, createdAt, counterparty]).toEqual([expect.any(String), expect.any(String), to]);
+      const { id, createdAt, expiresAt, counterparty, ...rest } = json(response).data;
+      expect([id, createdAt, expiresAt, counterparty]).toEqual([expect.any(String), expect.any(String), expect.any(String), to]);
       answers.push({ status: response.statusCode, message: json(response).message, rest, headers: Object.keys(response.headers).sort() });
     }
     for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);

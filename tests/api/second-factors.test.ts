@@ -156,8 +156,14 @@ describe('authenticator app (TOTP)', () => {
 
   it('removes the app with its recovery codes: the sign-in is one step again', async () => {
     const customer = await customerWithTotp();
-    const removed = await ctx.app.inject({ method: 'DELETE', url: '/api/auth/totp', headers: bearer(customer.token) });
-    expect(removed.statusCode).toBe(200);
+    // With a fresh code from the app (ADR 025; tests/api/fresh-factors-and-recovery.test.ts refuses it without one).
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: '/api/auth/totp',
+      headers: bearer(customer.token),
+      payload: { secondFactorCode: code(customer.secret, customer.confirmedStep + 1) },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
     expect(json(removed)).toEqual({ data: null, message: 'Authenticator app removed, with its recovery codes.' });
     expect(json(await get('/api/auth/factors', customer.token)).data).toMatchObject({ totp: false, recoveryCodesLeft: 0 });
     expect(json(await post('/api/auth/signin', { email: customer.email, password: customer.password })).data.token).toEqual(expect.any(String));
@@ -371,8 +377,14 @@ describe('passkeys', () => {
     expect(
       (await ctx.app.inject({ method: 'PATCH', url: `/api/auth/passkeys/${id}`, headers: bearer(other.token), payload: { name: 'Mine' } })).statusCode,
     ).toBe(404);
-    const removed = await ctx.app.inject({ method: 'DELETE', url: `/api/auth/passkeys/${id}`, headers: bearer(customer.token) });
-    expect(removed.statusCode).toBe(200);
+    const stepUp = json(await post('/api/auth/step-up/passkey/options', {}, bearer(customer.token))).data;
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/auth/passkeys/${id}`,
+      headers: bearer(customer.token),
+      payload: { secondFactorPasskey: authenticator.assert(stepUp) },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
     expect(json(await get('/api/auth/passkeys', customer.token)).data).toEqual([]);
   });
 

@@ -41,6 +41,29 @@ describe.skipIf(!built)('serving the built web app', () => {
     }
   });
 
+  it("allows a prerendered page's inline style sheet by its hash only, and keeps the whole stylesheet off its first paint", async () => {
+    const { createHash } = await import('node:crypto');
+    const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+    for (const url of ['/', '/contact', '/signin', '/verify-statement']) {
+      const response = await web.inject({ method: 'GET', url });
+      const csp = String(response.headers['content-security-policy']);
+      const styleElem = csp.split(';').find((part) => part.trim().startsWith('style-src-elem')) ?? '';
+      expect(styleElem, url).not.toContain('unsafe-inline');
+      const inline = [...response.body.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)];
+      expect(inline.length, url).toBe(1);
+      expect(styleElem, url).toContain(sha256(inline[0]?.[1] ?? ''));
+      // The page's own rules inline; the whole stylesheet linked but disabled until the app needs it.
+      expect(response.body, url).toMatch(/<link rel="stylesheet" href="\/assets\/[^"]+\.css" disabled="" data-deferred-css=""\/>/);
+      expect(response.body, url).not.toMatch(/<link rel="stylesheet" href="[^"]+"\/>/);
+      // React sets style attributes: those stay allowed.
+      expect(csp, url).toContain("style-src-attr 'unsafe-inline'");
+    }
+    // The client app's shell for signed-in areas has no inline style sheet and keeps the plain policy.
+    const shell = await web.inject({ method: 'GET', url: '/account/home' });
+    expect(String(shell.headers['content-security-policy'])).not.toContain('style-src-elem');
+    expect(shell.body).toMatch(/<link rel="stylesheet" href="\/assets\/[^"]+\.css"\/>/);
+  });
+
   it('serves the same page for /about and /about-us, and the demo notice', async () => {
     for (const url of ['/about-us', '/about', '/signin', '/login']) {
       const response = await web.inject({ method: 'GET', url });
@@ -76,7 +99,7 @@ describe.skipIf(!built)('serving the built web app', () => {
   it('caches hashed assets for a year and HTML never without revalidation', async () => {
     const home = await web.inject({ method: 'GET', url: '/' });
     expect(home.headers['cache-control']).toBe('no-cache');
-    const asset = home.body.match(/\/assets\/[^"']+\.js/)?.[0];
+    const asset = home.body.match(/\/assets\/[^"'\s]+\.js/)?.[0];
     expect(asset).toBeTruthy();
     const response = await web.inject({ method: 'GET', url: asset! });
     expect(response.statusCode).toBe(200);

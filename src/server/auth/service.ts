@@ -28,7 +28,7 @@ import { hashPassword, newToken, sha256, verifyAgainstDummy, verifyPassword } fr
 import { assertPasswordAllowed } from './passwords';
 import * as repository from './repository';
 import { afterPassword } from '../factors/sign-in';
-import { type FactorProof, verifyFreshFactor } from '../factors/proofs';
+import { freshFactorProof, verifyFreshFactor } from '../factors/proofs';
 import { countFactors } from '../factors/repository';
 import type { SessionOrigin } from './sessions';
 import * as throttle from './throttle';
@@ -238,11 +238,4 @@ export async function changePassword(
   });
   if (!changed) throw badRequest(FRESH_FACTOR_REFUSED_MESSAGE, { secondFactorCode: FRESH_FACTOR_REFUSED_MESSAGE });
   return { data: null, message: PASSWORD_CHANGED_MESSAGE };
-}
-
-/** The fresh factor a change came with: a 6-digit code is the app's, a 16-character one a recovery code. */
-function freshFactorProof(input: { secondFactorCode?: string; secondFactorPasskey?: AuthenticationResponseJSON }): FactorProof | null {
-  if (input.secondFactorPasskey) return { method: 'passkey', response: input.secondFactorPasskey };
-  if (!input.secondFactorCode) return null;
-  return /^\d{6}$/.test(input.secondFactorCode) ? { method: 'totp', code: input.secondFactorCode } : { method: 'recovery', code: input.secondFactorCode };
 }

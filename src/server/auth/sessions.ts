@@ -8,6 +8,7 @@ import {
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../shared/limits';
 import type { Actor, ActorContext, AppContext } from '../context';
 import type { User } from '../db/schema';
+import { inTransaction } from '../db/transaction';
 import { notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { describeUserAgent } from '../lib/user-agent';
@@ -46,12 +47,19 @@ export async function createSession(ctx: Pick<AppContext, 'db' | 'clock'>, userI
   return token;
 }
 
-/** The session of a sign-in (any way of signing in): opened, and its device remembered or announced. */
+/**
+ * The session of a sign-in (any way of signing in): opened, and its device remembered or announced,
+ * in one transaction: the session, the remembered device and the new-device notice (and its mail
+ * in the outbox) commit together or not at all.
+ */
 export async function signInSession(ctx: SignInContext, userId: string, origin: SessionOrigin): Promise<string> {
-  const seenBefore = await repository.hadSession(ctx.db, userId);
-  const token = await createSession(ctx, userId, origin);
-  await noteDevice(ctx, userId, origin, seenBefore);
-  return token;
+  return inTransaction(ctx.db, async (db) => {
+    const trx = { ...ctx, db };
+    const seenBefore = await repository.hadSession(db, userId);
+    const token = await createSession(trx, userId, origin);
+    await noteDevice(trx, userId, origin, seenBefore);
+    return token;
+  });
 }
 
 /**

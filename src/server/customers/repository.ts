@@ -63,20 +63,24 @@ export interface UserListQuery {
   order: 'asc' | 'desc';
 }
 
+/** A search counts its matches exactly up to this many; beyond, the total is the planner's estimate. */
+export const SEARCH_COUNT_EXACT_MAX = 1000;
+
 /**
  * One page of users with their account number, in one round trip. Without a search the total is the
- * users counter (kept exact by triggers, see the admin-counters migration); with one, the matches are
- * found once (trigram or prefix index) and both counted and paged. The page's rows are then joined
- * to their account numbers.
+ * users counter (kept exact by triggers, see the admin-counters migration). With one, the page is
+ * found by the trigram, prefix or sort index the planner prefers, and the matches are counted up to
+ * SEARCH_COUNT_EXACT_MAX: past that (a common name among a million customers) counting every match
+ * costs more than the page, so the total is PostgreSQL's estimate and marked as such (ADR 027).
  */
 export async function listUsers(db: DB, query: UserListQuery): Promise<Paginated<UserListRow>> {
   const direction = sql.raw(query.order);
   const offset = (query.page - 1) * query.pageSize;
   const sortKey = sql`${SORT_COLUMNS[query.sort]} ${direction}, u.id ${direction}`;
-  const source = query.search
-    ? sql`with matches as materialized (select * from users u where ${searchCondition(query.search)}),
-          page as (select * from matches u order by ${sortKey} limit ${query.pageSize} offset ${offset})
-          select t.total, u.*, a.number from (select count(*)::int as total from matches) t`
+  const matches = query.search ? sql`select * from users u where ${searchCondition(query.search)}` : null;
+  const source = matches
+    ? sql`with page as (${matches} order by ${sortKey} limit ${query.pageSize} offset ${offset})
+          select t.total, u.*, a.number from (select count(*)::int as total from (${matches} limit ${SEARCH_COUNT_EXACT_MAX + 1}) m) t`
     : sql`with page as (select * from users u order by ${sortKey} limit ${query.pageSize} offset ${offset})
           select t.total, u.*, a.number from (select value::int as total from admin_counters where name = 'users') t`;
   const result = await sql<Omit<UserListRow, 'id'> & { id: string | null; total: number }>`
@@ -86,7 +90,13 @@ export async function listUsers(db: DB, query: UserListQuery): Promise<Paginated
     order by ${sortKey}`.execute(db);
   // A page past the end still carries the total, on one row with no user.
   const items = result.rows.filter((row): row is typeof row & { id: string } => row.id !== null).map(({ total: _total, ...row }) => row);
-  return { items, page: query.page, pageSize: query.pageSize, total: result.rows[0]?.total ?? 0 };
+  const counted = result.rows[0]?.total ?? 0;
+  if (!matches || counted <= SEARCH_COUNT_EXACT_MAX) return { items, page: query.page, pageSize: query.pageSize, total: counted };
+  const plan = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`explain (format json) ${matches}`.execute(db);
+  const estimate = Math.round(plan.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+  // Never fewer than were counted, nor than the pages already walked past.
+  const total = Math.max(estimate, counted, offset + items.length);
+  return { items, page: query.page, pageSize: query.pageSize, total, totalEstimated: true };
 }
 
 export function findUser(db: DB, id: string): Promise<User | undefined> {

@@ -411,6 +411,33 @@ export interface SignInTicketsTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   created_at: CreatedAt;
+  /** Issued to a browser the owner has used: its emailed codes are not capped (ADR 016). */
+  owners_device: Generated<boolean>;
+}
+
+/** Every emailed sign-in code, first or resent: the hourly cap of ADR 016 counts these. */
+export interface SignInEmailCodesTable {
+  id: Generated<number>;
+  user_id: string;
+  audience: SignInAudience;
+  sent_at: Timestamp;
+}
+
+export type AccountRecoveryStatus = 'pending' | 'cancelled' | 'completed';
+
+/** Support's recovery of a customer who lost every factor (ADR 025). */
+export interface AccountRecoveriesTable {
+  id: string;
+  user_id: string;
+  started_by: string | null;
+  identity_check: string;
+  status: ColumnType<AccountRecoveryStatus, AccountRecoveryStatus | undefined, AccountRecoveryStatus>;
+  cancel_token_hash: string;
+  created_at: Timestamp;
+  effective_at: Timestamp;
+  cancelled_at: Timestamp | null;
+  cancelled_via: 'link' | 'session' | 'staff' | null;
+  completed_at: Timestamp | null;
 }
 
 export type WebauthnChallengePurpose = 'registration' | 'sign_in' | 'step_up';
@@ -557,11 +584,16 @@ export interface PaymentRequestsTable {
   to_text: string;
   amount_cents: number;
   note: string | null;
-  status: ColumnType<'pending' | 'paid' | 'declined', 'pending' | 'paid' | 'declined' | undefined, 'pending' | 'paid' | 'declined'>;
+  status: ColumnType<PaymentRequestStoredStatus, PaymentRequestStoredStatus | undefined, PaymentRequestStoredStatus>;
   entry_id: string | null;
   created_at: Timestamp;
   answered_at: Timestamp | null;
+  /** A pending request past this time is expired: it can no longer be paid (PAYMENT_REQUEST_EXPIRY_DAYS). */
+  expires_at: Timestamp;
 }
+
+/** What a request row stores; "expired" is a pending one past its expires_at, computed when read. */
+export type PaymentRequestStoredStatus = 'pending' | 'paid' | 'declined' | 'cancelled';
 
 /** One closed bank day's trial balance (end of day, issue 15): append-only. */
 export interface TrialBalancesTable {
@@ -589,6 +621,8 @@ export interface TrialBalanceLinesTable {
   debits: number;
   credits: number;
   closing: number;
+  /** The line's place in the report's order, from its account (set when the day is closed). */
+  sort_key: string;
 }
 
 /** A staff note on a customer's page: append-only (erased, never deleted, when the customer is closed). */
@@ -633,6 +667,8 @@ export interface Database {
   totp_factors: TotpFactorsTable;
   recovery_codes: RecoveryCodesTable;
   sign_in_tickets: SignInTicketsTable;
+  sign_in_email_codes: SignInEmailCodesTable;
+  account_recoveries: AccountRecoveriesTable;
   webauthn_challenges: WebauthnChallengesTable;
   signing_keys: SigningKeysTable;
   notifications: NotificationsTable;

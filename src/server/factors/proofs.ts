@@ -1,9 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { FRESH_FACTOR_REFUSED_MESSAGE, FRESH_FACTOR_REQUIRED_MESSAGE } from '../../shared/contracts/auth';
 import { RECOVERY_CODES_COUNT, WEBAUTHN_CHALLENGE_TTL_MS } from '../../shared/contracts/factors';
 import { sha256 } from '../auth/crypto';
 import type { AppContext } from '../context';
 import type { DB } from '../db/database';
+import { badRequest } from '../lib/errors';
 import * as repository from './repository';
 import { matchTotpStep } from './totp';
 import { authenticationOptions, challengeOf, verifyPasskeyAssertion } from './webauthn';
@@ -87,4 +89,29 @@ export async function verifyFreshFactor(ctx: Pick<AppContext, 'db' | 'config' | 
     requireUserVerification: false,
   });
   return passkey !== null;
+}
+
+/** The fresh-factor fields a change's call carries (ZFreshFactorFields). */
+export interface FreshFactorInput {
+  secondFactorCode?: string | undefined;
+  secondFactorPasskey?: AuthenticationResponseJSON | undefined;
+}
+
+/** The fresh factor a change came with: a 6-digit code is the app's, a 16-character one a recovery code. */
+export function freshFactorProof(input: FreshFactorInput): FactorProof | null {
+  if (input.secondFactorPasskey) return { method: 'passkey', response: input.secondFactorPasskey };
+  if (!input.secondFactorCode) return null;
+  return /^\d{6}$/.test(input.secondFactorCode) ? { method: 'totp', code: input.secondFactorCode } : { method: 'recovery', code: input.secondFactorCode };
+}
+
+/**
+ * Refuses a change unless it carries a fresh factor of this user (ADR 025: removing a factor,
+ * changing the email): 400 naming `secondFactorCode` when none came, 400 when it is not accepted.
+ * Call it inside the change's transaction: the proof is spent with the change, and a refused one
+ * rolls the change back with it.
+ */
+export async function assertFreshFactor(ctx: Pick<AppContext, 'db' | 'config' | 'clock'>, userId: string, input: FreshFactorInput): Promise<void> {
+  const proof = freshFactorProof(input);
+  if (!proof) throw badRequest(FRESH_FACTOR_REQUIRED_MESSAGE, { secondFactorCode: FRESH_FACTOR_REQUIRED_MESSAGE });
+  if (!(await verifyFreshFactor(ctx, userId, proof))) throw badRequest(FRESH_FACTOR_REFUSED_MESSAGE, { secondFactorCode: FRESH_FACTOR_REFUSED_MESSAGE });
 }

@@ -183,7 +183,15 @@ export async function spendRecoveryCode(db: DB, userId: string, codeHash: string
 
 export function insertTicket(
   db: DB,
-  ticket: { userId: string; tokenHash: string; audience: SignInAudience; methods: SecondFactorMethod[]; expiresAt: Date; createdAt: Date },
+  ticket: {
+    userId: string;
+    tokenHash: string;
+    audience: SignInAudience;
+    methods: SecondFactorMethod[];
+    expiresAt: Date;
+    createdAt: Date;
+    ownersDevice?: boolean;
+  },
 ) {
   return db
     .insertInto('sign_in_tickets')
@@ -194,6 +202,7 @@ export function insertTicket(
       methods: ticket.methods,
       expires_at: ticket.expiresAt,
       created_at: ticket.createdAt,
+      owners_device: ticket.ownersDevice ?? false,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -204,25 +213,25 @@ export function findTicket(db: DB, tokenHash: string) {
 }
 
 /**
- * Serialises the user's email-offering tickets (an advisory lock for the transaction) and counts
- * those of this audience made since `since`, with the oldest one's time (ADR 016's hourly cap).
+ * Serialises the user's emailed sign-in codes (an advisory lock for the transaction) and counts
+ * those of this audience mailed since `since`, first codes and resends alike, with the oldest
+ * one's time (ADR 016's hourly cap).
  */
-export async function lockAndCountEmailTickets(
-  trx: DB,
-  userId: string,
-  audience: SignInAudience,
-  since: Date,
-): Promise<{ count: number; oldest: Date | null }> {
+export async function lockAndCountEmailCodes(trx: DB, userId: string, audience: SignInAudience, since: Date): Promise<{ count: number; oldest: Date | null }> {
   await sql`select pg_advisory_xact_lock(hashtext(${`sign-in-email-tickets:${userId}`}))`.execute(trx);
   const row = await trx
-    .selectFrom('sign_in_tickets')
-    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .selectFrom('sign_in_email_codes')
+    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.min('sent_at').as('oldest')])
     .where('user_id', '=', userId)
     .where('audience', '=', audience)
-    .where(sql<boolean>`'email' = any(methods)`)
-    .where('created_at', '>', since)
+    .where('sent_at', '>', since)
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), oldest: row.oldest ? new Date(row.oldest) : null };
+}
+
+/** Counts one emailed sign-in code towards the hourly cap. */
+export async function recordEmailCodeSent(trx: DB, userId: string, audience: SignInAudience, sentAt: Date): Promise<void> {
+  await trx.insertInto('sign_in_email_codes').values({ user_id: userId, audience, sent_at: sentAt }).execute();
 }
 
 /** Locks the ticket of a token's hash. Use inside a transaction. */
@@ -293,6 +302,7 @@ export function spendChallenge(db: DB, challenge: string, purpose: WebauthnChall
 export async function eraseFactors(trx: DB, userId: string): Promise<void> {
   await trx.deleteFrom('webauthn_challenges').where('user_id', '=', userId).execute();
   await trx.deleteFrom('sign_in_tickets').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('sign_in_email_codes').where('user_id', '=', userId).execute();
   await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
   await trx.deleteFrom('totp_factors').where('user_id', '=', userId).execute();
   await trx.deleteFrom('passkeys').where('user_id', '=', userId).execute();
@@ -302,5 +312,7 @@ export async function eraseFactors(trx: DB, userId: string): Promise<void> {
 export async function deleteSignInStateExpiredBefore(db: DB, before: Date): Promise<number> {
   const challenges = await db.deleteFrom('webauthn_challenges').where('expires_at', '<', before).executeTakeFirst();
   const tickets = await db.deleteFrom('sign_in_tickets').where('expires_at', '<', before).executeTakeFirst();
-  return Number(challenges.numDeletedRows) + Number(tickets.numDeletedRows);
+  // The hourly cap looks back one hour: older sends count for nothing.
+  const codes = await db.deleteFrom('sign_in_email_codes').where('sent_at', '<', before).executeTakeFirst();
+  return Number(challenges.numDeletedRows) + Number(tickets.numDeletedRows) + Number(codes.numDeletedRows);
 }

@@ -4,6 +4,7 @@ import { ZIdParams, ZNoData } from '../../shared/contracts/common';
 import {
   ZAuthenticationOptionsAnswer,
   ZEmailCodeSignInRequest,
+  ZFactorRemovalRequest,
   ZFactorSummaryAnswer,
   ZPasskeyAnswer,
   ZPasskeyListAnswer,
@@ -149,7 +150,8 @@ export function factorRoutes(context: AppContext): FastifyPluginAsyncZod {
         config: { access: 'user', ...perMinute(20) },
         schema: {
           tags,
-          summary: "Confirm it's you with a passkey before a sensitive change (the password): the challenge, whose answer the change's call carries",
+          summary:
+            "Confirm it's you with a passkey before a sensitive change (password, email, removing a factor): the challenge, whose answer the change's call carries",
           response: { 200: ZAuthenticationOptionsAnswer },
         },
       },
@@ -192,9 +194,15 @@ export function factorRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/auth/passkeys/:id',
       {
         config: { access: 'user' },
-        schema: { tags, summary: 'Remove a passkey (staff keep at least one factor)', params: ZIdParams, response: { 200: ZNoData } },
+        schema: {
+          tags,
+          summary: 'Remove a passkey, with a fresh second factor (other sessions end; staff keep at least one factor)',
+          params: ZIdParams,
+          body: ZFactorRemovalRequest.nullish(),
+          response: { 200: ZNoData },
+        },
       },
-      async (request, reply) => send(reply, await factors.removePasskey(contextOf(request, context), request.params.id)),
+      async (request, reply) => send(reply, await factors.removePasskey(contextOf(request, context), request.params.id, request.body ?? {})),
     );
 
     api.post(
@@ -224,9 +232,14 @@ export function factorRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/auth/totp',
       {
         config: { access: 'user' },
-        schema: { tags, summary: 'Remove the authenticator app and its recovery codes (staff keep at least one factor)', response: { 200: ZNoData } },
+        schema: {
+          tags,
+          summary: 'Remove the authenticator app and its recovery codes, with a fresh second factor (other sessions end; staff keep at least one factor)',
+          body: ZFactorRemovalRequest.nullish(),
+          response: { 200: ZNoData },
+        },
       },
-      async (request, reply) => send(reply, await factors.removeTotp(contextOf(request, context))),
+      async (request, reply) => send(reply, await factors.removeTotp(contextOf(request, context), request.body ?? {})),
     );
   };
 }

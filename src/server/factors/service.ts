@@ -28,7 +28,8 @@ import type { Outcome } from '../lib/outcome';
 import { describeUserAgent } from '../lib/user-agent';
 import { queueMail } from '../mail/outbox';
 import { brandOf, secondFactorChangedMail } from '../mail/templates';
-import { newRecoveryCodes, recoveryCodeHash, stepUpPasskeyOptions } from './proofs';
+import { endUserSessions } from '../auth/repository';
+import { assertFreshFactor, type FreshFactorInput, newRecoveryCodes, recoveryCodeHash, stepUpPasskeyOptions } from './proofs';
 import * as repository from './repository';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp';
 import { registrationOptions, verifyRegistration } from './webauthn';
@@ -131,14 +132,20 @@ export async function renamePasskey(ctx: ActorContext, passkeyId: string, name: 
   return { data: toPasskeyDto(renamed), message: PASSKEY_RENAMED_MESSAGE };
 }
 
-/** Removes one of the user's passkeys (another user's is not found). */
-export async function removePasskey(ctx: ActorContext, passkeyId: string): Promise<Outcome<null>> {
+/**
+ * Removes one of the user's passkeys (another user's is not found), with a fresh factor (ADR 025):
+ * whoever holds only a session cannot weaken the account. Every other session ends.
+ */
+export async function removePasskey(ctx: ActorContext, passkeyId: string, proof: FreshFactorInput): Promise<Outcome<null>> {
   const user = ctx.actor.user;
   await inTransaction(ctx.db, async (trx) => {
     const tx = withDb(ctx, trx);
     await assertStaffKeepsAFactor(tx, user, { passkey: true });
+    if (!(await repository.listPasskeys(trx, user.id)).some((passkey) => passkey.id === passkeyId)) throw notFound(PASSKEY_NOT_FOUND_MESSAGE);
+    await assertFreshFactor(tx, user.id, proof);
     const removed = await repository.deletePasskey(trx, user.id, passkeyId);
     if (!removed) throw notFound(PASSKEY_NOT_FOUND_MESSAGE);
+    await endUserSessions(trx, user.id, ctx.actor.sessionId);
     await recordChange(tx, `The passkey "${removed.name}" was removed`, 'second_factor.remove', { kind: 'passkey', id: removed.id, name: removed.name });
   });
   return { data: null, message: PASSKEY_REMOVED_MESSAGE };
@@ -179,14 +186,20 @@ export async function confirmTotp(ctx: ActorContext, code: string): Promise<Outc
   });
 }
 
-/** Removes the authenticator app and its recovery codes. */
-export async function removeTotp(ctx: ActorContext): Promise<Outcome<null>> {
+/**
+ * Removes the authenticator app and its recovery codes, with a fresh factor (ADR 025: a code from
+ * the app itself, a recovery code or a passkey). Every other session ends.
+ */
+export async function removeTotp(ctx: ActorContext, proof: FreshFactorInput): Promise<Outcome<null>> {
   const user = ctx.actor.user;
   await inTransaction(ctx.db, async (trx) => {
     const tx = withDb(ctx, trx);
     await assertStaffKeepsAFactor(tx, user, { totp: true });
+    if (!(await repository.lockTotp(trx, user.id))?.confirmed_at) throw notFound(TOTP_NOT_FOUND_MESSAGE);
+    await assertFreshFactor(tx, user.id, proof);
     if (!(await repository.deleteTotp(trx, user.id))) throw notFound(TOTP_NOT_FOUND_MESSAGE);
     await repository.deleteRecoveryCodes(trx, user.id);
+    await endUserSessions(trx, user.id, ctx.actor.sessionId);
     await recordChange(tx, 'The authenticator app was removed', 'second_factor.remove', { kind: 'totp' });
   });
   return { data: null, message: TOTP_REMOVED_MESSAGE };

@@ -87,13 +87,7 @@ export async function issueSecondFactorTicket(
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + SIGN_IN_TICKET_TTL_MS);
   await inTransaction(ctx.db, async (trx) => {
-    if (offered.includes('email')) {
-      const issued = await repository.lockAndCountEmailTickets(trx, user.id, audience, new Date(now.getTime() - HOUR_MS));
-      if (!reason.ownersDevice && issued.count >= SIGN_IN_EMAIL_CODES_PER_HOUR) {
-        const waitMs = (issued.oldest ?? now).getTime() + HOUR_MS - now.getTime();
-        throw rateLimited(SIGN_IN_CODES_CAPPED_MESSAGE(Math.max(1, Math.ceil(waitMs / 60_000))), Math.max(1, Math.ceil(waitMs / 1000)));
-      }
-    }
+    if (offered.includes('email')) await assertEmailCodeAllowed(trx, user.id, audience, reason.ownersDevice, now);
     const ticket = await repository.insertTicket(trx, {
       userId: user.id,
       tokenHash: sha256(token),
@@ -101,21 +95,37 @@ export async function issueSecondFactorTicket(
       methods: offered,
       expiresAt,
       createdAt: now,
+      ownersDevice: reason.ownersDevice,
     });
-    if (offered.includes('email')) await mailSignInCode({ ...ctx, db: trx }, ticket.id, user, expiresAt, reason.failures);
+    if (offered.includes('email')) await mailSignInCode({ ...ctx, db: trx }, { id: ticket.id, audience }, user, expiresAt, reason.failures);
   });
   return { ticket: token, methods: offered };
 }
 
+/**
+ * The hourly cap on emailed sign-in codes for browsers the owner has not used: every code counts,
+ * a ticket's first and each resend (ADR 016), so resending is no way around it. Past it, a 429
+ * with Retry-After (until the oldest of the hour's leaves the hour) and nothing mailed. Use inside
+ * the transaction that mails the code: it serialises the user's codes.
+ */
+async function assertEmailCodeAllowed(trx: SignInContext['db'], userId: string, audience: SignInAudience, ownersDevice: boolean, now: Date) {
+  const sent = await repository.lockAndCountEmailCodes(trx, userId, audience, new Date(now.getTime() - HOUR_MS));
+  if (ownersDevice || sent.count < SIGN_IN_EMAIL_CODES_PER_HOUR) return;
+  const waitMs = (sent.oldest ?? now).getTime() + HOUR_MS - now.getTime();
+  throw rateLimited(SIGN_IN_CODES_CAPPED_MESSAGE(Math.max(1, Math.ceil(waitMs / 60_000))), Math.max(1, Math.ceil(waitMs / 1000)));
+}
+
 async function mailSignInCode(
   ctx: SignInContext,
-  ticketId: string,
-  user: Pick<User, 'email' | 'first_name'>,
+  ticket: { id: string; audience: SignInAudience },
+  user: Pick<User, 'id' | 'email' | 'first_name'>,
   expiresAt: Date,
   failures: number,
 ): Promise<void> {
   const code = newNumericCode();
+  const ticketId = ticket.id;
   await repository.setTicketEmailCode(ctx.db, ticketId, emailCodeHash(ticketId, code), ctx.clock.now());
+  await repository.recordEmailCodeSent(ctx.db, user.id, ticket.audience, ctx.clock.now());
   const validMs = Math.max(60_000, expiresAt.getTime() - ctx.clock.now().getTime());
   await queueMail(ctx, signInCodeMail(brandOf(ctx.config), user.email, user.first_name, code, Math.round(validMs / 60_000) * 60_000, failures), { expiresAt });
 }
@@ -233,7 +243,9 @@ export async function resendSignInEmailCode(ctx: SignInContext, input: { ticket:
     }
     const user = await findUserById(trx, ticket.user_id);
     if (!user || user.closed_at) throw new AppError('unauthorized', TICKET_INVALID_MESSAGE);
-    await mailSignInCode({ ...ctx, db: trx }, ticket.id, user, new Date(ticket.expires_at), 0);
+    // A resend is one more code in the owner's mailbox: it counts towards the hourly cap like a new ticket's.
+    await assertEmailCodeAllowed(trx, user.id, ticket.audience, ticket.owners_device, now);
+    await mailSignInCode({ ...ctx, db: trx }, { id: ticket.id, audience: ticket.audience }, user, new Date(ticket.expires_at), 0);
   });
   return { data: null, message: EMAIL_CODE_SENT_MESSAGE };
 }

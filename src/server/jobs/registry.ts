@@ -9,6 +9,7 @@ import { MAKE_STATEMENT_TASK, makeStatementJob, queueMonthlyStatements, STATEMEN
 import { runStandingOrders, STANDING_ORDERS_TASK } from '../standing-orders/job';
 import { notifyPayer, PAYMENT_REQUEST_NOTIFY_TASK } from '../payment-requests/service';
 import { CLOSE_DAYS_TASK, closeEndedDays } from '../reports/service';
+import { completeDueRecoveries, RECOVERY_DUE_TASK } from '../recovery/service';
 import { PURGE_TASK, purgeExpired } from './purge';
 
 /**
@@ -52,6 +53,9 @@ export const TASKS: readonly TaskDefinition[] = [
   // End of day: every 15 minutes (cron runs in UTC; a bank day may end on any quarter hour of it),
   // closing each bank day (BANK_TIMEZONE) that has ended, and every one missed while nothing ran.
   { identifier: CLOSE_DAYS_TASK, run: (ctx) => closeEndedDays(ctx), schedule: '*/15 * * * *' },
+  // Every 5 minutes: support recoveries (ADR 025) whose 24 hours have passed by the context's clock
+  // take effect; one missed while no runner was up is completed by the next run.
+  { identifier: RECOVERY_DUE_TASK, run: (ctx) => completeDueRecoveries(ctx), schedule: '*/5 * * * *' },
   // Four eyes (ADR 023): requests nobody decided within 7 days expire. Every 10 minutes, audited;
   // the queue also reads a request past its time as expired before the sweep marks it.
   { identifier: APPROVALS_EXPIRE_TASK, run: (ctx) => expireApprovals(ctx), schedule: '*/10 * * * *' },

@@ -35,13 +35,46 @@ export interface EntryRow {
   details: Record<string, unknown> | null;
 }
 
+/** The longest date range (in days) walked one day at a time; a longer one walks the seq key, filtered. */
+export const DAY_WALK_DAYS_MAX = 62;
+
+const DAY_MS = 86_400_000;
+const daysBetween = (first: string, last: string) => Math.round((Date.parse(last) - Date.parse(first)) / DAY_MS) + 1;
+
 /**
  * Where the rows come from and the column that orders them. One account (a bank account may have
  * millions of postings) walks postings_account_seq_idx in order; a customer's few accounts are
- * gathered first (a customer's postings are bounded by what one person does); otherwise the
- * entries themselves, by seq or by the (kind, seq) / (value_date, seq) / booked_at indexes.
+ * gathered first (a customer's postings are bounded by what one person does); a value-date or
+ * booking-time range of up to DAY_WALK_DAYS_MAX days walks each of its days in seq order
+ * ((value_date, seq) and (UTC booking day, seq) indexes) and merges them; otherwise the entries
+ * themselves, by seq or by the (kind, seq) index.
  */
-function source(filter: JournalFilter): { from: RawBuilder<unknown>; key: RawBuilder<unknown>; conditions: RawBuilder<unknown>[] } {
+interface Source {
+  from: RawBuilder<unknown>;
+  key: RawBuilder<unknown>;
+  conditions: RawBuilder<unknown>[];
+  /** Walk these days one by one: the indexed day expression and the first and last day. */
+  days?: { day: RawBuilder<unknown>; first: string; last: string };
+}
+
+/** The day range a filter can be walked by, the shorter of the value-date and the booking-time ranges. */
+function dayWalk(filter: JournalFilter): Source['days'] {
+  const candidates: NonNullable<Source['days']>[] = [];
+  if (filter.valueFrom && filter.valueTo) candidates.push({ day: sql`e.value_date`, first: filter.valueFrom, last: filter.valueTo });
+  if (filter.bookedFrom && filter.bookedTo) {
+    // Must read as the index journal_entries_booked_day_seq_idx is written.
+    candidates.push({
+      day: sql`((e.booked_at at time zone 'UTC')::date)`,
+      first: filter.bookedFrom.toISOString().slice(0, 10),
+      last: new Date(filter.bookedTo.getTime() - 1).toISOString().slice(0, 10),
+    });
+  }
+  const walkable = candidates.filter((range) => daysBetween(range.first, range.last) <= DAY_WALK_DAYS_MAX);
+  walkable.sort((one, other) => daysBetween(one.first, one.last) - daysBetween(other.first, other.last));
+  return walkable[0];
+}
+
+function source(filter: JournalFilter): Source {
   const conditions: RawBuilder<unknown>[] = [];
   if (filter.kind) conditions.push(sql`e.kind = ${filter.kind}`);
   if (filter.bookedFrom) conditions.push(sql`e.booked_at >= ${filter.bookedFrom.toISOString()}::timestamptz`);
@@ -62,10 +95,32 @@ function source(filter: JournalFilter): { from: RawBuilder<unknown>; key: RawBui
       conditions,
     };
   }
-  return { from: sql`journal_entries e`, key: sql`e.seq`, conditions };
+  return { from: sql`journal_entries e`, key: sql`e.seq`, conditions, days: dayWalk(filter) };
 }
 
 const whereAll = (conditions: RawBuilder<unknown>[]) => (conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
+
+const ENTRY_COLUMNS = sql`e.id, e.seq, e.kind, e.description, e.booked_at, e.value_date::text as value_date, e.amount, e.author_id, e.reversal_of, e.details`;
+
+/**
+ * The first `limit` rows of a source in key order, with extra conditions (the page's bound). A day
+ * walk reads at most `limit` rows from each day, in seq order down its index, then keeps the first
+ * `limit` of them all.
+ */
+function firstRows(source: Source, extra: RawBuilder<unknown>[], order: 'asc' | 'desc', limit: number, columns: RawBuilder<unknown>) {
+  const conditions = [...source.conditions, ...extra];
+  const direction = sql.raw(order);
+  if (source.days) {
+    return sql`
+      select e.* from generate_series(${source.days.first}::date, ${source.days.last}::date, interval '1 day') as d(day)
+      cross join lateral (
+        select ${columns} from journal_entries e
+        ${whereAll([sql`${source.days.day} = d.day::date`, ...conditions])}
+        order by e.seq ${direction} limit ${limit}) e
+      order by e.seq ${direction} limit ${limit}`;
+  }
+  return sql`select ${columns} from ${source.from} ${whereAll(conditions)} order by ${source.key} ${direction} limit ${limit}`;
+}
 
 /** One page of entries, newest first, and whether there are more beyond each end. */
 export async function journalPage(
@@ -74,28 +129,25 @@ export async function journalPage(
   direction: PageDirection,
   pageSize: number,
 ): Promise<{ rows: EntryRow[]; hasOlder: boolean; hasNewer: boolean }> {
-  const { from, key, conditions } = source(filter);
+  const found = source(filter);
+  const { key } = found;
   const newerPage = typeof direction === 'object' && 'newer' in direction;
   const bound = typeof direction === 'object' ? ('older' in direction ? sql`${key} < ${direction.older}` : sql`${key} > ${direction.newer}`) : null;
-  const result = await sql<EntryRow>`
-    select e.id, e.seq, e.kind, e.description, e.booked_at, e.value_date::text as value_date, e.amount, e.author_id, e.reversal_of, e.details
-    from ${from}
-    ${whereAll(bound ? [...conditions, bound] : conditions)}
-    order by ${key} ${sql.raw(newerPage ? 'asc' : 'desc')}
-    limit ${pageSize + 1}`.execute(db);
+  const result = await sql<EntryRow>`${firstRows(found, bound ? [bound] : [], newerPage ? 'asc' : 'desc', pageSize + 1, ENTRY_COLUMNS)}`.execute(db);
   const more = result.rows.length > pageSize;
   const rows = result.rows.slice(0, pageSize);
   if (newerPage) rows.reverse();
-  // The other end: is anything beyond it? One probe down the same index.
-  const exists = async (condition: RawBuilder<unknown>) =>
-    (await sql<{ found: number }>`select 1 as found from ${from} ${whereAll([...conditions, condition])} limit 1`.execute(db)).rows.length > 0;
+  // The other end: is anything beyond it? One probe down the same index, in its order (unordered,
+  // the planner may scan the whole table for a row that is not there).
+  const exists = async (condition: RawBuilder<unknown>, order: 'asc' | 'desc') =>
+    (await sql<{ seq: number }>`${firstRows(found, [condition], order, 1, sql`e.seq`)}`.execute(db)).rows.length > 0;
   const first = rows[0]?.seq;
   const last = rows[rows.length - 1]?.seq;
   if (direction === 'newest') return { rows, hasOlder: more, hasNewer: false };
   if ('older' in direction) {
-    return { rows, hasOlder: more, hasNewer: await exists(first !== undefined ? sql`${key} > ${first}` : sql`${key} >= ${direction.older}`) };
+    return { rows, hasOlder: more, hasNewer: await exists(first !== undefined ? sql`${key} > ${first}` : sql`${key} >= ${direction.older}`, 'asc') };
   }
-  return { rows, hasOlder: await exists(last !== undefined ? sql`${key} < ${last}` : sql`${key} <= ${direction.newer}`), hasNewer: more };
+  return { rows, hasOlder: await exists(last !== undefined ? sql`${key} < ${last}` : sql`${key} <= ${direction.newer}`, 'desc'), hasNewer: more };
 }
 
 export interface PostingRow {

@@ -19,6 +19,11 @@ export interface OutgoingMail extends MailMessage {
  */
 export interface Mailer {
   readonly from: string;
+  /**
+   * The development transport: the outbox row is the only copy a developer reads (/dev/mailbox),
+   * so its body is kept after delivery. With SMTP the body (codes, links) is cleared once sent.
+   */
+  readonly keepsDeliveredMail: boolean;
   /** Rejects when the SMTP server refuses or cannot be reached (the job is then retried). */
   send(message: OutgoingMail): Promise<void>;
   close(): void;
@@ -31,6 +36,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; log?: (l
   }
   return {
     from: options.from,
+    keepsDeliveredMail: !transport,
     async send(message) {
       if (transport) {
         await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text, messageId: message.messageId });

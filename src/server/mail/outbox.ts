@@ -38,7 +38,8 @@ export async function queueMail(ctx: Pick<AppContext, 'db' | 'config'>, message:
 /**
  * The send_mail job: delivers one outbox row, at least once, with its stored Message-ID. A row
  * already sent (the job ran again) is left alone; one whose code expired is marked so and not sent.
- * A transport failure is recorded on the row and thrown, so the job is retried with backoff.
+ * A transport failure is recorded on the row and thrown, so the job is retried with backoff. Once
+ * sent by SMTP (or dropped) the row keeps no body: codes and reset links do not outlive their mail.
  */
 export async function deliverMail(ctx: Pick<AppContext, 'db' | 'mailer' | 'clock'>, outboxId: number): Promise<void> {
   const row = await repository.findOutboxMail(ctx.db, outboxId);
@@ -53,5 +54,5 @@ export async function deliverMail(ctx: Pick<AppContext, 'db' | 'mailer' | 'clock
     await repository.recordMailFailure(ctx.db, row.id, error instanceof Error ? error.message : String(error));
     throw error;
   }
-  await repository.markMailSent(ctx.db, row.id, ctx.clock.now());
+  await repository.markMailSent(ctx.db, row.id, ctx.clock.now(), { clearBody: !ctx.mailer.keepsDeliveredMail });
 }

@@ -21,19 +21,32 @@ export function findOutboxMail(db: DB, id: number): Promise<OutboxRow | undefine
   return db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Sent: only a pending row moves (a repeated job finds it sent and does nothing). */
-export async function markMailSent(db: DB, id: number, at: Date): Promise<void> {
+/** The body left on a row whose mail was delivered by SMTP or dropped: its codes and links are gone. */
+export const CLEARED_BODY = '';
+
+/**
+ * Sent: only a pending row moves (a repeated job finds it sent and does nothing). `clearBody`: the
+ * codes and links it carried leave the database with the mail (kept only by the development
+ * transport, whose mailbox is the outbox).
+ */
+export async function markMailSent(db: DB, id: number, at: Date, options: { clearBody: boolean }): Promise<void> {
   await db
     .updateTable('mail_outbox')
-    .set((eb) => ({ status: 'sent', sent_at: at, attempts: eb('attempts', '+', 1), last_error: null }))
+    .set((eb) => ({
+      status: 'sent',
+      sent_at: at,
+      attempts: eb('attempts', '+', 1),
+      last_error: null,
+      ...(options.clearBody ? { body: CLEARED_BODY } : {}),
+    }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute();
 }
 
-/** Its code or link no longer works: dropped, never sent late. */
+/** Its code or link no longer works: dropped, never sent late, and its body with it. */
 export async function markMailExpired(db: DB, id: number): Promise<void> {
-  await db.updateTable('mail_outbox').set({ status: 'expired' }).where('id', '=', id).where('status', '=', 'pending').execute();
+  await db.updateTable('mail_outbox').set({ status: 'expired', body: CLEARED_BODY }).where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
 /** A failed try, kept on the row for whoever looks (the job retries it). */

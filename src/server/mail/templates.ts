@@ -110,6 +110,55 @@ export function secondFactorChangedMail(brand: Brand, to: string, firstName: str
   };
 }
 
+/**
+ * An email change took effect (ADR 025): sent to the old address (in case it was not its owner)
+ * and to the new one; the other sessions were signed out.
+ */
+export function emailChangedMail(brand: Brand, to: string, firstName: string, oldEmail: string, newEmail: string): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: your email address was changed`,
+    text:
+      `Hello ${firstName},\n\nThe email of your account was changed from ${oldEmail} to ${newEmail}, and your other sessions were signed out. ` +
+      `From now on you sign in with ${newEmail}.\n\nIf this was not you, contact support at once.${footer(brand)}`,
+  };
+}
+
+/**
+ * Support started recovering the account (ADR 025): the notice goes at once, with a link that
+ * cancels it, so the owner has the whole delay to stop someone who talked their way past support.
+ */
+export function recoveryStartedMail(brand: Brand, to: string, firstName: string, recovery: { effectiveAt: Date; cancelLink: string }): MailMessage {
+  return {
+    to,
+    subject: `${brand.bankName}: account recovery requested`,
+    text:
+      `Hello ${firstName},\n\nOur support team has started recovering your account, after checking your identity, because you told us you lost ` +
+      `every second factor (passkeys, authenticator app and recovery codes). On ${recovery.effectiveAt.toUTCString()} your second factors will be ` +
+      `removed and your other sessions signed out, so that you can sign in with your password and set up a new one.\n\n` +
+      `If this was not you, cancel it now with this link (it works until then):\n\n${recovery.cancelLink}\n\n` +
+      `You can also cancel it under Security (${brand.publicUrl}${routes.accountSecurity.path}) while you are signed in, and please contact support.${footer(brand)}`,
+  };
+}
+
+/** The recovery took effect, or was cancelled: the owner hears of either. */
+export function recoveryOutcomeMail(brand: Brand, to: string, firstName: string, outcome: 'completed' | 'cancelled'): MailMessage {
+  return outcome === 'completed'
+    ? {
+        to,
+        subject: `${brand.bankName}: your account was recovered`,
+        text:
+          `Hello ${firstName},\n\nAs support arranged, your second factors were removed and every session was signed out. Sign in with your password ` +
+          `and set up a passkey or an authenticator app again under Security (${brand.publicUrl}${routes.accountSecurity.path}).\n\n` +
+          `If this was not you, contact support at once.${footer(brand)}`,
+      }
+    : {
+        to,
+        subject: `${brand.bankName}: account recovery cancelled`,
+        text: `Hello ${firstName},\n\nThe recovery of your account was cancelled: nothing was changed. Your second factors stay as they were.${footer(brand)}`,
+      };
+}
+
 /** A notification the customer chose to get by email (issue 14); their choices are one link away. */
 export function notificationMail(brand: Brand, to: string, firstName: string, notification: { title: string; body: string; link: string | null }): MailMessage {
   return {

@@ -24,6 +24,7 @@ export type NotifyInput = {
   | { kind: 'statement_ready'; month: string; account: CustomerAccountKind }
   | { kind: 'payment_request_received'; fromName: string; amountCents: number; note: string | null }
   | { kind: 'payment_request_answered'; payerName: string; amountCents: number; note: string | null; answer: 'paid' | 'declined' }
+  | { kind: 'payment_request_cancelled'; fromName: string; amountCents: number; note: string | null }
 );
 
 export interface NotificationText {
@@ -105,6 +106,12 @@ function rawTextOf(input: NotifyInput, thresholdCents: number | null): Notificat
           input.answer === 'paid'
             ? `${input.payerName} paid your request for ${formatCents(input.amountCents)}${input.note ? ` ("${input.note}")` : ''}: the money is in your checking account.`
             : `${input.payerName} declined your request for ${formatCents(input.amountCents)}${input.note ? ` ("${input.note}")` : ''}.`,
+        link: null,
+      };
+    case 'payment_request_cancelled':
+      return {
+        title: `${input.fromName} cancelled their request for ${formatCents(input.amountCents)}`,
+        body: `${input.fromName} cancelled the payment request for ${formatCents(input.amountCents)}${input.note ? ` ("${input.note}")` : ''}: there is nothing to pay.`,
         link: null,
       };
   }

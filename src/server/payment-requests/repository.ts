@@ -32,7 +32,7 @@ export async function ownAccountNumber(db: DB, userId: string): Promise<string |
 
 export async function insertRequest(
   trx: DB,
-  row: { id: string; requesterId: string; payerId: string | null; to: string; amountCents: number; note: string | null; createdAt: Date },
+  row: { id: string; requesterId: string; payerId: string | null; to: string; amountCents: number; note: string | null; createdAt: Date; expiresAt: Date },
 ): Promise<PaymentRequestRow> {
   return trx
     .insertInto('payment_requests')
@@ -44,6 +44,7 @@ export async function insertRequest(
       amount_cents: row.amountCents,
       note: row.note,
       created_at: row.createdAt,
+      expires_at: row.expiresAt,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -70,10 +71,15 @@ export async function findForPayer(db: DB, id: string, payerId: string): Promise
   return withRequester(db).where('r.id', '=', id).where('r.payer_id', '=', payerId).executeTakeFirst();
 }
 
+/** A request this requester sent, locked for cancelling (someone else's: undefined). */
+export async function lockForRequester(trx: DB, id: string, requesterId: string): Promise<PaymentRequestRow | undefined> {
+  return trx.selectFrom('payment_requests').selectAll().where('id', '=', id).where('requester_id', '=', requesterId).forUpdate().executeTakeFirst();
+}
+
 export async function markAnswered(
   trx: DB,
   id: string,
-  change: { status: 'paid' | 'declined'; entryId: string | null; answeredAt: Date },
+  change: { status: 'paid' | 'declined' | 'cancelled'; entryId: string | null; answeredAt: Date },
 ): Promise<PaymentRequestRow> {
   return trx
     .updateTable('payment_requests')

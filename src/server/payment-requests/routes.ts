@@ -89,5 +89,19 @@ export function paymentRequestRoutes(context: AppContext): FastifyPluginAsyncZod
       },
       async (request, reply) => send(reply, await paymentRequests.declineRequest(contextOf(request, context), request.params.id)),
     );
+
+    api.post(
+      '/payment-requests/:id/cancel',
+      {
+        config: { access: 'customer', ...perMinute(30) },
+        schema: {
+          tags: ['payment-requests'],
+          summary: 'Cancel a pending request I sent (the payer is told)',
+          params: ZIdParams,
+          response: { 200: ZPaymentRequestAnswer },
+        },
+      },
+      async (request, reply) => send(reply, await paymentRequests.cancelRequest(contextOf(request, context), request.params.id)),
+    );
   };
 }

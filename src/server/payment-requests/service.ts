@@ -1,6 +1,10 @@
 import type { z } from 'zod';
 import {
+  PAYMENT_REQUEST_ALREADY_CANCELLED_MESSAGE,
   PAYMENT_REQUEST_ALREADY_DECLINED_MESSAGE,
+  PAYMENT_REQUEST_CANCELLED_MESSAGE,
+  PAYMENT_REQUEST_EXPIRED_MESSAGE,
+  PAYMENT_REQUEST_EXPIRY_MS,
   PAYMENT_REQUEST_ALREADY_PAID_MESSAGE,
   PAYMENT_REQUEST_DECLINED_MESSAGE,
   PAYMENT_REQUEST_NOT_FOUND_MESSAGE,
@@ -10,6 +14,7 @@ import {
   type PaymentRequestDto,
   type PaymentRequestLists,
   type PaymentRequestPaid,
+  type PaymentRequestStatus,
   type ZPaymentRequestCreate,
   type ZPaymentRequestPay,
 } from '../../shared/contracts/payment-requests';
@@ -41,22 +46,28 @@ export const PAYMENT_REQUEST_NOTIFY_TASK = 'payment_request_notify';
 const fullName = (first: string, last: string) => `${first} ${last}`.trim();
 const toIso = (value: Date | string) => new Date(value).toISOString();
 
-function sentDto(row: repository.PaymentRequestRow): PaymentRequestDto {
+/** What a request is now: a pending one past its expiry time is expired (nothing stores that; the clock decides). */
+export function statusOf(row: Pick<repository.PaymentRequestRow, 'status' | 'expires_at'>, now: Date): PaymentRequestStatus {
+  return row.status === 'pending' && new Date(row.expires_at).getTime() <= now.getTime() ? 'expired' : row.status;
+}
+
+function sentDto(row: repository.PaymentRequestRow, now: Date): PaymentRequestDto {
   return {
     id: row.id,
     direction: 'sent',
     counterparty: row.to_text,
     amount: row.amount_cents / 100,
     note: row.note,
-    status: row.status,
+    status: statusOf(row, now),
     createdAt: toIso(row.created_at),
     answeredAt: row.answered_at ? toIso(row.answered_at) : null,
+    expiresAt: toIso(row.expires_at),
     entryId: row.entry_id,
   };
 }
 
-function receivedDto(row: repository.PaymentRequestView): PaymentRequestDto {
-  return { ...sentDto(row), direction: 'received', counterparty: fullName(row.requester_first_name, row.requester_last_name) };
+function receivedDto(row: repository.PaymentRequestView, now: Date): PaymentRequestDto {
+  return { ...sentDto(row, now), direction: 'received', counterparty: fullName(row.requester_first_name, row.requester_last_name) };
 }
 
 // ---------------------------------------------------------------- asking
@@ -83,17 +94,18 @@ export async function requestMoney(ctx: ActorContext, input: CreateInput): Promi
       amountCents: input.amount,
       note: input.note ?? null,
       createdAt: now,
+      expiresAt: new Date(now.getTime() + PAYMENT_REQUEST_EXPIRY_MS),
     });
     await addJob(trx, PAYMENT_REQUEST_NOTIFY_TASK, { requestId: inserted.id });
     return inserted;
   });
-  return { data: sentDto(row), message: PAYMENT_REQUEST_SENT_MESSAGE, created: true };
+  return { data: sentDto(row, now), message: PAYMENT_REQUEST_SENT_MESSAGE, created: true };
 }
 
 /** The job: the payer hears of the request (in the app, and by email as they chose); a request to nobody tells nobody. */
 export async function notifyPayer(ctx: AppContext, requestId: string): Promise<void> {
   const request = await repository.findView(ctx.db, requestId);
-  if (!request?.payer_id || request.status !== 'pending') return;
+  if (!request?.payer_id || statusOf(request, ctx.clock.now()) !== 'pending') return;
   await notify(ctx, {
     kind: 'payment_request_received',
     userId: request.payer_id,
@@ -109,17 +121,22 @@ export async function notifyPayer(ctx: AppContext, requestId: string): Promise<v
 
 export async function myRequests(ctx: ActorContext, page: { page: number; pageSize: number }): Promise<PaymentRequestLists> {
   const [received, sent] = await Promise.all([repository.received(ctx.db, ctx.actor.user.id, page), repository.sent(ctx.db, ctx.actor.user.id, page)]);
+  const now = ctx.clock.now();
   return {
-    received: { items: received.items.map(receivedDto), total: received.total, page: page.page, pageSize: page.pageSize },
-    sent: { items: sent.items.map(sentDto), total: sent.total, page: page.page, pageSize: page.pageSize },
+    received: { items: received.items.map((row) => receivedDto(row, now)), total: received.total, page: page.page, pageSize: page.pageSize },
+    sent: { items: sent.items.map((row) => sentDto(row, now)), total: sent.total, page: page.page, pageSize: page.pageSize },
   };
 }
 
 // ---------------------------------------------------------------- paying and declining
 
-function assertPending(row: { status: string }): void {
-  if (row.status === 'paid') throw conflict(PAYMENT_REQUEST_ALREADY_PAID_MESSAGE);
-  if (row.status === 'declined') throw conflict(PAYMENT_REQUEST_ALREADY_DECLINED_MESSAGE);
+/** A request can be paid, declined or cancelled only while pending (not expired): 409 naming what it is instead. */
+function assertPending(row: Pick<repository.PaymentRequestRow, 'status' | 'expires_at'>, now: Date): void {
+  const status = statusOf(row, now);
+  if (status === 'paid') throw conflict(PAYMENT_REQUEST_ALREADY_PAID_MESSAGE);
+  if (status === 'declined') throw conflict(PAYMENT_REQUEST_ALREADY_DECLINED_MESSAGE);
+  if (status === 'cancelled') throw conflict(PAYMENT_REQUEST_ALREADY_CANCELLED_MESSAGE);
+  if (status === 'expired') throw conflict(PAYMENT_REQUEST_EXPIRED_MESSAGE);
 }
 
 /** The payer's approval binds the code to this request, its amount, the account paying and the payee's account. */
@@ -141,7 +158,7 @@ export async function payRequest(
   const user = ctx.actor.user;
   const request = await repository.findForPayer(ctx.db, id, user.id);
   if (!request) throw notFound(PAYMENT_REQUEST_NOT_FOUND_MESSAGE);
-  assertPending(request);
+  assertPending(request, ctx.clock.now());
   if (user.is_blocked) throw new AppError('forbidden', BLOCKED_MESSAGE);
   const payee = await repository.requesterAccount(ctx.db, request.requester_id);
   if (!payee || payee.closed) throw badRequest('This account is closed and cannot receive transfers.');
@@ -162,7 +179,7 @@ export async function payRequest(
   return ctx.ledger.transaction(async (trx, post) => {
     const locked = await repository.lockForPayer(trx, request.id, user.id);
     if (!locked) throw notFound(PAYMENT_REQUEST_NOT_FOUND_MESSAGE);
-    assertPending(locked);
+    assertPending(locked, ctx.clock.now());
     const [posted] = await post([
       {
         kind: 'transfer',
@@ -184,7 +201,7 @@ export async function payRequest(
     const answered = await repository.markAnswered(trx, request.id, { status: 'paid', entryId: posted.id, answeredAt: posted.bookedAt });
     await notifyRequester(withDb(ctx, trx), answered, payerName, 'paid');
     const outcome: Outcome<PaymentRequestPaid> = {
-      data: { request: receivedDto({ ...request, ...answered }), transaction: lineOf(posted, source.id, input.from) },
+      data: { request: receivedDto({ ...request, ...answered }, ctx.clock.now()), transaction: lineOf(posted, source.id, input.from) },
       message: PAYMENT_REQUEST_PAID_MESSAGE,
       created: true,
     };
@@ -252,11 +269,39 @@ export async function declineRequest(ctx: ActorContext, id: string): Promise<Out
   return inTransaction(ctx.db, async (trx) => {
     const locked = await repository.lockForPayer(trx, id, user.id);
     if (!locked) throw notFound(PAYMENT_REQUEST_NOT_FOUND_MESSAGE);
-    assertPending(locked);
+    assertPending(locked, ctx.clock.now());
     const answered = await repository.markAnswered(trx, id, { status: 'declined', entryId: null, answeredAt: ctx.clock.now() });
     await notifyRequester(withDb(ctx, trx), answered, fullName(user.first_name, user.last_name), 'declined');
     const view = await repository.findView(trx, id);
     assert(view, 'the declined request is there');
-    return { data: receivedDto(view), message: PAYMENT_REQUEST_DECLINED_MESSAGE };
+    return { data: receivedDto(view, ctx.clock.now()), message: PAYMENT_REQUEST_DECLINED_MESSAGE };
+  });
+}
+
+/**
+ * POST /payment-requests/{id}/cancel: the requester withdraws a pending request (not expired);
+ * the payer, when it named a customer, is told in the same transaction. Anyone else's id (the
+ * payer's included) is not found; a request no longer pending is a 409 that writes nothing.
+ */
+export async function cancelRequest(ctx: ActorContext, id: string): Promise<Outcome<PaymentRequestDto>> {
+  const user = ctx.actor.user;
+  return inTransaction(ctx.db, async (trx) => {
+    const locked = await repository.lockForRequester(trx, id, user.id);
+    if (!locked) throw notFound(PAYMENT_REQUEST_NOT_FOUND_MESSAGE);
+    const now = ctx.clock.now();
+    assertPending(locked, now);
+    const cancelled = await repository.markAnswered(trx, id, { status: 'cancelled', entryId: null, answeredAt: now });
+    if (cancelled.payer_id) {
+      await notify(withDb(ctx, trx), {
+        kind: 'payment_request_cancelled',
+        userId: cancelled.payer_id,
+        key: cancelled.id,
+        fromName: fullName(user.first_name, user.last_name),
+        amountCents: cancelled.amount_cents,
+        note: cancelled.note,
+        link: routes.accountRequests.path,
+      });
+    }
+    return { data: sentDto(cancelled, now), message: PAYMENT_REQUEST_CANCELLED_MESSAGE };
   });
 }

@@ -3,7 +3,7 @@ import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
-import type { DB } from '../db/database';
+import { type DB, prepared } from '../db/database';
 import { rateLimited } from '../lib/errors';
 
 /**
@@ -38,15 +38,17 @@ const storedKey = (route: string, key: string): string => {
  * one upsert, timed by PostgreSQL's clock. Answers the hits so far in the window and its time left.
  */
 export async function countHit(db: DB, key: string, windowMs: number): Promise<{ hits: number; ttlMs: number }> {
-  const {
-    rows: [row],
-  } = await sql<Hit>`
+  // A prepared statement (one text for every key): every request of a limited route runs it.
+  const upsert = sql<Hit>`
     insert into rate_limits as stored (key, hits, window_ends_at)
     values (${key}, 1, now() + make_interval(secs => ${windowMs / 1000}))
     on conflict (key) do update set
       hits = case when stored.window_ends_at <= now() then 1 else stored.hits + 1 end,
       window_ends_at = case when stored.window_ends_at <= now() then excluded.window_ends_at else stored.window_ends_at end
-    returning hits, greatest(0, ceil(extract(epoch from window_ends_at - now()) * 1000))::int as ttl_ms`.execute(db);
+    returning hits, greatest(0, ceil(extract(epoch from window_ends_at - now()) * 1000))::int as ttl_ms`;
+  const {
+    rows: [row],
+  } = await db.executeQuery(prepared(upsert.compile(db)));
   return { hits: row?.hits ?? 1, ttlMs: row?.ttl_ms ?? windowMs };
 }
 

@@ -1,14 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 
-/** Content-Security-Policy for an HTML page whose inline scripts have the given hashes. */
-export function htmlContentSecurityPolicy(scriptHashes: string[]): string {
+/**
+ * Content-Security-Policy for an HTML page whose inline scripts (and inline style sheets) have the
+ * given hashes. A page with inline style sheets (the prerendered pages' critical CSS) allows
+ * <style> elements by hash only (style-src-elem, the toast library's sheet included); style
+ * attributes, which React sets, stay allowed (style-src-attr), and style-src remains the fallback
+ * of browsers that predate those two directives. Scripts are strict everywhere.
+ */
+export function htmlContentSecurityPolicy(scriptHashes: string[], styleHashes: string[] = []): string {
   const scripts = ["'self'", ...scriptHashes.map((hash) => `'${hash}'`)].join(' ');
+  const styles = styleHashes.length > 0 ? [`style-src-elem 'self' ${styleHashes.map((hash) => `'${hash}'`).join(' ')}`, "style-src-attr 'unsafe-inline'"] : [];
   return [
     "default-src 'self'",
     `script-src ${scripts}`,
-    // React sets some style attributes and the toast library injects a style sheet; scripts stay strict.
     "style-src 'self' 'unsafe-inline'",
+    ...styles,
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -10,9 +10,16 @@ export const WEB_BUILD_DIR = path.resolve('build/client');
 export const CSP_HASHES_FILE = path.resolve('build/csp-hashes.json');
 const FALLBACK = '__spa-fallback.html';
 
+/** One HTML file's entry in build/csp-hashes.json. */
+interface InlineHashes {
+  scripts: string[];
+  styles: string[];
+}
+
 /**
  * Serves the built web app: prerendered public pages, the SPA fallback for signed-in areas,
- * and immutable assets. Each HTML file is sent with a CSP listing its own inline scripts' hashes.
+ * and immutable assets. Each HTML file is sent with a CSP listing its own inline scripts' and
+ * style sheets' hashes (build/csp-hashes.json, written by scripts/csp-hashes.ts).
  */
 export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_DIR): Promise<void> {
   if (!fs.existsSync(buildDir)) {
@@ -20,9 +27,10 @@ export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_
     app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: 'Not found' }));
     return;
   }
-  const hashes: Record<string, string[]> = fs.existsSync(CSP_HASHES_FILE)
-    ? (JSON.parse(fs.readFileSync(CSP_HASHES_FILE, 'utf8')) as Record<string, string[]>)
+  const hashes: Record<string, InlineHashes> = fs.existsSync(CSP_HASHES_FILE)
+    ? (JSON.parse(fs.readFileSync(CSP_HASHES_FILE, 'utf8')) as Record<string, InlineHashes>)
     : {};
+  const policyOf = (file: string) => htmlContentSecurityPolicy(hashes[file]?.scripts ?? [], hashes[file]?.styles ?? []);
   const pages = new Map<string, string>();
   const walk = (directory: string) => {
     for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
@@ -38,7 +46,7 @@ export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_
   const hasFallback = fs.existsSync(path.join(buildDir, FALLBACK));
 
   const sendHtml = (reply: FastifyReply, file: string, status = 200) => {
-    reply.header('Content-Security-Policy', htmlContentSecurityPolicy(hashes[file] ?? []));
+    reply.header('Content-Security-Policy', policyOf(file));
     reply.header('Cache-Control', 'no-cache');
     return reply.status(status).type('text/html; charset=utf-8').sendFile(file);
   };
@@ -59,7 +67,7 @@ export async function registerWebApp(app: FastifyInstance, buildDir = WEB_BUILD_
         .replace(/\.(br|gz)$/, '');
       if (relative.startsWith('assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
       if (relative.endsWith('.html')) {
-        reply.header('Content-Security-Policy', htmlContentSecurityPolicy(hashes[relative] ?? []));
+        reply.header('Content-Security-Policy', policyOf(relative));
         reply.header('Cache-Control', 'no-cache');
       }
     },

@@ -13,6 +13,9 @@ import type { UserDto } from '../../shared/contracts/user';
 import { EMAIL_CODE_TTL_MS } from '../../shared/limits';
 import { consumeCode, issueCode } from '../auth/codes';
 import { verifyPassword } from '../auth/crypto';
+import { endUserSessions } from '../auth/repository';
+import { assertFreshFactor, type FreshFactorInput } from '../factors/proofs';
+import { countFactors } from '../factors/repository';
 import { type ActorContext, withDb } from '../context';
 import type { User } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
@@ -22,7 +25,7 @@ import { discardFiles, IMAGE_EDGE_MAX, prepareUpload, readStoredFile, type Store
 import { assert, badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { queueMail } from '../mail/outbox';
-import { brandOf, plainMail } from '../mail/templates';
+import { brandOf, emailChangedMail, plainMail } from '../mail/templates';
 import { toUserDto } from '../users/service';
 import * as repository from './repository';
 
@@ -34,8 +37,10 @@ export type ProfileUpdateAnswer = z.infer<typeof ZProfileUpdateAnswer>;
 
 /**
  * A user changes their own profile. Names are read-only (sent back unchanged is fine). A new
- * email takes two calls: the first, with the current password, mails a code to the new address;
- * the second, with that code, proves the user reads it and makes the change.
+ * email takes two calls: the first, with the current password and (for an account with a second
+ * factor) a fresh factor, mails a code to the new address; the second, with that code, proves the
+ * user reads it and makes the change: both addresses are emailed and every other session ends
+ * (ADR 025).
  */
 export async function updateProfile(ctx: ActorContext, input: ProfileUpdate): Promise<ProfileUpdateAnswer> {
   const user = ctx.actor.user;
@@ -64,7 +69,7 @@ export async function updateProfile(ctx: ActorContext, input: ProfileUpdate): Pr
     });
     changes.email = newEmail;
   } else if (newEmail) {
-    await sendEmailChangeCode(ctx, newEmail, input.password);
+    await sendEmailChangeCode(ctx, newEmail, input.password, input);
     emailChangePending = true;
     message = `We sent a 6-digit code to ${newEmail}. Enter it to confirm your new email address.${Object.keys(changes).length > 0 ? ' Your other changes are saved.' : ''}`;
   }
@@ -80,16 +85,11 @@ export async function updateProfile(ctx: ActorContext, input: ProfileUpdate): Pr
       throw error;
     }
     if (changes.email) {
-      // The old address hears about it, in case this was not its owner.
-      await queueMail(
-        withDb(ctx, trx),
-        plainMail(
-          brandOf(ctx.config),
-          user.email,
-          'your email address was changed',
-          `Hello ${user.first_name},\n\nThe email of your account was changed to ${changes.email}. If this was not you, contact support at once.`,
-        ),
-      );
+      // The old address hears about it, in case this was not its owner; the new one is told it now
+      // signs in; whoever else was signed in (on a device the owner may have lost) is signed out.
+      await queueMail(withDb(ctx, trx), emailChangedMail(brandOf(ctx.config), user.email, user.first_name, user.email, changes.email));
+      await queueMail(withDb(ctx, trx), emailChangedMail(brandOf(ctx.config), changes.email, user.first_name, user.email, changes.email));
+      await endUserSessions(trx, user.id, ctx.actor.sessionId);
     }
     return saved;
   });
@@ -97,13 +97,19 @@ export async function updateProfile(ctx: ActorContext, input: ProfileUpdate): Pr
   return { data: await toUserDto(ctx.db, updated), message, emailChangePending, pendingEmail: emailChangePending ? newEmail : null };
 }
 
-/** The first step of an email change: the current password, then a code mailed to the new address (the user must get it: no quiet failure). */
-async function sendEmailChangeCode(ctx: ActorContext, newEmail: string, password: string | undefined): Promise<void> {
+/**
+ * The first step of an email change: the current password, a fresh second factor when the account
+ * has one (spent in the transaction that issues the code, ADR 025), then a code mailed to the new
+ * address (the user must get it: no quiet failure).
+ */
+async function sendEmailChangeCode(ctx: ActorContext, newEmail: string, password: string | undefined, proof: FreshFactorInput): Promise<void> {
   const user = ctx.actor.user;
   if (!password) throw badRequest('Please enter your current password to change your email address.', { password: 'Current password is required' });
   if (!(await verifyPassword(user.password_hash, password))) throw badRequest('Your current password is not correct.', { password: 'Incorrect password' });
   if (await repository.emailInUse(ctx.db, newEmail)) throw emailTaken();
+  const factors = await countFactors(ctx.db, user.id);
   await inTransaction(ctx.db, async (trx) => {
+    if (factors.passkeys > 0 || factors.totp) await assertFreshFactor(withDb(ctx, trx), user.id, proof);
     const { code, expiresAt } = await issueCode(trx, { userId: user.id, purpose: 'email_change', binding: newEmail, ttlMs: EMAIL_CODE_TTL_MS });
     await queueMail(
       withDb(ctx, trx),

@@ -104,18 +104,25 @@ export interface TrialBalanceHeader {
 
 export type TrialBalanceLine = { account_id: string; opening: number; debits: number; credits: number; closing: number };
 
-/** Stores one closed day (inside the closing transaction). */
+/**
+ * The report's order: the bank's own accounts first, then customer accounts by number and kind.
+ * Stored with each line (trial_balance_lines.sort_key) so a page walks trial_balance_lines_day_sort_idx.
+ */
+const SORT_KEY = sql<string>`(case when a.owner_id is null then '0' else '1' end) || coalesce(a.number, '') || ' ' || a.kind || ' ' || a.id::text`;
+
+/** Stores one closed day (inside the closing transaction), each line with its place in the report's order. */
 export async function insertTrialBalance(trx: DB, header: Omit<TrialBalanceHeader, 'created_at'>, lines: TrialBalanceLine[]): Promise<void> {
   await trx.insertInto('trial_balances').values(header).execute();
   const LINES_PER_INSERT = 5000;
   for (let start = 0; start < lines.length; start += LINES_PER_INSERT) {
     const chunk = lines.slice(start, start + LINES_PER_INSERT);
     await sql`
-      insert into trial_balance_lines (day, account_id, opening, debits, credits, closing)
-      select ${header.day}::date, * from unnest(${chunk.map((line) => line.account_id)}::uuid[], ${chunk.map((line) => line.opening)}::bigint[],
-        ${chunk.map((line) => line.debits)}::bigint[], ${chunk.map((line) => line.credits)}::bigint[], ${chunk.map((line) => line.closing)}::bigint[])`.execute(
-      trx,
-    );
+      insert into trial_balance_lines (day, account_id, opening, debits, credits, closing, sort_key)
+      select ${header.day}::date, l.*, ${SORT_KEY}
+      from unnest(${chunk.map((line) => line.account_id)}::uuid[], ${chunk.map((line) => line.opening)}::bigint[],
+        ${chunk.map((line) => line.debits)}::bigint[], ${chunk.map((line) => line.credits)}::bigint[], ${chunk.map((line) => line.closing)}::bigint[])
+        as l(account_id, opening, debits, credits, closing)
+      join ledger_accounts a on a.id = l.account_id`.execute(trx);
   }
 }
 
@@ -153,19 +160,23 @@ export interface NamedLine extends TrialBalanceLine {
   sort_key: string;
 }
 
-/** The report's order: the bank's own accounts first, then customer accounts by number and kind. */
-const SORT_KEY = sql<string>`(case when a.owner_id is null then '0' else '1' end) || coalesce(a.number, '') || ' ' || a.kind || ' ' || a.id::text`;
-
-/** Lines of a closed day in the report's order, after a position in it (key paging: exports read them in chunks). */
+/**
+ * Lines of a closed day in the report's order, after a position in it (key paging: exports read
+ * them in chunks) or at an offset (the report's pages). The page is read from the covering index
+ * first, and only its lines are joined to their accounts and owners.
+ */
 export async function trialBalanceLines(db: DB, day: string, options: { after?: string; limit: number; offset?: number }): Promise<NamedLine[]> {
   const result = await sql<NamedLine>`
-    select l.account_id, l.opening, l.debits, l.credits, l.closing, a.kind, a.name, a.number, a.owner_id, u.first_name, u.last_name, ${SORT_KEY} as sort_key
-    from trial_balance_lines l
+    with page as (
+      select account_id, opening, debits, credits, closing, sort_key from trial_balance_lines
+      where day = ${day}::date ${options.after !== undefined ? sql`and sort_key > ${options.after}` : sql``}
+      order by sort_key
+      limit ${options.limit} offset ${options.offset ?? 0})
+    select l.account_id, l.opening, l.debits, l.credits, l.closing, a.kind, a.name, a.number, a.owner_id, u.first_name, u.last_name, l.sort_key
+    from page l
     join ledger_accounts a on a.id = l.account_id
     left join users u on u.id = a.owner_id
-    where l.day = ${day}::date ${options.after !== undefined ? sql`and ${SORT_KEY} > ${options.after}` : sql``}
-    order by sort_key
-    limit ${options.limit} offset ${options.offset ?? 0}`.execute(db);
+    order by l.sort_key`.execute(db);
   return result.rows;
 }
 

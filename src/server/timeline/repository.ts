@@ -113,6 +113,15 @@ export async function timeline(db: DB, userId: string, accountIds: string[], pos
       sql`a.id::text`,
     ),
     branch(
+      'recovery',
+      (bound) => sql`
+        select 'recovery' as kind, a.id::text as id, a.at as at, ${micros(sql`a.at`)} as at_micros,
+          jsonb_build_object('action', a.action, 'actor', a.actor_email, 'reason', a.reason, 'erased', a.erased) as data
+        from audit_log a where a.target_user_id = ${userId}::uuid and a.action like 'account\\_recovery.%' and ${bound}`,
+      sql`a.at`,
+      sql`a.id::text`,
+    ),
+    branch(
       'note',
       (bound) => sql`
         select 'note' as kind, n.id::text as id, n.created_at as at, ${micros(sql`n.created_at`)} as at_micros,

@@ -21,6 +21,11 @@ export const USER_NOT_FOUND = 'User not found';
 const DOCUMENT_TYPES: Record<string, string> = { passport: 'Passport', national_id: 'National ID', drivers_license: "Driver's license" };
 const KYC_DECISIONS: Record<string, string> = { verified: 'Identity verified', failed: 'Identity not verified' };
 const LOAN_DECISIONS: Record<string, string> = { approved: 'Loan approved', rejected: 'Loan declined', withdrawn: 'Loan withdrawn' };
+const RECOVERY_STEPS: Record<string, string> = {
+  'account_recovery.start': 'Account recovery started (takes effect in 24 hours)',
+  'account_recovery.cancel': 'Account recovery cancelled',
+  'account_recovery.complete': 'Account recovered: second factors removed',
+};
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const cents = (value: unknown): number | null => (typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Number(value) : null);
 
@@ -78,6 +83,13 @@ function toEvent(row: repository.TimelineRow): TimelineEventDto {
         actor: text(data.requester),
       };
     }
+    case 'recovery':
+      return {
+        ...base,
+        title: RECOVERY_STEPS[String(data.action)] ?? 'Account recovery',
+        detail: data.erased ? '(erased when the account was closed)' : text(data.reason),
+        actor: text(data.actor),
+      };
     default:
       return { ...base, title: 'Staff note', detail: data.erased ? '(erased when the account was closed)' : text(data.body), actor: text(data.author) };
   }

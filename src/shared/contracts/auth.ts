@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OTP_LENGTH, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN } from '../limits';
 import { controlCharactersMessage, envelope, SINGLE_LINE_TEXT, ZEmail } from './common';
-import { ZAuthenticationResponse } from './factors';
+import { SECOND_FACTOR_CODE_MESSAGE, ZFreshFactorFields } from './factors';
 import { ZUser } from './user';
 
 export const PASSWORD_RULE_MESSAGE = `Password must be at least ${PASSWORD_LENGTH_MIN} characters`;
@@ -16,7 +16,7 @@ export const RESET_LINK_SENT_MESSAGE = 'If an account exists for this email, we 
 export const PASSWORD_RESET_MESSAGE = 'Your password has been reset. Please sign in with the new password.';
 export const SIGNED_OUT_MESSAGE = 'Signed out';
 export const PASSWORD_CHANGED_MESSAGE = 'Password updated successfully';
-export const SECOND_FACTOR_CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app or one of your recovery codes';
+export { SECOND_FACTOR_CODE_MESSAGE };
 /** A change that needs a fresh second factor (password, factors) asked without one. */
 export const FRESH_FACTOR_REQUIRED_MESSAGE = "Confirm it's you with your second factor: a code from your authenticator app, a recovery code or your passkey.";
 export const FRESH_FACTOR_REFUSED_MESSAGE = 'That second factor was not accepted: the code is wrong or already used, or the passkey could not be verified.';
@@ -85,15 +85,7 @@ export const ZChangePasswordRequest = z.object({
   newPassword: ZNewPassword,
   /**
    * For an account with a second factor (ADR 011): a code from its authenticator app or one of its
-   * recovery codes, fresh for this change. A passkey answers `secondFactorPasskey` instead.
+   * recovery codes, fresh for this change; or a passkey's answer to POST /api/auth/step-up/passkey/options.
    */
-  secondFactorCode: z
-    .string({ message: SECOND_FACTOR_CODE_MESSAGE })
-    .max(40, SECOND_FACTOR_CODE_MESSAGE)
-    .regex(/^[0-9A-Za-z -]*$/, SECOND_FACTOR_CODE_MESSAGE)
-    .transform((value) => value.replace(/[ -]+/g, '').toLowerCase())
-    .pipe(z.string().regex(/^(\d{6}|[0-9a-z]{16})$/, SECOND_FACTOR_CODE_MESSAGE))
-    .optional(),
-  /** A passkey's answer to POST /api/auth/step-up/passkey/options, for an account with a passkey. */
-  secondFactorPasskey: ZAuthenticationResponse.optional(),
+  ...ZFreshFactorFields,
 });

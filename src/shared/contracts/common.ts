@@ -93,13 +93,21 @@ export const ZNoData = envelope(z.null());
 
 /** One page of a list. */
 export const paginated = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), page: z.number().int(), pageSize: z.number().int(), total: z.number().int() });
+  z.object({
+    items: z.array(item),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+    /** True when `total` is an estimate (a search with very many matches): shown as "about N". */
+    totalEstimated: z.boolean().optional(),
+  });
 
 export interface Paginated<T> {
   items: T[];
   page: number;
   pageSize: number;
   total: number;
+  totalEstimated?: boolean;
 }
 
 export interface ApiSuccess<T> {

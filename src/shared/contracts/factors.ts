@@ -197,6 +197,30 @@ export const ZPasskeyAnswer = envelope(ZPasskey);
 export const ZRegistrationOptionsAnswer = envelope(ZRegistrationOptions);
 export const ZPasskeyRegisterRequest = z.object({ name: ZPasskeyName.optional(), response: ZRegistrationResponse });
 export const ZPasskeyRenameRequest = z.object({ name: ZPasskeyName });
+
+// ---------------------------------------------------------------- a fresh factor (ADR 011, ADR 025)
+
+export const SECOND_FACTOR_CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app or one of your recovery codes';
+
+/**
+ * The fresh second factor a sensitive change carries (changing the password or the email, removing
+ * a factor): `secondFactorCode`, a code from the authenticator app (accepted once) or a recovery
+ * code (spent); or `secondFactorPasskey`, a passkey's answer to POST /api/auth/step-up/passkey/options.
+ */
+export const ZFreshFactorFields = {
+  secondFactorCode: z
+    .string({ message: SECOND_FACTOR_CODE_MESSAGE })
+    .max(40, SECOND_FACTOR_CODE_MESSAGE)
+    .regex(/^[0-9A-Za-z -]*$/, SECOND_FACTOR_CODE_MESSAGE)
+    .transform((value) => value.replace(/[ -]+/g, '').toLowerCase())
+    .pipe(z.string().regex(/^(\d{6}|[0-9a-z]{16})$/, SECOND_FACTOR_CODE_MESSAGE))
+    .optional(),
+  secondFactorPasskey: ZAuthenticationResponse.optional(),
+};
+
+/** The body of DELETE /api/auth/passkeys/{id} and DELETE /api/auth/totp: the fresh factor (required, ADR 025). */
+export const ZFactorRemovalRequest = z.object(ZFreshFactorFields);
+export type FactorRemovalRequest = z.input<typeof ZFactorRemovalRequest>;
 export type PasskeyNameInput = z.infer<typeof ZPasskeyRenameRequest>;
 
 /** The signed-in user's factors, and whether they must enrol one before anything else (staff without one). */

@@ -16,6 +16,7 @@ export const NOTIFICATION_KINDS = [
   'statement_ready',
   'payment_request_received',
   'payment_request_answered',
+  'payment_request_cancelled',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -41,6 +42,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, { label: string;
   statement_ready: { label: 'Statement ready', hint: 'A monthly statement is ready to download.' },
   payment_request_received: { label: 'Payment request received', hint: 'Another customer asks you for money.' },
   payment_request_answered: { label: 'Payment request answered', hint: 'Someone pays or declines a request for money you sent.' },
+  payment_request_cancelled: { label: 'Payment request cancelled', hint: 'Someone cancels a request for money they sent you.' },
 };
 
 /** What a customer gets before they choose: in the app always; by email for what needs attention. */
@@ -53,6 +55,7 @@ export const NOTIFICATION_DEFAULTS: Record<NotificationKind, { inApp: boolean; e
   statement_ready: { inApp: true, email: false, amountCents: null },
   payment_request_received: { inApp: true, email: true, amountCents: null },
   payment_request_answered: { inApp: true, email: false, amountCents: null },
+  payment_request_cancelled: { inApp: true, email: false, amountCents: null },
 };
 
 export const NOTIFICATION_NOT_FOUND_MESSAGE = 'Notification not found';

@@ -16,7 +16,16 @@ export const PAYMENT_REQUEST_NOTE_LENGTH_MAX = 140;
 /** Each list (sent, received) answers at most this many a page. */
 export const PAYMENT_REQUEST_PAGE_SIZE_MAX = 50;
 
-export const PAYMENT_REQUEST_STATUSES = ['pending', 'paid', 'declined'] as const;
+/**
+ * A request nobody answered expires this many days after it was made: it can no longer be paid or
+ * declined, and both lists show it as expired (ADR 020). A month is long enough to pay back a
+ * dinner, short enough that a forgotten request does not wait for ever.
+ */
+export const PAYMENT_REQUEST_EXPIRY_DAYS = 30;
+export const PAYMENT_REQUEST_EXPIRY_MS = PAYMENT_REQUEST_EXPIRY_DAYS * 24 * 60 * 60 * 1000;
+
+/** `expired` is a pending request past its `expiresAt` (computed when read); `cancelled`, withdrawn by its requester. */
+export const PAYMENT_REQUEST_STATUSES = ['pending', 'paid', 'declined', 'cancelled', 'expired'] as const;
 export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number];
 
 export const PAYMENT_REQUEST_SENT_MESSAGE = 'Payment request sent';
@@ -26,6 +35,9 @@ export const PAYMENT_REQUEST_ALREADY_PAID_MESSAGE = 'This payment request has al
 export const PAYMENT_REQUEST_ALREADY_DECLINED_MESSAGE = 'This payment request has been declined';
 export const PAYMENT_REQUEST_PAID_MESSAGE = 'Payment sent';
 export const PAYMENT_REQUEST_DECLINED_MESSAGE = 'Payment request declined';
+export const PAYMENT_REQUEST_CANCELLED_MESSAGE = 'Payment request cancelled';
+export const PAYMENT_REQUEST_ALREADY_CANCELLED_MESSAGE = 'This payment request has been cancelled';
+export const PAYMENT_REQUEST_EXPIRED_MESSAGE = 'This payment request has expired';
 const TO_MESSAGE = 'Enter the email address or the 10-digit account number of the person you ask';
 const TO_REQUIRED = 'Please enter who you are asking';
 
@@ -79,8 +91,10 @@ export const ZPaymentRequest = z
     note: z.string().nullable(),
     status: z.enum(PAYMENT_REQUEST_STATUSES),
     createdAt: ZTimestamp,
-    /** When it was paid or declined. */
+    /** When it was paid, declined or cancelled. */
     answeredAt: ZTimestamp.nullable(),
+    /** A request still pending at this time expires (PAYMENT_REQUEST_EXPIRY_DAYS after it was made). */
+    expiresAt: ZTimestamp,
     /** The journal entry that paid it (null until paid). */
     entryId: z.string().nullable(),
   })

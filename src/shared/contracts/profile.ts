@@ -2,6 +2,7 @@ import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-j
 import { z } from 'zod';
 import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, OTP_LENGTH, PASSWORD_LENGTH_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../limits';
 import { controlCharactersMessage, envelope, requiredText, safeString, SINGLE_LINE_TEXT } from './common';
+import { ZFreshFactorFields } from './factors';
 import { ZUser } from './user';
 
 export const PHONE_MESSAGE = 'Please enter a valid phone number, with its country code (e.g. +1 202 555 0101)';
@@ -22,8 +23,9 @@ export function normalizePhone(value: string, dialCode?: string | null): string 
 
 /**
  * PATCH /api/user/profile. First and last name are shown read-only and may be sent back
- * unchanged. A new email needs the current password; the code mailed to the new address
- * confirms it in a second call carrying `emailCode`.
+ * unchanged. A new email needs the current password and, for an account with a second factor, a
+ * fresh one (`secondFactorCode` or `secondFactorPasskey`, ADR 025); the code mailed to the new
+ * address confirms it in a second call carrying `emailCode`.
  */
 export const ZProfileUpdateRequest = z.object({
   firstName: z.string().trim().max(NAME_LENGTH_MAX).regex(SINGLE_LINE_TEXT, controlCharactersMessage('First name')).optional(),
@@ -51,6 +53,7 @@ export const ZProfileUpdateRequest = z.object({
     .trim()
     .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), `The code must be ${OTP_LENGTH} digits`)
     .optional(),
+  ...ZFreshFactorFields,
 });
 export type ProfileUpdateRequest = z.input<typeof ZProfileUpdateRequest>;
 

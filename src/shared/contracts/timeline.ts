@@ -17,6 +17,7 @@ export const TIMELINE_KINDS = [
   'loan_decided',
   'card_requested',
   'approval',
+  'recovery',
   'note',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
@@ -30,6 +31,7 @@ export const TIMELINE_KIND_LABELS: Record<TimelineKind, string> = {
   loan_decided: 'Loan decision',
   card_requested: 'Card request',
   approval: 'Four-eyes request',
+  recovery: 'Account recovery',
   note: 'Staff note',
 };
 

@@ -31,9 +31,52 @@ export interface ContractResolverOptions<Values extends FieldValues> {
   check?: (values: Values) => Partial<Record<Path<Values>, string>> | null;
 }
 
-/** react-hook-form's resolver for a shared contract (zodResolver, raw values), with the options above. */
-export function contractResolver<Values extends FieldValues>(schema: z.ZodType, options: ContractResolverOptions<Values> = {}): Resolver<Values> {
-  const validate = zodResolver(schema as never, undefined, { raw: true }) as unknown as Resolver<FieldValues>;
+/**
+ * A contract fetched on demand. The public pages' forms use these, so zod (and what a contract
+ * needs with it, such as the phone-number rules) is not part of the page's first download: it
+ * loads at the form's first focus (`preload`, as the form's onFocus) or, at the latest, when the
+ * form is first checked. Its own chunk: `lazyContract(() => import('...contracts/auth').then((m) => m.ZSignInRequest))`.
+ */
+export interface LazyContract {
+  /** Starts fetching the contract (once); errors wait for `load`. */
+  preload: () => void;
+  load: () => Promise<z.ZodType>;
+}
+
+export function lazyContract(importContract: () => Promise<z.ZodType>): LazyContract {
+  let loading: Promise<z.ZodType> | undefined;
+  const load = () =>
+    (loading ??= importContract().catch((error: unknown) => {
+      // A failed download (the network blinked) is tried again at the next check.
+      loading = undefined;
+      throw error;
+    }));
+  return { load, preload: () => void load().catch(() => undefined) };
+}
+
+const isLazy = (contract: z.ZodType | LazyContract): contract is LazyContract => typeof (contract as LazyContract).load === 'function';
+
+/**
+ * react-hook-form's resolver for a shared contract (zodResolver, raw values), with the options
+ * above. A lazy contract that cannot be fetched leaves the check to the server, which validates
+ * every request with the same contract and names the fields at fault.
+ */
+export function contractResolver<Values extends FieldValues>(
+  contract: z.ZodType | LazyContract,
+  options: ContractResolverOptions<Values> = {},
+): Resolver<Values> {
+  let validate: Resolver<FieldValues> | undefined;
+  const validator = async (): Promise<Resolver<FieldValues> | undefined> => {
+    if (validate) return validate;
+    let schema: z.ZodType;
+    try {
+      schema = isLazy(contract) ? await contract.load() : contract;
+    } catch {
+      return undefined;
+    }
+    validate = zodResolver(schema as never, undefined, { raw: true }) as unknown as Resolver<FieldValues>;
+    return validate;
+  };
   return async (values, context, resolverOptions) => {
     const missing = options.required?.fields.filter((field) => isBlank(get(values, field))) ?? [];
     if (options.required && missing.length > 0) {
@@ -41,7 +84,8 @@ export function contractResolver<Values extends FieldValues>(schema: z.ZodType, 
       return { values: {}, errors: toNestErrors(errors as Record<string, FieldError>, resolverOptions) as FieldErrors<Values> };
     }
     const input = options.toInput ? options.toInput(values) : values;
-    const result = await validate(input as FieldValues, context, resolverOptions as never);
+    const check = await validator();
+    const result = check ? await check(input as FieldValues, context, resolverOptions as never) : { values: input, errors: {} };
     if (Object.keys(result.errors).length === 0) {
       const problems = Object.entries(options.check?.(values) ?? {}).filter(([, message]) => message);
       if (problems.length === 0) return { values, errors: {} };

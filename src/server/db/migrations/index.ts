@@ -21,7 +21,10 @@ import * as paymentRequests from './2026-11-24-46-payment-requests';
 import * as backOffice from './2026-11-24-47-back-office';
 import * as secondFactors from './2026-11-24-48-second-factors';
 import * as oneSignInTicket from './2026-11-24-49-one-sign-in-ticket';
-import * as approvals from './2026-11-24-51-approvals';
+import * as unloggedRateLimits from './2026-11-24-49b-unlogged-rate-limits';
+import * as recovery from './2026-11-24-53-recovery';
+import * as adminAtScale from './2026-11-24-55-admin-at-scale';
+import * as approvals from './2026-11-24-55b-approvals';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -47,5 +50,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-47-back-office': backOffice,
   '2026-11-24-48-second-factors': secondFactors,
   '2026-11-24-49-one-sign-in-ticket': oneSignInTicket,
-  '2026-11-24-51-approvals': approvals,
+  '2026-11-24-49b-unlogged-rate-limits': unloggedRateLimits,
+  '2026-11-24-53-recovery': recovery,
+  '2026-11-24-55-admin-at-scale': adminAtScale,
+  '2026-11-24-55b-approvals': approvals,
 };

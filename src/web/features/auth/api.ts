@@ -2,12 +2,15 @@ import type { PasswordSignInResult, SecondFactorChallenge } from '../../../share
 import type { SignUpRequest } from '../../../shared/contracts/signup';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, clearStoredUser } from '../../lib/api';
-import { rememberUser } from '../../lib/query';
 import { paths } from '../../paths';
 
 // Every call of signing in and out, registering and recovering an account. They answer 401 for
 // wrong credentials or codes: the page shows the message instead of leaving for /signin.
 const stay = { redirectOn401: false } as const;
+
+// The query cache (TanStack Query) belongs to the signed-in areas: the public pages that sign in
+// or verify load it only when they hand the user over to them.
+export const sessionCache = () => import('../../lib/query');
 
 /**
  * The password step: the signed-in user for an account without a second factor, or the ticket of
@@ -16,7 +19,7 @@ const stay = { redirectOn401: false } as const;
 export async function signIn(body: { email: string; password: string }, admin = false): Promise<{ user: UserDto } | { secondFactor: SecondFactorChallenge }> {
   const { data } = await api.post<PasswordSignInResult>(admin ? '/auth/admin/signin' : '/auth/signin', body, stay);
   if ('secondFactor' in data) return { secondFactor: data.secondFactor };
-  rememberUser(data.user);
+  (await sessionCache()).rememberUser(data.user);
   return { user: data.user };
 }
 
@@ -27,7 +30,7 @@ export async function signUp(body: SignUpRequest): Promise<string | undefined> {
 
 export async function verifyEmail(otp: string): Promise<UserDto> {
   const { data } = await api.post<UserDto>('/auth/verify-email', { otp });
-  rememberUser(data);
+  (await sessionCache()).rememberUser(data);
   return data;
 }
 

@@ -1,7 +1,7 @@
 import type { SignInResponse } from '../../../shared/contracts/auth';
 import type { UserDto } from '../../../shared/contracts/user';
 import { api, ApiError } from '../../lib/api';
-import { rememberUser } from '../../lib/query';
+import { sessionCache } from './api';
 
 // The sign-in's second step (ADR 011): a code from the authenticator app, a recovery code, an
 // emailed code, or a passkey; and a passkey on its own, without a password. The staff sign-in has
@@ -13,7 +13,7 @@ export type CodeMethod = 'totp' | 'recovery' | 'email-code';
 
 async function signedIn(request: Promise<{ data: SignInResponse }>): Promise<UserDto> {
   const { data } = await request;
-  rememberUser(data.user);
+  (await sessionCache()).rememberUser(data.user);
   return data.user;
 }
 

@@ -15,6 +15,8 @@ import { kycCustomerQuery } from '../../features/kyc/api';
 import { customerTransactionsQuery } from '../../features/ledger/api';
 import { timelineQuery } from '../../features/timeline/api/get-timeline';
 import { CustomerTimeline } from '../../features/timeline/components/customer-timeline';
+import { customerRecoveryQuery } from '../../features/recovery/api/customer-recovery';
+import { CustomerRecovery } from '../../features/recovery/components/customer-recovery';
 import { NoteForm } from '../../features/timeline/components/note-form';
 import { TransactionList } from '../../features/ledger/components/transaction-list';
 import { errorMessage } from '../../lib/api';
@@ -32,7 +34,7 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
     await prefetch(kycCustomerQuery(params.id), customerTransactionsQuery(params.id, RECENT));
     await queryClient.prefetchInfiniteQuery(timelineQuery(params.id));
   }
-  if (user && !user.isAdmin && !user.closedAt) await prefetch(paymentHoldQuery(params.id));
+  if (user && !user.isAdmin && !user.closedAt) await prefetch(paymentHoldQuery(params.id), customerRecoveryQuery(params.id));
   if (user && !user.closedAt) await prefetch(adminUserSessionsQuery(params.id));
   return null;
 }
@@ -137,6 +139,11 @@ export default function AdminUserDetailPage() {
           {!user.closedAt ? (
             <Card title="Sessions">
               <UserSessions userId={user._id} />
+            </Card>
+          ) : null}
+          {!user.isAdmin && !user.closedAt ? (
+            <Card title="Account recovery">
+              <CustomerRecovery userId={user._id} />
             </Card>
           ) : null}
           <DeleteUser user={user} />

@@ -89,7 +89,14 @@ export default function AdminUsersPage() {
               <UsersTable data={data} sort={params.sort} order={params.order} onSort={sortBy} />
             </div>
           )}
-          <Pager page={data.page} pageSize={data.pageSize} total={data.total} label="Users" onPage={(page) => update({ page })} />
+          <Pager
+            page={data.page}
+            pageSize={data.pageSize}
+            total={data.total}
+            estimated={data.totalEstimated === true}
+            label="Users"
+            onPage={(page) => update({ page })}
+          />
         </>
       ) : null}
     </div>

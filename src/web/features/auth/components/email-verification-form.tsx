@@ -1,20 +1,22 @@
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { ZVerifyEmailRequest } from '../../../../shared/contracts/auth';
 import { OTP_LENGTH } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
 import { FALLBACK_ERROR, errorMessage } from '../../../lib/api';
 import { useAction } from '../../../lib/action';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { resendEmailCode, verifyEmail } from '../api';
 
 /** The six-digit code mailed at sign-up; a new one on request. */
+// The contract (and zod) loads at the form's first focus: the page's first download stays small.
+const verifyEmailContract = lazyContract(() => import('../../../../shared/contracts/auth').then((contract) => contract.ZVerifyEmailRequest));
+
 export function EmailVerificationForm() {
   const navigate = useNavigate();
-  const form = useForm<{ otp: string }>({ resolver: contractResolver(ZVerifyEmailRequest), defaultValues: { otp: '' } });
+  const form = useForm<{ otp: string }>({ resolver: contractResolver(verifyEmailContract), defaultValues: { otp: '' } });
   const verify = useFormAction(form, (values) => verifyEmail(values.otp.trim()), {
     onError: () => resend.reset(),
     refresh: false,
@@ -28,7 +30,7 @@ export function EmailVerificationForm() {
 
   return (
     <>
-      <form onSubmit={verify.submit} noValidate className="space-y-5">
+      <form onSubmit={verify.submit} onFocus={verifyEmailContract.preload} noValidate className="space-y-5">
         {verify.error ? <Alert tone="error">{verify.error.message}</Alert> : null}
         {resend.error ? <Alert tone="error">{resend.error.message}</Alert> : null}
         {resend.done ? <Alert tone="success">Email sent successfully</Alert> : null}

@@ -1,24 +1,27 @@
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { ZForgotPasswordRequest, ZResetPasswordRequest } from '../../../../shared/contracts/auth';
 import { EMAIL_LENGTH_MAX, PASSWORD_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PasswordField, TextField } from '../../../components/ui/form';
 import { PasswordStrength } from '../../../components/ui/password-strength';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { requestPasswordReset, resetPassword } from '../api';
+
+// The contracts (and zod) load at a form's first focus: the page's first download stays small.
+const forgotPasswordContract = lazyContract(() => import('../../../../shared/contracts/auth').then((contract) => contract.ZForgotPasswordRequest));
+const resetPasswordContract = lazyContract(() => import('../../../../shared/contracts/auth').then((contract) => contract.ZResetPasswordRequest));
 
 /** Step 1: the email to send a reset link to. */
 export function RequestResetLinkForm() {
   const form = useForm<{ email: string }>({
-    resolver: contractResolver(ZForgotPasswordRequest, { required: { fields: ['email'], message: 'Please enter your email' } }),
+    resolver: contractResolver(forgotPasswordContract, { required: { fields: ['email'], message: 'Please enter your email' } }),
     defaultValues: { email: '' },
   });
   const action = useFormAction(form, (values) => requestPasswordReset(values.email.trim()), { refresh: false });
   return (
-    <form onSubmit={action.submit} noValidate className="space-y-5">
+    <form onSubmit={action.submit} onFocus={forgotPasswordContract.preload} noValidate className="space-y-5">
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       {action.done ? <Alert tone="success">{action.result ?? 'Check your email for a reset link.'}</Alert> : null}
       <TextField
@@ -46,7 +49,7 @@ interface NewPasswordValues {
 export function ChooseNewPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const form = useForm<NewPasswordValues>({
-    resolver: contractResolver(ZResetPasswordRequest, { toInput: (values) => ({ ...values, token }) }),
+    resolver: contractResolver(resetPasswordContract, { toInput: (values) => ({ ...values, token }) }),
     defaultValues: { password: '', confirmPassword: '' },
   });
   const { errors } = form.formState;
@@ -56,7 +59,7 @@ export function ChooseNewPasswordForm({ token }: { token: string }) {
   });
   return (
     // method="post": a submit before the scripts have loaded must never put the password in the address.
-    <form method="post" onSubmit={action.submit} noValidate className="space-y-5">
+    <form method="post" onSubmit={action.submit} onFocus={resetPasswordContract.preload} noValidate className="space-y-5">
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <PasswordField
         label="New password"

@@ -1,24 +1,30 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { ZSignInRequest } from '../../../../shared/contracts/auth';
 import { EMAIL_LENGTH_MAX, PASSWORD_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PasswordField, TextField } from '../../../components/ui/form';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import type { SecondFactorChallenge } from '../../../../shared/contracts/factors';
 import type { UserDto } from '../../../../shared/contracts/user';
 import { useAction } from '../../../lib/action';
 import { homeFor, signIn } from '../api';
 import { signInWithPasskey } from '../second-factor-api';
-import { SecondFactorStep } from './second-factor-step';
+
+// The second step (its code forms and their contracts) is for accounts with a factor only: it loads
+// when the form is first used, so the sign-in page's first download stays within its script budget.
+const loadSecondFactorStep = () => import('./second-factor-step');
+const SecondFactorStep = lazy(() => loadSecondFactorStep().then((module) => ({ default: module.SecondFactorStep })));
 
 interface SignInValues {
   email: string;
   password: string;
 }
+
+// The contract (and zod) loads at the form's first focus: the sign-in page's first download stays small.
+const signInContract = lazyContract(() => import('../../../../shared/contracts/auth').then((contract) => contract.ZSignInRequest));
 
 export function SignInForm({ admin = false }: { admin?: boolean }) {
   const navigate = useNavigate();
@@ -26,7 +32,7 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
   // Read after hydration: the prerendered page has no navigation state.
   const [notice, setNotice] = useState<string | undefined>();
   useEffect(() => setNotice((location.state as { notice?: string } | null)?.notice), [location.state]);
-  const form = useForm<SignInValues>({ resolver: contractResolver(ZSignInRequest), defaultValues: { email: '', password: '' } });
+  const form = useForm<SignInValues>({ resolver: contractResolver(signInContract), defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
   // An account with a second factor answers a ticket: the second step replaces this form (ADR 011).
   const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
@@ -41,21 +47,32 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
 
   if (challenge) {
     return (
-      <SecondFactorStep
-        challenge={challenge}
-        admin={admin}
-        onSignedIn={signedIn}
-        onRestart={() => {
-          setChallenge(null);
-          form.setValue('password', '');
-        }}
-      />
+      <Suspense fallback={<p role="status">Loading the second step...</p>}>
+        <SecondFactorStep
+          challenge={challenge}
+          admin={admin}
+          onSignedIn={signedIn}
+          onRestart={() => {
+            setChallenge(null);
+            form.setValue('password', '');
+          }}
+        />
+      </Suspense>
     );
   }
 
   return (
     // method="post": a submit before the scripts have loaded must never put the password in the address.
-    <form method="post" onSubmit={action.submit} noValidate className="space-y-5">
+    <form
+      method="post"
+      onSubmit={action.submit}
+      onFocus={() => {
+        signInContract.preload();
+        loadSecondFactorStep().catch(() => undefined);
+      }}
+      noValidate
+      className="space-y-5"
+    >
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <TextField

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { ZSignUpRequest, type SignUpRequest } from '../../../../shared/contracts/signup';
+import type { SignUpRequest } from '../../../../shared/contracts/signup';
 import type { CountryOption } from '../../../../shared/countries';
 import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN, PHONE_LENGTH_MAX } from '../../../../shared/limits';
 import { ACCOUNT_TYPES, EMPLOYMENT_TYPES, SALARY_RANGES, SEX_OPTIONS } from '../../../../shared/reference';
@@ -9,9 +9,13 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { PasswordStrength } from '../../../components/ui/password-strength';
-import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
+import { contractResolver, fieldError, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { signUp } from '../api';
+
+// The contract loads at the form's first focus, with zod and the phone-number rules it checks
+// (libphonenumber): most of what the form needs, kept out of the page's first download.
+const signUpContract = lazyContract(() => import('../../../../shared/contracts/signup').then((contract) => contract.ZSignUpRequest));
 
 const TERMS_MESSAGE = 'You must agree to the Privacy Policy and Terms & Conditions to continue.';
 const SIGNED_UP_NOTICE = 'Check your email, then sign in to verify it.';
@@ -58,7 +62,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
     return { ...rest, countryCode, ssnTIN: countryCode === '1' ? undefined : ssnTIN } as SignUpRequest;
   };
   const form = useForm<SignUpValues>({
-    resolver: contractResolver(ZSignUpRequest, {
+    resolver: contractResolver(signUpContract, {
       toInput: toRequest,
       fieldOf: { countryCode: 'region' },
       check: (values) => (values.terms ? null : { terms: TERMS_MESSAGE }),
@@ -77,7 +81,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
   const passwordType = showPassword ? 'text' : 'password';
   return (
     // method="post": a submit before the scripts have loaded must never put the password in the address.
-    <form method="post" onSubmit={action.submit} noValidate className="space-y-5" aria-busy={action.busy}>
+    <form method="post" onSubmit={action.submit} onFocus={signUpContract.preload} noValidate className="space-y-5" aria-busy={action.busy}>
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField

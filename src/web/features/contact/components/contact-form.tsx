@@ -1,11 +1,11 @@
 import { useForm } from 'react-hook-form';
-import { CONTACT_FAILED_MESSAGE, CONTACT_HONEYPOT_FIELD, CONTACT_SENT_MESSAGE, ZContactRequest } from '../../../../shared/contracts/contacts';
+import { CONTACT_FAILED_MESSAGE, CONTACT_HONEYPOT_FIELD, CONTACT_SENT_MESSAGE } from '../../../../shared/contracts/contact-messages';
 import { EMAIL_LENGTH_MAX, MESSAGE_LENGTH_MAX, NAME_LENGTH_MAX, TEXT_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
 import { sendContactMessage } from '../api';
 
 interface ContactValues {
@@ -18,10 +18,13 @@ interface ContactValues {
 
 const empty: ContactValues = { name: '', email: '', subject: '', message: '', [CONTACT_HONEYPOT_FIELD]: '' };
 
+// The contract (and zod) loads at the form's first focus: the contact page's first download stays small.
+const contactContract = lazyContract(() => import('../../../../shared/contracts/contacts').then((contract) => contract.ZContactRequest));
+
 // The browser checks the required fields first (spec section 5: an empty form sends nothing);
 // then the shared contract, as the server will.
 export function ContactForm() {
-  const form = useForm<ContactValues>({ resolver: contractResolver(ZContactRequest), defaultValues: empty });
+  const form = useForm<ContactValues>({ resolver: contractResolver(contactContract), defaultValues: empty });
   const { errors } = form.formState;
   const action = useFormAction(form, sendContactMessage, {
     refresh: false,
@@ -31,7 +34,7 @@ export function ContactForm() {
   });
 
   return (
-    <form onSubmit={action.submit} className="space-y-5" aria-describedby="contact-status">
+    <form onSubmit={action.submit} onFocus={contactContract.preload} className="space-y-5" aria-describedby="contact-status">
       <div id="contact-status">
         {action.done ? <Alert tone="success">{CONTACT_SENT_MESSAGE}</Alert> : null}
         {action.error ? (

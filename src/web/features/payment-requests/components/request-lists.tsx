@@ -3,6 +3,7 @@ import type { PaymentRequestDto, PaymentRequestStatus } from '../../../../shared
 import { Button } from '../../../components/ui/button';
 import { useAction } from '../../../lib/action';
 import { formatDate, formatDollars } from '../../../lib/format';
+import { cancelPaymentRequest } from '../api/cancel-payment-request';
 import { declinePaymentRequest } from '../api/decline-payment-request';
 import { PayRequest } from './pay-request';
 
@@ -10,7 +11,16 @@ const STATUS_LABELS: Record<PaymentRequestStatus, { label: string; className: st
   pending: { label: 'Waiting', className: 'bg-amber-100 text-amber-900' },
   paid: { label: 'Paid', className: 'bg-green-100 text-green-900' },
   declined: { label: 'Declined', className: 'bg-slate-200 text-slate-800' },
+  cancelled: { label: 'Cancelled', className: 'bg-slate-200 text-slate-800' },
+  expired: { label: 'Expired', className: 'bg-slate-200 text-slate-800' },
 };
+
+/** What happened when, after "Sent ...": answered, or when a pending one expires or expired. */
+function lifeOf(request: PaymentRequestDto): string {
+  if (request.answeredAt) return ` · ${request.status} ${formatDate(request.answeredAt, 'dateTime')}`;
+  if (request.status === 'expired') return ` · expired ${formatDate(request.expiresAt, 'dateTime')}`;
+  return ` · expires ${formatDate(request.expiresAt, 'date')}`;
+}
 
 function StatusBadge({ status }: { status: PaymentRequestStatus }) {
   const { label, className } = STATUS_LABELS[status];
@@ -30,7 +40,7 @@ function RequestLine({ request, children }: { request: PaymentRequestDto; childr
           {request.note ? <p className="text-sm break-words text-slate-800">“{request.note}”</p> : null}
           <p className="text-sm text-slate-700">
             Sent {formatDate(request.createdAt, 'dateTime')}
-            {request.answeredAt ? ` · ${request.status === 'paid' ? 'paid' : 'declined'} ${formatDate(request.answeredAt, 'dateTime')}` : ''}
+            {lifeOf(request)}
           </p>
         </div>
         <StatusBadge status={request.status} />
@@ -77,13 +87,26 @@ export function ReceivedRequests({ items }: { items: PaymentRequestDto[] }) {
   );
 }
 
-/** Requests the customer sent, as they typed whom they asked. */
+/** Requests the customer sent, as they typed whom they asked; a pending one can be cancelled. */
 export function SentRequests({ items }: { items: PaymentRequestDto[] }) {
+  const cancel = useAction((id: string) => cancelPaymentRequest(id), { successToast: (answer) => answer.message, errorToast: true });
   if (items.length === 0) return <p className="text-slate-700">You have not asked anyone for money yet.</p>;
   return (
     <ul className="divide-y divide-slate-200">
       {items.map((request) => (
-        <RequestLine key={request.id} request={request} />
+        <RequestLine key={request.id} request={request}>
+          {request.status === 'pending' ? (
+            <div className="mt-2">
+              <Button variant="secondary" onClick={() => void cancel.run(request.id)} disabled={cancel.busy}>
+                Cancel request
+                <span className="sr-only">
+                  {' '}
+                  for {formatDollars(request.amount)} from {request.counterparty}
+                </span>
+              </Button>
+            </div>
+          ) : null}
+        </RequestLine>
       ))}
     </ul>
   );

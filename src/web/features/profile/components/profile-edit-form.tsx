@@ -6,7 +6,8 @@ import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, OTP_LENGTH, PASSWORD_LENGTH_MAX, 
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PasswordField, TextField } from '../../../components/ui/form';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
+import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { updateProfile } from '../api';
 
 interface ProfileValues {
@@ -16,15 +17,28 @@ interface ProfileValues {
   state: string;
   password: string;
   emailCode: string;
+  secondFactorCode: string;
 }
 
 const PASSWORD_NEEDED = 'Please enter your current password to change your email address.';
 
 /**
  * Edit Profile: names read-only; email, phone, address and state editable. A new email needs the
- * current password, then the code the bank mails to the new address.
+ * current password and, for an account with a second factor, a fresh one (a code from the app, a
+ * recovery code, or the passkey the browser asks for: ADR 025), then the code the bank mails to
+ * the new address.
  */
-export function ProfileEditForm({ user }: { user: UserDto }) {
+export function ProfileEditForm({
+  user,
+  factors,
+  stepUpWithPasskey,
+}: {
+  user: UserDto;
+  factors: { totp: boolean; passkeys: number } | undefined;
+  stepUpWithPasskey: () => Promise<AuthenticationResponseJSON>;
+}) {
+  const hasApp = !!factors?.totp;
+  const hasPasskey = (factors?.passkeys ?? 0) > 0;
   const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
   const changedEmail = (values: Pick<ProfileValues, 'email'>) => {
     const email = values.email.trim().toLowerCase();
@@ -39,7 +53,14 @@ export function ProfileEditForm({ user }: { user: UserDto }) {
       phoneNumber: values.phoneNumber.trim(),
       address: values.address.trim(),
       state: values.state.trim(),
-      ...(email ? { email, ...(codeSentTo === email ? { emailCode: values.emailCode.trim() } : { password: values.password }) } : {}),
+      ...(email
+        ? {
+            email,
+            ...(codeSentTo === email
+              ? { emailCode: values.emailCode.trim() }
+              : { password: values.password, ...(values.secondFactorCode.trim() ? { secondFactorCode: values.secondFactorCode.trim() } : {}) }),
+          }
+        : {}),
     };
   };
   const form = useForm<ProfileValues>({
@@ -51,19 +72,39 @@ export function ProfileEditForm({ user }: { user: UserDto }) {
         return email && codeSentTo !== email && !values.password ? { password: PASSWORD_NEEDED } : null;
       },
     }),
-    defaultValues: { email: user.email, phoneNumber: user.phone, address: user.location.address, state: user.location.state, password: '', emailCode: '' },
-  });
-  const { errors } = form.formState;
-  const action = useFormAction(form, (values) => updateProfile(toRequest(values)), {
-    onSuccess: (answer, values) => {
-      form.setValue('password', '');
-      if (answer.emailChangePending) setCodeSentTo(changedEmail(values));
-      else {
-        setCodeSentTo(null);
-        form.reset({ ...values, email: answer.user.email, phoneNumber: answer.user.phone, password: '', emailCode: '' });
-      }
+    defaultValues: {
+      email: user.email,
+      phoneNumber: user.phone,
+      address: user.location.address,
+      state: user.location.state,
+      password: '',
+      emailCode: '',
+      secondFactorCode: '',
     },
   });
+  const { errors } = form.formState;
+  const action = useFormAction(
+    form,
+    async (values) => {
+      const body = toRequest(values);
+      // Starting an email change on an account with a passkey and no code typed: the passkey confirms it.
+      const needsPasskey = body.email && body.password !== undefined && !body.secondFactorCode && hasPasskey;
+      return updateProfile(
+        needsPasskey ? { ...body, secondFactorPasskey: (await stepUpWithPasskey()) as NonNullable<ProfileUpdateRequest['secondFactorPasskey']> } : body,
+      );
+    },
+    {
+      onSuccess: (answer, values) => {
+        form.setValue('password', '');
+        form.setValue('secondFactorCode', '');
+        if (answer.emailChangePending) setCodeSentTo(changedEmail(values));
+        else {
+          setCodeSentTo(null);
+          form.reset({ ...values, email: answer.user.email, phoneNumber: answer.user.phone, password: '', emailCode: '', secondFactorCode: '' });
+        }
+      },
+    },
+  );
 
   const email = changedEmail({ email: form.watch('email') });
   const awaitingCode = email !== null && codeSentTo === email;
@@ -109,6 +150,26 @@ export function ProfileEditForm({ user }: { user: UserDto }) {
           invalid={!!errors.password}
           {...form.register('password')}
         />
+      ) : null}
+      {email && !awaitingCode && hasApp ? (
+        <TextField
+          label="Code from your authenticator app"
+          hint={
+            hasPasskey
+              ? 'Or one of your recovery codes. Leave it empty to confirm with your passkey instead.'
+              : 'Or one of your recovery codes. A second factor confirms that it is you.'
+          }
+          autoComplete="one-time-code"
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={24}
+          required={!hasPasskey}
+          {...fieldError(errors.secondFactorCode, action.error)}
+          {...form.register('secondFactorCode')}
+        />
+      ) : null}
+      {email && !awaitingCode && !hasApp && hasPasskey ? (
+        <p className="text-sm text-slate-700">Your browser will then ask for your passkey, to confirm that it is you.</p>
       ) : null}
       {awaitingCode ? (
         <TextField
