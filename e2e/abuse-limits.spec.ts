@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import pg from 'pg';
 import { runningEmbeddedUrl } from '../src/server/db/embedded';
-import { ADMIN, expect, fromOurPages, lastMailId, mailedCode, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
+import { ADMIN, expect, fromOurPages, lastMailId, mailedCode, signInAs, test, uniqueEmail, waitForHydration, approvedStaffCall } from './support/fixtures';
 
 // Issue 13 in the browser: the sign-up page's strength meter (its scorer fetched only once a
 // password is typed), the emailed-code step of a sign-in after many failures, the server's
@@ -211,7 +211,7 @@ for (const width of [375, 1280]) {
         account: 'checking',
       },
     });
-    expect(funding.status(), await funding.text()).toBe(201);
+    expect((await approvedStaffCall(funding)).status).toBe(201);
     await page.goto(`/admin/users/${customer.id}`);
     await expect(page.getByRole('heading', { name: 'Harper Holden', level: 1 })).toBeVisible();
     const card = page.locator('section', { has: page.getByRole('heading', { name: 'Outgoing payments' }) });

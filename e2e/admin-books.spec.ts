@@ -9,7 +9,7 @@ import { inTransaction } from '../src/server/db/transaction';
 import { bankAccountId, postEntries } from '../src/server/ledger/posting';
 import { bankDate } from '../src/server/lib/bank-time';
 import { closeEndedDays } from '../src/server/reports/service';
-import { ADMIN, expect, fromOurPages, mailedCode, signInAs, tabTo, test, uniqueEmail } from './support/fixtures';
+import { ADMIN, expect, fromOurPages, mailedCode, signInAs, tabTo, test, uniqueEmail, approvedStaffCall, approveAsSecondStaff } from './support/fixtures';
 
 // The back office's books in the browser (issue 15): staff find a customer's entries in the whole
 // journal with its filters, open an entry (all its postings, its link on the hash chain), reverse
@@ -146,7 +146,7 @@ for (const width of [375, 1280]) {
       headers: { 'idempotency-key': crypto.randomUUID(), ...fromOurPages() },
       data: { amount: todayCents / 100, transactionType: 'credit', date: bankDate(new Date(), ZONE), description: todayText, reason: 'Books e2e journey' },
     });
-    expect(posted.status(), await posted.text()).toBe(201);
+    expect((await approvedStaffCall(posted)).status).toBe(201);
     const todayMoney = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(todayCents / 100);
 
     // ---------------------------------------------------------------- the whole journal
@@ -244,6 +244,10 @@ for (const width of [375, 1280]) {
     await page.getByLabel('Reason').fill('Booked twice by mistake');
     await tabTo(page, page.getByRole('button', { name: 'Yes, reverse it' }));
     await page.keyboard.press('Enter');
+    // Four eyes (ADR 023): the reversal waits for the second staff member, who approves it.
+    await expect(page.getByText('Transaction reversed - awaiting approval by a second staff member').first()).toBeVisible();
+    await approveAsSecondStaff((item) => item.kind === 'reversal' && item.payload.reason === 'Booked twice by mistake');
+    await page.reload();
     const reversedBy = page.getByRole('definition').filter({ has: page.getByRole('link', { name: /^Reversal: / }) });
     await expect(reversedBy).toBeVisible();
     await expect(page.getByRole('button', { name: 'Reverse this entry' })).toHaveCount(0);

@@ -205,6 +205,7 @@ test.describe('back office layout', () => {
       },
       { name: 'security', path: '/admin/security', title: 'Security', heading: 'Security' },
       { name: 'staff', path: '/admin/staff', title: 'Staff', heading: 'Staff' },
+      { name: 'approvals', path: '/admin/approvals', title: 'Approvals', heading: 'Approvals' },
     ];
 
     for (const width of [375, 1280]) {

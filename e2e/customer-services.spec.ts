@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail, fromOurPages } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail, fromOurPages, approveAsSecondStaff } from './support/fixtures';
 
 // Customer services journeys (issue 5): KYC to staff approval, a loan to its disbursed balance,
 // profile edit, crypto deposit copy, and the other customer-service pages, with axe on each.
@@ -140,8 +140,11 @@ test.describe('customer services', () => {
     await checkA11y(admin);
     admin.once('dialog', (dialog) => void dialog.accept());
     await admin.getByRole('button', { name: "Approve and disburse Lena Tester's loan" }).click();
-    await expect(admin.getByText("Loan approved: $12,000.00 paid into the customer's checking account.")).toBeVisible();
+    // $12,000 is above FOUR_EYES_LOAN_ABOVE ($10,000): a second staff member approves the payout (ADR 023).
+    await expect(admin.getByText('Loan approval requested - awaiting approval by a second staff member')).toBeVisible();
     await admin.context().close();
+    const paid = await approveAsSecondStaff((item) => item.kind === 'loan_approval' && item.payload.amount === 12000 && item.customer?.name === 'Lena Tester');
+    expect(paid.message).toBe("Loan approved: $12,000.00 paid into the customer's checking account.");
 
     await page.goto('/account/home');
     await expect(page.getByTestId('checking-balance')).toHaveText('$12,000.00');

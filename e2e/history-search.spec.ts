@@ -11,6 +11,7 @@ import {
   tabTo,
   demoMoneyTest as test,
   uniqueEmail,
+  approvedStaffCall,
 } from './support/fixtures';
 
 // Issue 14's history you can search: words (a payee's name), an amount range, the running balance
@@ -62,7 +63,7 @@ test('the history is searched by a payee name and by an amount range, with its r
     headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': crypto.randomUUID() },
     data: { amount: 500, transactionType: 'credit', date: new Date().toISOString().slice(0, 10), description: 'Opening gift', reason: 'e2e setup' },
   });
-  expect(funded.status(), await funded.text()).toBe(201);
+  expect((await approvedStaffCall(funded)).status).toBe(201);
 
   // Three payments from the page's session: two to Jamie Lee, one to Alex Morgan.
   for (const [number, name, dollars, words] of [

@@ -1,4 +1,15 @@
-import { ADMIN, DEMO_CUSTOMER, DEMO_CUSTOMER_2, expect, lastMailId, mailedCode, signInAs, demoMoneyTest as test, fromOurPages } from './support/fixtures';
+import {
+  ADMIN,
+  DEMO_CUSTOMER,
+  DEMO_CUSTOMER_2,
+  expect,
+  lastMailId,
+  mailedCode,
+  signInAs,
+  demoMoneyTest as test,
+  fromOurPages,
+  approveAsSecondStaff,
+} from './support/fixtures';
 
 /** Sonner's rich-colour toasts fail axe's contrast check (root Toaster, reported to the lead): let them go first. */
 async function noToasts(page: import('@playwright/test').Page) {
@@ -127,7 +138,12 @@ test.describe('money journeys', () => {
     await adminPage.getByLabel('Description').fill('Fee refund');
     await adminPage.getByLabel('Reason').fill('Refund of a wrongly charged fee, ticket 311');
     await adminPage.getByRole('button', { name: 'Add Transaction' }).click();
-    await expect(adminPage.getByRole('status').filter({ hasText: 'Transaction added successfully' })).toBeVisible();
+    await expect(
+      adminPage.getByRole('status').filter({ hasText: 'Transaction added successfully - awaiting approval by a second staff member' }),
+    ).toBeVisible();
+    // Four eyes (ADR 023): the second staff member approves it; only then is it posted.
+    const posted = await approveAsSecondStaff((item) => item.kind === 'staff_entry' && item.payload.description === 'Fee refund');
+    expect(posted.status).toBe(201);
     await noToasts(adminPage);
     await checkA11y(adminPage);
     await adminPage.getByRole('link', { name: 'View this customer’s transactions' }).click();
@@ -197,8 +213,12 @@ test.describe('money journeys', () => {
     await expect(adminPage.getByRole('alert')).toContainText('reason is required');
     await adminPage.getByLabel('Reason').fill('Interest correction, ticket 77');
     await adminPage.getByRole('button', { name: 'Save' }).click();
-    await expect(adminPage.getByText('Account balance successfully')).toBeVisible();
+    await expect(adminPage.getByText('Account balance successfully - awaiting approval by a second staff member').first()).toBeVisible();
     await expect(adminPage).toHaveURL(new RegExp(`/admin/users/${userId}$`));
+    // Four eyes (ADR 023): the second staff member approves the correction; only then is it posted.
+    expect((await approveAsSecondStaff((item) => item.kind === 'balance_correction' && item.payload.reason === 'Interest correction, ticket 77')).status).toBe(
+      200,
+    );
 
     await adminPage.goto(`/admin/transactions/${userId}`);
     const row = adminPage.getByTestId('admin-transaction-row').first();
@@ -209,6 +229,9 @@ test.describe('money journeys', () => {
     await expect(adminPage.getByText('Do you really want to delete this transaction?')).toBeVisible();
     await adminPage.getByRole('textbox', { name: 'Reason' }).fill('Posted twice by mistake');
     await adminPage.getByRole('button', { name: 'Yes, reverse it' }).click();
+    await expect(adminPage.getByText('Transaction reversed - awaiting approval by a second staff member').first()).toBeVisible();
+    await approveAsSecondStaff((item) => item.kind === 'reversal' && item.payload.reason === 'Posted twice by mistake');
+    await adminPage.reload();
     await expect(adminPage.getByTestId('admin-transaction-row').first()).toContainText('Reversal: Balance correction');
     await expect(adminPage.getByTestId('admin-transaction-row').nth(1)).toContainText('Reversed');
     await noToasts(adminPage);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { ADMIN, DEMO_CUSTOMER_2, expect, staffSignInByApi, test, uniqueEmail, fromOurPages } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER_2, expect, staffSignInByApi, test, uniqueEmail, fromOurPages, approvedStaffCall } from './support/fixtures';
 
 // Every signed-in page at a phone's and a laptop's width: it renders its own heading, nothing
 // scrolls sideways, axe finds nothing, and no console error or failed request happens.
@@ -116,7 +116,7 @@ for (const width of [375, 1280]) {
       },
       headers: { 'Idempotency-Key': `layout-${width}-${Date.now()}`, ...fromOurPages() },
     });
-    expect(credit.status()).toBe(201);
+    expect((await approvedStaffCall(credit)).status).toBe(201);
     for (const path of adminPaths(customerId)) await checkPage(page, path, checkA11y);
   });
 }

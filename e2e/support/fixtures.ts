@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type APIRequestContext, type Cookie, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, request as requests, type APIRequestContext, type APIResponse, type Cookie, type Locator, type Page } from '@playwright/test';
 import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
 import { msUntilStep, STAFF_TOTP_SECRET, staffCode, totpStepAt } from '../../tests/support/totp';
 
@@ -10,6 +10,8 @@ export const DEMO_CUSTOMER = { email: 'alex.morgan@example.com', password: 'Ledg
 export const DEMO_CUSTOMER_2 = { email: 'jamie.lee@example.com', password: 'Ledgerline-Demo-2026' };
 /** The first admin: its authenticator app holds the test staff secret (ADMIN_TOTP_SECRET of the suite's server). */
 export const ADMIN = { email: 'admin@example.com', password: 'Ledgerline-Admin-2026', totpSecret: STAFF_TOTP_SECRET };
+/** The second staff member demo mode seeds (DEMO_SECOND_ADMIN_EMAIL): the first admin's password and authenticator secret (ADR 023). */
+export const ADMIN2 = { email: 'admin2@example.com', password: ADMIN.password, totpSecret: STAFF_TOTP_SECRET };
 
 /**
  * Every test fails on a console error or a failed request, and gets `checkA11y(page)` to run axe
@@ -295,3 +297,40 @@ export async function lastMailId(page: Page): Promise<number> {
 }
 
 export const uniqueEmail = (prefix = 'e2e') => `${prefix}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+// ---------------------------------------------------------------- four eyes (ADR 023)
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- journeys read loosely typed JSON
+type Loose = any;
+
+/**
+ * THE four-eyes helper of the journeys: the second staff member (ADMIN2) approves a pending
+ * request, through the API in a request context of its own (so no page's session changes hands).
+ * `which` is the approval's id, or a test of the pending requests (one made through a page's form).
+ * Answers the approved change's outcome: the status and body the call would have answered at once.
+ */
+export async function approveAsSecondStaff(which: string | ((item: Loose) => boolean)): Promise<{ status: number; data: Loose; message?: string }> {
+  const context = await requests.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    const headers = { authorization: `Bearer ${await staffBearerToken(context, ADMIN2)}`, ...fromOurPages() };
+    let id = which;
+    if (typeof which !== 'string') {
+      const pending = await context.get('/api/admin/approvals?status=pending&pageSize=100', { headers });
+      expect(pending.status()).toBe(200);
+      const found = ((await pending.json()).data.items as Loose[]).find(which);
+      expect(found, 'the pending request to approve').toBeTruthy();
+      id = found.id as string;
+    }
+    const approved = await context.post(`/api/admin/approvals/${id as string}/approve`, { headers });
+    expect(approved.status(), await approved.text()).toBe(200);
+    return (await approved.json()).data.outcome;
+  } finally {
+    await context.dispose();
+  }
+}
+
+/** A staff call four eyes holds (a credit, a correction...), carried out: it answered 202 pending; the second staff member approves it. */
+export async function approvedStaffCall(requested: APIResponse): Promise<{ status: number; data: Loose; message?: string }> {
+  expect(requested.status(), await requested.text()).toBe(202);
+  return approveAsSecondStaff((await requested.json()).data.approvalId as string);
+}

@@ -24,6 +24,7 @@ import { loanRoutes } from './loans/routes';
 import { notificationRoutes } from './notifications/routes';
 import { paymentRequestRoutes } from './payment-requests/routes';
 import { recoveryRoutes } from './recovery/routes';
+import { approvalRoutes } from './approvals/routes';
 import { registerAuth } from './plugins/auth';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
@@ -135,6 +136,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(reportRoutes(context));
       await api.register(timelineRoutes(context));
       await api.register(staffRoutes(context));
+      await api.register(approvalRoutes(context));
     },
     { prefix: '/api' },
   );

@@ -87,6 +87,9 @@ const trustProxy = z
     return addresses;
   });
 
+/** A loan approval above $10,000 needs a second staff member unless FOUR_EYES_LOAN_ABOVE says otherwise. */
+export const FOUR_EYES_LOAN_ABOVE_DEFAULT_DOLLARS = 10_000;
+
 export const ZEnvironment = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce
@@ -152,6 +155,14 @@ export const ZEnvironment = z.object({
     .refine((value) => !value.endsWith('/') && !value.endsWith(path.sep), 'ANCHOR_FILE must name a file, not a directory')
     .optional(),
   ANCHOR_EMAIL: z.email('ANCHOR_EMAIL must be an email address').max(254, 'ANCHOR_EMAIL must be at most 254 characters').optional(),
+  FOUR_EYES: z.enum(['on', 'off'], { message: 'FOUR_EYES must be on or off' }).default('on'),
+  FOUR_EYES_LOAN_ABOVE: z.coerce
+    .number({ message: 'FOUR_EYES_LOAN_ABOVE must be an amount in dollars' })
+    .int('FOUR_EYES_LOAN_ABOVE must be a whole number of dollars')
+    .min(0, 'FOUR_EYES_LOAN_ABOVE must be 0 or more')
+    .max(1_000_000_000, 'FOUR_EYES_LOAN_ABOVE must be at most 1000000000')
+    .default(FOUR_EYES_LOAN_ABOVE_DEFAULT_DOLLARS),
+  DEMO_SECOND_ADMIN_EMAIL: z.email('DEMO_SECOND_ADMIN_EMAIL must be an email address').default('admin2@example.com'),
 });
 
 export type Environment = z.infer<typeof ZEnvironment>;
@@ -198,6 +209,12 @@ export interface Config {
   anchorFile: string;
   /** Each anchor line is also mailed here (through the outbox) when set. */
   anchorEmail: string | undefined;
+  /** Four eyes (issue 15, ADR 023): staff money and drastic actions wait for a second staff member; false only for a single-staff bank. */
+  fourEyes: boolean;
+  /** A loan approval above this many cents needs a second staff member (FOUR_EYES_LOAN_ABOVE, in dollars). */
+  fourEyesLoanAboveCents: number;
+  /** Demo mode's second staff member (so the demo can show four eyes). */
+  demoSecondAdminEmail: string;
 }
 
 export class ConfigError extends Error {
@@ -252,6 +269,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     timeZone: env.BANK_TIMEZONE,
     anchorFile: path.resolve(env.ANCHOR_FILE ?? path.join(env.DATA_DIR, 'anchors.jsonl')),
     anchorEmail: env.ANCHOR_EMAIL?.toLowerCase(),
+    fourEyes: env.FOUR_EYES === 'on',
+    fourEyesLoanAboveCents: env.FOUR_EYES_LOAN_ABOVE * 100,
+    demoSecondAdminEmail: env.DEMO_SECOND_ADMIN_EMAIL.toLowerCase(),
   };
 }
 

@@ -17,6 +17,8 @@ export interface DemoSignIn {
    * sign-in), or whatever that admin enrolled since.
    */
   secondFactor?: { kind: 'demo'; secret: string; uri: string } | { kind: 'configured' } | { kind: 'none' } | { kind: 'enrolled' };
+  /** Printed instead of the second factor's lines (the second admin shares the first one's factor). */
+  note?: string;
 }
 
 export const DEMO_ADMIN_PASSWORD = 'Ledgerline-Admin-2026';
@@ -128,6 +130,7 @@ async function seedOnce(ctx: AppContext): Promise<DemoSignIn[]> {
   }
 
   if (!config.demoMode) return signIns;
+  signIns.push(await seedSecondAdmin(ctx, signIns[0]));
   for (const customer of DEMO_CUSTOMERS) {
     const existing = await db.selectFrom('users').select('id').where('email', '=', customer.email).executeTakeFirst();
     if (!existing) {
@@ -162,4 +165,44 @@ async function seedOnce(ctx: AppContext): Promise<DemoSignIn[]> {
     signIns.push({ role: 'customer', email: customer.email, password: DEMO_CUSTOMER_PASSWORD });
   }
   return signIns;
+}
+
+/**
+ * Demo mode's second staff member (issue 15, ADR 023), so the demo can show four eyes: an admin
+ * with the first admin's password and authenticator secret (both published for the demo). Made
+ * once; a later start prints it as it is.
+ */
+async function seedSecondAdmin(ctx: AppContext, first: DemoSignIn | undefined): Promise<DemoSignIn> {
+  const { db, config } = ctx;
+  const email = config.demoSecondAdminEmail;
+  const firstAdmin = await db.selectFrom('users').select(['id', 'password_hash']).where('is_admin', '=', true).orderBy('created_at').executeTakeFirstOrThrow();
+  const existing = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (!existing) {
+    const created = await db
+      .insertInto('users')
+      .values({
+        email,
+        password_hash: firstAdmin.password_hash,
+        first_name: 'Second',
+        last_name: 'Approver',
+        is_admin: true,
+        staff_role: 'admin',
+        staff_status: 'active',
+        is_email_confirmed: true,
+        verification_status: 'verified',
+      })
+      .onConflict((conflict) => conflict.column('email').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    const totp = await db.selectFrom('totp_factors').select(['secret', 'confirmed_at']).where('user_id', '=', firstAdmin.id).executeTakeFirst();
+    if (created && totp?.confirmed_at) {
+      await db.insertInto('totp_factors').values({ user_id: created.id, secret: totp.secret, confirmed_at: new Date() }).execute();
+    }
+  }
+  return {
+    role: 'admin',
+    email,
+    password: first?.password ?? null,
+    note: "             second staff member (four eyes): the first admin's password and authenticator app; approves at /admin/approvals",
+  };
 }

@@ -77,6 +77,9 @@ interface Instance {
 async function startInstance(config: Config, options: { poolMax?: number } = {}): Promise<Instance> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   warnOnStaleBuild(config);
+  if (config.isProduction && !config.fourEyes) {
+    console.warn('FOUR_EYES=off: staff credits, debits, corrections, reversals, unblocks and closures take effect without a second staff member (ADR 023).');
+  }
   // Fail fast on a mistyped deposit address, before anything starts (it names the option and the problem).
   loadCryptoDeposits(config);
   // And on an anchor file this instance could not append to (ADR 014): better now than at the first anchor.
@@ -185,7 +188,7 @@ async function printBanner(config: Config, instance: Instance, port: number): Pr
     signIns.push(
       `    ${signIn.role === 'admin' ? 'admin    ' : 'customer '} ${signIn.email}  ${signIn.password ?? '(password as configured or shown at first start)'}` +
         (signIn.role === 'admin' ? `   -> ${url}/admin/login` : `   -> ${url}/signin`),
-      ...(await secondFactorLines(signIn)),
+      ...(signIn.note ? [signIn.note] : await secondFactorLines(signIn)),
     );
   }
   const lines = [

@@ -102,6 +102,7 @@ export const routes = {
   adminJobs: { path: '/admin/jobs', area: 'admin' },
   adminSecurity: { path: '/admin/security', area: 'admin' },
   adminStaff: { path: '/admin/staff', area: 'admin' },
+  adminApprovals: { path: '/admin/approvals', area: 'admin' },
 } as const satisfies Record<string, RouteEntry>;
 
 export type RouteName = keyof typeof routes;

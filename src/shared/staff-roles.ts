@@ -40,6 +40,8 @@ export const ROLES = {
   customerCare: ['support', 'compliance', 'admin'],
   compliance: ['compliance', 'admin'],
   finance: ['finance', 'admin'],
+  /** The four-eyes queue (ADR 023): the roles whose actions wait there and who decide them. */
+  approvers: ['compliance', 'finance', 'admin'],
   admin: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 

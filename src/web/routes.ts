@@ -89,6 +89,7 @@ const modules: Record<RouteName, string> = {
   adminJobs: 'routes/admin/jobs.tsx',
   adminSecurity: 'routes/admin/security.tsx',
   adminStaff: 'routes/admin/staff.tsx',
+  adminApprovals: 'routes/admin/approvals.tsx',
 };
 
 /** The frame of each area: the marketing site, the quiet sign-in frame, the customer area, the back office. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
-import { adminToken, bearer, createCustomer, createTestApp, json, submitKyc, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, submitKyc, type TestContext, staffCall } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -60,7 +60,7 @@ describe('GET /api/admin/audit', () => {
       [alice, { isBlocked: true, verificationStatus: 'verified' }],
       [bob, {}],
     ] as const) {
-      const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${who.userId}`, headers: bearer(admin), payload: update(who, overrides) });
+      const response = await staffCall(ctx, { method: 'PUT', url: `/api/user/admin/${who.userId}`, headers: bearer(admin), payload: update(who, overrides) });
       expect(response.statusCode).toBe(200);
     }
   });
@@ -122,7 +122,12 @@ describe('GET /api/admin/audit', () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/admin/audit/filters', headers: bearer(admin) });
     expect(response.statusCode).toBe(200);
     const data = json(response).data;
-    expect(data.staff).toEqual([{ id: adminId, email: 'admin@example.com', name: 'Bank Administrator' }]);
+    // The second staff member approved the closure above (four eyes, ADR 023), so acted too.
+    const second = await ctx.database.db.selectFrom('users').select('id').where('email', '=', 'admin2@example.com').executeTakeFirstOrThrow();
+    expect(data.staff).toEqual([
+      { id: second.id, email: 'admin2@example.com', name: 'Second Approver' },
+      { id: adminId, email: 'admin@example.com', name: 'Bank Administrator' },
+    ]);
     const present = await ctx.database.db.selectFrom('audit_log').select('action').distinct().orderBy('action').execute();
     expect(data.actions).toEqual(present.map((row) => row.action));
     expect(data.actions).toContain('user.block');
@@ -149,7 +154,7 @@ describe('DELETE closes instead when another module still holds the customer', (
         monthly_payment_cents: 22_000,
       })
       .execute();
-    const response = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${borrower.userId}`, headers: bearer(admin) });
+    const response = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${borrower.userId}`, headers: bearer(admin) });
     expect(response.statusCode).toBe(200);
     expect(json(response).data.outcome).toBe('closed');
     const row = await ctx.database.db.selectFrom('users').select(['closed_at', 'first_name']).where('id', '=', borrower.userId).executeTakeFirstOrThrow();

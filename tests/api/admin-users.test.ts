@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox, staffCall } from '../support/app';
 import { file, jpegWithMetadata, multipart, pdf, png } from '../support/multipart';
 
 let ctx: TestContext;
@@ -190,7 +190,7 @@ describe('PUT /api/user/admin/:id', () => {
       validUpdate({ location: undefined }),
       validUpdate({ isBlocked: undefined }),
     ]) {
-      const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: body });
+      const response = await staffCall(ctx, { method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: body });
       expect(response.statusCode).toBe(400);
       expect(json(response).message).toBe('All fields are required');
     }
@@ -209,14 +209,14 @@ describe('PUT /api/user/admin/:id', () => {
       [validUpdate({ location: { address: '5 Elm\nRoad', state: 'Ohio' } }), 'Address must not contain control characters'],
     ];
     for (const [body, message] of cases) {
-      const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: body });
+      const response = await staffCall(ctx, { method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: body });
       expect(response.statusCode).toBe(400);
       expect(json(response).message).toBe(message);
     }
   });
 
   it('refuses an email that another account uses', async () => {
-    const response = await ctx.app.inject({
+    const response = await staffCall(ctx, {
       method: 'PUT',
       url: `/api/user/admin/${customer.userId}`,
       headers: bearer(admin),
@@ -227,7 +227,7 @@ describe('PUT /api/user/admin/:id', () => {
   });
 
   it('updates the details, audits before and after, and emails the customer', async () => {
-    const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate() });
+    const response = await staffCall(ctx, { method: 'PUT', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin), payload: validUpdate() });
     expect(response.statusCode).toBe(200);
     expect(json(response).data).toMatchObject({ phone: '+12025550199', location: { address: '5 Elm Road', state: 'Ohio' }, verificationStatus: 'verified' });
     const entry = await ctx.database.db
@@ -244,7 +244,7 @@ describe('PUT /api/user/admin/:id', () => {
   });
 
   it('blocks at once: the flag shows, the audit says user.block, the session still works', async () => {
-    const response = await ctx.app.inject({
+    const response = await staffCall(ctx, {
       method: 'PUT',
       url: `/api/user/admin/${customer.userId}`,
       headers: bearer(admin),
@@ -256,7 +256,7 @@ describe('PUT /api/user/admin/:id', () => {
     expect(json(me).data.isBlocked).toBe(true);
     const actions = await ctx.database.db.selectFrom('audit_log').select('action').where('target_user_id', '=', customer.userId).execute();
     expect(actions.map((row) => row.action)).toContain('user.block');
-    const unblock = await ctx.app.inject({
+    const unblock = await staffCall(ctx, {
       method: 'PUT',
       url: `/api/user/admin/${customer.userId}`,
       headers: bearer(admin),
@@ -268,7 +268,7 @@ describe('PUT /api/user/admin/:id', () => {
   it('disabling ends the customer sessions at once and stops sign-in', async () => {
     const other = await createCustomer(ctx);
     const update = { ...validUpdate({ email: other.email }), isAccountDisabled: true };
-    const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${other.userId}`, headers: bearer(admin), payload: update });
+    const response = await staffCall(ctx, { method: 'PUT', url: `/api/user/admin/${other.userId}`, headers: bearer(admin), payload: update });
     expect(response.statusCode).toBe(200);
     const me = await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(other.token) });
     expect(me.statusCode).toBe(401);
@@ -291,13 +291,13 @@ describe('PUT /api/user/admin/:id', () => {
       isBlocked: false,
       isAccountDisabled: true,
     };
-    const response = await ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${adminId}`, headers: bearer(admin), payload: body });
+    const response = await staffCall(ctx, { method: 'PUT', url: `/api/user/admin/${adminId}`, headers: bearer(admin), payload: body });
     expect(response.statusCode).toBe(400);
     expect(json(response).message).toBe('You cannot disable an admin account');
     const row = await ctx.database.db.selectFrom('users').select(['is_account_disabled', 'phone']).where('id', '=', adminId).executeTakeFirstOrThrow();
     expect(row).toEqual({ is_account_disabled: false, phone: '' });
     await expect(sql`update users set is_account_disabled = true where id = ${adminId}`.execute(ctx.database.db)).rejects.toThrow(/users_admin_never_disabled/);
-    const fine = await ctx.app.inject({
+    const fine = await staffCall(ctx, {
       method: 'PUT',
       url: `/api/user/admin/${adminId}`,
       headers: bearer(admin),
@@ -322,7 +322,7 @@ describe('PUT /api/user/admin/:id', () => {
 describe('DELETE /api/user/admin/:id', () => {
   it('deletes a customer who has no ledger history', async () => {
     const fresh = await createCustomer(ctx);
-    const response = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${fresh.userId}`, headers: bearer(admin) });
+    const response = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${fresh.userId}`, headers: bearer(admin) });
     expect(response.statusCode).toBe(200);
     expect(json(response).data.outcome).toBe('deleted');
     const gone = await ctx.database.db.selectFrom('users').select('id').where('id', '=', fresh.userId).executeTakeFirst();
@@ -336,14 +336,14 @@ describe('DELETE /api/user/admin/:id', () => {
       .where('action', '=', 'user.delete')
       .executeTakeFirst();
     expect(entry?.actor_id).toBe(adminId);
-    const again = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${fresh.userId}`, headers: bearer(admin) });
+    const again = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${fresh.userId}`, headers: bearer(admin) });
     expect(again.statusCode).toBe(404);
   });
 
   it('refuses to close a customer whose balances are not zero, then closes and anonymizes once they are', async () => {
     const saver = await createCustomer(ctx, { firstName: 'Sally', lastName: 'Saver' });
     await moveMoney(saver.userId, 'savings', 12_345);
-    const refused = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin) });
+    const refused = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin) });
     expect(refused.statusCode).toBe(409);
     expect(json(refused).message).toBe('Balances must be zero before this account can be closed (savings $123.45). Move or pay out the money first.');
     const untouched = await ctx.database.db.selectFrom('users').select(['first_name', 'closed_at']).where('id', '=', saver.userId).executeTakeFirstOrThrow();
@@ -354,7 +354,7 @@ describe('DELETE /api/user/admin/:id', () => {
     const postingsBefore = await ctx.database.db.selectFrom('postings').select('id').where('account_id', 'in', accountIds).execute();
     expect(postingsBefore).toHaveLength(2);
 
-    const closed = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin) });
+    const closed = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin) });
     expect(closed.statusCode).toBe(200);
     expect(json(closed).data.outcome).toBe('closed');
 
@@ -390,14 +390,14 @@ describe('DELETE /api/user/admin/:id', () => {
       .executeTakeFirstOrThrow();
     expect(JSON.stringify(entry)).not.toContain('Sally');
     // A closed account is not edited or closed again.
-    const edit = await ctx.app.inject({
+    const edit = await staffCall(ctx, {
       method: 'PUT',
       url: `/api/user/admin/${saver.userId}`,
       headers: bearer(admin),
       payload: validUpdate({ email: 'sally@example.com' }),
     });
     expect(edit.statusCode).toBe(409);
-    const twice = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin) });
+    const twice = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${saver.userId}`, headers: bearer(admin) });
     expect(twice.statusCode).toBe(409);
     expect(json(twice).message).toBe('This account is already closed.');
   });
@@ -425,7 +425,7 @@ describe('DELETE /api/user/admin/:id', () => {
     await moveMoney(documented.userId, 'checking', 500);
     await moveMoney(documented.userId, 'checking', -500);
 
-    const closed = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${documented.userId}`, headers: bearer(admin) });
+    const closed = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${documented.userId}`, headers: bearer(admin) });
     expect(json(closed).data.outcome).toBe('closed');
     expect(await ctx.database.db.selectFrom('stored_files').select('id').where('owner_id', '=', documented.userId).execute()).toHaveLength(0);
     expect(await ctx.database.db.selectFrom('kyc_submissions').select('id').where('user_id', '=', documented.userId).execute()).toHaveLength(0);
@@ -446,7 +446,7 @@ describe('DELETE /api/user/admin/:id', () => {
   });
 
   it('never deletes an admin or the signed-in staff member', async () => {
-    const self = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${adminId}`, headers: bearer(admin) });
+    const self = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${adminId}`, headers: bearer(admin) });
     expect(self.statusCode).toBe(409);
     expect(json(self).message).toBe('You cannot delete your own account.');
     const colleague = await ctx.database.db
@@ -466,7 +466,7 @@ describe('DELETE /api/user/admin/:id', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const other = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${colleague.id}`, headers: bearer(admin) });
+    const other = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${colleague.id}`, headers: bearer(admin) });
     expect(other.statusCode).toBe(409);
     expect(json(other).message).toBe('You cannot delete an admin account.');
     const bad = await ctx.app.inject({ method: 'DELETE', url: '/api/user/admin/xyz', headers: bearer(admin) });

@@ -10,7 +10,7 @@ import { createDatabase } from '../../src/server/db/database';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { migrations } from '../../src/server/db/migrations/index';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
-import { adminToken, bearer, createCustomer, createTestApp, createTestDatabase, json, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, createTestDatabase, json, type TestContext, staffCall } from '../support/app';
 
 // The audit trail as a hash chain (ADR 014): every record chained after commit, its personal part
 // kept apart, hashed with a salt, and erasable when the customer is closed, without breaking the chain.
@@ -36,7 +36,7 @@ async function asSuperuser<T>(work: (client: pg.Client) => Promise<T>): Promise<
 }
 
 const changeDetails = (customer: { userId: string; email: string }, firstName: string) =>
-  ctx.app.inject({
+  staffCall(ctx, {
     method: 'PUT',
     url: `/api/user/admin/${customer.userId}`,
     headers: bearer(admin),
@@ -151,13 +151,16 @@ describe('closing a customer', () => {
         ]),
       );
     }
-    const closed = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
+    const closed = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
     expect(closed.statusCode).toBe(200);
     expect(json(closed).data.outcome).toBe('closed');
 
     const after = await records();
+    // The closure waited for a second staff member (ADR 023): its request and approval are about the customer too.
     expect(after.map((row) => [row.action, row.erased])).toEqual([
       ['user.update', true],
+      ['approval.request', true],
+      ['approval.approve', true],
       ['user.close', false],
     ]);
     expect(after[0]).toMatchObject({ before: null, after: null, actor_email: null });
@@ -170,17 +173,19 @@ describe('closing a customer', () => {
 
     await sealAuditAll(ctx.database.db);
     const verified = await verifyAuditChain(ctx.database.db);
-    expect(verified).toMatchObject({ ok: true, erased: 1 });
+    expect(verified).toMatchObject({ ok: true, erased: 3 });
     const books = await verifyBooks(ctx.database.db, ctx.config);
-    expect(books.lines).toEqual([expect.stringMatching(/audit records on the audit chain \(1 with personal data erased\); no anchors yet\.$/)]);
+    expect(books.lines).toEqual([expect.stringMatching(/audit records on the audit chain \(3 with personal data erased\); no anchors yet\.$/)]);
 
     // The back office's audit log: the record, who did it, and "erased" where its values were.
     const page = json(await ctx.app.inject({ method: 'GET', url: `/api/admin/audit?customer=${customer.userId}`, headers: bearer(admin) })).data;
     expect(page.items.map((item: { action: string; erased: boolean }) => [item.action, item.erased])).toEqual([
       ['user.close', false],
+      ['approval.approve', true],
+      ['approval.request', true],
       ['user.update', true],
     ]);
-    expect(page.items[1]).toMatchObject({ before: null, after: null, reason: null, actorEmail: staff.email, targetName: 'Closed customer' });
+    expect(page.items[3]).toMatchObject({ before: null, after: null, reason: null, actorEmail: staff.email, targetName: 'Closed customer' });
   });
 
   it('a personal part removed behind the app for a customer who is still open is reported', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_ROWS_MESSAGE, BULK_TOO_MANY_MESSAGE } from '../../src/shared/contracts/bulk-payments';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, drainJobs, json, lastCode, mailbox, type TestContext, createTestApp, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, drainJobs, json, lastCode, mailbox, type TestContext, createTestApp, valueDate, staffCall } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -16,7 +16,7 @@ const key = () => `bulk-${Date.now()}-${keySeq++}`;
 type Customer = Awaited<ReturnType<typeof createCustomer>>;
 
 async function fund(userId: string, dollars: number, account: 'savings' | 'checking' = 'checking') {
-  const response = await ctx.app.inject({
+  const response = await staffCall(ctx, {
     method: 'POST',
     url: `/api/transaction/admin/${userId}`,
     headers: { ...bearer(admin), 'idempotency-key': key() },
@@ -294,7 +294,7 @@ describe('bulk payments and the per-customer cap on money calls', () => {
       const staff = await adminToken(limited);
       const payer = await createCustomer(limited);
       const payee = await createCustomer(limited);
-      const funded = await limited.app.inject({
+      const funded = await staffCall(limited, {
         method: 'POST',
         url: `/api/transaction/admin/${payer.userId}`,
         headers: { ...bearer(staff), 'idempotency-key': key() },

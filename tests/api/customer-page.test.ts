@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, bearer, createCustomer, createTestApp, json, mailbox, signIn, submitKyc, type TestContext, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, mailbox, signIn, submitKyc, type TestContext, valueDate, staffCall } from '../support/app';
 
 // The customer page as one place (issue 15): the timeline, staff notes (append-only, audited), and
 // a verification status that always agrees with the KYC decision, whichever way it is set.
@@ -15,11 +15,11 @@ afterAll(async () => ctx?.close());
 
 const get = (url: string, token = admin) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
 const addNote = (userId: string, body: unknown, token = admin) =>
-  ctx.app.inject({ method: 'POST', url: `/api/user/admin/${userId}/notes`, headers: bearer(token), payload: { body } as object });
+  staffCall(ctx, { method: 'POST', url: `/api/user/admin/${userId}/notes`, headers: bearer(token), payload: { body } as object });
 
 async function userUpdate(userId: string, changes: Record<string, unknown>) {
   const user = json(await get(`/api/user/admin/${userId}`)).data;
-  return ctx.app.inject({
+  return staffCall(ctx, {
     method: 'PUT',
     url: `/api/user/admin/${userId}`,
     headers: bearer(admin),
@@ -45,7 +45,7 @@ const statusOf = async (userId: string) =>
 describe('the timeline', () => {
   it('shows entries, sign-ins, identity documents and decisions, loans, card requests and notes, newest first, paged by key', async () => {
     const customer = await createCustomer(ctx, { firstName: 'Tess', lastName: 'Timeline' });
-    const credit = await ctx.app.inject({
+    const credit = await staffCall(ctx, {
       method: 'POST',
       url: `/api/transaction/admin/${customer.userId}`,
       headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
@@ -76,7 +76,15 @@ describe('the timeline', () => {
 
     const first = json(await get(`/api/user/admin/${customer.userId}/timeline`)).data;
     const kinds = first.items.map((event: { kind: string }) => event.kind);
-    expect(new Set(kinds)).toEqual(new Set(['note', 'card_requested', 'loan_decided', 'loan_applied', 'kyc_decided', 'kyc_submitted', 'entry', 'sign_in']));
+    // The welcome credit waited for a second staff member (ADR 023): its request is on the timeline too.
+    expect(new Set(kinds)).toEqual(
+      new Set(['note', 'card_requested', 'loan_decided', 'loan_applied', 'kyc_decided', 'kyc_submitted', 'approval', 'entry', 'sign_in']),
+    );
+    expect(first.items.find((event: { kind: string }) => event.kind === 'approval')).toMatchObject({
+      title: 'Credit or debit (four eyes): approved',
+      actor: 'admin@example.com',
+      detail: expect.stringContaining('approved by admin2@example.com'),
+    });
     expect(kinds[0]).toBe('note');
     const times = first.items.map((event: { at: string }) => event.at);
     expect(times).toEqual([...times].sort().reverse());
@@ -169,14 +177,14 @@ describe('staff notes', () => {
 
   it('erases a closed customer’s notes (the rows stay) and takes no new ones', async () => {
     const customer = await createCustomer(ctx);
-    const credit = await ctx.app.inject({
+    const credit = await staffCall(ctx, {
       method: 'POST',
       url: `/api/transaction/admin/${customer.userId}`,
       headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
       payload: { amount: 5, transactionType: 'credit', date: valueDate(), description: 'History', reason: 'so it closes' },
     });
     expect(credit.statusCode).toBe(201);
-    const debit = await ctx.app.inject({
+    const debit = await staffCall(ctx, {
       method: 'POST',
       url: `/api/transaction/admin/${customer.userId}`,
       headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
@@ -184,7 +192,7 @@ describe('staff notes', () => {
     });
     expect(debit.statusCode).toBe(201);
     expect((await addNote(customer.userId, 'Lives at 1 Secret Lane')).statusCode).toBe(201);
-    const closed = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
+    const closed = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
     expect(json(closed).data.outcome).toBe('closed');
     const notes = await ctx.database.db.selectFrom('customer_notes').select(['body', 'erased_at']).where('user_id', '=', customer.userId).execute();
     expect(notes).toEqual([{ body: '', erased_at: expect.any(Date) }]);

@@ -6,7 +6,7 @@ import { cronItems, taskList } from '../../src/server/jobs/registry';
 import { sealAll } from '../../src/server/ledger/sealer';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { CLOSE_DAYS_TASK, closeEndedDays } from '../../src/server/reports/service';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, signIn, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, signIn, type TestContext, staffCall } from '../support/app';
 
 // End of day (issue 15) over the demo data plus a simulated day of traffic, on an injectable clock,
 // in a bank whose calendar is America/New_York. The simulated day is 1 November 2026, when clocks
@@ -30,7 +30,7 @@ async function at(instant: string) {
 
 const get = (url: string, token = admin) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
 const post = (url: string, payload: Record<string, unknown>, token = admin) =>
-  ctx.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'idempotency-key': randomUUID() }, payload });
+  staffCall(ctx, { method: 'POST', url, headers: { ...bearer(token), 'idempotency-key': randomUUID() }, payload });
 
 async function staffEntry(userId: string, transactionType: 'credit' | 'debit', amount: number, date: string, account: 'savings' | 'checking' = 'checking') {
   const response = await post(`/api/transaction/admin/${userId}`, {
@@ -112,7 +112,7 @@ describe('a simulated day of traffic', () => {
     await at('2026-11-01T15:00:00Z');
     const debit = await staffEntry(jamieId, 'debit', 20, '2026-10-31');
     await at('2026-11-01T16:00:00Z');
-    const reversed = await ctx.app.inject({
+    const reversed = await staffCall(ctx, {
       method: 'DELETE',
       url: `/api/transaction/admin/${debit}`,
       headers: { ...bearer(admin), 'idempotency-key': randomUUID() },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthsUpTo } from '../../src/server/transactions/service';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, type TestContext, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, type TestContext, valueDate, staffCall } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -25,7 +25,7 @@ let keySeq = 0;
 const key = () => `search-${Date.now()}-${keySeq++}`;
 const get = (token: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
 const post = (token: string, url: string, payload: Record<string, unknown>) =>
-  ctx.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'idempotency-key': key() }, payload });
+  staffCall(ctx, { method: 'POST', url, headers: { ...bearer(token), 'idempotency-key': key() }, payload });
 
 async function history(token: string, query: string): Promise<{ items: Line[]; total: number }> {
   const response = await get(token, `/api/transaction${query}`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOO_DEEP_MESSAGE } from '../../src/server/plugins/json';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext, validSignUp, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext, validSignUp, valueDate, staffCall } from '../support/app';
 import { deepJson, deepObjectJson, encodeUrlText } from '../support/fuzz/hostile';
 
 /**
@@ -27,7 +27,7 @@ const key = () => `hostile-${randomBytes(8).toString('hex')}`;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const call = (method: Method, url: string, token: string | null, payload?: unknown) =>
-  ctx.app.inject({
+  staffCall(ctx, {
     method,
     url,
     headers: { ...(token ? bearer(token) : {}), 'idempotency-key': key() },

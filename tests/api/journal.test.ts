@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealAll } from '../../src/server/ledger/sealer';
-import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext, valueDate, staffCall } from '../support/app';
 
 // The whole journal (issue 15): every entry on every account, the bank's own included, filtered by
 // kind, customer, account, booking time, value date and amount, paged by key; one entry's page.
@@ -24,7 +24,7 @@ const journal = async (query: string) => {
 };
 
 async function staffEntry(userId: string, transactionType: 'credit' | 'debit', amount: number, date: string, description: string) {
-  const response = await ctx.app.inject({
+  const response = await staffCall(ctx, {
     method: 'POST',
     url: `/api/transaction/admin/${userId}`,
     headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
@@ -51,7 +51,7 @@ beforeAll(async () => {
   expect(moved.statusCode).toBe(201);
   entries.aliceInternal = json(moved).data.entryId;
   entries.bobDebit = await staffEntry(bob.userId, 'debit', 10, valueDate(-20), 'Bob fee');
-  const reversal = await ctx.app.inject({
+  const reversal = await staffCall(ctx, {
     method: 'DELETE',
     url: `/api/transaction/admin/${entries.bobDebit}`,
     headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
@@ -59,7 +59,7 @@ beforeAll(async () => {
   });
   expect(reversal.statusCode).toBe(200);
   entries.bobReversal = json(reversal).data.reversalEntryId;
-  const correction = await ctx.app.inject({
+  const correction = await staffCall(ctx, {
     method: 'PUT',
     url: `/api/user/admin/account/${alice.userId}`,
     headers: { ...bearer(admin), 'idempotency-key': randomUUID() },

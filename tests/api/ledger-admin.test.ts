@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateAccountNumber } from '../../src/server/ledger/accounts';
 import { sealAll } from '../../src/server/ledger/sealer';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, type TestContext, createTestApp, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, json, type TestContext, createTestApp, valueDate, staffCall } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => ctx?.close());
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>, token = admin) =>
-  ctx.app.inject({ method, url, headers: { ...bearer(token), 'idempotency-key': key() }, ...(payload ? { payload } : {}) });
+  staffCall(ctx, { method, url, headers: { ...bearer(token), 'idempotency-key': key() }, ...(payload ? { payload } : {}) });
 const balances = async (token: string) => json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data.account;
 const valid = { amount: 250, transactionType: 'credit', date: valueDate(-39), description: 'Goodwill credit', reason: 'Complaint #42 resolved' };
 
@@ -81,7 +81,7 @@ describe('staff entries', () => {
     const adminRow = await ctx.database.db.selectFrom('users').select('id').where('is_admin', '=', true).executeTakeFirstOrThrow();
     const toAdmin = await call('POST', `/api/transaction/admin/${adminRow.id}`, valid);
     expect(toAdmin.statusCode).toBe(404);
-    const noKey = await ctx.app.inject({ method: 'POST', url: `/api/transaction/admin/${customer.userId}`, headers: bearer(admin), payload: valid });
+    const noKey = await staffCall(ctx, { method: 'POST', url: `/api/transaction/admin/${customer.userId}`, headers: bearer(admin), payload: valid });
     expect(noKey.statusCode).toBe(400);
     expect((await balances(customer.token)).checking).toBe(0);
   });
@@ -174,7 +174,7 @@ describe('staff entries', () => {
     const complete = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction/complete', headers: bearer(customer.token) })).data.items;
     expect(complete.map((item: { entryId: string }) => item.entryId)).not.toContain(posted.entryId);
     expect((await balances(customer.token)).checking).toBe(0);
-    const twice = await ctx.app.inject({
+    const twice = await staffCall(ctx, {
       method: 'DELETE',
       url: `/api/transaction/admin/${posted.entryId}?reason=again`,
       headers: { ...bearer(admin), 'idempotency-key': key() },

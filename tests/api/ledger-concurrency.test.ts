@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealAll } from '../../src/server/ledger/sealer';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate, staffCall } from '../support/app';
 
 const run = promisify(execFile);
 let ctx: TestContext;
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => ctx?.close());
 
 async function fund(userId: string, dollars: number, account: 'savings' | 'checking' = 'checking') {
-  const response = await ctx.app.inject({
+  const response = await staffCall(ctx, {
     method: 'POST',
     url: `/api/transaction/admin/${userId}`,
     headers: { ...bearer(admin), 'idempotency-key': key() },
@@ -127,7 +127,7 @@ describe('concurrency on PostgreSQL', () => {
       ),
     );
     const staff = customers.map((customer) =>
-      ctx.app.inject({
+      staffCall(ctx, {
         method: 'POST',
         url: `/api/transaction/admin/${customer.userId}`,
         headers: { ...bearer(admin), 'idempotency-key': key() },
@@ -187,7 +187,7 @@ describe('tamper detection', () => {
     try {
       const customer = await createCustomer(fresh);
       const staff = await adminToken(fresh);
-      const funded = await fresh.app.inject({
+      const funded = await staffCall(fresh, {
         method: 'POST',
         url: `/api/transaction/admin/${customer.userId}`,
         headers: { ...bearer(staff), 'idempotency-key': `tamper-${Date.now()}` },

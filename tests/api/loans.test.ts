@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthlyPaymentCents, repaymentScheduleCents } from '../../src/shared/contracts/loans';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox, staffCall } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -17,7 +17,7 @@ const application = { loanAmount: 10000, loanType: 'personal', loanDuration: 36,
 const apply = (token: string, body: unknown = application) =>
   ctx.app.inject({ method: 'POST', url: '/api/loans', headers: bearer(token), payload: body as object });
 const approve = (id: string, key = randomUUID(), token = admin) =>
-  ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: { ...bearer(token), 'idempotency-key': key }, payload: {} });
+  staffCall(ctx, { method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: { ...bearer(token), 'idempotency-key': key }, payload: {} });
 const me = async (token: string) => json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data;
 
 async function verifiedCustomer() {
@@ -166,7 +166,7 @@ describe('staff decisions', () => {
     const unverified = await approve(id);
     expect(unverified.statusCode).toBe(409);
     expect(json(unverified).message).toMatch(/identity is not verified/);
-    const noKey = await ctx.app.inject({ method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: bearer(admin), payload: {} });
+    const noKey = await staffCall(ctx, { method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: bearer(admin), payload: {} });
     expect(noKey.statusCode).toBe(400);
     expect((await me(customer.token)).account.checking).toBe(0);
   });
@@ -295,7 +295,7 @@ describe('loan repayments', () => {
     // The money was paid out: both accounts are at zero, the loan is not.
     await topUp(customer.userId, -1_000_000);
     expect((await me(customer.token)).account).toMatchObject({ savings: 0, checking: 0 });
-    const refused = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
+    const refused = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
     expect(refused.statusCode).toBe(409);
     expect(json(refused).message).toBe('This customer still owes $10,000.00 on a loan: it must be repaid before the account can be closed.');
     const user = await ctx.database.db.selectFrom('users').select(['closed_at', 'email']).where('id', '=', customer.userId).executeTakeFirstOrThrow();

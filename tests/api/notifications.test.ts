@@ -3,7 +3,20 @@ import { NOTIFICATION_DEFAULTS, NOTIFICATION_KINDS } from '../../src/shared/cont
 import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../../src/server/notifications/ledger-notifier';
 import { notify } from '../../src/server/notifications/service';
 import { addJob } from '../../src/server/queues/repository';
-import { adminToken, bearer, createCustomer, createTestApp, drainJobs, json, lastCode, mailbox, signIn, type TestContext, valueDate } from '../support/app';
+import {
+  adminToken,
+  bearer,
+  createCustomer,
+  createTestApp,
+  drainJobs,
+  json,
+  lastCode,
+  mailbox,
+  signIn,
+  type TestContext,
+  valueDate,
+  staffCall,
+} from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -20,7 +33,7 @@ const key = () => `notify-${Date.now()}-${keySeq++}`;
 
 const get = (token: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
 const post = (token: string, url: string, payload: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  ctx.app.inject({ method: 'POST', url, headers: { ...bearer(token), ...headers }, payload });
+  staffCall(ctx, { method: 'POST', url, headers: { ...bearer(token), ...headers }, payload });
 const put = (token: string, url: string, payload: unknown) => ctx.app.inject({ method: 'PUT', url, headers: bearer(token), payload: payload as object });
 
 const list = async (token: string, query = '') => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAYMENT_HOLD_MS } from '../../src/shared/limits';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, signIn, type TestContext, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, signIn, type TestContext, valueDate, staffCall } from '../support/app';
 
 // Issue 13: codes could be asked for without end (40 codes and 200 guesses in 1.3 s), a code for
 // "rent" posted another memo, and a customer could post without limit (1,110 entries in 6 s).
@@ -31,7 +31,7 @@ const post = (app: TestContext, token: string, url: string, payload: Record<stri
   app.app.inject({ method: 'POST', url, remoteAddress: address(), headers: { ...bearer(token), 'idempotency-key': key() }, payload });
 
 async function fund(app: TestContext, userId: string, dollars: number) {
-  const response = await app.app.inject({
+  const response = await staffCall(app, {
     method: 'POST',
     url: `/api/transaction/admin/${userId}`,
     headers: { ...bearer(await adminToken(app)), 'idempotency-key': key() },
@@ -171,14 +171,14 @@ describe('wrong transfer codes per customer per day', () => {
     const view = await ctx.app.inject({ method: 'GET', url: `/api/user/admin/${sender.userId}/payment-hold`, headers: bearer(admin) });
     expect(view.statusCode).toBe(200);
     expect(json(view).data).toEqual({ held: true, heldUntil: expect.any(String), wrongCodes: 10, wrongCodesPerDay: 10 });
-    const customerTries = await ctx.app.inject({
+    const customerTries = await staffCall(ctx, {
       method: 'POST',
       url: `/api/user/admin/${sender.userId}/payment-hold/release`,
       headers: bearer(sender.token),
       payload: { reason: 'I typed them' },
     });
     expect(customerTries.statusCode).toBe(403);
-    const noReason = await ctx.app.inject({
+    const noReason = await staffCall(ctx, {
       method: 'POST',
       url: `/api/user/admin/${sender.userId}/payment-hold/release`,
       headers: bearer(admin),
@@ -186,7 +186,7 @@ describe('wrong transfer codes per customer per day', () => {
     });
     expect(noReason.statusCode).toBe(400);
     expect(json(noReason).message).toBe('A reason is required');
-    const release = await ctx.app.inject({
+    const release = await staffCall(ctx, {
       method: 'POST',
       url: `/api/user/admin/${sender.userId}/payment-hold/release`,
       headers: bearer(admin),
@@ -205,7 +205,7 @@ describe('wrong transfer codes per customer per day', () => {
       { action: 'payments.hold', actor_email: null, reason: '10 wrong transfer codes in a day', after: { held: true, heldUntil: expect.any(String) } },
       { action: 'payments.release', actor_email: 'admin@example.com', reason: 'Customer called: mistyped codes', after: { held: false } },
     ]);
-    const again = await ctx.app.inject({
+    const again = await staffCall(ctx, {
       method: 'POST',
       url: `/api/user/admin/${sender.userId}/payment-hold/release`,
       headers: bearer(admin),

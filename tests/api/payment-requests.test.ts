@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_REQUESTS_PER_HOUR_MAX } from '../../src/shared/contracts/payment-requests';
 import { generateAccountNumber } from '../../src/server/ledger/accounts';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, createTestApp, drainJobs, json, lastCode, mailbox, type TestContext, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, drainJobs, json, lastCode, mailbox, type TestContext, valueDate, staffCall } from '../support/app';
 
 // Issue 14's payment requests (ADR 020): asking another customer for money, the same answer for a
 // stranger, the limit per customer, the lists, paying with the payer's own IMS code exactly once,
@@ -59,7 +59,7 @@ const entryCount = async () =>
   );
 
 async function fund(userId: string, dollars: number, account: 'savings' | 'checking' = 'checking') {
-  const response = await ctx.app.inject({
+  const response = await staffCall(ctx, {
     method: 'POST',
     url: `/api/transaction/admin/${userId}`,
     headers: { ...bearer(admin), 'idempotency-key': randomUUID() },

@@ -79,6 +79,11 @@ POST   /api/transaction/admin/:userId                . . F A
 PUT    /api/transaction/admin/:id                    . . F A
 DELETE /api/transaction/admin/:id                    . . F A
 PUT    /api/user/admin/account/:id                   . . F A
+GET    /api/admin/approvals                          . C F A
+GET    /api/admin/approvals/count                    . C F A
+POST   /api/admin/approvals/:id/approve              . C F A
+POST   /api/admin/approvals/:id/reject               . C F A
+POST   /api/admin/approvals/:id/cancel               . C F A
 GET    /api/admin/staff                              . . . A
 POST   /api/admin/staff                              . . . A
 PUT    /api/admin/staff/:id                          . . . A

@@ -7,7 +7,7 @@ import { verifyLedger } from '../../src/server/ledger/verify';
 import { TASKS } from '../../src/server/jobs/registry';
 import { paymentsOf } from '../../src/server/standing-orders/repository';
 import { REASONS, runStandingOrders, STANDING_ORDER_CATCH_UP_DAYS, STANDING_ORDERS_TASK } from '../../src/server/standing-orders/job';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, type TestContext, staffCall } from '../support/app';
 
 /** A clock the test moves: the system's until `set` is called. */
 function movableClock(): Clock & { set(instant: Date | string): void } {
@@ -35,7 +35,7 @@ const at = (date: string, time = '00:10') => `${date}T${time}:00Z`;
 type Customer = Awaited<ReturnType<typeof createCustomer>>;
 
 async function fund(target: TestContext, customer: Customer, dollars: number, account: 'savings' | 'checking' = 'checking') {
-  const response = await target.app.inject({
+  const response = await staffCall(target, {
     method: 'POST',
     url: `/api/transaction/admin/${customer.userId}`,
     headers: { ...bearer(admin), 'idempotency-key': key() },
@@ -447,7 +447,7 @@ describe('standing orders: the job', () => {
     try {
       const zonedAdmin = await adminToken(zoned);
       const payer = await createCustomer(zoned);
-      await zoned.app.inject({
+      await staffCall(zoned, {
         method: 'POST',
         url: `/api/transaction/admin/${payer.userId}`,
         headers: { ...bearer(zonedAdmin), 'idempotency-key': key() },

@@ -13,7 +13,7 @@ import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { newSigningKeyPem } from '../../src/server/signing/keys';
 import { queueMonthlyStatements, statementPdf } from '../../src/server/statements/service';
-import { adminToken, bearer, createCustomer, createTestApp, drainJobs, json, type TestContext } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, drainJobs, json, type TestContext, staffCall } from '../support/app';
 import { file, multipart } from '../support/multipart';
 
 // Statements, their verification and the exports, against a real PostgreSQL. Entries are booked
@@ -257,7 +257,7 @@ describe('GET /api/statements/{month}.pdf', () => {
     try {
       expect((await download(owner.token, '2025-10')).rawPayload.equals(first)).toBe(true);
 
-      const note = await ctx.app.inject({
+      const note = await staffCall(ctx, {
         method: 'PUT',
         url: `/api/transaction/admin/${owner.october[0]!.id}`,
         headers: bearer(staff),
@@ -270,7 +270,7 @@ describe('GET /api/statements/{month}.pdf', () => {
       // Closing needs zero balances: pay the money out, then close (the customer's data is anonymized).
       await book(ctx, owner.userId, 'checking', -65_950, '2025-12-05T09:00:00Z', 'Paid out');
       await book(ctx, owner.userId, 'savings', -50_000, '2025-12-05T09:00:01Z', 'Paid out');
-      const closed = await ctx.app.inject({ method: 'DELETE', url: `/api/user/admin/${owner.userId}`, headers: bearer(staff) });
+      const closed = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${owner.userId}`, headers: bearer(staff) });
       expect(closed.statusCode).toBe(200);
       const user = await ctx.database.db.selectFrom('users').selectAll().where('id', '=', owner.userId).executeTakeFirstOrThrow();
       expect(user.first_name).toBe('Closed');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate, staffCall } from '../support/app';
 
 // Customer A can neither read nor move customer B's money: every call, every id.
 let ctx: TestContext;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   a = await createCustomer(ctx);
   b = await createCustomer(ctx);
   for (const customer of [a, b]) {
-    const funded = await ctx.app.inject({
+    const funded = await staffCall(ctx, {
       method: 'POST',
       url: `/api/transaction/admin/${customer.userId}`,
       headers: { ...bearer(admin), 'idempotency-key': key() },

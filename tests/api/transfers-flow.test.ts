@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate, mailbox } from '../support/app';
+import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate, mailbox, staffCall } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -14,7 +14,7 @@ let keySeq = 0;
 const key = () => `flow-${Date.now()}-${keySeq++}`;
 
 async function fund(userId: string, dollars: number, account: 'savings' | 'checking' = 'checking') {
-  const response = await ctx.app.inject({
+  const response = await staffCall(ctx, {
     method: 'POST',
     url: `/api/transaction/admin/${userId}`,
     headers: { ...bearer(admin), 'idempotency-key': key() },

@@ -121,10 +121,33 @@ async function call(base: string, token: string, url: string, body: unknown): Pr
   return { status: response.status, message: answer.message ?? '' };
 }
 
+/**
+ * A staff credit under four eyes (ADR 023): asked through one process, approved by the second staff
+ * member through the other; answers what the credit answered once carried out.
+ */
+async function staffCredit(base: string, token: string, approveBase: string, approverToken: string, url: string, body: unknown) {
+  const response = await fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { data?: { approvalId?: string }; message?: string };
+  if (response.status !== 202 || !answer.data?.approvalId) return { status: response.status, message: answer.message ?? '' };
+  const approved = await fetch(`${approveBase}/api/admin/approvals/${answer.data.approvalId}/approve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${approverToken}` },
+    body: '{}',
+  });
+  const decision = (await approved.json()) as { data?: { outcome?: { status: number; message?: string } }; message?: string };
+  if (approved.status !== 200) return { status: approved.status, message: decision.message ?? '' };
+  return { status: decision.data?.outcome?.status ?? 0, message: decision.data?.outcome?.message ?? '' };
+}
+
 describe('two app processes on one database', () => {
   it('posts concurrent payments and staff entries through both, every one once, and the ledger verifies', async () => {
     const customers = await Promise.all(Array.from({ length: CUSTOMERS }, (_, index) => customer(index)));
     const admin = await staffSignInOverHttp(bases[0]!);
+    const admin2 = await staffSignInOverHttp(bases[1]!, { email: 'admin2@example.com', password: 'Ledgerline-Admin-2026' });
 
     const outcomes: Array<{ status: number; message: string }> = [];
     await Promise.all([
@@ -144,12 +167,12 @@ describe('two app processes on one database', () => {
         }),
       ),
       // Staff credit the same customers through both processes meanwhile.
-      ...(bases as string[]).map(async (base) => {
+      ...(bases as string[]).map(async (base, side) => {
         for (let round = 0; round < 10; round += 1) {
           const target = customers[round % CUSTOMERS];
           if (!target) continue;
           outcomes.push(
-            await call(base, admin, `/api/transaction/admin/${target.userId}`, {
+            await staffCredit(base, admin, bases[1 - side]!, admin2, `/api/transaction/admin/${target.userId}`, {
               amount: 3,
               transactionType: 'credit',
               date: valueDate(),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject as injectProvided } from 'vitest';
 import { addDays, todayIso } from '../../src/shared/dates';
@@ -305,4 +305,71 @@ export async function submitKyc(ctx: TestContext, token: string): Promise<void> 
     payload: body.payload,
   });
   if (response.statusCode !== 201) throw new Error(`KYC submission answered ${response.statusCode}: ${response.body}`);
+}
+
+// ---------------------------------------------------------------- four eyes (ADR 023)
+
+/** The second staff member demo mode seeds (DEMO_SECOND_ADMIN_EMAIL), with the first admin's password and authenticator secret. */
+export const secondAdminCredentials = (ctx: TestContext) => ({ email: ctx.config.demoSecondAdminEmail, password: adminCredentials(ctx).password });
+
+const secondAdminSessions = new WeakMap<TestContext, string>();
+
+/**
+ * A session of the second staff member. An app started without demo mode has none, so one is made
+ * as demo mode makes it (the first admin's password hash and authenticator secret).
+ */
+export async function secondAdminToken(ctx: TestContext): Promise<string> {
+  const cached = secondAdminSessions.get(ctx);
+  if (cached) {
+    const me = await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: bearer(cached) });
+    if (me.statusCode === 200) return cached;
+  }
+  const db = ctx.database.db;
+  const credentials = secondAdminCredentials(ctx);
+  if (!(await db.selectFrom('users').select('id').where('email', '=', credentials.email).executeTakeFirst())) {
+    const first = await db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', adminCredentials(ctx).email).executeTakeFirstOrThrow();
+    const created = await db
+      .insertInto('users')
+      .values({
+        email: credentials.email,
+        password_hash: first.password_hash,
+        first_name: 'Second',
+        last_name: 'Approver',
+        is_admin: true,
+        staff_role: 'admin',
+        staff_status: 'active',
+        is_email_confirmed: true,
+        verification_status: 'verified',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const totp = await db.selectFrom('totp_factors').select('secret').where('user_id', '=', first.id).executeTakeFirstOrThrow();
+    await db.insertInto('totp_factors').values({ user_id: created.id, secret: totp.secret, confirmed_at: new Date() }).execute();
+  }
+  const { token } = await staffSignIn(ctx, credentials);
+  secondAdminSessions.set(ctx, token);
+  return token;
+}
+
+/** The second staff member approves a pending request: the approve call's answer. */
+export async function approveAsSecondStaff(ctx: TestContext, approvalId: string): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({ method: 'POST', url: `/api/admin/approvals/${approvalId}/approve`, headers: bearer(await secondAdminToken(ctx)) });
+}
+
+/**
+ * THE way tests make a staff change that four eyes holds (credits, debits, corrections,
+ * reversals, unblocks, closures, large loans): the call as given (by the first admin, whose token
+ * the options carry) and, when it answers 202 pending, the second staff member's approval. It
+ * answers what the change answered once carried out (the approval's stored outcome: status, data,
+ * message), so a test that funds a customer keeps its meaning. Any other answer of the call (a
+ * 400, a 404...) comes back as it is, and so does a refused approval (409).
+ */
+export async function staffCall(ctx: TestContext, options: InjectOptions): Promise<LightMyRequestResponse> {
+  const requested = await ctx.app.inject(options);
+  if (requested.statusCode !== 202) return requested;
+  const approved = await approveAsSecondStaff(ctx, json(requested).data.approvalId);
+  if (approved.statusCode !== 200) return approved;
+  const { status, ...body } = json(approved).data.outcome as { status: number; data: unknown; message?: string };
+  const text = JSON.stringify(body);
+  return { ...approved, statusCode: status, body: text, payload: text, json: () => JSON.parse(text) as unknown } as LightMyRequestResponse;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate, staffCall } from '../support/app';
 
 // Random sequences of customer transfers, staff entries and reversals, run through the real API
 // against PostgreSQL, checked against a simple model: balances match, nothing goes negative,
@@ -50,7 +50,7 @@ describe('ledger invariants under random operations', () => {
 
         for (const command of commands) {
           if (command.type === 'staff') {
-            const response = await ctx.app.inject({
+            const response = await staffCall(ctx, {
               method: 'POST',
               url: `/api/transaction/admin/${customers[command.who]!.userId}`,
               headers: { ...bearer(admin), 'idempotency-key': key() },
@@ -129,7 +129,7 @@ describe('ledger invariants under random operations', () => {
           } else {
             if (posted.length === 0) continue;
             const target = posted[command.pick % posted.length]!;
-            const response = await ctx.app.inject({
+            const response = await staffCall(ctx, {
               method: 'DELETE',
               url: `/api/transaction/admin/${target.entryId}`,
               headers: { ...bearer(admin), 'idempotency-key': key() },

@@ -1,3 +1,4 @@
+import { ZApprovalPendingAnswer } from '../../shared/contracts/approvals';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZAdminDeleteAnswer, ZAdminUserAnswer, ZAdminUserListAnswer, ZAdminUserListQuery, ZAdminUserUpdate, ZEmailParams } from '../../shared/contracts/admin';
 import { ZIdParams } from '../../shared/contracts/common';
@@ -67,7 +68,8 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
           summary: "Change a user's details, verification status, block or access (audited; the customer is told)",
           params: ZIdParams,
           body: ZAdminUserUpdate,
-          response: { 200: ZAdminUserAnswer },
+          // Lifting a block or a disabled access waits for a second staff member (202, ADR 023).
+          response: { 200: ZAdminUserAnswer, 202: ZApprovalPendingAnswer },
         },
       },
       async (request, reply) => send(reply, await customers.updateCustomer(contextOf(request, context), request.params.id, request.body)),
@@ -81,7 +83,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Delete a customer without ledger history, or close and anonymize one with history',
           params: ZIdParams,
-          response: { 200: ZAdminDeleteAnswer },
+          response: { 200: ZAdminDeleteAnswer, 202: ZApprovalPendingAnswer },
         },
       },
       async (request, reply) => send(reply, await customers.closeOrDeleteCustomer(contextOf(request, context), request.params.id)),

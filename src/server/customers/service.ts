@@ -9,6 +9,8 @@ import {
 } from '../../shared/contracts/admin';
 import { SESSION_ENDED_MESSAGE, type SessionDto, type SessionsEnded } from '../../shared/contracts/sessions';
 import { formatCents } from '../../shared/money';
+import type { ApprovalPending } from '../../shared/contracts/approvals';
+import { type ApprovalGate, needsApproval, requestApproval } from '../approvals/request';
 import { audit, eraseAuditPersonalData } from '../audit/audit';
 import { eraseCredentials } from '../auth/repository';
 import { eraseFactors } from '../factors/repository';
@@ -250,13 +252,18 @@ function assertRoleMayChange(role: StaffRole | null, user: User, input: UpdateIn
  * PUT /user/admin/:id. Block and disable take effect at once: the session hook reads the flags on
  * every request, and disabling also ends every session the customer holds.
  */
-export async function updateCustomer(ctx: ActorContext, id: string, input: UpdateInput): Promise<Outcome<AdminUserDto>> {
+export async function updateCustomer(ctx: ActorContext, id: string, requested: UpdateInput): Promise<Outcome<AdminUserDto | ApprovalPending>> {
+  let lifting: Lifting | null = null;
   const change = await inTransaction(ctx.db, async (trx) => {
     const user = await repository.lockUser(trx, id);
     if (!user) throw notFound(USER_NOT_FOUND);
     if (user.closed_at) throw conflict('This account is closed and can no longer be changed.');
-    if (user.is_admin && input.isAccountDisabled) throw ADMIN_NOT_DISABLED();
-    assertRoleMayChange(ctx.actor.user.staff_role, user, input);
+    if (user.is_admin && requested.isAccountDisabled) throw ADMIN_NOT_DISABLED();
+    assertRoleMayChange(ctx.actor.user.staff_role, user, requested);
+    // Blocking and disabling protect, so they take effect at once; lifting either waits for a
+    // second staff member (ADR 023), while the rest of the edit is made now.
+    lifting = needsApproval(ctx, undefined) ? liftingOf(user, requested) : null;
+    const input = lifting ? { ...requested, isBlocked: user.is_blocked, isAccountDisabled: user.is_account_disabled } : requested;
     if (input.email !== user.email && (await repository.emailTakenByAnother(trx, input.email, id))) throw EMAIL_IN_USE();
     const decided = await agreeWithSubmission(withDb(ctx, trx), user, input.verificationStatus);
     const { location, ...details } = input;
@@ -276,6 +283,48 @@ export async function updateCustomer(ctx: ActorContext, id: string, input: Updat
     if (isUniqueViolation(error, repository.EMAIL_UNIQUE_CONSTRAINT)) throw EMAIL_IN_USE();
     if (isCheckViolation(error, repository.ADMIN_NEVER_DISABLED_CONSTRAINT)) throw ADMIN_NOT_DISABLED();
     throw error;
+  });
+  const lift = lifting as Lifting | null;
+  if (lift) {
+    const kind = lift.isAccountDisabled === false ? 'customer_enable' : 'customer_unblock';
+    const summary = [lift.isAccountDisabled === false ? 'Re-enable online banking access' : '', lift.isBlocked === false ? 'Lift the block on payments' : '']
+      .filter(Boolean)
+      .join(' and ');
+    return requestApproval(ctx, { kind, customerId: id, summary, payload: { ...lift } }, null, USER_UPDATED_MESSAGE);
+  }
+  return { data: await toAdminUserDto(ctx.db, change.after), message: USER_UPDATED_MESSAGE };
+}
+
+/** What an edit lifts: a block, a disabled access, or both (false); null when it lifts nothing. */
+interface Lifting {
+  isBlocked?: false;
+  isAccountDisabled?: false;
+}
+
+function liftingOf(user: User, input: UpdateInput): Lifting | null {
+  const lifting: Lifting = {};
+  if (user.is_blocked && !input.isBlocked) lifting.isBlocked = false;
+  if (user.is_account_disabled && !input.isAccountDisabled) lifting.isAccountDisabled = false;
+  return Object.keys(lifting).length > 0 ? lifting : null;
+}
+
+/** An approved unblock or re-enable (four eyes): the flags the request lifted, audited and told as any edit is. */
+export async function liftRestrictions(ctx: ActorContext, id: string, lifting: Lifting, gate: ApprovalGate): Promise<Outcome<AdminUserDto>> {
+  const change = await inTransaction(ctx.db, async (trx) => {
+    await gate.claim(trx);
+    const user = await repository.lockUser(trx, id);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    if (user.closed_at) throw conflict('This account is closed and can no longer be changed.');
+    const updated = await trx
+      .updateTable('users')
+      .set({ is_blocked: lifting.isBlocked ?? user.is_blocked, is_account_disabled: lifting.isAccountDisabled ?? user.is_account_disabled })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const change = diff(user, updated);
+    await auditChange(trx, ctx, change);
+    await notifyChange(withDb(ctx, trx), change);
+    return change;
   });
   return { data: await toAdminUserDto(ctx.db, change.after), message: USER_UPDATED_MESSAGE };
 }
@@ -312,18 +361,7 @@ async function deleteWithoutHistory(trx: DB, ctx: ActorContext, user: User, acco
 
 /** Closing: zero balances and no open loan first; then sign-in stops and personal data goes, entries stay. */
 async function close(trx: DB, ctx: ActorContext, user: User, accounts: Awaited<ReturnType<typeof lockCustomerAccounts>>, history: boolean): Promise<Ending> {
-  const nonZero = accounts.filter((account) => account.balance !== 0);
-  if (nonZero.length > 0) {
-    const balances = nonZero.map((account) => `${account.kind} ${formatCents(account.balance)}`).join(', ');
-    throw conflict(`Balances must be zero before this account can be closed (${balances}). Move or pay out the money first.`);
-  }
-  // A customer who still owes the bank is not closed: the loan would be left with nobody to repay it.
-  const owed = await amountOwed(trx, user.id);
-  if (owed.loans > 0) {
-    throw conflict(
-      `This customer still owes ${formatCents(owed.cents)} on ${owed.loans === 1 ? 'a loan' : `${owed.loans} loans`}: it must be repaid before the account can be closed.`,
-    );
-  }
+  await assertClosable(trx, user, accounts);
   await repository.anonymizeUser(trx, user.id);
   await endUserSessions(trx, user.id);
   await eraseCredentials(trx, user.id, user.email);
@@ -345,6 +383,22 @@ async function close(trx: DB, ctx: ActorContext, user: User, accounts: Awaited<R
   return { kind: 'closed', user, files };
 }
 
+/** What must hold before a customer is closed (checked when it is asked for, and again when it is approved). */
+async function assertClosable(trx: DB, user: User, accounts: Awaited<ReturnType<typeof lockCustomerAccounts>>): Promise<void> {
+  const nonZero = accounts.filter((account) => account.balance !== 0);
+  if (nonZero.length > 0) {
+    const balances = nonZero.map((account) => `${account.kind} ${formatCents(account.balance)}`).join(', ');
+    throw conflict(`Balances must be zero before this account can be closed (${balances}). Move or pay out the money first.`);
+  }
+  // A customer who still owes the bank is not closed: the loan would be left with nobody to repay it.
+  const owed = await amountOwed(trx, user.id);
+  if (owed.loans > 0) {
+    throw conflict(
+      `This customer still owes ${formatCents(owed.cents)} on ${owed.loans === 1 ? 'a loan' : `${owed.loans} loans`}: it must be repaid before the account can be closed.`,
+    );
+  }
+}
+
 const ENDINGS = {
   deleted: {
     subject: 'your account was deleted',
@@ -363,21 +417,35 @@ const ENDINGS = {
  * history is closed: balances must be zero, sign-in stops, personal data is anonymized, entries stay.
  * Files leave the disk once the rows that name them are gone for good (after commit).
  */
-export async function closeOrDeleteCustomer(ctx: ActorContext, id: string): Promise<Outcome<AdminDeleteResult>> {
+export const CLOSE_REQUESTED_MESSAGE = 'The customer will be closed and personal data anonymized once approved. Entries are kept.';
+
+/**
+ * With four eyes on (ADR 023), closing a customer with history waits for a second staff member:
+ * the preconditions are checked when it is asked for and again when it is approved (`gate`).
+ * Deleting a customer no entry ever touched is not a closure and happens at once.
+ */
+export async function closeOrDeleteCustomer(ctx: ActorContext, id: string, gate?: ApprovalGate): Promise<Outcome<AdminDeleteResult | ApprovalPending>> {
   if (ctx.actor.user.id === id) throw conflict('You cannot delete your own account.');
   const ending = await inTransaction(ctx.db, async (trx) => {
+    await gate?.claim(trx);
     const user = await repository.lockUser(trx, id);
     if (!user) throw notFound(USER_NOT_FOUND);
     if (user.is_admin) throw conflict('You cannot delete an admin account.');
     if (user.closed_at) throw conflict('This account is already closed.');
     const accounts = await lockCustomerAccounts(trx, id);
     const history = await hasLedgerHistory(trx, id);
+    if (history && needsApproval(ctx, gate)) {
+      await assertClosable(trx, user, accounts);
+      const summary = 'Close the customer: sign-in stops and personal data is anonymized; entries are kept';
+      return requestApproval(withDb(ctx, trx), { kind: 'customer_close', customerId: id, summary, payload: {} }, null, CLOSE_REQUESTED_MESSAGE);
+    }
     const deleted = history ? undefined : await deleteWithoutHistory(trx, ctx, user, accounts[0]?.number ?? null);
     const ended = deleted ?? (await close(trx, ctx, user, accounts, history));
     const { subject, body } = ENDINGS[ended.kind];
     await queueMail(withDb(ctx, trx), plainMail(brandOf(ctx.config), ended.user.email, subject, `Hello ${ended.user.first_name},\n\n${body}`));
     return ended;
   });
+  if (!('kind' in ending)) return ending;
   await discardFiles(ctx, ending.files);
   const { message } = ENDINGS[ending.kind];
   return { data: { outcome: ending.kind, message }, message };

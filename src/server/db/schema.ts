@@ -717,6 +717,25 @@ export interface Database {
   trial_balances: TrialBalancesTable;
   trial_balance_lines: TrialBalanceLinesTable;
   customer_notes: CustomerNotesTable;
+  approvals: ApprovalsTable;
+}
+
+/** A staff request waiting for a second staff member (four eyes, issue 15, ADR 023). */
+export interface ApprovalsTable {
+  id: string;
+  kind: string;
+  requested_by: string;
+  requested_at: Timestamp;
+  expires_at: Timestamp;
+  customer_id: string | null;
+  subject_user_id: string | null;
+  summary: string;
+  payload: ColumnType<unknown, string, string>;
+  status: ColumnType<string, string | undefined, string>;
+  decided_by: string | null;
+  decided_at: Timestamp | null;
+  reason: string | null;
+  outcome: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export type User = Selectable<UsersTable>;

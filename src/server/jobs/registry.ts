@@ -1,5 +1,6 @@
 import { parseCronItems, type ParsedCronItem, type TaskList } from 'graphile-worker';
 import { z } from 'zod';
+import { APPROVALS_EXPIRE_TASK, expireApprovals } from '../approvals/service';
 import { ANCHOR_DAILY_TASK, runDailyAnchor } from '../anchors/service';
 import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
@@ -55,6 +56,9 @@ export const TASKS: readonly TaskDefinition[] = [
   // Every 5 minutes: support recoveries (ADR 025) whose 24 hours have passed by the context's clock
   // take effect; one missed while no runner was up is completed by the next run.
   { identifier: RECOVERY_DUE_TASK, run: (ctx) => completeDueRecoveries(ctx), schedule: '*/5 * * * *' },
+  // Four eyes (ADR 023): requests nobody decided within 7 days expire. Every 10 minutes, audited;
+  // the queue also reads a request past its time as expired before the sweep marks it.
+  { identifier: APPROVALS_EXPIRE_TASK, run: (ctx) => expireApprovals(ctx), schedule: '*/10 * * * *' },
 ];
 
 /** The tasks as graphile-worker runs them, each given the context. */

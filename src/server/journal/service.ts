@@ -1,3 +1,5 @@
+import { findApproval } from '../approvals/repository';
+import { toApprovalDto } from '../approvals/service';
 import type { z } from 'zod';
 import type { JournalEntryDetailDto, JournalEntryDto, JournalPage, JournalPostingDto, LedgerAccountDto, ZJournalQuery } from '../../shared/contracts/journal';
 import type { AppContext } from '../context';
@@ -132,8 +134,11 @@ export async function journalEntry(ctx: AppContext, id: string): Promise<Journal
   const ref = (found: repository.EntryRow | undefined) =>
     found ? { id: found.id, description: found.description, bookedAt: new Date(found.booked_at).toISOString() } : null;
   const reason = row.details && typeof row.details.reason === 'string' ? row.details.reason : null;
+  const approvalId = row.details && typeof row.details.approvalId === 'string' ? row.details.approvalId : null;
+  const approval = approvalId ? await findApproval(ctx.db, approvalId) : undefined;
   return {
     ...entry,
+    approval: approval ? toApprovalDto(approval, ctx.clock.now()) : null,
     postedDescription: row.description,
     reason,
     chain: chain

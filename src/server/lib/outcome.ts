@@ -8,6 +8,8 @@ export interface Outcome<T = unknown> {
   data: T;
   message?: string;
   created?: boolean;
+  /** Accepted, not yet done: a change waiting for a second staff member (202, ADR 023). */
+  accepted?: boolean;
 }
 
 /** The stored form of an outcome: the status and body a retry is answered with. */
@@ -18,7 +20,7 @@ export interface StoredOutcome {
 
 export function storedOutcome(outcome: Outcome): StoredOutcome {
   return {
-    status: outcome.created ? 201 : 200,
+    status: outcome.accepted ? 202 : outcome.created ? 201 : 200,
     body: outcome.message === undefined ? { data: outcome.data } : { data: outcome.data, message: outcome.message },
   };
 }

@@ -36,6 +36,10 @@ export function insertLoan(trx: DB, userId: string, terms: LoanTerms): Promise<L
 }
 
 /** Locks a loan for a change; `userId` limits it to that customer's loans. */
+export function findLoan(db: DB, id: string): Promise<LoanRow | undefined> {
+  return db.selectFrom('loans').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function lockLoan(trx: DB, id: string, userId?: string): Promise<LoanRow | undefined> {
   let query = trx.selectFrom('loans').selectAll().where('id', '=', id);
   if (userId) query = query.where('user_id', '=', userId);

@@ -1,3 +1,4 @@
+import { ZApprovalPendingAnswer } from '../../shared/contracts/approvals';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZIdParams } from '../../shared/contracts/common';
 import { ZLoanAnswer, ZLoanApplication, ZLoanList, ZLoanQueue, ZLoanQueueQuery, ZLoanRejectRequest } from '../../shared/contracts/loans';
@@ -69,7 +70,12 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/loans/:id/approve',
       {
         config: { access: 'staff', staffRoles: ROLES.finance, idempotency: true },
-        schema: { tags: ['loans', 'staff'], summary: 'Approve and disburse a loan', params: ZIdParams, response: { 200: ZLoanAnswer } },
+        schema: {
+          tags: ['loans', 'staff'],
+          summary: 'Approve and disburse a loan (above FOUR_EYES_LOAN_ABOVE: a request for a second staff member, 202)',
+          params: ZIdParams,
+          response: { 200: ZLoanAnswer, 202: ZApprovalPendingAnswer },
+        },
       },
       async (request, reply) => send(reply, await loans.approveLoan(contextOf(request, context), request.params.id, ticketOf(request))),
     );

@@ -1,3 +1,5 @@
+import type { ApprovalPending } from '../../shared/contracts/approvals';
+import { type ApprovalGate, needsApproval, requestApproval } from '../approvals/request';
 import type { z } from 'zod';
 import type { Paginated } from '../../shared/contracts/common';
 import {
@@ -228,8 +230,26 @@ export async function loanQueue(ctx: ActorContext, status: LoanStatus | 'all', p
 }
 
 /** Approval disburses the loan as a ledger entry, in the transaction that approves it; audited. */
-export async function approveLoan(ctx: ActorContext, id: string, ticket: IdempotencyTicket): Promise<Outcome<LoanDto>> {
+export const LOAN_APPROVAL_REQUESTED_MESSAGE = 'Loan approval requested';
+
+/**
+ * Approval disburses the loan as a ledger entry, in the transaction that approves it; audited. A
+ * loan above FOUR_EYES_LOAN_ABOVE waits for a second staff member first (ADR 023), whose approval
+ * disburses it then (`gate`).
+ */
+export async function approveLoan(ctx: ActorContext, id: string, ticket: IdempotencyTicket, gate?: ApprovalGate): Promise<Outcome<LoanDto | ApprovalPending>> {
+  if (needsApproval(ctx, gate)) {
+    const loan = await repository.findLoan(ctx.db, id);
+    if (!loan) throw notFound(LOAN_NOT_FOUND);
+    if (loan.status !== 'pending') throw new AppError('conflict', `This application is already ${loan.status}.`);
+    if (loan.amount_cents > ctx.config.fourEyesLoanAboveCents) {
+      const summary = `Approve and pay out a ${describe(loan).charAt(0).toLowerCase()}${describe(loan).slice(1)}`;
+      const payload = { loanId: loan.id, amount: loan.amount_cents / 100, loanType: loan.loan_type, durationMonths: loan.duration_months };
+      return requestApproval(ctx, { kind: 'loan_approval', customerId: loan.user_id, summary, payload }, ticket, LOAN_APPROVAL_REQUESTED_MESSAGE);
+    }
+  }
   const { outcome } = await ctx.ledger.transaction(async (trx, post) => {
+    await gate?.claim(trx);
     const loan = await repository.lockLoan(trx, id);
     if (!loan) throw notFound(LOAN_NOT_FOUND);
     if (loan.status !== 'pending') throw new AppError('conflict', `This application is already ${loan.status}.`);
@@ -244,7 +264,13 @@ export async function approveLoan(ctx: ActorContext, id: string, ticket: Idempot
         kind: 'loan',
         description: `${label} disbursement`,
         authorId: ctx.actor.user.id,
-        details: { loanId: loan.id, loanType: loan.loan_type, durationMonths: loan.duration_months, annualRateBps: loan.annual_rate_bps },
+        details: {
+          loanId: loan.id,
+          loanType: loan.loan_type,
+          durationMonths: loan.duration_months,
+          annualRateBps: loan.annual_rate_bps,
+          ...(gate ? { approvalId: gate.id } : {}),
+        },
         postings: [
           {
             accountId: await bankAccountId(trx, 'loans_receivable'),

@@ -101,6 +101,17 @@ export async function timeline(db: DB, userId: string, accountIds: string[], pos
       sql`c.created_at`,
       sql`c.id::text`,
     ),
+    // Four eyes (ADR 023): each staff request about the customer, at the time it was asked, with its outcome.
+    branch(
+      'approval',
+      (bound) => sql`
+        select 'approval' as kind, a.id::text as id, a.requested_at as at, ${micros(sql`a.requested_at`)} as at_micros,
+          jsonb_build_object('approvalKind', a.kind, 'summary', a.summary, 'status', a.status, 'reason', a.reason,
+            'requester', (select email from users where id = a.requested_by), 'decider', (select email from users where id = a.decided_by)) as data
+        from approvals a where a.customer_id = ${userId}::uuid and ${bound}`,
+      sql`a.requested_at`,
+      sql`a.id::text`,
+    ),
     branch(
       'recovery',
       (bound) => sql`

@@ -1,3 +1,4 @@
+import { APPROVAL_KIND_LABELS, type ApprovalKind } from '../../shared/contracts/approvals';
 import { ENTRY_KIND_LABELS, type EntryKindName } from '../../shared/contracts/transactions';
 import { NOTE_ADDED_MESSAGE, type NoteDto, type TimelineEventDto, type TimelineKind, type TimelinePage } from '../../shared/contracts/timeline';
 import { formatCents } from '../../shared/money';
@@ -71,6 +72,17 @@ function toEvent(row: repository.TimelineRow): TimelineEventDto {
         title: `${String(data.cardType) === 'credit' ? 'Credit' : 'Debit'} card requested`,
         detail: [`Status: ${String(data.status)}`, text(data.note)].filter(Boolean).join(' · '),
       };
+    case 'approval': {
+      const kind = String(data.approvalKind) as ApprovalKind;
+      const status = String(data.status);
+      const decided = status === 'pending' ? `asked by ${String(data.requester)}` : `${status}${data.decider ? ` by ${String(data.decider)}` : ''}`;
+      return {
+        ...base,
+        title: `${APPROVAL_KIND_LABELS[kind] ?? 'Request'} (four eyes): ${status}`,
+        detail: [text(data.summary), decided, text(data.reason)].filter(Boolean).join(' · '),
+        actor: text(data.requester),
+      };
+    }
     case 'recovery':
       return {
         ...base,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ZApprovalPendingAnswer } from '../../shared/contracts/approvals';
 import { envelope, ZIdParams } from '../../shared/contracts/common';
 import {
   ZAdminAccountUpdate,
@@ -166,7 +167,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
           summary: "Credit or debit a customer's account (a reasoned, audited adjustment)",
           params: ZUserIdParams,
           body: ZAdminTransactionRequest,
-          response: { 201: ZTransactionAnswer },
+          response: { 201: ZTransactionAnswer, 202: ZApprovalPendingAnswer },
         },
       },
       async (request, reply) =>
@@ -201,7 +202,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
           params: ZIdParams,
           querystring: ZReasonQuery,
           body: ZReversalBody,
-          response: { 200: ZReversal },
+          response: { 200: ZReversal, 202: ZApprovalPendingAnswer },
         },
       },
       async (request, reply) => {
@@ -219,7 +220,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
           summary: "Set a customer's balances (correction entries) and account number",
           params: ZIdParams,
           body: ZAdminAccountUpdate,
-          response: { 200: ZCorrection },
+          response: { 200: ZCorrection, 202: ZApprovalPendingAnswer },
         },
       },
       async (request, reply) => send(reply, await transactions.correctAccount(contextOf(request, context), request.params.id, request.body, ticketOf(request))),

@@ -12,6 +12,8 @@ import {
 } from '../../shared/contracts/transactions';
 import { formatCents } from '../../shared/money';
 import { bicCountry, wireCountries } from '../../shared/wire';
+import type { ApprovalPending } from '../../shared/contracts/approvals';
+import { type ApprovalGate, needsApproval, requestApproval } from '../approvals/request';
 import { audit } from '../audit/audit';
 import { type ApprovalStepOutcome, approvePayment } from '../payment-approval/service';
 import { assertPaymentsNotHeld } from '../payment-limits/service';
@@ -262,10 +264,30 @@ async function customerById(db: DB, userId: string): Promise<User> {
 }
 
 /** A staff credit or debit: a reasoned entry against the bank's operations account, audited. */
-export async function postStaffEntry(ctx: ActorContext, userId: string, input: StaffEntryInput, ticket: IdempotencyTicket): Promise<Outcome<TransactionDto>> {
+export const STAFF_ENTRY_MESSAGE = 'Transaction added successfully';
+export const BALANCE_CORRECTION_MESSAGE = 'Account balance successfully';
+export const REVERSAL_MESSAGE = 'Transaction reversed';
+
+/**
+ * A staff credit or debit: a reasoned entry against the bank's operations account, audited. With
+ * four eyes on (ADR 023) the call files a request and a second staff member's approval posts it
+ * (`gate`), booked then; its author is the staff member who asked.
+ */
+export async function postStaffEntry(
+  ctx: ActorContext,
+  userId: string,
+  input: StaffEntryInput,
+  ticket: IdempotencyTicket,
+  gate?: ApprovalGate,
+): Promise<Outcome<TransactionDto | ApprovalPending>> {
   const customer = await customerById(ctx.db, userId);
   const own = await ownAccounts(ctx.db, customer.id);
   const account = own[input.account];
+  if (needsApproval(ctx, gate)) {
+    const summary = `${input.transactionType === 'credit' ? 'Credit' : 'Debit'} ${formatCents(input.amount)} ${input.transactionType === 'credit' ? 'to' : 'from'} the ${input.account} account`;
+    const payload = { ...input, amount: input.amount / 100 };
+    return requestApproval(ctx, { kind: 'staff_entry', customerId: customer.id, summary, payload }, ticket, STAFF_ENTRY_MESSAGE);
+  }
   const operations = await bankAccountId(ctx.db, 'bank_operations');
   const signed = input.transactionType === 'credit' ? input.amount : -input.amount;
   const entry: EntryInput = {
@@ -273,13 +295,14 @@ export async function postStaffEntry(ctx: ActorContext, userId: string, input: S
     description: input.description,
     valueDate: input.date,
     authorId: ctx.actor.user.id,
-    details: { reason: input.reason },
+    details: gate ? { reason: input.reason, approvalId: gate.id } : { reason: input.reason },
     postings: [
       { accountId: account.id, amountCents: signed, counterparty: 'Bank adjustment' },
       { accountId: operations, amountCents: -signed, counterparty: fullName(customer) },
     ],
   };
   return ctx.ledger.transaction(async (trx, post) => {
+    await gate?.claim(trx);
     const [posted] = await post([entry]);
     assert(posted, 'one entry posted');
     const line = lineOf(posted, account.id, input.account);
@@ -300,7 +323,7 @@ export async function postStaffEntry(ctx: ActorContext, userId: string, input: S
       },
       reason: input.reason,
     });
-    const outcome: Outcome<TransactionDto> = { data: line, message: 'Transaction added successfully', created: true };
+    const outcome: Outcome<TransactionDto> = { data: line, message: STAFF_ENTRY_MESSAGE, created: true };
     await storeOutcome(trx, ticket, outcome, posted.id);
     return outcome;
   });
@@ -318,21 +341,32 @@ export async function reverseEntry(
   id: string,
   reason: string,
   ticket: IdempotencyTicket,
-): Promise<Outcome<{ reversedEntryId: string; reversalEntryId: string }>> {
+  gate?: ApprovalGate,
+): Promise<Outcome<{ reversedEntryId: string; reversalEntryId: string } | ApprovalPending>> {
   const entry = await findEntryOrThrow(ctx.db, id);
   if (entry.kind === 'reversal') throw badRequest('A reversal cannot be reversed. Add a new transaction instead.');
   if (await repository.isReversed(ctx.db, entry.id)) throw conflict('This transaction has already been reversed.');
   const lines = await repository.entryPostings(ctx.db, entry.id);
   const customers = [...new Set(lines.map((line) => line.owner_id).filter((owner): owner is string => owner !== null))];
+  if (needsApproval(ctx, gate)) {
+    const summary = `Reverse the ${entry.kind} entry of ${formatCents(entry.amount)} (${entry.description.slice(0, 120)})`;
+    return requestApproval(
+      ctx,
+      { kind: 'reversal', customerId: customers[0] ?? null, summary, payload: { entryId: entry.id, reason } },
+      ticket,
+      REVERSAL_MESSAGE,
+    );
+  }
   try {
     return await ctx.ledger.transaction(async (trx, post) => {
+      await gate?.claim(trx);
       const [posted] = await post([
         {
           kind: 'reversal',
           description: `Reversal: ${entry.description}`,
           authorId: ctx.actor.user.id,
           reversalOf: entry.id,
-          details: { reason },
+          details: gate ? { reason, approvalId: gate.id } : { reason },
           postings: lines.map((line) => ({
             accountId: line.account_id,
             amountCents: -line.amount,
@@ -351,7 +385,7 @@ export async function reverseEntry(
         after: { entry: entry.id, status: 'reversed', reversal: posted.id },
         reason,
       });
-      const outcome = { data: { reversedEntryId: entry.id, reversalEntryId: posted.id }, message: 'Transaction reversed' };
+      const outcome = { data: { reversedEntryId: entry.id, reversalEntryId: posted.id }, message: REVERSAL_MESSAGE };
       await storeOutcome(trx, ticket, outcome, posted.id);
       return outcome;
     });
@@ -380,6 +414,9 @@ export async function describeEntry(ctx: ActorContext, id: string, description: 
   return repository.entryLines(ctx.db, entry.id, null);
 }
 
+export const BALANCE_MOVED_MESSAGE =
+  'The account moved since this correction was asked for: the balances it would set are no longer right. Ask for the correction again.';
+
 export interface AccountCorrection {
   account: { number: string; savings: number; checking: number };
   entryId: string | null;
@@ -395,7 +432,8 @@ export async function correctAccount(
   userId: string,
   input: AccountUpdateInput,
   ticket: IdempotencyTicket,
-): Promise<Outcome<AccountCorrection>> {
+  approval?: { gate: ApprovalGate; expected: { savings: number; checking: number } },
+): Promise<Outcome<AccountCorrection | ApprovalPending>> {
   const customer = await customerById(ctx.db, userId);
   const own = await ownAccounts(ctx.db, customer.id);
   if (input.number !== own.number) {
@@ -403,11 +441,29 @@ export async function correctAccount(
       throw badRequest('Account number must be 10 digits with a valid check digit', { number: 'Not a valid account number' });
     if (await repository.accountNumberTaken(ctx.db, input.number, customer.id)) throw conflict('This account number is already in use.');
   }
+  // Only a change of balance is money: a new account number alone needs no second pair of eyes.
+  const movesMoney = input.savings !== own.savings.balance || input.checking !== own.checking.balance;
+  if (movesMoney && needsApproval(ctx, approval?.gate)) {
+    const summary = `Set balances to savings ${formatCents(input.savings)}, checking ${formatCents(input.checking)} (now ${formatCents(own.savings.balance)} and ${formatCents(own.checking.balance)})`;
+    const payload = {
+      number: input.number,
+      savings: input.savings / 100,
+      checking: input.checking / 100,
+      reason: input.reason,
+      // The balances the request was made against: if either moves before approval, it is refused.
+      before: { savings: own.savings.balance / 100, checking: own.checking.balance / 100 },
+    };
+    return requestApproval(ctx, { kind: 'balance_correction', customerId: customer.id, summary, payload }, ticket, BALANCE_CORRECTION_MESSAGE);
+  }
   const operations = await bankAccountId(ctx.db, 'bank_operations');
   try {
     return await ctx.ledger.transaction(async (trx, post) => {
+      await approval?.gate.claim(trx);
       const locked = await repository.lockAccounts(trx, [own.savings.id, own.checking.id, operations]);
       const balanceOf = (kind: 'savings' | 'checking') => locked.find((row) => row.kind === kind)?.balance ?? 0;
+      if (approval && (balanceOf('savings') !== approval.expected.savings || balanceOf('checking') !== approval.expected.checking)) {
+        throw new AppError('conflict', BALANCE_MOVED_MESSAGE);
+      }
       const before = { number: own.number, savings: balanceOf('savings') / 100, checking: balanceOf('checking') / 100 };
       const postings: Array<{ accountId: string; amountCents: number; counterparty: string }> = [];
       let total = 0;
@@ -423,7 +479,13 @@ export async function correctAccount(
       if (postings.length > 0) {
         if (total !== 0) postings.push({ accountId: operations, amountCents: -total, counterparty: fullName(customer) });
         const [posted] = await post([
-          { kind: 'adjustment', description: 'Balance correction', authorId: ctx.actor.user.id, details: { reason: input.reason }, postings },
+          {
+            kind: 'adjustment',
+            description: 'Balance correction',
+            authorId: ctx.actor.user.id,
+            details: approval ? { reason: input.reason, approvalId: approval.gate.id } : { reason: input.reason },
+            postings,
+          },
         ]);
         entryId = posted?.id ?? null;
       }
@@ -439,7 +501,7 @@ export async function correctAccount(
         after: { ...after, entryId },
         reason: input.reason,
       });
-      const outcome = { data: { account: after, entryId }, message: 'Account balance successfully' };
+      const outcome = { data: { account: after, entryId }, message: BALANCE_CORRECTION_MESSAGE };
       await storeOutcome(trx, ticket, outcome, entryId);
       return outcome;
     });

@@ -1,3 +1,4 @@
+import { ZApproval } from './approvals';
 import { z } from 'zod';
 import { EMAIL_LENGTH_MAX } from '../limits';
 import { AMOUNT_CENTS_MAX, dollarsToCents, formatCents } from '../money';
@@ -160,6 +161,8 @@ export type JournalPage = z.infer<typeof ZJournalPage>;
 const ZEntryRef = z.object({ id: z.string(), description: z.string(), bookedAt: ZTimestamp });
 
 export const ZJournalEntryDetail = ZJournalEntry.extend({
+  /** The four-eyes request this entry carried out (ADR 023): who asked and who approved; null for an entry made without one. */
+  approval: ZApproval.nullable(),
   /** The description as posted (a staff note may correct how it reads: `description`). */
   postedDescription: z.string(),
   /** The staff member's reason for a staff entry, a correction or a reversal. */

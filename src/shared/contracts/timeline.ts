@@ -16,6 +16,7 @@ export const TIMELINE_KINDS = [
   'loan_applied',
   'loan_decided',
   'card_requested',
+  'approval',
   'recovery',
   'note',
 ] as const;
@@ -29,6 +30,7 @@ export const TIMELINE_KIND_LABELS: Record<TimelineKind, string> = {
   loan_applied: 'Loan application',
   loan_decided: 'Loan decision',
   card_requested: 'Card request',
+  approval: 'Four-eyes request',
   recovery: 'Account recovery',
   note: 'Staff note',
 };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { adminToken, bearer, createCustomer, json, signIn, type TestContext, valueDate } from '../app';
+import { adminToken, bearer, createCustomer, json, signIn, staffCall, type TestContext, valueDate } from '../app';
 import { file, multipart, pdf, png } from '../multipart';
 
 /** A customer the fuzzer acts as, or whose objects it asks for. */
@@ -61,7 +61,7 @@ export class World {
   }
 
   private async call(method: 'POST' | 'PATCH' | 'PUT', url: string, token: string | null, payload: unknown, extra: Record<string, string> = {}) {
-    const response = await this.ctx.app.inject({
+    const response = await staffCall(this.ctx, {
       method,
       url,
       headers: { ...(token ? bearer(token) : {}), 'idempotency-key': `setup-${randomBytes(8).toString('hex')}`, ...extra },

@@ -9,6 +9,8 @@ export interface ShellLink {
   to: string;
   label: string;
   icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean }>;
+  /** A count shown next to the label (e.g. requests waiting for approval), read with it: "Approvals, 2 pending". */
+  badge?: { count: number; label: string };
 }
 
 /** The signed-in frame shared by the customer area and the back office: sidebar, top bar, content. */
@@ -44,7 +46,7 @@ export function AppShell({
   const sidebar = (
     <nav aria-label={navLabel} className="flex flex-1 flex-col gap-1 p-4">
       <ul className="flex flex-col gap-1">
-        {links.map(({ to, label, icon: Icon }) => (
+        {links.map(({ to, label, icon: Icon, badge }) => (
           <li key={to}>
             <NavLink
               to={to}
@@ -55,6 +57,12 @@ export function AppShell({
             >
               <Icon aria-hidden={true} className="h-5 w-5" />
               {label}
+              {badge && badge.count > 0 ? (
+                <span className="ml-auto rounded-full bg-amber-300 px-2 py-0.5 text-xs font-bold text-slate-900" data-testid="nav-badge">
+                  {badge.count}
+                  <span className="sr-only"> {badge.label}</span>
+                </span>
+              ) : null}
             </NavLink>
           </li>
         ))}

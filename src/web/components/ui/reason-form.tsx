@@ -17,12 +17,15 @@ export function ReasonForm({
   send,
   onCancel,
   className = 'space-y-3',
+  hint = 'The customer receives this reason by email.',
 }: {
   label: string;
   schema: z.ZodType<{ reason: string }, { reason: string }>;
   send: (reason: string) => Promise<string>;
   onCancel: () => void;
   className?: string;
+  /** Who reads the reason (default: the customer, by email). */
+  hint?: string;
 }) {
   const form = useForm<{ reason: string }>({ resolver: contractResolver(schema), defaultValues: { reason: '' } });
   const action = useFormAction(form, ({ reason }) => send(reason.trim()), { successToast: (message) => message });
@@ -34,7 +37,7 @@ export function ReasonForm({
         rows={3}
         maxLength={TEXT_LENGTH_MAX}
         required
-        hint="The customer receives this reason by email."
+        hint={hint}
         invalid={!!form.formState.errors.reason}
         {...form.register('reason')}
       />

@@ -1,3 +1,4 @@
+import { type ApprovalPending, awaitingApproval } from '../../../shared/contracts/approvals';
 import { queryOptions } from '@tanstack/react-query';
 import type {
   AdminDashboard,
@@ -103,8 +104,11 @@ export async function updateAdminUser(id: string, body: AdminUserUpdate): Promis
   return (await api.put<AdminUserDto>(`/user/admin/${encodeURIComponent(id)}`, body)).message ?? 'User updated successfully';
 }
 
-export async function deleteAdminUser(id: string): Promise<AdminDeleteResult> {
-  return (await api.delete<AdminDeleteResult>(`/user/admin/${encodeURIComponent(id)}`)).data;
+/** Deleted or closed at once, or (a closure, with four eyes on) waiting for a second staff member: ADR 023. */
+export async function deleteAdminUser(id: string): Promise<AdminDeleteResult | { outcome: 'pending'; message: string }> {
+  const answer = await api.delete<AdminDeleteResult | ApprovalPending>(`/user/admin/${encodeURIComponent(id)}`);
+  if ('approvalId' in answer.data) return { outcome: 'pending', message: answer.message ?? awaitingApproval('Closure requested') };
+  return answer.data;
 }
 
 export const dashboardQuery = () =>

@@ -1,3 +1,4 @@
+import type { ApprovalPending } from '../../../shared/contracts/approvals';
 import { queryOptions } from '@tanstack/react-query';
 import type {
   AdminAccountUpdate,
@@ -71,8 +72,11 @@ export async function addAdminTransaction(
   userId: string,
   body: AdminTransactionRequest,
   idempotencyKey: string,
-): Promise<{ line: TransactionDto; message: string }> {
-  const answer = await api.post<TransactionDto>(`/transaction/admin/${encodeURIComponent(userId)}`, body, { headers: { 'Idempotency-Key': idempotencyKey } });
+): Promise<{ line: TransactionDto | ApprovalPending; message: string }> {
+  // With four eyes on (ADR 023) the answer is 202 with the pending approval; the message says so.
+  const answer = await api.post<TransactionDto | ApprovalPending>(`/transaction/admin/${encodeURIComponent(userId)}`, body, {
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
   return { line: answer.data, message: answer.message ?? 'Transaction added successfully' };
 }
 

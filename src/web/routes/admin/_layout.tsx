@@ -1,6 +1,7 @@
 import {
   BadgeCheck,
   BookOpen,
+  ClipboardCheck,
   ClipboardList,
   CreditCard,
   FileSpreadsheet,
@@ -14,11 +15,13 @@ import {
   UserCog,
   Users,
 } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import { Outlet, redirect, useLoaderData } from 'react-router';
 import { AppShell, type ShellLink } from '../../components/layout/app-shell';
 import { SignedInProviders } from '../../components/layout/signed-in-providers';
 import { signOut } from '../../features/auth/api';
 import { loadSignedInUser, locationOf } from '../../features/auth/guards';
+import { pendingApprovalsQuery } from '../../features/approvals/api/pending-count';
 import { factorSummaryQuery } from '../../features/factors/api/factor-summary';
 import { ApiError } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
@@ -36,6 +39,7 @@ const links: Array<ShellLink & { roles: readonly StaffRole[] }> = [
   { to: paths.adminLedger, label: 'General ledger', icon: Landmark, roles: ROLES.finance },
   { to: paths.adminReports, label: 'Reports', icon: FileSpreadsheet, roles: ROLES.finance },
   { to: paths.adminAddTransaction, label: 'Add Transaction', icon: PlusCircle, roles: ROLES.finance },
+  { to: paths.adminApprovals, label: 'Approvals', icon: ClipboardCheck, roles: ROLES.approvers },
   { to: paths.adminKyc, label: 'Identity reviews', icon: BadgeCheck, roles: ROLES.compliance },
   { to: paths.adminLoans, label: 'Loans', icon: HandCoins, roles: ROLES.finance },
   { to: paths.adminCards, label: 'Card requests', icon: CreditCard, roles: ROLES.customerService },
@@ -94,9 +98,12 @@ function EnrolmentFrame() {
 
 function AdminLayoutFrame() {
   const user = useCurrentUser();
+  // The sidebar's badge: requests waiting for a second staff member (ADR 023).
+  const pending = useQuery({ ...pendingApprovalsQuery(), enabled: roleMayUse(user.staffRole, ROLES.approvers) }).data ?? 0;
+  const shown = linksFor(user.staffRole).map((link) => (link.to === paths.adminApprovals ? { ...link, badge: { count: pending, label: 'pending' } } : link));
   return (
     <AppShell
-      links={linksFor(user.staffRole)}
+      links={shown}
       onSignOut={signOut}
       navLabel="Back office"
       homePath={paths.adminDashboard}

@@ -62,7 +62,8 @@ export default function AddTransactionPage() {
       return addAdminTransaction(userId, body, idempotency.keyFor({ userId, ...body }));
     },
     {
-      successToast: 'Transaction added successfully',
+      // The server's message: 'Transaction added successfully', with four eyes followed by ' - awaiting approval by a second staff member'.
+      successToast: (result) => result.message,
       errorToast: 'Error adding transaction',
       errorText: (error) => `Error adding transaction: ${errorMessage(error)}`,
       onSuccess: (_result, values) => {

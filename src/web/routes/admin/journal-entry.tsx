@@ -110,6 +110,22 @@ function Summary({ entry }: { entry: JournalEntryDetailDto }) {
             <dd className="min-w-0 break-words">{entry.reason}</dd>
           </>
         ) : null}
+        {entry.approval ? (
+          <>
+            <dt className="font-medium text-slate-800">Approved by</dt>
+            <dd className="min-w-0 break-words" data-testid="entry-approval">
+              {entry.approval.decidedBy?.email ?? 'A second staff member'}
+              {entry.approval.decidedAt ? (
+                <>
+                  {' '}
+                  on <time dateTime={entry.approval.decidedAt}>{formatDate(entry.approval.decidedAt, 'dateTime')}</time>
+                </>
+              ) : null}{' '}
+              (asked by {entry.approval.requestedBy.email ?? entry.approval.requestedBy.name},{' '}
+              <time dateTime={entry.approval.requestedAt}>{formatDate(entry.approval.requestedAt, 'dateTime')}</time>)
+            </dd>
+          </>
+        ) : null}
         {entry.reverses ? <EntryRef label="Reverses" entry={entry.reverses} /> : null}
         {entry.reversal ? <EntryRef label="Reversed by" entry={entry.reversal} /> : null}
       </dl>
