@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { staffCode, totpStepAt } from '../tests/support/totp';
-import { ADMIN, enterAuthenticatorCode, expect, mailedText, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
+import { ADMIN, approveAsSecondStaff, enterAuthenticatorCode, expect, mailedText, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
 
 // Staff roles (issue 15, ADR 022): an admin invites a support staff member from /admin/staff; the
 // invitee sets a password from the mailed link, enrols an authenticator app at first sign-in,
@@ -27,7 +27,7 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
   await adminNav.getByRole('link', { name: 'Staff' }).click();
   await expect(page).toHaveURL(/\/admin\/staff$/);
   await expect(page.getByRole('heading', { name: 'Staff', level: 1 })).toBeVisible();
-  await expect(page).toHaveTitle(/^Staff \| /);
+  await expect(page).toHaveTitle(/^Staff - .+ back office$/);
 
   const invite = page.getByRole('form', { name: 'Invite a staff member' });
   await invite.getByRole('button', { name: 'Send invitation' }).click();
@@ -36,7 +36,14 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
   await invite.getByLabel('Email').fill(email);
   await invite.getByLabel('Role', { exact: true }).selectOption('support');
   await invite.getByRole('button', { name: 'Send invitation' }).click();
-  await expect(page.getByText('Invitation sent: the new staff member sets a password from the emailed link.').first()).toBeVisible();
+  // Four eyes (ADR 023): the invitation waits for a second admin, who approves it from the queue.
+  await expect(
+    page.getByText('Invitation sent: the new staff member sets a password from the emailed link. - awaiting approval by a second staff member').first(),
+  ).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: email })).toHaveCount(0);
+  const outcome = await approveAsSecondStaff((item) => item.kind === 'staff_invitation' && String(item.summary).includes(email));
+  expect(outcome.status).toBe(201);
+  await page.reload();
   const row = page.getByRole('row').filter({ hasText: email });
   await expect(row).toContainText('Support');
   await expect(row).toContainText('Invited');

@@ -44,11 +44,12 @@ async function contents(db: DB) {
 }
 
 describe('several instances starting at once on one database', () => {
-  it('migrate, install the job queue and seed as one start does: one admin, one set of demo customers, one opening each', async () => {
+  it('migrate, install the job queue and seed as one start does: the two demo admins, one set of demo customers, one opening each', async () => {
     const alone = instance((await createTestDatabase()).url);
     const signInsAlone = await alone.start();
     const expected = await contents(alone.db);
-    expect(expected.users.filter((user) => user.is_admin)).toHaveLength(1);
+    // The first admin and the second one demo mode seeds for four eyes (ADR 023).
+    expect(expected.users.filter((user) => user.is_admin)).toHaveLength(2);
     expect(expected.entries).toBeGreaterThan(0);
     expect(expected.jobMigrations.length).toBeGreaterThan(10);
 

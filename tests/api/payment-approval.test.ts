@@ -10,7 +10,7 @@ import {
 } from '../../src/shared/contracts/payment-approval';
 import { WEBAUTHN_CHALLENGE_TTL_MS } from '../../src/shared/contracts/factors';
 import { addDays, todayIso } from '../../src/shared/dates';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, type TestContext, valueDate } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, staffCall, type TestContext, valueDate } from '../support/app';
 import { foreignChallenge, SoftAuthenticator } from '../support/webauthn';
 
 // Transfer approval with a passkey and dynamic linking (issue 13; mandates and batches, issue 14;
@@ -37,7 +37,8 @@ const post = (token: string, url: string, payload: Record<string, unknown>) =>
   ctx.app.inject({ method: 'POST', url, remoteAddress: address(), headers: { ...bearer(token), 'idempotency-key': key() }, payload });
 
 async function fund(userId: string, dollars: number) {
-  const response = await ctx.app.inject({
+  // A staff credit waits for a second staff member (four eyes): staffCall asks and approves.
+  const response = await staffCall(ctx, {
     method: 'POST',
     url: `/api/transaction/admin/${userId}`,
     headers: { ...bearer(await adminToken(ctx)), 'idempotency-key': key() },

@@ -9,12 +9,14 @@ import { INVITATION_ACCEPTED_MESSAGE, INVITATION_INVALID_MESSAGE, LAST_ADMIN_MES
 import { STAFF_SUSPENDED_MESSAGE, type StaffRole } from '../../src/shared/staff-roles';
 import {
   adminToken,
+  approveAsSecondStaff,
   bearer,
   createCustomer,
   createStaff,
   createTestApp,
   json,
   mailbox,
+  staffCall,
   staffSignIn,
   TEST_STAFF_PASSWORD,
   type TestContext,
@@ -263,14 +265,25 @@ describe('inviting a staff member', () => {
   it('invites, the invitee sets a password from the mailed link, enrols a second factor and signs in with the role', async () => {
     const admin = await adminToken(ctx);
     const email = 'sam.support@example.com';
-    const invite = await ctx.app.inject({
+    // Four eyes (ADR 023): the invitation is filed (202) and sent once a second admin approves it.
+    const filed = await ctx.app.inject({
       method: 'POST',
       url: '/api/admin/staff',
       headers: bearer(admin),
       payload: { name: 'Sam Lee Support', email, staffRole: 'support' },
     });
-    expect(invite.statusCode).toBe(201);
-    expect(json(invite)).toEqual({
+    expect(filed.statusCode).toBe(202);
+    expect(json(filed).message).toBe(
+      'Invitation sent: the new staff member sets a password from the emailed link. - awaiting approval by a second staff member',
+    );
+    expect(await ctx.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+    const selfApproval = await ctx.app.inject({ method: 'POST', url: `/api/admin/approvals/${json(filed).data.approvalId}/approve`, headers: bearer(admin) });
+    expect(selfApproval.statusCode).toBe(403);
+    const approved = await approveAsSecondStaff(ctx, json(filed).data.approvalId);
+    expect(approved.statusCode, approved.body).toBe(200);
+    const { status, ...invite } = json(approved).data.outcome as { status: number; data: unknown; message: string };
+    expect(status).toBe(201);
+    expect(invite).toEqual({
       data: expect.objectContaining({
         name: 'Sam Lee Support',
         email,
@@ -391,7 +404,7 @@ describe('inviting a staff member', () => {
     const email = 'late.invitee@example.com';
     expect(
       (
-        await ctx.app.inject({
+        await staffCall(ctx, {
           method: 'POST',
           url: '/api/admin/staff',
           headers: bearer(admin),
@@ -437,7 +450,11 @@ describe('changing roles and suspending access', () => {
     });
     expect(notStaff.statusCode).toBe(404);
 
-    const changed = await ctx.app.inject({ method: 'PUT', url: `/api/admin/staff/${staff.id}`, headers: bearer(admin), payload: { staffRole: 'finance' } });
+    // Four eyes: filed, then carried out when a second admin approves; the subject can never approve it.
+    const filedChange = await ctx.app.inject({ method: 'PUT', url: `/api/admin/staff/${staff.id}`, headers: bearer(admin), payload: { staffRole: 'finance' } });
+    expect(filedChange.statusCode).toBe(202);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/reports/days', headers: bearer(token) })).statusCode).toBe(403);
+    const changed = await staffCall(ctx, { method: 'PUT', url: `/api/admin/staff/${staff.id}`, headers: bearer(admin), payload: { staffRole: 'finance' } });
     expect(changed.statusCode).toBe(200);
     expect(json(changed)).toEqual({ data: expect.objectContaining({ _id: staff.id, staffRole: 'finance' }), message: 'Role changed' });
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/reports/days', headers: bearer(token) })).statusCode).toBe(200);
@@ -504,7 +521,21 @@ describe('changing roles and suspending access', () => {
     expect(actions.map((record) => record.action).sort()).toEqual(['staff.reinstate', 'staff.suspend']);
   });
 
+  // The rule under test is the lock in changeStaffRole, which an approval runs too; with four eyes a
+  // change between the only two admins would need a third to approve it, so this bank has one pair
+  // of admins and FOUR_EYES=off (the approval path of role changes is tested above).
   it('never suspends or demotes the last active admin (409), even when two admins demote each other at once', async () => {
+    const pair = await createTestApp({ env: { FOUR_EYES: 'off' } });
+    try {
+      await lastAdminRule(pair);
+    } finally {
+      await pair.close();
+    }
+  });
+});
+
+async function lastAdminRule(ctx: TestContext) {
+  {
     const admin = await adminToken(ctx);
     const adminId = json(await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: bearer(admin) })).data._id as string;
     // Other admins from earlier tests would not be the last: make this admin the only active one.
@@ -536,5 +567,5 @@ describe('changing roles and suspending access', () => {
     expect(activeAdmins).toHaveLength(1);
     const still = activeAdmins[0]!.id === adminId ? admin : secondToken;
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/staff', headers: bearer(still) })).statusCode).toBe(200);
-  });
-});
+  }
+}

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ApprovalKind } from '../../shared/contracts/approvals';
+import { STAFF_NOT_FOUND_MESSAGE, ZStaffInvite, ZStaffRoleChange } from '../../shared/contracts/staff';
 import { ZAdminAccountUpdate, ZAdminTransactionRequest } from '../../shared/contracts/transactions';
 import { dollarsToCents } from '../../shared/money';
 import type { ActorContext } from '../context';
@@ -8,6 +9,7 @@ import type { IdempotencyTicket } from '../ledger/idempotency';
 import { AppError } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { approveLoan } from '../loans/service';
+import { changeStaffRole, inviteStaff } from '../staff/service';
 import { correctAccount, postStaffEntry, reverseEntry } from '../transactions/service';
 import type { ApprovalRow } from './repository';
 import type { ApprovalGate } from './request';
@@ -50,20 +52,16 @@ const EXECUTORS: Partial<Record<ApprovalKind, Executor>> = {
   customer_enable: (ctx, approval, gate) => liftRestrictions(ctx, customerOf(approval), liftingOf(approval), gate),
   customer_close: (ctx, approval, gate) => closeOrDeleteCustomer(ctx, customerOf(approval), gate),
   loan_approval: (ctx, approval, gate, ticket) => approveLoan(ctx, String(payloadOf(approval).loanId), ticket, gate),
+  staff_invitation: (ctx, approval, gate) => inviteStaff(ctx, parsed(ZStaffInvite, approval.payload), gate),
+  staff_role_change: (ctx, approval, gate) => {
+    if (!approval.subject_user_id) throw new AppError('not_found', STAFF_NOT_FOUND_MESSAGE);
+    return changeStaffRole(ctx, approval.subject_user_id, parsed(ZStaffRoleChange, approval.payload).staffRole, gate);
+  },
 };
 
 function liftingOf(approval: ApprovalRow): { isBlocked?: false; isAccountDisabled?: false } {
   const payload = payloadOf(approval);
   return { ...(payload.isBlocked === false ? { isBlocked: false } : {}), ...(payload.isAccountDisabled === false ? { isAccountDisabled: false } : {}) };
-}
-
-/**
- * The hook for staff management (issue 15's staff roles, built in parallel): the invitation and
- * role-change calls register how their approved request is carried out, and file it with
- * requestApproval({ kind: 'staff_invitation' | 'staff_role_change', subjectUserId, ... }).
- */
-export function registerApprovalExecutor(kind: ApprovalKind, executor: Executor): void {
-  EXECUTORS[kind] = executor;
 }
 
 export function executorFor(kind: ApprovalKind): Executor {

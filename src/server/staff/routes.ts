@@ -1,3 +1,4 @@
+import { ZApprovalPendingAnswer } from '../../shared/contracts/approvals';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZIdParams, ZNoData } from '../../shared/contracts/common';
 import { ZStaffInvitationAccept, ZStaffInvite, ZStaffListAnswer, ZStaffMemberAnswer, ZStaffRoleChange } from '../../shared/contracts/staff';
@@ -30,7 +31,7 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Invite a staff member: an emailed link to set a password (audited)',
           body: ZStaffInvite,
-          response: { 201: ZStaffMemberAnswer },
+          response: { 201: ZStaffMemberAnswer, 202: ZApprovalPendingAnswer },
         },
       },
       async (request, reply) => send(reply, await staff.inviteStaff(contextOf(request, context), request.body)),
@@ -40,7 +41,7 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/staff/:id',
       {
         config: { access: 'staff', staffRoles: ROLES.admin },
-        schema: { tags, summary: "Change a staff member's role (audited)", params: ZIdParams, body: ZStaffRoleChange, response: { 200: ZStaffMemberAnswer } },
+        schema: { tags, summary: "Change a staff member's role (audited)", params: ZIdParams, body: ZStaffRoleChange, response: { 200: ZStaffMemberAnswer, 202: ZApprovalPendingAnswer } },
       },
       async (request, reply) => send(reply, await staff.changeStaffRole(contextOf(request, context), request.params.id, request.body.staffRole)),
     );

@@ -19,6 +19,8 @@ import {
 import { routes } from '../../shared/routes';
 import { STAFF_ROLE_LABELS, type StaffRole } from '../../shared/staff-roles';
 import type { z } from 'zod';
+import type { ApprovalPending } from '../../shared/contracts/approvals';
+import { type ApprovalGate, needsApproval, requestApproval } from '../approvals/request';
 import { audit } from '../audit/audit';
 import { hashPassword, newToken, sha256 } from '../auth/crypto';
 import { assertPasswordAllowed } from '../auth/passwords';
@@ -72,12 +74,23 @@ function splitName(name: string): { firstName: string; lastName: string } {
  * POST /admin/staff: a new staff member with the role, who cannot sign in until they choose a
  * password from the emailed link (then a second factor at their first sign-in, ADR 011).
  */
-export async function inviteStaff(ctx: ActorContext, input: z.output<typeof ZStaffInvite>): Promise<Outcome<StaffMember>> {
+export async function inviteStaff(
+  ctx: ActorContext,
+  input: z.output<typeof ZStaffInvite>,
+  gate?: ApprovalGate,
+): Promise<Outcome<StaffMember | ApprovalPending>> {
+  // Four eyes (ADR 023): the invitation waits for a second admin; an address in use is refused now.
+  if (needsApproval(ctx, gate)) {
+    if (await repository.emailTaken(ctx.db, input.email)) throw EMAIL_IN_USE();
+    const summary = `Invite ${input.name} <${input.email}> as ${STAFF_ROLE_LABELS[input.staffRole]}`;
+    return requestApproval(ctx, { kind: 'staff_invitation', customerId: null, summary, payload: { ...input } }, null, STAFF_INVITED_MESSAGE);
+  }
   const { firstName, lastName } = splitName(input.name);
   const token = newToken();
   // Nobody knows this password: the account opens only through the invitation.
   const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
   const invited = await inTransaction(ctx.db, async (trx) => {
+    await gate?.claim(trx);
     if (await repository.emailTaken(trx, input.email)) throw EMAIL_IN_USE();
     const user = await repository.insertInvitedStaff(trx, { email: input.email, firstName, lastName, role: input.staffRole, passwordHash });
     const expiresAt = new Date(ctx.clock.now().getTime() + STAFF_INVITATION_TTL_MS);
@@ -113,12 +126,26 @@ function takesLastAdmin(staff: User, activeAdminIds: string[]): boolean {
 }
 
 /** PUT /admin/staff/:id: a new role; the last active admin keeps theirs. */
-export async function changeStaffRole(ctx: ActorContext, id: string, role: StaffRole): Promise<Outcome<StaffMember>> {
+export async function changeStaffRole(ctx: ActorContext, id: string, role: StaffRole, gate?: ApprovalGate): Promise<Outcome<StaffMember | ApprovalPending>> {
+  let pending: Outcome<ApprovalPending> | undefined;
   await inTransaction(ctx.db, async (trx) => {
+    await gate?.claim(trx);
     const { staff, activeAdminIds } = await repository.lockForStaffChange(trx, id);
     if (!staff) throw notFound(STAFF_NOT_FOUND_MESSAGE);
     if (staff.staff_role === role) return;
     if (role !== 'admin' && takesLastAdmin(staff, activeAdminIds)) throw conflict(LAST_ADMIN_MESSAGE);
+    // Four eyes (ADR 023): checked now, carried out (and checked again) when a second admin approves.
+    if (needsApproval(ctx, gate)) {
+      const name = `${staff.first_name} ${staff.last_name}`.trim();
+      const summary = `Change ${name}'s role from ${staff.staff_role ? STAFF_ROLE_LABELS[staff.staff_role] : 'none'} to ${STAFF_ROLE_LABELS[role]}`;
+      pending = await requestApproval(
+        withDb(ctx, trx),
+        { kind: 'staff_role_change', customerId: null, subjectUserId: id, summary, payload: { staffRole: role } },
+        null,
+        STAFF_ROLE_CHANGED_MESSAGE,
+      );
+      return;
+    }
     await repository.setStaffRole(trx, id, role);
     await audit(trx, ctx.actor, {
       action: 'staff.role',
@@ -129,6 +156,7 @@ export async function changeStaffRole(ctx: ActorContext, id: string, role: Staff
       after: { staffRole: role },
     });
   });
+  if (pending) return pending;
   return { data: await staffMember(ctx, id), message: STAFF_ROLE_CHANGED_MESSAGE };
 }
 
