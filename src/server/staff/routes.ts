@@ -41,7 +41,13 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/staff/:id',
       {
         config: { access: 'staff', staffRoles: ROLES.admin },
-        schema: { tags, summary: "Change a staff member's role (audited)", params: ZIdParams, body: ZStaffRoleChange, response: { 200: ZStaffMemberAnswer, 202: ZApprovalPendingAnswer } },
+        schema: {
+          tags,
+          summary: "Change a staff member's role (audited)",
+          params: ZIdParams,
+          body: ZStaffRoleChange,
+          response: { 200: ZStaffMemberAnswer, 202: ZApprovalPendingAnswer },
+        },
       },
       async (request, reply) => send(reply, await staff.changeStaffRole(contextOf(request, context), request.params.id, request.body.staffRole)),
     );
