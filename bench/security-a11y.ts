@@ -94,6 +94,25 @@ async function newCustomer(base: string): Promise<string> {
   return email;
 }
 
+/** The demo customers (demo mode seeds them with the README's password). */
+const DEMO_PAYER_EMAIL = 'alex.morgan@example.com';
+const DEMO_PAYEE_EMAIL = 'jamie.lee@example.com';
+const DEMO_PASSWORD = 'Ledgerline-Demo-2026';
+
+/** A demo customer's account number, read through the API as they would see it. */
+async function demoAccountNumber(base: string, email: string): Promise<string> {
+  const headers = { 'content-type': 'application/json', origin: base };
+  const signIn = (await (
+    await fetch(`${base}/api/auth/signin`, { method: 'POST', headers, body: JSON.stringify({ email, password: DEMO_PASSWORD }) })
+  ).json()) as {
+    data: { token: string };
+  };
+  const me = (await (await fetch(`${base}/api/user/me`, { headers: { authorization: `Bearer ${signIn.data.token}` } })).json()) as {
+    data: { account: { number: string } };
+  };
+  return me.data.account.number;
+}
+
 const rows: Array<{ state: string; score: number; failing: string[] }> = [];
 
 function record(state: string, result: Awaited<ReturnType<typeof snapshot>>): void {
@@ -105,11 +124,11 @@ function record(state: string, result: Awaited<ReturnType<typeof snapshot>>): vo
   rows.push({ state, score, failing });
 }
 
-async function signInForm(page: Page, base: string, email: string): Promise<void> {
+async function signInForm(page: Page, base: string, email: string, password = PASSWORD): Promise<void> {
   await page.goto(`${base}/signin`, { waitUntil: 'networkidle0' });
   await page.waitForSelector('html[data-hydrated="true"]');
   await page.locator('::-p-aria(Email)').fill(email);
-  await page.locator('::-p-aria(Password[role="textbox"]), input[type="password"]').fill(PASSWORD);
+  await page.locator('::-p-aria(Password[role="textbox"]), input[type="password"]').fill(password);
   await page.locator('::-p-aria(Login)').click();
 }
 
@@ -188,6 +207,40 @@ async function main(): Promise<void> {
     await signInForm(page, base, email);
     await page.waitForFunction(() => document.body.innerText.includes("Confirm it's you"));
     record('Sign-in second step', await snapshot(page, { flags: FLAGS }));
+
+    // A transfer approved with a passkey (ADR 024): the demo customer, who has money, adds a passkey
+    // and pays the other demo customer; the approval step shows what the passkey will authorize.
+    const payee = await demoAccountNumber(base, DEMO_PAYEE_EMAIL);
+    await page.deleteCookie(...(await page.cookies()));
+    await signInForm(page, base, DEMO_PAYER_EMAIL, DEMO_PASSWORD);
+    await page.waitForFunction(() => location.pathname === '/account/home');
+    await page.goto(`${base}/account/security`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('html[data-hydrated="true"]');
+    // A virtual authenticator again: Lighthouse's snapshots since reset the WebAuthn domain.
+    const payerCdp = await page.createCDPSession();
+    await payerCdp.send('WebAuthn.enable');
+    await payerCdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await page.locator('::-p-aria(Add a passkey)').click();
+    await page.waitForFunction(() => document.querySelector('ul[aria-label="Your passkeys"]') !== null);
+    await page.goto(`${base}/account/transfer`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('html[data-hydrated="true"]');
+    await page.select('select[name="accountType"]', 'checking');
+    await page.locator('::-p-aria(Amount (USD))').fill('25');
+    await page.locator('::-p-aria(Recipient name)').fill('Jamie Lee');
+    await page.locator('::-p-aria(Account number)').fill(payee);
+    await page.locator('::-p-aria(Description (optional))').fill('Book club');
+    await page.locator('::-p-aria(Continue)').click();
+    await page.waitForFunction(() => document.body.innerText.includes('Approve this transfer'));
+    record('Transfer approval with a passkey (amount and payee shown)', await snapshot(page, { flags: FLAGS }));
     await browser.disconnect();
   } finally {
     await chrome?.kill();
