@@ -22,11 +22,14 @@ import { totpCodeForStep, totpStepAt } from '../src/server/factors/totp';
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const PASSWORD = 'Quiet-Harbor-Lantern-58';
+/** The width audited: 375 (a phone, the default) or BENCH_WIDTH=1280 (a laptop). */
+const WIDTH = Number(process.env.BENCH_WIDTH ?? 375);
+const MOBILE = WIDTH < 768;
 const FLAGS = {
   onlyCategories: ['accessibility'],
   logLevel: 'error' as const,
-  formFactor: 'mobile' as const,
-  screenEmulation: { mobile: true, width: 375, height: 800, deviceScaleFactor: 2 },
+  formFactor: MOBILE ? ('mobile' as const) : ('desktop' as const),
+  screenEmulation: { mobile: MOBILE, width: WIDTH, height: 800, deviceScaleFactor: MOBILE ? 2 : 1 },
 };
 
 function freePort(): Promise<number> {
@@ -157,7 +160,7 @@ async function main(): Promise<void> {
     chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
     const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
     const page = await browser.newPage();
-    await page.setViewport({ width: 375, height: 800 });
+    await page.setViewport({ width: WIDTH, height: 800 });
     await signInForm(page, base, email);
     await page.waitForFunction(() => location.pathname === '/account/home');
     record('/account/security (navigation)', await navigation(page, `${base}/account/security`, { flags: FLAGS }));
@@ -246,7 +249,7 @@ async function main(): Promise<void> {
     await chrome?.kill();
     app.kill('SIGTERM');
   }
-  console.log(`Lighthouse accessibility (snapshot and navigation, 375 px, ${CHROME_PATH})`);
+  console.log(`Lighthouse accessibility (snapshot and navigation, ${WIDTH} px, ${CHROME_PATH})`);
   console.log('| state | accessibility | failing audits |');
   console.log('|---|---|---|');
   for (const row of rows) console.log(`| ${row.state} | ${row.score.toFixed(2)} | ${row.failing.join(', ') || '-'} |`);
