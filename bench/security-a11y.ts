@@ -135,6 +135,29 @@ async function signInForm(page: Page, base: string, email: string, password = PA
   await page.locator('::-p-aria(Login)').click();
 }
 
+/**
+ * Registers a passkey from the security page with a fresh virtual authenticator: Lighthouse's own
+ * sessions on the page reset the WebAuthn domain, so one made before a snapshot is gone after it.
+ */
+async function addPasskey(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/account/security`, { waitUntil: 'networkidle0' });
+  await page.waitForSelector('html[data-hydrated="true"]');
+  const cdp = await page.createCDPSession();
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  await page.locator('::-p-aria(Add a passkey)').click();
+  await page.waitForFunction(() => document.querySelector('ul[aria-label="Your passkeys"]') !== null);
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(path.resolve('build/client/index.html'))) throw new Error('No web build: run "npm run build" first.');
   const port = Number(process.env.PORT ?? (await freePort()));
@@ -179,24 +202,7 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => document.body.innerText.includes('recovery codes'));
     record('TOTP recovery codes (shown once)', await snapshot(page, { flags: FLAGS }));
 
-    await page.goto(`${base}/account/security`, { waitUntil: 'networkidle0' });
-    await page.waitForSelector('html[data-hydrated="true"]');
-    // The virtual authenticator after Lighthouse's own sessions on the page (they reset the WebAuthn domain).
-    const cdp = await page.createCDPSession();
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-
-    await page.locator('::-p-aria(Add a passkey)').click();
-    await page.waitForFunction(() => document.querySelector('ul[aria-label="Your passkeys"]') !== null);
+    await addPasskey(page, base);
     record('Passkey registered (list, rename, remove)', await snapshot(page, { flags: FLAGS }));
 
     await page.locator('::-p-aria(Remove authenticator app)').click();
@@ -217,23 +223,7 @@ async function main(): Promise<void> {
     await page.deleteCookie(...(await page.cookies()));
     await signInForm(page, base, DEMO_PAYER_EMAIL, DEMO_PASSWORD);
     await page.waitForFunction(() => location.pathname === '/account/home');
-    await page.goto(`${base}/account/security`, { waitUntil: 'networkidle0' });
-    await page.waitForSelector('html[data-hydrated="true"]');
-    // A virtual authenticator again: Lighthouse's snapshots since reset the WebAuthn domain.
-    const payerCdp = await page.createCDPSession();
-    await payerCdp.send('WebAuthn.enable');
-    await payerCdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    await page.locator('::-p-aria(Add a passkey)').click();
-    await page.waitForFunction(() => document.querySelector('ul[aria-label="Your passkeys"]') !== null);
+    await addPasskey(page, base);
     await page.goto(`${base}/account/transfer`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('html[data-hydrated="true"]');
     await page.select('select[name="accountType"]', 'checking');
