@@ -101,7 +101,13 @@ export async function startEmbeddedPostgres(
   const port = options.port ?? (await freePort());
   const directory = path.resolve(databaseDir);
   const fresh = !fs.existsSync(path.join(directory, 'PG_VERSION'));
-  if (fresh) fs.rmSync(directory, { recursive: true, force: true });
+  // Never initialise over something else: a directory with files but no cluster (a mistyped
+  // DATA_DIR, another program's data) is refused, not emptied.
+  if (fresh && fs.existsSync(directory) && fs.readdirSync(directory).length > 0) {
+    throw new Error(
+      `${directory} has files but is not a PostgreSQL data directory: refusing to initialise a database over them (move them away or choose another DATA_DIR)`,
+    );
+  }
   fs.mkdirSync(path.dirname(directory), { recursive: true });
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its directory.
   if (process.getuid?.() === 0) fs.chmodSync(path.dirname(directory), 0o755);
