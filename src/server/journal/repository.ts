@@ -168,38 +168,50 @@ export async function journalPage(
 
 export interface EntryDetails {
   /** The entry's postings with their accounts and owners, the bank's accounts first, then by kind. */
-  postings: Omit<PostingRow, 'entry_id'>[];
+  postings: PostingRow[];
   /** The entry that reverses it, if any. */
   reversed_by: string | null;
   /** The newest staff description note, if any. */
   note: string | null;
-  /** The author's email (staff entries name their author). */
-  author_email: string | null;
 }
 
 /**
- * What the journal shows with each entry, for a page of entries in one round trip: its postings
- * (with accounts and owners), its reversal, its newest description note and its author's email.
- * Each is read per entry down its index ((entry_id, account_id), reversal_of, (entry_id, id),
- * the users' key): one statement instead of four, so one round trip to the database.
+ * What the journal shows with each entry of a page, in one statement (one round trip): its
+ * postings with their accounts and owners, its reversal and its newest description note. The
+ * three reads are the ones the journal made as three statements, each for the page's entries at
+ * once down its index ((entry_id, account_id), reversal_of, (entry_id, id)), joined by `union all`
+ * (`part` says which read a row comes from).
  */
-export async function entryDetails(db: DB, entries: Array<{ id: string; author_id: string | null }>): Promise<Map<string, EntryDetails>> {
-  if (entries.length === 0) return new Map();
-  const result = await sql<EntryDetails & { id: string }>`
-    select x.id,
-      coalesce((
-        select json_agg(json_build_object(
-            'account_id', p.account_id, 'account_kind', a.kind, 'account_name', a.name, 'number', a.number, 'owner_id', a.owner_id,
-            'first_name', u.first_name, 'last_name', u.last_name, 'amount', p.amount, 'balance_after', p.balance_after,
-            'memo', p.memo, 'counterparty', p.counterparty)
-          order by a.owner_id is not null, a.kind)
-        from postings p join ledger_accounts a on a.id = p.account_id left join users u on u.id = a.owner_id
-        where p.entry_id = x.id), '[]') as postings,
-      (select r.id from journal_entries r where r.reversal_of = x.id) as reversed_by,
-      (select n.description from entry_notes n where n.entry_id = x.id order by n.id desc limit 1) as note,
-      (select w.email from users w where w.id = x.author_id) as author_email
-    from unnest(${entries.map((entry) => entry.id)}::uuid[], ${entries.map((entry) => entry.author_id)}::uuid[]) as x(id, author_id)`.execute(db);
-  return new Map(result.rows.map(({ id, ...details }) => [id, details]));
+export async function entryDetails(db: DB, entryIds: string[]): Promise<Map<string, EntryDetails>> {
+  if (entryIds.length === 0) return new Map();
+  const ids = sql`${entryIds}::uuid[]`;
+  const rows = await sql<PostingRow & { part: 0 | 1 | 2; reversed_by: string | null; note: string | null }>`
+    (select 0 as part, p.entry_id, p.account_id, a.kind as account_kind, a.name as account_name, a.number, a.owner_id, u.first_name, u.last_name,
+       p.amount, p.balance_after, p.memo, p.counterparty, null::uuid as reversed_by, null::text as note, a.owner_id is not null as customer_first
+     from postings p join ledger_accounts a on a.id = p.account_id left join users u on u.id = a.owner_id
+     where p.entry_id = any(${ids}))
+    union all
+    (select 1, r.reversal_of, null, null, null, null, null, null, null, null, null, null, null, r.id, null, null
+     from journal_entries r where r.reversal_of = any(${ids}))
+    union all
+    (select distinct on (n.entry_id) 2, n.entry_id, null, null, null, null, null, null, null, null, null, null, null, null, n.description, null
+     from entry_notes n where n.entry_id = any(${ids}) order by n.entry_id, n.id desc)
+    order by part, entry_id, customer_first, account_kind`.execute(db);
+  const details = new Map<string, EntryDetails>();
+  const of = (entryId: string) => {
+    let found = details.get(entryId);
+    if (!found) details.set(entryId, (found = { postings: [], reversed_by: null, note: null }));
+    return found;
+  };
+  for (const { part, reversed_by, note, customer_first: _order, ...posting } of rows.rows as Array<
+    (typeof rows.rows)[number] & { customer_first: boolean | null }
+  >) {
+    const entry = of(posting.entry_id);
+    if (part === 0) entry.postings.push(posting);
+    else if (part === 1) entry.reversed_by = reversed_by;
+    else entry.note = note;
+  }
+  return details;
 }
 
 export interface PostingRow {
@@ -215,6 +227,13 @@ export interface PostingRow {
   balance_after: number;
   memo: string | null;
   counterparty: string | null;
+}
+
+/** Who posted these entries (staff entries name their author). */
+export async function emailsOf(db: DB, userIds: string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).execute();
+  return new Map(rows.map((row) => [row.id, row.email]));
 }
 
 export async function findEntry(db: DB, id: string): Promise<EntryRow | undefined> {

@@ -32,7 +32,7 @@ function toAccount(row: repository.AccountRow): LedgerAccountDto {
   return { id: row.id, kind: row.kind, name: row.name, number: row.number, ownerId: row.owner_id, ownerName: name(row), balanceCents: row.balance };
 }
 
-function toPosting(row: Omit<repository.PostingRow, 'entry_id'>): JournalPostingDto {
+function toPosting(row: repository.PostingRow): JournalPostingDto {
   return {
     accountId: row.account_id,
     accountKind: row.account_kind,
@@ -47,9 +47,18 @@ function toPosting(row: Omit<repository.PostingRow, 'entry_id'>): JournalPosting
   };
 }
 
-/** Entries as the journal shows them: with their postings, author, reversal and corrected description (one round trip). */
+/**
+ * Entries as the journal shows them: with their postings, author, reversal and corrected
+ * description (one round trip; a second, at the same time, only when staff wrote some of them).
+ */
 async function toEntries(db: DB, rows: repository.EntryRow[]): Promise<JournalEntryDto[]> {
-  const details = await repository.entryDetails(db, rows);
+  const [details, emails] = await Promise.all([
+    repository.entryDetails(
+      db,
+      rows.map((row) => row.id),
+    ),
+    repository.emailsOf(db, [...new Set(rows.flatMap((row) => (row.author_id ? [row.author_id] : [])))]),
+  ]);
   return rows.map((row) => {
     const found = details.get(row.id);
     const lines = (found?.postings ?? []).map(toPosting);
@@ -64,7 +73,7 @@ async function toEntries(db: DB, rows: repository.EntryRow[]): Promise<JournalEn
       valueDate: row.value_date,
       amountCents: row.amount,
       authorId: row.author_id,
-      authorEmail: row.author_id ? (found?.author_email ?? null) : null,
+      authorEmail: row.author_id ? (emails.get(row.author_id) ?? null) : null,
       reversalOf: row.reversal_of,
       reversedBy: found?.reversed_by ?? null,
       postings: lines,
