@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { DB } from '../db/database';
+import { type DB, prepared } from '../db/database';
 import type { EntryKind, LedgerAccountKind } from '../db/schema';
 
 // The whole journal's SQL: every entry on every account, paged by key (the entry's seq, the order
@@ -185,7 +185,7 @@ export interface EntryDetails {
 export async function entryDetails(db: DB, entryIds: string[]): Promise<Map<string, EntryDetails>> {
   if (entryIds.length === 0) return new Map();
   const ids = sql`${entryIds}::uuid[]`;
-  const rows = await sql<PostingRow & { part: 0 | 1 | 2; reversed_by: string | null; note: string | null }>`
+  const query = sql<PostingRow & { part: 0 | 1 | 2; reversed_by: string | null; note: string | null }>`
     (select 0 as part, p.entry_id, p.account_id, a.kind as account_kind, a.name as account_name, a.number, a.owner_id, u.first_name, u.last_name,
        p.amount, p.balance_after, p.memo, p.counterparty, null::uuid as reversed_by, null::text as note, a.owner_id is not null as customer_first
      from postings p join ledger_accounts a on a.id = p.account_id left join users u on u.id = a.owner_id
@@ -196,7 +196,9 @@ export async function entryDetails(db: DB, entryIds: string[]): Promise<Map<stri
     union all
     (select distinct on (n.entry_id) 2, n.entry_id, null, null, null, null, null, null, null, null, null, null, null, null, n.description, null
      from entry_notes n where n.entry_id = any(${ids}) order by n.entry_id, n.id desc)
-    order by part, entry_id, customer_first, account_kind`.execute(db);
+    order by part, entry_id, customer_first, account_kind`;
+  // A constant text (the ids are one array parameter): prepared once per connection, not planned per page.
+  const rows = await db.executeQuery(prepared(query.compile(db)));
   const details = new Map<string, EntryDetails>();
   const of = (entryId: string) => {
     let found = details.get(entryId);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DB } from '../db/database';
+import { type DB, prepared } from '../db/database';
 import type { LedgerAccountKind } from '../db/schema';
 
 // End of day's SQL (issue 15): a closed bank day's movements per account, the balances they start
@@ -139,7 +139,7 @@ export async function insertTrialBalance(trx: DB, header: Omit<TrialBalanceHeade
 }
 
 export async function trialBalanceHeader(db: DB, day: string): Promise<TrialBalanceHeader | undefined> {
-  const row = await db
+  const query = db
     .selectFrom('trial_balances')
     .select([
       sql<string>`day::text`.as('day'),
@@ -156,8 +156,9 @@ export async function trialBalanceHeader(db: DB, day: string): Promise<TrialBala
       'entries',
       'created_at',
     ])
-    .where('day', '=', day)
-    .executeTakeFirst();
+    .where('day', '=', day);
+  // Constant texts, prepared once per connection (each report page reads both).
+  const [row] = (await db.executeQuery(prepared(query.compile()))).rows;
   return row as TrialBalanceHeader | undefined;
 }
 
@@ -179,7 +180,7 @@ export interface NamedLine extends TrialBalanceLine {
  * their accounts and owners.
  */
 export async function trialBalanceLines(db: DB, day: string, options: { after: number; limit: number }): Promise<NamedLine[]> {
-  const result = await sql<NamedLine>`
+  const query = sql<NamedLine>`
     with page as (
       select account_id, opening, debits, credits, closing, position from trial_balance_lines
       where day = ${day}::date and position > ${options.after} and position <= ${options.after + options.limit}
@@ -188,8 +189,8 @@ export async function trialBalanceLines(db: DB, day: string, options: { after: n
     from page l
     join ledger_accounts a on a.id = l.account_id
     left join users u on u.id = a.owner_id
-    order by l.position`.execute(db);
-  return result.rows;
+    order by l.position`;
+  return (await db.executeQuery(prepared(query.compile(db)))).rows;
 }
 
 // ---------------------------------------------------------------- balance at a past date
