@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { runningEmbeddedUrl } from '../src/server/db/embedded';
-import { ADMIN, approvedStaffCall, expect, fromOurPages, lastMailId, mailedCode, staffBearerToken, tabTo, test, uniqueEmail } from './support/fixtures';
+import { ADMIN, approvedStaffCall, expect, fromOurPages, lastMailId, mailedCode, signUpCustomer, staffBearerToken, tabTo, test } from './support/fixtures';
 
 // Standing orders in the browser (issue 14): a customer sets one up to another customer with the
 // IMS code emailed for exactly that mandate, sees it listed with its next run date, and cancels it;
@@ -9,41 +9,9 @@ import { ADMIN, approvedStaffCall, expect, fromOurPages, lastMailId, mailedCode,
 // themselves are the job's (tests/api/standing-orders.test.ts runs a simulated month); the last
 // journey has the job pay one due today and finds it labelled in the payer's history.
 
-const PASSWORD = 'Steady-Orchard-5531';
-
 /** Toasts fade out first: Sonner's rich colours fail axe's contrast check (as the other journeys do). */
 async function noToasts(page: Page) {
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
-}
-
-/** Signs a new customer up and verifies the email through the API, in the page's cookie jar: the page is then signed in as them. */
-async function newCustomer(page: Page, firstName: string): Promise<{ id: string; email: string; accountNumber: string }> {
-  const email = uniqueEmail(firstName.toLowerCase());
-  // The page may hold another customer's session already: a call with its cookie needs the bank's Origin.
-  const signUp = await page.request.post('/api/auth/signup', {
-    headers: fromOurPages(),
-    data: {
-      firstName,
-      lastName: 'Standing',
-      email,
-      address: '12 Orchard Row, Springfield',
-      dateOfBirth: '1985-11-02',
-      sex: 'Prefer not to say',
-      countryCode: '1',
-      phone: '+1 202 555 0188',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
-  expect((await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } })).status()).toBe(200);
-  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
-  expect(verified.status()).toBe(200);
-  const { data } = (await verified.json()) as { data: { _id: string; account: { number: string } } };
-  return { id: data._id, email, accountNumber: data.account.number };
 }
 
 /** A date some days from today (UTC: the test server's BANK_TIMEZONE) as the date field takes it. */
@@ -53,8 +21,8 @@ for (const width of [375, 1280]) {
   test(`set up a standing order with the emailed code, see it listed, and cancel it (${width} px)`, async ({ page, checkA11y }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
-    const payee = await newCustomer(page, 'Payee');
-    const payer = await newCustomer(page, 'Payer');
+    const payee = await signUpCustomer(page, 'Payee');
+    const payer = await signUpCustomer(page, 'Payer');
     const last4 = payee.accountNumber.slice(-4);
 
     // From the transfers page, as a customer finds it.
@@ -147,8 +115,8 @@ async function runStandingOrdersJob(): Promise<void> {
 test('the job pays an order due today once, and the payer finds it labelled in the history (375 px)', async ({ page, request, checkA11y }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 375, height: 900 });
-  const payee = await newCustomer(page, 'Landlord');
-  const payer = await newCustomer(page, 'Tenant');
+  const payee = await signUpCustomer(page, 'Landlord');
+  const payer = await signUpCustomer(page, 'Tenant');
   const adminToken = await staffBearerToken(request, ADMIN);
   const funded = await request.post(`/api/transaction/admin/${payer.id}`, {
     headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': crypto.randomUUID(), ...fromOurPages() },
