@@ -5,7 +5,8 @@
 // alternate between them, so both see the same machine load. Per 1,000-row batch it prints: wall
 // and CPU milliseconds of the app (this process) and of PostgreSQL's backend (from /proc), split
 // into the bulk rows' validation, the payees' lookup, postEntries' write statement and the commit;
-// then the sealer chaining the batch (hashing). With BENCH_EXPLAIN=1 (default on) it also prints
+// then the sealer chaining the batch (hashing) and the notify_ledger job notifying its payees
+// ("before" with main's per-event notifier, "after" with notifyMany). With BENCH_EXPLAIN=1 (default on) it also prints
 // the write statement's EXPLAIN ANALYZE of one batch of each (auto_explain, triggers included).
 // BENCH_ROUNDS (default 10), BENCH_BULK_ROWS (default 1000), BENCH_PAYEES (default 31).
 import fs from 'node:fs';
@@ -20,7 +21,10 @@ import { bankAccountId, type EntryInput, postEntries } from '../src/server/ledge
 import { sealAll } from '../src/server/ledger/sealer';
 import { loadConfig } from '../src/server/config';
 import { systemClock } from '../src/server/context';
-import { notifyLedgerEntries } from '../src/server/notifications/ledger-notifier';
+import { eventsOf, LEDGER_NOTIFY_BATCH_MAX, notifyLedgerEntries } from '../src/server/notifications/ledger-notifier';
+import * as notifications from '../src/server/notifications/repository';
+import { lookupRecipients, notifyWith } from '../src/server/notifications/service';
+import { inTransaction } from '../src/server/db/transaction';
 import { describeVerifyResult, verifyLedger } from '../src/server/ledger/verify';
 import { checkBulkRows } from '../src/shared/contracts/bulk-payments';
 import { findPayees } from '../src/server/bulk-payments/repository';
@@ -42,11 +46,28 @@ async function migrateUpTo(db: DB, last: string | null): Promise<void> {
   if (error) throw error;
 }
 
-/** CPU seconds (user + system) of a process, from /proc. */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+/**
+ * The notify_ledger job as main had it (one notifyWith, one insert, per event), for "before": the
+ * same cursor, reads and decisions as notifyLedgerEntries, which now writes a batch's
+ * notifications in one statement (notifyMany).
+ */
+async function notifyPerEvent(db: DB): Promise<void> {
+  for (;;) {
+    const read = await inTransaction(db, async (trx) => {
+      const after = await notifications.lockCursor(trx, 'ledger');
+      const rows = await notifications.chainedPostings(trx, after, LEDGER_NOTIFY_BATCH_MAX);
+      const last = rows[rows.length - 1];
+      if (!last) return 0;
+      const byEntry = new Map<string, notifications.ChainedPosting[]>();
+      for (const row of rows) byEntry.set(row.entry_id, [...(byEntry.get(row.entry_id) ?? []), row]);
+      const events = [...byEntry.values()].flatMap(eventsOf);
+      const lookup = await lookupRecipients(trx, [...new Set(events.map((event) => event.userId))]);
+      for (const event of events) await notifyWith({ db: trx, clock: systemClock, config: CONFIG }, event, lookup);
+      await notifications.moveCursor(trx, 'ledger', last.position, systemClock.now());
+      return last.position - after;
+    });
+    if (read < LEDGER_NOTIFY_BATCH_MAX) return;
+  }
 }
 
 interface Bank {
@@ -115,8 +136,27 @@ interface Timing {
   commitMs: number;
   sealMs: number;
   notifyMs: number;
+  /** CPU of this process and of the whole PostgreSQL (every backend) while posting (validation to commit), then while sealing and notifying. */
   appCpuMs: number;
   pgCpuMs: number;
+  afterAppCpuMs: number;
+  afterPgCpuMs: number;
+}
+
+let postmaster = 0;
+/** CPU seconds of the PostgreSQL cluster: the postmaster and every process it started. */
+function clusterCpuSeconds(): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pid) === postmaster || Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // exited
+    }
+  }
+  return total;
 }
 
 function batchEntries(
@@ -145,9 +185,8 @@ function batchEntries(
 async function oneBatch(bank: Bank, round: number): Promise<Timing> {
   const raw = batchRows(bank, round);
   return bank.db.connection().execute(async (conn) => {
-    const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(conn)).rows[0]?.pid ?? 0;
     const appBefore = process.cpuUsage();
-    const pgBefore = cpuSeconds(pid);
+    const pgBefore = clusterCpuSeconds();
     let started = performance.now();
     const checked = checkBulkRows(raw);
     if (!checked.ok) throw new Error('bench rows are invalid');
@@ -164,16 +203,31 @@ async function oneBatch(bank: Bank, round: number): Promise<Timing> {
       started = performance.now();
     });
     const commitMs = performance.now() - started;
-    const pgCpuMs = (cpuSeconds(pid) - pgBefore) * 1000;
+    const pgAfterPost = clusterCpuSeconds();
+    const pgCpuMs = (pgAfterPost - pgBefore) * 1000;
     const app = process.cpuUsage(appBefore);
+    const afterApp = process.cpuUsage();
     started = performance.now();
     await sealAll(bank.db);
     const sealMs = performance.now() - started;
     // The money-received notifications of the batch (the notify_ledger job's work after the sealer).
     started = performance.now();
-    await notifyLedgerEntries({ db: bank.db, clock: systemClock, config: CONFIG });
+    if (bank.name === 'before') await notifyPerEvent(bank.db);
+    else await notifyLedgerEntries({ db: bank.db, clock: systemClock, config: CONFIG });
     const notifyMs = performance.now() - started;
-    return { validateMs, lookupMs, writeMs, commitMs, sealMs, notifyMs, appCpuMs: (app.user + app.system) / 1000, pgCpuMs };
+    const appAfter = process.cpuUsage(afterApp);
+    return {
+      validateMs,
+      lookupMs,
+      writeMs,
+      commitMs,
+      sealMs,
+      notifyMs,
+      appCpuMs: (app.user + app.system) / 1000,
+      pgCpuMs,
+      afterAppCpuMs: (appAfter.user + appAfter.system) / 1000,
+      afterPgCpuMs: (clusterCpuSeconds() - pgAfterPost) * 1000,
+    };
   });
 }
 
@@ -232,6 +286,7 @@ async function main(): Promise<void> {
         await sql.raw(`drop index ${index}`).execute(bank.db);
       banks.push(bank);
     }
+    postmaster = Number(fs.readFileSync(path.join(directory, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const timings = new Map<string, Timing[]>(banks.map((bank) => [bank.name, []]));
     // Warm-up: a batch each (plans, caches).
     for (const bank of banks) await oneBatch(bank, 0);
@@ -240,7 +295,7 @@ async function main(): Promise<void> {
     }
     console.log('');
     console.log(
-      `One bulk batch of ${ROWS} payments (to ${PAYEES} payees), medians of ${ROUNDS} rounds alternating A/B; load average ${os.loadavg()[0]?.toFixed(1)}, ${os.cpus().length} cores`,
+      `One bulk batch of ${ROWS} payments (to ${PAYEES} payees), wall ms: medians of ${ROUNDS} rounds alternating A/B, CPU ms: means (the app is this process, PG every backend of the cluster); load average ${os.loadavg()[0]?.toFixed(1)}, ${os.cpus().length} cores`,
     );
     const columns = [
       'schema',
@@ -250,14 +305,18 @@ async function main(): Promise<void> {
       'commit ms',
       'seal ms',
       'notify ms',
-      'app CPU ms',
-      'PG CPU ms',
-      'PG CPU µs/payment',
+      'post app CPU',
+      'post PG CPU',
+      'seal+notify app CPU',
+      'seal+notify PG CPU',
+      'CPU µs/payment',
     ];
     console.log(columns.map((title, index) => title.padStart(index === 0 ? 8 : Math.max(10, title.length))).join('  '));
     for (const bank of banks) {
       const list = timings.get(bank.name) ?? [];
       const m = (pick: (timing: Timing) => number) => median(list.map(pick));
+      const mean = (pick: (timing: Timing) => number) => list.reduce((sum, timing) => sum + pick(timing), 0) / Math.max(1, list.length);
+      const cpu = mean((t) => t.appCpuMs + t.pgCpuMs + t.afterAppCpuMs + t.afterPgCpuMs);
       const values = [
         m((t) => t.validateMs),
         m((t) => t.lookupMs),
@@ -265,14 +324,16 @@ async function main(): Promise<void> {
         m((t) => t.commitMs),
         m((t) => t.sealMs),
         m((t) => t.notifyMs),
-        m((t) => t.appCpuMs),
-        m((t) => t.pgCpuMs),
+        mean((t) => t.appCpuMs),
+        mean((t) => t.pgCpuMs),
+        mean((t) => t.afterAppCpuMs),
+        mean((t) => t.afterPgCpuMs),
       ];
       console.log(
         [
           bank.name.padStart(8),
           ...values.map((value, index) => value.toFixed(1).padStart(Math.max(10, (columns[index + 1] ?? '').length))),
-          ((m((t) => t.pgCpuMs) * 1000) / ROWS).toFixed(0).padStart(17),
+          ((cpu * 1000) / ROWS).toFixed(0).padStart(14),
         ].join('  '),
       );
     }
