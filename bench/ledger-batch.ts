@@ -8,7 +8,8 @@
 // then the sealer chaining the batch (hashing) and the notify_ledger job notifying its payees
 // ("before" with main's per-event notifier, "after" with notifyMany). With BENCH_EXPLAIN=1 (default on) it also prints
 // the write statement's EXPLAIN ANALYZE of one batch of each (auto_explain, triggers included).
-// BENCH_ROUNDS (default 10), BENCH_BULK_ROWS (default 1000), BENCH_PAYEES (default 31).
+// Then BENCH_SINGLES (default 300) one-entry transactions on each, A/B: single transfers must not
+// get slower. BENCH_ROUNDS (default 10), BENCH_BULK_ROWS (default 1000), BENCH_PAYEES (default 31).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
 const PAYEES = Number(process.env.BENCH_PAYEES ?? 31);
 const EXPLAIN = (process.env.BENCH_EXPLAIN ?? '1') !== '0';
+/** Single transfers (one entry a transaction, as the writer's smallest batch) timed A/B after the batches. */
+const SINGLES = Number(process.env.BENCH_SINGLES ?? 300);
 const CONFIG = loadConfig({ NODE_ENV: 'test', DATABASE_URL: 'postgres://unused' });
 const LAST_BEFORE = '2026-11-24-55d-approvals';
 
@@ -144,18 +147,25 @@ interface Timing {
 }
 
 let postmaster = 0;
-/** CPU seconds of the PostgreSQL cluster: the postmaster and every process it started. */
-function clusterCpuSeconds(): number {
-  let total = 0;
+/** CPU seconds of each process of the PostgreSQL cluster (the postmaster and every process it started), by pid. */
+function clusterSnapshot(): Map<number, number> {
+  const snapshot = new Map<number, number>();
   for (const pid of fs.readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name))) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pid) === postmaster || Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) / 100;
+      if (Number(pid) === postmaster || Number(fields[1]) === postmaster) snapshot.set(Number(pid), (Number(fields[11]) + Number(fields[12])) / 100);
     } catch {
       // exited
     }
   }
+  return snapshot;
+}
+
+/** CPU seconds the cluster used since the snapshot: per process, so one that exited in between counts nothing and one that started counts whole. */
+function clusterCpuSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of clusterSnapshot()) total += seconds - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -186,7 +196,7 @@ async function oneBatch(bank: Bank, round: number): Promise<Timing> {
   const raw = batchRows(bank, round);
   return bank.db.connection().execute(async (conn) => {
     const appBefore = process.cpuUsage();
-    const pgBefore = clusterCpuSeconds();
+    const pgBefore = clusterSnapshot();
     let started = performance.now();
     const checked = checkBulkRows(raw);
     if (!checked.ok) throw new Error('bench rows are invalid');
@@ -203,8 +213,8 @@ async function oneBatch(bank: Bank, round: number): Promise<Timing> {
       started = performance.now();
     });
     const commitMs = performance.now() - started;
-    const pgAfterPost = clusterCpuSeconds();
-    const pgCpuMs = (pgAfterPost - pgBefore) * 1000;
+    const pgCpuMs = clusterCpuSince(pgBefore) * 1000;
+    const pgAfterPost = clusterSnapshot();
     const app = process.cpuUsage(appBefore);
     const afterApp = process.cpuUsage();
     started = performance.now();
@@ -226,9 +236,41 @@ async function oneBatch(bank: Bank, round: number): Promise<Timing> {
       appCpuMs: (app.user + app.system) / 1000,
       pgCpuMs,
       afterAppCpuMs: (appAfter.user + appAfter.system) / 1000,
-      afterPgCpuMs: (clusterCpuSeconds() - pgAfterPost) * 1000,
+      afterPgCpuMs: clusterCpuSince(pgAfterPost) * 1000,
     };
   });
+}
+
+/** SINGLES one-entry transactions, alternating by 50 between the banks: PostgreSQL's CPU (whole cluster) and wall per entry. */
+async function singles(banks: Bank[]): Promise<Map<string, { cpuUs: number; wallMs: number[] }>> {
+  const result = new Map(banks.map((bank) => [bank.name, { cpuUs: 0, wallMs: [] as number[] }]));
+  for (let done = 0; done < SINGLES; done += 50) {
+    for (const bank of done % 100 === 0 ? banks : [...banks].reverse()) {
+      const into = result.get(bank.name);
+      if (!into) continue;
+      const payee = (bank.payees[0] as { id: string }).id;
+      const cpuBefore = clusterSnapshot();
+      for (let index = 0; index < 50; index += 1) {
+        const started = performance.now();
+        await bank.db.transaction().execute((trx) =>
+          postEntries(trx, [
+            {
+              kind: 'transfer',
+              description: `Single ${done + index}`,
+              authorId: null,
+              postings: [
+                { accountId: bank.payer, amountCents: -1, memo: null, counterparty: 'Payee' },
+                { accountId: payee, amountCents: 1, memo: 'Transfer from Batch Customer 0', counterparty: 'Batch Customer 0' },
+              ],
+            },
+          ]),
+        );
+        into.wallMs.push(performance.now() - started);
+      }
+      into.cpuUs += (clusterCpuSince(cpuBefore) * 1e6) / SINGLES;
+    }
+  }
+  return result;
 }
 
 /** The write statement's EXPLAIN ANALYZE (auto_explain, triggers included; the checks made immediate so "before"'s deferred ones show too). */
@@ -336,6 +378,14 @@ async function main(): Promise<void> {
           ((cpu * 1000) / ROWS).toFixed(0).padStart(14),
         ].join('  '),
       );
+    }
+    if (SINGLES > 0) {
+      const single = await singles(banks);
+      console.log('');
+      console.log(`Single transfers: ${SINGLES} one-entry transactions each, alternating by 50 (load average ${os.loadavg()[0]?.toFixed(1)})`);
+      console.log(['schema', 'wall p50 ms', 'PG CPU µs/entry'].map((title, index) => title.padStart(index === 0 ? 8 : 16)).join('  '));
+      for (const [name, { cpuUs, wallMs }] of single)
+        console.log([name.padStart(8), median(wallMs).toFixed(2).padStart(16), cpuUs.toFixed(0).padStart(16)].join('  '));
     }
     if (EXPLAIN) {
       for (const bank of banks) {
