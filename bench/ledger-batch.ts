@@ -10,6 +10,7 @@
 // the write statement's EXPLAIN ANALYZE of one batch of each (auto_explain, triggers included).
 // Then BENCH_SINGLES (default 300) one-entry transactions on each, A/B: single transfers must not
 // get slower. BENCH_ROUNDS (default 10), BENCH_BULK_ROWS (default 1000), BENCH_PAYEES (default 31).
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -399,6 +400,14 @@ async function main(): Promise<void> {
       console.log(`${bank.name}: ledger ${describeVerifyResult(await verifyLedger(bank.db))}`);
     }
     for (const bank of banks) await bank.close();
+    // The operator's command on each database, as after a bench:transfers run.
+    for (const bank of banks) {
+      const verify = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/verify-ledger.ts'], {
+        env: { ...process.env, DATABASE_URL: postgres.url(bank.name), NODE_ENV: 'test' },
+        encoding: 'utf8',
+      });
+      console.log(`${bank.name}: npm run ledger:verify exited ${verify.status}: ${(verify.stdout + verify.stderr).trim()}`);
+    }
   } finally {
     await postgres.stop();
     fs.rmSync(directory, { recursive: true, force: true });
