@@ -4,7 +4,7 @@ import { inTransaction } from '../db/transaction';
 import { addJob } from '../queues/repository';
 import type { NotifyInput } from './messages';
 import * as repository from './repository';
-import { lookupRecipients, notifyWith } from './service';
+import { lookupRecipients, notifyMany } from './service';
 
 // The money notifications (money received, money sent above an amount, balance below an amount)
 // come from the ledger after the fact, not from the writer's hot path (ADR 013): a job reads the
@@ -109,7 +109,7 @@ export async function notifyLedgerEntries(ctx: Pick<AppContext, 'db' | 'clock' |
       // Most events are not notified (a payment below the customer's amount): their recipients
       // and choices are read once for the batch, not twice per event.
       const lookup = await lookupRecipients(trx, [...new Set(events.map((event) => event.userId))]);
-      for (const event of events) await notifyWith({ ...ctx, db: trx }, event, lookup);
+      await notifyMany({ ...ctx, db: trx }, events, lookup);
       await repository.moveCursor(trx, CURSOR, last.position, ctx.clock.now());
       return last.position - after;
     });
