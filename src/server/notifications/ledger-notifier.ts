@@ -14,6 +14,12 @@ import { lookupRecipients, notifyMany } from './service';
 export const LEDGER_NOTIFY_TASK = 'notify_ledger';
 /** At most one such job waits at a time: wakes while one waits are one run. */
 const LEDGER_NOTIFY_JOB_KEY = 'notify_ledger';
+/**
+ * Its runs, woken or scheduled, form one queue and run one after another across every process: two
+ * at once would only wait on the cursor's lock, each holding a worker slot that mail (a payment's
+ * IMS code) is waiting for.
+ */
+export const LEDGER_NOTIFY_QUEUE = 'notify_ledger';
 const CURSOR = 'ledger';
 /** Entries read and notified per transaction (a bulk payment of 1,000 is two). */
 export const LEDGER_NOTIFY_BATCH_MAX = 500;
@@ -124,5 +130,5 @@ export async function notifyLedgerEntries(ctx: Pick<AppContext, 'db' | 'clock' |
  * minutely safety run.
  */
 export async function wakeLedgerNotifier(ctx: Pick<AppContext, 'db'>): Promise<void> {
-  await addJob(ctx.db, LEDGER_NOTIFY_TASK, {}, { jobKey: LEDGER_NOTIFY_JOB_KEY });
+  await addJob(ctx.db, LEDGER_NOTIFY_TASK, {}, { jobKey: LEDGER_NOTIFY_JOB_KEY, queueName: LEDGER_NOTIFY_QUEUE });
 }
