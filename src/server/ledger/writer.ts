@@ -36,6 +36,12 @@ interface Exclusive {
 type Pending = Batched | Exclusive;
 
 export const BATCH_ENTRIES_MAX = 256;
+/**
+ * Batches a writer has in flight at once, each on its own connection (LEDGER_BATCHES_IN_FLIGHT):
+ * the next batch is computed and sent while the one before commits, so a payment waits for at
+ * most one commit, not for the one under way and then its own (ADR 008, measurements).
+ */
+export const BATCHES_IN_FLIGHT_DEFAULT = 2;
 /** Requests waiting for the writer; past this the bank answers 503 and the client retries later. */
 export const WRITER_QUEUE_MAX = 10_000;
 export const WRITER_BUSY_MESSAGE = 'The bank is very busy right now. Please try again in a moment.';
@@ -69,7 +75,9 @@ export interface WriterLog {
  */
 export class LedgerWriter {
   private queue: Pending[] = [];
-  private draining = false;
+  /** Batches posting now (at most batchesInFlight), and whether an exclusive transaction runs (then nothing else does). */
+  private inFlight = 0;
+  private exclusiveRunning = false;
   private closed = false;
   /** Who waits in close() for the queue to empty. */
   private readonly idleWaiters: Array<() => void> = [];
@@ -80,8 +88,12 @@ export class LedgerWriter {
 
   constructor(
     private readonly db: DB,
-    private readonly options: { log?: WriterLog; queueMax?: number; now?: () => Date } = {},
+    private readonly options: { log?: WriterLog; queueMax?: number; now?: () => Date; batchesInFlight?: number } = {},
   ) {}
+
+  private get busy(): boolean {
+    return this.inFlight > 0 || this.exclusiveRunning;
+  }
 
   /** Queues one entry for the next batch; settles once it is committed (or refused). */
   submit<T>(job: PostJob<T>): Promise<Outcome<T>> {
@@ -108,7 +120,7 @@ export class LedgerWriter {
    */
   async close(): Promise<void> {
     this.closed = true;
-    if (!this.draining && this.queue.length === 0) return;
+    if (!this.busy && this.queue.length === 0) return;
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -123,7 +135,7 @@ export class LedgerWriter {
     }
     this.queue.push(item);
     ledgerWriterQueueDepth.inc();
-    if (!this.draining) void this.drain();
+    this.pump();
   }
 
   /** The next run of work: one exclusive transaction, or up to BATCH_ENTRIES_MAX batched entries. */
@@ -141,18 +153,40 @@ export class LedgerWriter {
     return this.queue.splice(0, count) as Batched[];
   }
 
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.queue.length > 0) {
-        const next = this.take();
-        if (Array.isArray(next)) await this.runBatch(next);
-        else await this.runExclusive(next);
+  /**
+   * Starts what may start now: batches while fewer than batchesInFlight are posting, or an
+   * exclusive transaction once every batch before it has settled (it runs alone, and nothing
+   * queued after it starts before it ends). Called whenever work arrives or settles.
+   */
+  private pump(): void {
+    const limit = Math.max(1, this.options.batchesInFlight ?? BATCHES_IN_FLIGHT_DEFAULT);
+    while (this.queue.length > 0 && !this.exclusiveRunning) {
+      if (this.queue[0]?.kind === 'exclusive') {
+        if (this.inFlight > 0) return;
+        const next = this.take() as Exclusive;
+        this.exclusiveRunning = true;
+        void this.runExclusive(next)
+          .catch((error: unknown) => next.reject(error))
+          .finally(() => {
+            this.exclusiveRunning = false;
+            this.pump();
+          });
+        return;
       }
-    } finally {
-      this.draining = false;
-      for (const resolve of this.idleWaiters.splice(0)) resolve();
+      if (this.inFlight >= limit) return;
+      const batch = this.take() as Batched[];
+      this.inFlight += 1;
+      void this.runBatch(batch)
+        .catch((error: unknown) => {
+          // runBatch answers every request itself; should anything escape it, nobody is left waiting.
+          for (const item of batch) item.reject(error);
+        })
+        .finally(() => {
+          this.inFlight -= 1;
+          this.pump();
+        });
     }
+    if (!this.busy && this.queue.length === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private async runBatch(batch: Batched[]): Promise<void> {
