@@ -424,9 +424,7 @@ async function main(): Promise<void> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-bench-'));
   // Durable settings, as a bank runs: fsync and synchronous_commit stay on.
   // BENCH_STATEMENTS=1 also prints where PostgreSQL spent its time (pg_stat_statements, planning included).
-  const statements = process.env.BENCH_STATEMENTS
-    ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on']
-    : [];
+  const statements = process.env.BENCH_STATEMENTS ? ['-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [];
   // BENCH_EXPLAIN=<ms> logs the plan of every statement slower than that (auto_explain, nested
   // statements and triggers included) to BENCH_EXPLAIN_LOG (default bench-explain.log).
   const explainMs = process.env.BENCH_EXPLAIN;
@@ -450,7 +448,7 @@ async function main(): Promise<void> {
       'max_connections=200',
       '-c',
       'shared_buffers=256MB',
-      ...statements.filter((flag) => !flag.startsWith('shared_preload_libraries=')),
+      ...statements,
       ...(preload.length > 0 ? ['-c', `shared_preload_libraries=${preload.join(',')}`] : []),
       ...explain,
     ],
