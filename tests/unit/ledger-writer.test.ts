@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries, type EntryInput } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
+import { LedgerWriter } from '../../src/server/ledger/writer';
 import { createCustomer, type TestContext, createTestApp } from '../support/app';
 
 // The group-commit writer: one failing request never fails or stalls the others, staff entries
@@ -140,6 +141,63 @@ describe('ledger writer', () => {
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
     const savings = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accounts[2]!.savings).executeTakeFirstOrThrow();
     expect(savings.balance).toBe(4 * 100 + 10 * 50 + 40 * 10);
+  });
+});
+
+describe('ledger writer with batches in flight', () => {
+  it('posts the next batch while one commits, on the same accounts, and every balance and refusal is still exact', async () => {
+    const writer = new LedgerWriter(ctx.database.db, { batchesInFlight: 2 });
+    const before = await ctx.database.db
+      .selectFrom('ledger_accounts')
+      .select(['id', 'balance'])
+      .where('id', 'in', [accounts[1]!.checking, accounts[1]!.savings])
+      .execute();
+    const checking = Number(before.find((row) => row.id === accounts[1]!.checking)!.balance);
+    // Waves of payments from one account, each wave while the one before is still posting: the
+    // later batches are computed from the book the earlier ones left, before those commit. The
+    // account can afford only some of them: the rest must be refused, none may overdraw.
+    const each = Math.floor(checking / 60) + 1;
+    const results: Array<Promise<unknown>> = [];
+    for (let wave = 0; wave < 20; wave += 1) {
+      for (let index = 0; index < 5; index += 1) {
+        results.push(
+          writer.submit({ entry: move(1, each), answer: () => ({ data: {}, created: true }), idempotency: null }).then(
+            () => 'posted',
+            (error: Error) => error.message,
+          ),
+        );
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const outcomes = await Promise.all(results);
+    await writer.close();
+    const posted = outcomes.filter((outcome) => outcome === 'posted').length;
+    expect(outcomes.filter((outcome) => outcome !== 'posted')).toEqual(Array.from({ length: 100 - posted }, () => 'Insufficient funds'));
+    expect(posted).toBe(Math.floor(checking / each));
+    expect(writer.stats.maxInFlight).toBe(2);
+    const after = await ctx.database.db
+      .selectFrom('ledger_accounts')
+      .select(['id', 'balance'])
+      .where('id', '=', accounts[1]!.checking)
+      .executeTakeFirstOrThrow();
+    expect(Number(after.balance)).toBe(checking - posted * each);
+    expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
+  });
+
+  it('runs an exclusive transaction alone: after the batches before it, before the ones after it', async () => {
+    const writer = new LedgerWriter(ctx.database.db, { batchesInFlight: 2 });
+    const order: string[] = [];
+    const first = Array.from({ length: 3 }, () =>
+      writer.submit({ entry: move(2, 1), answer: () => ({ data: {}, created: true }), idempotency: null }).then(() => order.push('batch before')),
+    );
+    const exclusive = writer.transaction(async (trx) => {
+      order.push('exclusive');
+      await trx.selectFrom('ledger_accounts').select('id').limit(1).execute();
+    });
+    const later = writer.submit({ entry: move(2, 1), answer: () => ({ data: {}, created: true }), idempotency: null }).then(() => order.push('batch after'));
+    await Promise.all([...first, exclusive, later]);
+    await writer.close();
+    expect(order).toEqual(['batch before', 'batch before', 'batch before', 'exclusive', 'batch after']);
   });
 });
 
