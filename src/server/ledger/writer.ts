@@ -77,6 +77,8 @@ export class LedgerWriter {
   private queue: Pending[] = [];
   /** Batches posting now (at most batchesInFlight), and whether an exclusive transaction runs (then nothing else does). */
   private inFlight = 0;
+  /** The accounts of each batch in flight (takeBatch keeps batches in flight apart). */
+  private readonly inFlightAccounts = new Set<Set<string>>();
   private exclusiveRunning = false;
   private closed = false;
   /** Who waits in close() for the queue to empty. */
@@ -138,19 +140,40 @@ export class LedgerWriter {
     this.pump();
   }
 
-  /** The next run of work: one exclusive transaction, or up to BATCH_ENTRIES_MAX batched entries. */
-  private take(): Exclusive | Batched[] {
-    const first = this.queue[0];
-    if (first?.kind === 'exclusive') {
-      this.queue.shift();
-      ledgerWriterQueueDepth.dec();
-      return first;
+  /** The next exclusive transaction (at the head of the queue). */
+  private takeExclusive(): Exclusive {
+    const first = this.queue.shift() as Exclusive;
+    ledgerWriterQueueDepth.dec();
+    return first;
+  }
+
+  /**
+   * The next batch: up to BATCH_ENTRIES_MAX batched entries from the head of the queue (up to the
+   * next exclusive transaction), leaving out every entry that touches an account of a batch in
+   * flight, and every later entry on the accounts it touches (so each account's entries keep
+   * their order). Batches in flight therefore never share an account: each is computed from
+   * balances no other batch of this writer is changing, and none waits on another's locks.
+   */
+  private takeBatch(): Batched[] {
+    const busy = new Set<string>();
+    for (const batch of this.inFlightAccounts) for (const id of batch) busy.add(id);
+    const taken: Batched[] = [];
+    const kept: Pending[] = [];
+    let index = 0;
+    for (; index < this.queue.length && taken.length < BATCH_ENTRIES_MAX; index += 1) {
+      const item = this.queue[index] as Pending;
+      if (item.kind === 'exclusive') break;
+      const accounts = item.job.entry.postings.map((posting) => posting.accountId);
+      if (busy.size > 0 && accounts.some((id) => busy.has(id))) {
+        for (const id of accounts) busy.add(id);
+        kept.push(item);
+      } else taken.push(item);
     }
-    let count = 0;
-    while (count < this.queue.length && count < BATCH_ENTRIES_MAX && this.queue[count]?.kind === 'batched') count += 1;
-    ledgerWriterQueueDepth.dec(count);
-    ledgerWriterBatchSize.observe(count);
-    return this.queue.splice(0, count) as Batched[];
+    if (taken.length === 0) return taken;
+    this.queue = [...kept, ...this.queue.slice(index)];
+    ledgerWriterQueueDepth.dec(taken.length);
+    ledgerWriterBatchSize.observe(taken.length);
+    return taken;
   }
 
   /**
@@ -163,7 +186,7 @@ export class LedgerWriter {
     while (this.queue.length > 0 && !this.exclusiveRunning) {
       if (this.queue[0]?.kind === 'exclusive') {
         if (this.inFlight > 0) return;
-        const next = this.take() as Exclusive;
+        const next = this.takeExclusive();
         this.exclusiveRunning = true;
         void this.runExclusive(next)
           .catch((error: unknown) => next.reject(error))
@@ -174,7 +197,10 @@ export class LedgerWriter {
         return;
       }
       if (this.inFlight >= limit) return;
-      const batch = this.take() as Batched[];
+      const batch = this.takeBatch();
+      if (batch.length === 0) return; // everything queued waits for an account in flight
+      const accounts = new Set(batch.flatMap((item) => item.job.entry.postings.map((posting) => posting.accountId)));
+      this.inFlightAccounts.add(accounts);
       this.inFlight += 1;
       this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.inFlight);
       void this.runBatch(batch)
@@ -183,6 +209,7 @@ export class LedgerWriter {
           for (const item of batch) item.reject(error);
         })
         .finally(() => {
+          this.inFlightAccounts.delete(accounts);
           this.inFlight -= 1;
           this.pump();
         });
