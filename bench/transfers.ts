@@ -426,9 +426,9 @@ async function main(): Promise<void> {
   // BENCH_STATEMENTS=1 also prints where PostgreSQL spent its time (pg_stat_statements, planning included).
   const statements = process.env.BENCH_STATEMENTS ? ['-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [];
   // BENCH_EXPLAIN=<ms> logs the plan of every statement slower than that (auto_explain, nested
-  // statements and triggers included) to BENCH_EXPLAIN_LOG (default bench-explain.log).
+  // statements and triggers included) to BENCH_EXPLAIN_LOG (default bench-explain.log in the temporary directory).
   const explainMs = process.env.BENCH_EXPLAIN;
-  const explainLog = explainMs ? fs.createWriteStream(process.env.BENCH_EXPLAIN_LOG ?? 'bench-explain.log') : null;
+  const explainLog = explainMs ? fs.createWriteStream(process.env.BENCH_EXPLAIN_LOG ?? path.join(os.tmpdir(), 'bench-explain.log')) : null;
   const preload = ['pg_stat_statements', ...(explainMs ? ['auto_explain'] : [])].filter((name) => name !== 'pg_stat_statements' || statements.length > 0);
   const explain = explainMs
     ? [
