@@ -458,11 +458,35 @@ async function main(): Promise<void> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-bench-'));
   // Durable settings, as a bank runs: fsync and synchronous_commit stay on.
   // BENCH_STATEMENTS=1 also prints where PostgreSQL spent its time (pg_stat_statements, planning included).
-  const statements = process.env.BENCH_STATEMENTS
-    ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on']
+  const statements = process.env.BENCH_STATEMENTS ? ['-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [];
+  // BENCH_EXPLAIN=<ms> logs the plan of every statement slower than that (auto_explain, nested
+  // statements and triggers included) to BENCH_EXPLAIN_LOG (default bench-explain.log in the temporary directory).
+  const explainMs = process.env.BENCH_EXPLAIN;
+  const explainLog = explainMs ? fs.createWriteStream(process.env.BENCH_EXPLAIN_LOG ?? path.join(os.tmpdir(), 'bench-explain.log')) : null;
+  const preload = ['pg_stat_statements', ...(explainMs ? ['auto_explain'] : [])].filter((name) => name !== 'pg_stat_statements' || statements.length > 0);
+  const explain = explainMs
+    ? [
+        '-c',
+        `auto_explain.log_min_duration=${explainMs}`,
+        '-c',
+        'auto_explain.log_nested_statements=on',
+        '-c',
+        'auto_explain.log_analyze=on',
+        '-c',
+        'auto_explain.log_buffers=on',
+      ]
     : [];
   const postgres = await startEmbeddedPostgres(path.join(directory, 'pg'), {
-    flags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB', ...statements],
+    flags: [
+      '-c',
+      'max_connections=200',
+      '-c',
+      'shared_buffers=256MB',
+      ...statements,
+      ...(preload.length > 0 ? ['-c', `shared_preload_libraries=${preload.join(',')}`] : []),
+      ...explain,
+    ],
+    ...(explainLog ? { log: (line: string) => explainLog.write(`${line}\n`) } : {}),
   });
   let server: ChildProcess | undefined;
   const smtp = await startSmtpSink();

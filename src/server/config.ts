@@ -136,6 +136,12 @@ export const ZEnvironment = z.object({
     .min(1, `WEB_CONCURRENCY must be between 1 and ${WEB_CONCURRENCY_MAX}`)
     .max(WEB_CONCURRENCY_MAX, `WEB_CONCURRENCY must be between 1 and ${WEB_CONCURRENCY_MAX}`)
     .default(1),
+  LEDGER_BATCHES_IN_FLIGHT: z.coerce
+    .number({ message: 'LEDGER_BATCHES_IN_FLIGHT must be a number' })
+    .int('LEDGER_BATCHES_IN_FLIGHT must be a whole number')
+    .min(1, 'LEDGER_BATCHES_IN_FLIGHT must be between 1 and 8')
+    .max(8, 'LEDGER_BATCHES_IN_FLIGHT must be between 1 and 8')
+    .default(2), // BATCHES_IN_FLIGHT_DEFAULT of ledger/writer.ts
   TRUST_PROXY: trustProxy.optional(),
   METRICS_TOKEN: z
     .string()
@@ -191,6 +197,8 @@ export interface Config {
   limits: { transferCodesPerHour: number; transferCodeFailuresPerDay: number; moneyCallsPerMinute: number };
   /** App processes (node:cluster workers) this instance runs; 1 is one process, no cluster. */
   webConcurrency: number;
+  /** Ledger batches each app process posts at once (ledger/writer.ts, ADR 008). */
+  ledgerBatchesInFlight: number;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses. */
   trustProxy: TrustProxy;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
@@ -260,6 +268,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       moneyCallsPerMinute: env.MONEY_CALLS_PER_MINUTE,
     },
     webConcurrency: env.WEB_CONCURRENCY,
+    ledgerBatchesInFlight: env.LEDGER_BATCHES_IN_FLIGHT,
     trustProxy: env.TRUST_PROXY ?? false,
     metricsToken: env.METRICS_TOKEN,
     allowHttp: env.ALLOW_HTTP,

@@ -53,6 +53,10 @@ export function createAppContext(dependencies: { config: Config; db: DB; mailer:
     ...dependencies,
     signer: loadBankSigner(dependencies.config),
     clock: dependencies.clock ?? systemClock,
-    ledger: new LedgerWriter(dependencies.db, { log: dependencies.log, now: () => (dependencies.clock ?? systemClock).now() }),
+    ledger: new LedgerWriter(dependencies.db, {
+      log: dependencies.log,
+      now: () => (dependencies.clock ?? systemClock).now(),
+      batchesInFlight: dependencies.config.ledgerBatchesInFlight,
+    }),
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sha256 } from '../../src/server/auth/crypto';
 import { PAYMENT_HOLD_MS } from '../../src/shared/limits';
 import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, signIn, type TestContext, valueDate, staffCall } from '../support/app';
 
@@ -293,6 +294,46 @@ describe('money calls per customer per minute', () => {
     // The next minute the customer pays again.
     await capped.database.pool.query(`update rate_limits set window_ends_at = now() - interval '1 second' where key like 'money-calls %'`);
     expect((await post(capped, customer.token, '/api/transaction/internal-transfer', move)).statusCode).toBe(201);
+  });
+
+  it('counts a money call with the session lookup only for a live session of a customer who may pay', async () => {
+    const customer = await createCustomer(capped);
+    await fund(capped, customer.userId, 100);
+    const hits = async (userId: string) =>
+      Number(
+        (await capped.database.pool.query(`select hits from rate_limits where key = $1 and window_ends_at > now()`, [`money-calls user:${userId}`])).rows[0]
+          ?.hits ?? 0,
+      );
+    const move = { from: 'checking', to: 'savings', amount: 1 };
+    const paid = await post(capped, customer.token, '/api/transaction/internal-transfer', move);
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(await hits(customer.userId)).toBe(1);
+    // A signed-out session and an idle one: 401, and the customer's count does not move.
+    const signedOut = await signIn(capped, customer.email, customer.password);
+    expect((await capped.app.inject({ method: 'POST', url: '/api/auth/signout', headers: bearer(signedOut) })).statusCode).toBeLessThan(300);
+    const idle = await signIn(capped, customer.email, customer.password);
+    await capped.database.pool.query(`update sessions set last_seen_at = now() - interval '1 day' where token_hash = $1`, [sha256(idle)]);
+    for (const token of [signedOut, idle]) {
+      const refused = await post(capped, token, '/api/transaction/internal-transfer', move);
+      expect(refused.statusCode, refused.body).toBe(401);
+    }
+    expect(await hits(customer.userId)).toBe(1);
+    // A customer who has not confirmed their email is refused by the access check, and not counted.
+    const unconfirmed = await createCustomer(capped);
+    await capped.database.pool.query(`update users set is_email_confirmed = false where id = $1`, [unconfirmed.userId]);
+    const notYet = await post(capped, unconfirmed.token, '/api/transaction/internal-transfer', move);
+    expect(notYet.statusCode).toBe(403);
+    expect(json(notYet).message).toBe('Please verify your email address first.');
+    expect(await hits(unconfirmed.userId)).toBe(0);
+    // Staff are refused customer money calls, and nothing is counted for them either.
+    const admin = await adminToken(capped);
+    const adminId = json(await capped.app.inject({ method: 'GET', url: '/api/auth/user', headers: bearer(admin) })).data._id as string;
+    expect((await post(capped, admin, '/api/transaction/internal-transfer', move)).statusCode).toBe(403);
+    expect(await hits(adminId)).toBe(0);
+    // The same counter as every other money call: four more pass, the next is refused.
+    for (let call = 2; call <= 5; call += 1) expect((await post(capped, customer.token, '/api/transaction/internal-transfer', move)).statusCode).toBe(201);
+    expect((await post(capped, customer.token, '/api/transaction/internal-transfer', move)).statusCode).toBe(429);
+    expect(await hits(customer.userId)).toBe(6);
   });
 
   it('counts nothing with RATE_LIMITS=false (test runs)', async () => {

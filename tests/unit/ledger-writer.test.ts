@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries, type EntryInput } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
+import { LedgerWriter } from '../../src/server/ledger/writer';
 import { createCustomer, type TestContext, createTestApp } from '../support/app';
 
 // The group-commit writer: one failing request never fails or stalls the others, staff entries
@@ -140,6 +141,70 @@ describe('ledger writer', () => {
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
     const savings = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accounts[2]!.savings).executeTakeFirstOrThrow();
     expect(savings.balance).toBe(4 * 100 + 10 * 50 + 40 * 10);
+  });
+});
+
+describe('ledger writer with batches in flight', () => {
+  it("keeps two batches in flight on different accounts, one account's entries in order, and every balance and refusal exact", async () => {
+    const warnings: string[] = [];
+    const writer = new LedgerWriter(ctx.database.db, {
+      batchesInFlight: 2,
+      log: { warn: (details, message) => warnings.push(`${message} ${String((details as { err?: Error }).err?.message)}`) },
+    });
+    const who = [1, 2];
+    const checkingOf = async (index: number) =>
+      Number(
+        (await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accounts[index]!.checking).executeTakeFirstOrThrow()).balance,
+      );
+    const before = await Promise.all(who.map(checkingOf));
+    // Waves of payments from two customers' accounts, each wave while the one before is posting.
+    // Each account can afford only some of its payments: the rest must be refused, none may overdraw.
+    const each = before.map((balance) => Math.floor(balance / 60) + 1);
+    const results = who.map(() => [] as Array<Promise<string>>);
+    for (let wave = 0; wave < 20; wave += 1) {
+      for (let index = 0; index < 5; index += 1) {
+        who.forEach((customer, slot) =>
+          results[slot]!.push(
+            writer.submit({ entry: move(customer, each[slot]!), answer: () => ({ data: {}, created: true }), idempotency: null }).then(
+              () => 'posted',
+              (error: Error) => error.message,
+            ),
+          ),
+        );
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const [slot, customer] of who.entries()) {
+      const outcomes = await Promise.all(results[slot]!);
+      const posted = outcomes.filter((outcome) => outcome === 'posted').length;
+      expect(posted).toBe(Math.floor(before[slot]! / each[slot]!));
+      expect(outcomes.filter((outcome) => outcome !== 'posted')).toEqual(Array.from({ length: 100 - posted }, () => 'Insufficient funds'));
+      // In order: every payment the account could afford came first, the refusals after.
+      expect(outcomes.slice(0, posted).every((outcome) => outcome === 'posted')).toBe(true);
+      expect(await checkingOf(customer)).toBe(before[slot]! - posted * each[slot]!);
+    }
+    await writer.close();
+    expect(writer.stats.maxInFlight).toBe(2);
+    // Batches in flight never share an account, so none ever finds a balance moved under it (the
+    // statement's guard, a division by zero); a batch of refusals only is confirmed under locks.
+    expect(warnings.filter((warning) => !warning.includes('refusals from the book are confirmed under locks'))).toEqual([]);
+    expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
+  });
+
+  it('runs an exclusive transaction alone: after the batches before it, before the ones after it', async () => {
+    const writer = new LedgerWriter(ctx.database.db, { batchesInFlight: 2 });
+    const order: string[] = [];
+    const first = Array.from({ length: 3 }, () =>
+      writer.submit({ entry: move(2, 1), answer: () => ({ data: {}, created: true }), idempotency: null }).then(() => order.push('batch before')),
+    );
+    const exclusive = writer.transaction(async (trx) => {
+      order.push('exclusive');
+      await trx.selectFrom('ledger_accounts').select('id').limit(1).execute();
+    });
+    const later = writer.submit({ entry: move(2, 1), answer: () => ({ data: {}, created: true }), idempotency: null }).then(() => order.push('batch after'));
+    await Promise.all([...first, exclusive, later]);
+    await writer.close();
+    expect(order).toEqual(['batch before', 'batch before', 'batch before', 'exclusive', 'batch after']);
   });
 });
 

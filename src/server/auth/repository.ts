@@ -1,6 +1,17 @@
-import { sql } from 'kysely';
+import { type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
-import type { CodePurpose, NewUser, SignInScope, User } from '../db/schema';
+import type { CodePurpose, Database, NewUser, SignInScope, User } from '../db/schema';
+import { assert } from '../lib/errors';
+
+/** Compiles queries without a connection (compiledOnce below). */
+const dummyDb: DB = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
 
 // Every query of the auth domain: the users it signs in, their sessions, one-time codes,
 // sign-in throttle and password reset links. Functions that lock a row demand a transaction.
@@ -112,26 +123,109 @@ export async function insertSession(
     .execute();
 }
 
-/**
- * The session of a token's hash with its user. Every signed-in request runs this: a prepared
- * statement, planned once per connection.
- */
-export async function findSessionByTokenHash(db: DB, tokenHash: string) {
-  const lookup = db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
-    .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.ended_at'])
-    // Staff without a second factor may only enrol one (ADR 011); customers never pay for the check.
-    .select(
-      sql<boolean>`case when users.is_admin then not exists (select 1 from passkeys where passkeys.user_id = users.id)
+/** The session lookup's query: the session of a token's hash with its user. */
+function sessionLookup(db: DB, tokenHash: string) {
+  return (
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.ended_at'])
+      // Staff without a second factor may only enrol one (ADR 011); customers never pay for the check.
+      .select(
+        sql<boolean>`case when users.is_admin then not exists (select 1 from passkeys where passkeys.user_id = users.id)
         and not exists (select 1 from totp_factors where totp_factors.user_id = users.id and totp_factors.confirmed_at is not null)
         else false end`.as('second_factor_missing'),
-    )
-    .where('sessions.token_hash', '=', tokenHash);
-  const [row] = (await db.executeQuery(prepared(lookup.compile()))).rows;
+      )
+      .where('sessions.token_hash', '=', tokenHash)
+  );
+}
+
+type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sessionLookup>['executeTakeFirst']>>>;
+
+/**
+ * A query of constant text compiled once (kysely builds and compiles a query on every call
+ * otherwise): each call only swaps the values. For the statements every signed-in request runs.
+ */
+function compiledOnce<Args extends unknown[], R>(build: (...args: Args) => { compile(): CompiledQuery<R> }, sample: Args) {
+  let compiled: CompiledQuery<R> | null = null;
+  return (values: unknown[]): CompiledQuery<R> => {
+    if (!compiled) {
+      compiled = prepared(build(...sample).compile());
+      // The text takes the sample's values in the order given: callers pass theirs in that order.
+      assert(
+        compiled.parameters.length === sample.length && compiled.parameters.every((value, index) => value === sample[index]),
+        'parameters in sample order',
+      );
+    }
+    assert(values.length === sample.length, 'one value per parameter of the compiled query');
+    return { ...compiled, parameters: values };
+  };
+}
+
+const SAMPLE_HASH = '0'.repeat(64);
+const sessionLookupQuery = compiledOnce((tokenHash: string) => sessionLookup(dummyDb, tokenHash), [SAMPLE_HASH]);
+
+/**
+ * The session of a token's hash with its user. Every signed-in request runs this: a prepared
+ * statement, planned once per connection, compiled once per process.
+ */
+export async function findSessionByTokenHash(db: DB, tokenHash: string): Promise<SessionRow | undefined> {
+  const [row] = (await db.executeQuery(sessionLookupQuery([tokenHash]))).rows;
   return row;
 }
+
+/** The money-call counter's key of a customer (plugins/rate-limit.ts counts it, ADR 016). */
+export const MONEY_CALL_KEY_PREFIX = 'money-calls user:';
+
+/** A money call counted with the session lookup: the customer's calls in the window so far, and its time left. */
+export interface MoneyCallHit {
+  hits: number;
+  ttlMs: number;
+}
+
+/**
+ * The session lookup of a money call (ADR 016): the same row as findSessionByTokenHash, and in
+ * the same statement (one round trip instead of two on every payment) one hit counted on the
+ * customer's money-call counter, exactly as countHit in plugins/rate-limit.ts counts it. Counted
+ * only when the session is live by the caller's clock (not ended, not past its absolute or idle
+ * expiry: the same tests as resolveSession, at millisecond precision) and its user may call a
+ * customer route (a customer with a confirmed email, neither disabled nor closed), i.e. only for
+ * a request that the customer access check lets through; otherwise `hit` is null and nothing is
+ * counted.
+ */
+export async function findSessionCountingMoneyCall(
+  db: DB,
+  tokenHash: string,
+  count: { now: Date; idleSince: Date; windowMs: number },
+): Promise<{ row: SessionRow; hit: MoneyCallHit | null } | undefined> {
+  const [row] = (await db.executeQuery(countingLookupQuery([tokenHash, count.windowMs / 1000, count.now, count.idleSince]))).rows;
+  if (!row) return undefined;
+  const { money_call_hits: hits, money_call_ttl_ms: ttlMs, ...session } = row;
+  return { row: session as SessionRow, hit: hits === null ? null : { hits, ttlMs: ttlMs ?? count.windowMs } };
+}
+
+const countingLookupQuery = compiledOnce(
+  (tokenHash: string, windowSeconds: number, now: Date, idleSince: Date) => ({
+    compile: () =>
+      sql<SessionRow & { money_call_hits: number | null; money_call_ttl_ms: number | null }>`
+      with found as materialized (${sessionLookup(dummyDb, tokenHash)}), hit as (
+        insert into rate_limits as stored (key, hits, window_ends_at)
+        select ${sql.lit(MONEY_CALL_KEY_PREFIX)} || found.id::text, 1, now() + make_interval(secs => ${windowSeconds}::double precision)
+        from found
+        where found.ended_at is null and found.expires_at > ${now}::timestamptz
+          and date_trunc('milliseconds', found.last_seen_at) > ${idleSince}::timestamptz
+          and not found.is_admin and found.is_email_confirmed and not found.is_account_disabled and found.closed_at is null
+        on conflict (key) do update set
+          hits = case when stored.window_ends_at <= now() then 1 else stored.hits + 1 end,
+          window_ends_at = case when stored.window_ends_at <= now() then excluded.window_ends_at else stored.window_ends_at end
+        returning hits, greatest(0, ceil(extract(epoch from window_ends_at - now()) * 1000))::int as ttl_ms
+      )
+      select found.*, hit.hits as money_call_hits, hit.ttl_ms as money_call_ttl_ms from found left join hit on true`.compile(dummyDb),
+  }),
+  // The values in the order the text takes them ($1..$4).
+  [SAMPLE_HASH, 60, new Date(0), new Date(0)],
+);
 
 /** The user's live sessions (not ended, not past their absolute or idle expiry), newest first. */
 export function listLiveSessions(db: DB, userId: string, now: Date, idleSince: Date) {

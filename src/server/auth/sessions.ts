@@ -104,11 +104,25 @@ export function staffAccessEnded(user: Pick<User, 'is_admin' | 'staff_status'>):
  * The session of a token, if it is live: not ended, not past its idle or absolute expiry, and its
  * user neither disabled nor closed nor suspended staff (such a session is ended on the spot).
  */
-export async function resolveSession(ctx: Pick<AppContext, 'db' | 'clock'>, token: string): Promise<LiveSession | null> {
+export async function resolveSession(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  token: string,
+  options: { moneyCallWindowMs?: number } = {},
+): Promise<(LiveSession & { moneyCallHit: repository.MoneyCallHit | null }) | null> {
   if (token.length > 200) return null;
-  const row = await repository.findSessionByTokenHash(ctx.db, sha256(token));
+  const nowDate = ctx.clock.now();
+  const now = nowDate.getTime();
+  // A money call counts its hit in the lookup's statement (ADR 016), only if the session is live.
+  const found =
+    options.moneyCallWindowMs === undefined
+      ? { row: await repository.findSessionByTokenHash(ctx.db, sha256(token)), hit: null }
+      : ((await repository.findSessionCountingMoneyCall(ctx.db, sha256(token), {
+          now: nowDate,
+          idleSince: new Date(now - SESSION_IDLE_MS),
+          windowMs: options.moneyCallWindowMs,
+        })) ?? { row: undefined, hit: null });
+  const row = found.row;
   if (!row || row.ended_at) return null;
-  const now = ctx.clock.now().getTime();
   let lastSeen = new Date(row.last_seen_at).getTime();
   if (new Date(row.expires_at).getTime() <= now || lastSeen + SESSION_IDLE_MS <= now || row.is_account_disabled || row.closed_at || staffAccessEnded(row)) {
     await repository.endSession(ctx.db, row.session_id);
@@ -119,7 +133,13 @@ export async function resolveSession(ctx: Pick<AppContext, 'db' | 'clock'>, toke
     lastSeen = now;
   }
   const { session_id, last_seen_at: _seen, expires_at: _expires, ended_at: _ended, second_factor_missing, ...user } = row;
-  return { id: session_id, user, idleSecondsLeft: Math.floor((lastSeen + SESSION_IDLE_MS - now) / 1000), enrolOnly: second_factor_missing === true };
+  return {
+    id: session_id,
+    user,
+    idleSecondsLeft: Math.floor((lastSeen + SESSION_IDLE_MS - now) / 1000),
+    enrolOnly: second_factor_missing === true,
+    moneyCallHit: found.hit,
+  };
 }
 
 type SessionRow = Awaited<ReturnType<typeof repository.listLiveSessions>>[number];

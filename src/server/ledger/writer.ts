@@ -36,6 +36,12 @@ interface Exclusive {
 type Pending = Batched | Exclusive;
 
 export const BATCH_ENTRIES_MAX = 256;
+/**
+ * Batches a writer has in flight at once, each on its own connection (LEDGER_BATCHES_IN_FLIGHT):
+ * the next batch is computed and sent while the one before commits, so a payment waits for at
+ * most one commit, not for the one under way and then its own (ADR 008, measurements).
+ */
+export const BATCHES_IN_FLIGHT_DEFAULT = 2;
 /** Requests waiting for the writer; past this the bank answers 503 and the client retries later. */
 export const WRITER_QUEUE_MAX = 10_000;
 export const WRITER_BUSY_MESSAGE = 'The bank is very busy right now. Please try again in a moment.';
@@ -69,19 +75,27 @@ export interface WriterLog {
  */
 export class LedgerWriter {
   private queue: Pending[] = [];
-  private draining = false;
+  /** Batches posting now (at most batchesInFlight), and whether an exclusive transaction runs (then nothing else does). */
+  private inFlight = 0;
+  /** The accounts of each batch in flight (takeBatch keeps batches in flight apart). */
+  private readonly inFlightAccounts = new Set<Set<string>>();
+  private exclusiveRunning = false;
   private closed = false;
   /** Who waits in close() for the queue to empty. */
   private readonly idleWaiters: Array<() => void> = [];
   /** Balances as this writer's batches left them, by account id (see the class comment). */
   private readonly book = new Map<string, BookedAccount>();
-  /** Batches posted from the book in one statement (the tests check that the fast way is taken). */
-  readonly stats = { fromBook: 0 };
+  /** Batches posted from the book in one statement, and the most batches posting at once (the tests check both). */
+  readonly stats = { fromBook: 0, maxInFlight: 0 };
 
   constructor(
     private readonly db: DB,
-    private readonly options: { log?: WriterLog; queueMax?: number; now?: () => Date } = {},
+    private readonly options: { log?: WriterLog; queueMax?: number; now?: () => Date; batchesInFlight?: number } = {},
   ) {}
+
+  private get busy(): boolean {
+    return this.inFlight > 0 || this.exclusiveRunning;
+  }
 
   /** Queues one entry for the next batch; settles once it is committed (or refused). */
   submit<T>(job: PostJob<T>): Promise<Outcome<T>> {
@@ -108,7 +122,7 @@ export class LedgerWriter {
    */
   async close(): Promise<void> {
     this.closed = true;
-    if (!this.draining && this.queue.length === 0) return;
+    if (!this.busy && this.queue.length === 0) return;
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -123,36 +137,84 @@ export class LedgerWriter {
     }
     this.queue.push(item);
     ledgerWriterQueueDepth.inc();
-    if (!this.draining) void this.drain();
+    this.pump();
   }
 
-  /** The next run of work: one exclusive transaction, or up to BATCH_ENTRIES_MAX batched entries. */
-  private take(): Exclusive | Batched[] {
-    const first = this.queue[0];
-    if (first?.kind === 'exclusive') {
-      this.queue.shift();
-      ledgerWriterQueueDepth.dec();
-      return first;
+  /** The next exclusive transaction (at the head of the queue). */
+  private takeExclusive(): Exclusive {
+    const first = this.queue.shift() as Exclusive;
+    ledgerWriterQueueDepth.dec();
+    return first;
+  }
+
+  /**
+   * The next batch: up to BATCH_ENTRIES_MAX batched entries from the head of the queue (up to the
+   * next exclusive transaction), leaving out every entry that touches an account of a batch in
+   * flight, and every later entry on the accounts it touches (so each account's entries keep
+   * their order). Batches in flight therefore never share an account: each is computed from
+   * balances no other batch of this writer is changing, and none waits on another's locks.
+   */
+  private takeBatch(): Batched[] {
+    const busy = new Set<string>();
+    for (const batch of this.inFlightAccounts) for (const id of batch) busy.add(id);
+    const taken: Batched[] = [];
+    const kept: Pending[] = [];
+    let index = 0;
+    for (; index < this.queue.length && taken.length < BATCH_ENTRIES_MAX; index += 1) {
+      const item = this.queue[index] as Pending;
+      if (item.kind === 'exclusive') break;
+      const accounts = item.job.entry.postings.map((posting) => posting.accountId);
+      if (busy.size > 0 && accounts.some((id) => busy.has(id))) {
+        for (const id of accounts) busy.add(id);
+        kept.push(item);
+      } else taken.push(item);
     }
-    let count = 0;
-    while (count < this.queue.length && count < BATCH_ENTRIES_MAX && this.queue[count]?.kind === 'batched') count += 1;
-    ledgerWriterQueueDepth.dec(count);
-    ledgerWriterBatchSize.observe(count);
-    return this.queue.splice(0, count) as Batched[];
+    if (taken.length === 0) return taken;
+    this.queue = [...kept, ...this.queue.slice(index)];
+    ledgerWriterQueueDepth.dec(taken.length);
+    ledgerWriterBatchSize.observe(taken.length);
+    return taken;
   }
 
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.queue.length > 0) {
-        const next = this.take();
-        if (Array.isArray(next)) await this.runBatch(next);
-        else await this.runExclusive(next);
+  /**
+   * Starts what may start now: batches while fewer than batchesInFlight are posting, or an
+   * exclusive transaction once every batch before it has settled (it runs alone, and nothing
+   * queued after it starts before it ends). Called whenever work arrives or settles.
+   */
+  private pump(): void {
+    const limit = Math.max(1, this.options.batchesInFlight ?? BATCHES_IN_FLIGHT_DEFAULT);
+    while (this.queue.length > 0 && !this.exclusiveRunning) {
+      if (this.queue[0]?.kind === 'exclusive') {
+        if (this.inFlight > 0) return;
+        const next = this.takeExclusive();
+        this.exclusiveRunning = true;
+        void this.runExclusive(next)
+          .catch((error: unknown) => next.reject(error))
+          .finally(() => {
+            this.exclusiveRunning = false;
+            this.pump();
+          });
+        return;
       }
-    } finally {
-      this.draining = false;
-      for (const resolve of this.idleWaiters.splice(0)) resolve();
+      if (this.inFlight >= limit) return;
+      const batch = this.takeBatch();
+      if (batch.length === 0) return; // everything queued waits for an account in flight
+      const accounts = new Set(batch.flatMap((item) => item.job.entry.postings.map((posting) => posting.accountId)));
+      this.inFlightAccounts.add(accounts);
+      this.inFlight += 1;
+      this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.inFlight);
+      void this.runBatch(batch)
+        .catch((error: unknown) => {
+          // runBatch answers every request itself; should anything escape it, nobody is left waiting.
+          for (const item of batch) item.reject(error);
+        })
+        .finally(() => {
+          this.inFlightAccounts.delete(accounts);
+          this.inFlight -= 1;
+          this.pump();
+        });
     }
+    if (!this.busy && this.queue.length === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private async runBatch(batch: Batched[]): Promise<void> {
