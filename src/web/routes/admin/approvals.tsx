@@ -13,6 +13,7 @@ import { useCurrentUser } from '../../lib/current-user';
 import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
 import type { Route } from './+types/approvals';
+import { requireStaffPage } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Approvals') }];
@@ -29,7 +30,8 @@ const STATUSES: Array<{ value: ApprovalStatus; label: string }> = [
 
 const readParams = (search: URLSearchParams) => ({ status: choiceParam(search, 'status', APPROVAL_STATUSES, 'pending'), page: pageParam(search) });
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminApprovals');
   const { status, page } = readParams(searchOf(request));
   return prefetch(approvalsQuery(status, page));
 }
