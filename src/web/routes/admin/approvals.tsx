@@ -46,7 +46,7 @@ export default function AdminApprovalsPage() {
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <div className="space-y-6">
-      <PageTitle subtitle="Credits, debits, corrections, reversals, unblocks, re-enables, closures and large loans take effect once a second staff member approves them. Requests expire after 7 days.">
+      <PageTitle subtitle="Credits, debits, corrections, reversals, unblocks, re-enables, closures, large loans, staff invitations and role changes take effect once a second staff member approves them. Requests expire after 7 days.">
         Approvals
       </PageTitle>
       <StatusTabs label="Request status" options={STATUSES} value={status} onChange={(value) => show({ status: value, page: 1 })} />
