@@ -421,7 +421,7 @@ export async function staffOfRole(role: StaffRole): Promise<StaffCredentials> {
     expect(enrol.status(), await enrol.text()).toBe(200);
     const totpSecret = (await enrol.json()).data.secret as string;
     const confirmed = await context.post('/api/auth/totp/confirm', { headers: enrolOnly, data: { code: staffCode(await claimStaffStep(), totpSecret) } });
-    expect(confirmed.status(), await confirmed.text()).toBe(200);
+    expect(confirmed.status(), await confirmed.text()).toBe(201);
     const made = { email, password: STAFF_PASSWORD, totpSecret, staffRole: role };
     staffOfRoles.set(role, made);
     return made;
