@@ -215,7 +215,9 @@ for (const width of [375, 1280]) {
     await page.goto(`/admin/users/${customer.id}`);
     await expect(page.getByRole('heading', { name: 'Harper Holden', level: 1 })).toBeVisible();
     const card = page.locator('section', { has: page.getByRole('heading', { name: 'Outgoing payments' }) });
-    await expect(card.getByText(/Outgoing payments are on hold until .+ after too many wrong IMS codes\./)).toBeVisible();
+    await expect(
+      card.getByText(/Outgoing payments are on hold until .+ after too many failed payment approvals \(wrong IMS codes or refused passkey answers\)\./),
+    ).toBeVisible();
     await noToasts(page);
     await checkA11y();
 

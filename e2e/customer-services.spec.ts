@@ -1,44 +1,26 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail, fromOurPages, approveAsSecondStaff } from './support/fixtures';
+import {
+  ADMIN,
+  approveAsSecondStaff,
+  CUSTOMER_PASSWORD,
+  DEMO_CUSTOMER_2,
+  expect,
+  fromOurPages,
+  mailedCode,
+  signInAs,
+  signUpCustomer,
+  test,
+  uniqueEmail,
+} from './support/fixtures';
 
 // Customer services journeys (issue 5): KYC to staff approval, a loan to its disbursed balance,
 // profile edit, crypto deposit copy, and the other customer-service pages, with axe on each.
-
-const PASSWORD = 'Quiet-Harbor-7719';
 
 async function jpeg(color: { r: number; g: number; b: number }): Promise<Buffer> {
   return sharp({ create: { width: 320, height: 200, channels: 3, background: color } })
     .jpeg()
     .toBuffer();
-}
-
-/** Signs a new customer up and verifies the email through the API, in the page's cookie jar. */
-async function newCustomer(page: Page, firstName: string): Promise<{ email: string; id: string }> {
-  const email = uniqueEmail(firstName.toLowerCase());
-  const signUp = await page.request.post('/api/auth/signup', {
-    data: {
-      firstName,
-      lastName: 'Tester',
-      email,
-      address: '9 Birch Lane, Springfield',
-      dateOfBirth: '1989-06-01',
-      sex: 'Prefer not to say',
-      countryCode: '1',
-      phone: '+1 202 555 0147',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
-  expect((await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } })).status()).toBe(200);
-  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
-  expect(verified.status()).toBe(200);
-  const user = (await verified.json()) as { data: { _id: string } };
-  return { email, id: user.data._id };
 }
 
 async function adminPage(browser: Browser): Promise<Page> {
@@ -66,7 +48,7 @@ async function submitKycByApi(request: APIRequestContext): Promise<void> {
 
 test.describe('customer services', () => {
   test('KYC: the customer submits documents, staff approve, the customer is verified', async ({ page, browser, checkA11y }) => {
-    const customer = await newCustomer(page, 'Kira');
+    const customer = await signUpCustomer(page, 'Kira');
     await page.goto('/account/kyc-verification');
     await expect(page.getByRole('heading', { name: 'Complete Your Account Setup' })).toBeVisible();
     await checkA11y();
@@ -109,7 +91,7 @@ test.describe('customer services', () => {
   });
 
   test('a loan application is approved by staff and the money lands in checking', async ({ page, browser, checkA11y }) => {
-    await newCustomer(page, 'Lena');
+    await signUpCustomer(page, 'Lena');
     await submitKycByApi(page.request);
     const admin = await adminPage(browser);
     await admin.goto('/admin/kyc');
@@ -173,7 +155,7 @@ test.describe('customer services', () => {
   });
 
   test('profile edit: phone, state and picture, and an email change confirmed by code', async ({ page, checkA11y }) => {
-    const customer = await newCustomer(page, 'Pavel');
+    const customer = await signUpCustomer(page, 'Pavel');
     await page.goto('/account/settings');
     await checkA11y();
     await page.getByRole('link', { name: /Edit Profile/ }).click();
@@ -196,7 +178,7 @@ test.describe('customer services', () => {
 
     const newEmail = uniqueEmail('pavel.new');
     await page.getByLabel('Email').fill(newEmail);
-    await page.getByLabel('Current password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Current password', { exact: true }).fill(CUSTOMER_PASSWORD);
     await page.getByRole('button', { name: 'Update Profile' }).click();
     await expect(page.getByRole('status').filter({ hasText: `We sent a 6-digit code to ${newEmail}` })).toBeVisible();
     await page.getByLabel('Code sent to your new email').fill(await mailedCode(page, newEmail));
@@ -210,7 +192,7 @@ test.describe('customer services', () => {
     await checkA11y();
 
     await page.goto('/account/update-password');
-    await page.getByLabel('Current password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Current password', { exact: true }).fill(CUSTOMER_PASSWORD);
     await page.getByLabel('New password', { exact: true }).fill('Another-Harbor-8820');
     await page.getByLabel('Confirm new password', { exact: true }).fill('Different-Harbor-8820');
     await page.getByRole('button', { name: 'Update Password' }).click();
@@ -253,7 +235,7 @@ test.describe('customer services', () => {
   });
 
   test('cards, beneficiaries, support: each page works and passes axe; staff see the card request', async ({ page, browser, checkA11y }) => {
-    const customer = await newCustomer(page, 'Cora');
+    const customer = await signUpCustomer(page, 'Cora');
     await page.goto('/account/cards');
     await checkA11y();
     await page.getByRole('button', { name: 'Request Card' }).click();

@@ -1,49 +1,21 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import {
   ADMIN,
+  approvedStaffCall,
   DEMO_CUSTOMER,
   DEMO_CUSTOMER_2,
+  demoMoneyTest as test,
   expect,
   fromOurPages,
   lastMailId,
   mailedCode,
+  signUpCustomer,
   staffBearerToken,
   tabTo,
-  demoMoneyTest as test,
-  uniqueEmail,
-  approvedStaffCall,
 } from './support/fixtures';
 
 // Issue 14's history you can search: words (a payee's name), an amount range, the running balance
 // column, and the monthly chart with its table of figures.
-
-const PASSWORD = 'Quiet-Harbor-7719';
-
-async function newCustomer(page: Page, firstName: string): Promise<{ email: string; id: string }> {
-  const email = uniqueEmail(firstName.toLowerCase());
-  const signUp = await page.request.post('/api/auth/signup', {
-    data: {
-      firstName,
-      lastName: 'Tester',
-      email,
-      address: '9 Birch Lane, Springfield',
-      dateOfBirth: '1989-06-01',
-      sex: 'Prefer not to say',
-      countryCode: '1',
-      phone: '+1 202 555 0147',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
-  expect((await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } })).status()).toBe(200);
-  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
-  expect(verified.status()).toBe(200);
-  return { email, id: ((await verified.json()) as { data: { _id: string } }).data._id };
-}
 
 async function accountNumberOf(request: APIRequestContext, user: { email: string; password: string }): Promise<string> {
   const response = await request.post('/api/auth/signin', { headers: fromOurPages(), data: user });
@@ -57,7 +29,7 @@ test('the history is searched by a payee name and by an amount range, with its r
   const jamieNumber = await accountNumberOf(request, DEMO_CUSTOMER_2);
   const alexNumber = await accountNumberOf(request, DEMO_CUSTOMER);
 
-  const customer = await newCustomer(page, 'Sam');
+  const customer = await signUpCustomer(page, 'Sam');
   const adminToken = await staffBearerToken(request, ADMIN);
   const funded = await request.post(`/api/transaction/admin/${customer.id}`, {
     headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': crypto.randomUUID() },

@@ -1,44 +1,14 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { DEMO_CUSTOMER, demoMoneyTest as test, expect, fromOurPages, mailedCode, mailedText, tabTo, uniqueEmail } from './support/fixtures';
+import { DEMO_CUSTOMER, demoMoneyTest as test, expect, fromOurPages, mailedText, signUpCustomer, tabTo } from './support/fixtures';
 
 // Issue 14's notifications: money from the other demo customer shows on the bell, the count goes
 // down as the customer reads them, and the preferences are saved. The receiver is a customer made
 // for this test, so journeys running beside it (which sign the demo customers in from new devices
 // and pay them) cannot change the count it expects.
 
-const PASSWORD = 'Quiet-Harbor-7719';
-
 /** Toasts fade out first: Sonner's rich colours fail axe's contrast check (reported to the lead). */
 async function noToasts(page: Page) {
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
-}
-
-/** Signs a new customer up and verifies the email through the API, in the page's cookie jar: the page is then signed in. */
-async function newCustomer(page: Page, firstName: string): Promise<{ email: string; accountNumber: string }> {
-  const email = uniqueEmail(firstName.toLowerCase());
-  const signUp = await page.request.post('/api/auth/signup', {
-    data: {
-      firstName,
-      lastName: 'Tester',
-      email,
-      address: '9 Birch Lane, Springfield',
-      dateOfBirth: '1989-06-01',
-      sex: 'Prefer not to say',
-      countryCode: '1',
-      phone: '+1 202 555 0147',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
-  expect((await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } })).status()).toBe(200);
-  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
-  expect(verified.status()).toBe(200);
-  const { data } = (await verified.json()) as { data: { account: { number: string } } };
-  return { email, accountNumber: data.account.number };
 }
 
 /** The demo customer pays `to` through the API: the code step, then the transfer with the code mailed for exactly this payment. */
@@ -64,7 +34,7 @@ const unreadOf = async (page: Page) => ((await (await page.request.get('/api/not
 
 test('money from the other demo customer shows on the bell, which counts down as the notifications are read', async ({ page, request, checkA11y }) => {
   test.setTimeout(120_000);
-  const receiver = await newCustomer(page, 'Noor');
+  const receiver = await signUpCustomer(page, 'Noor');
   await page.goto('/account/home');
   const bell = (count: number) => page.getByRole('link', { name: `Notifications, ${count} unread` });
   await expect(bell(0)).toBeVisible();
@@ -116,7 +86,7 @@ test('money from the other demo customer shows on the bell, which counts down as
 });
 
 test('notification preferences are saved per kind, and a bad amount is refused in place', async ({ page, checkA11y }) => {
-  await newCustomer(page, 'Pia');
+  await signUpCustomer(page, 'Pia');
   await page.goto('/account/notifications');
   const form = page.getByRole('form', { name: 'Notification preferences' });
   const received = form.getByRole('group', { name: 'Money received' });

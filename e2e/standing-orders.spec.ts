@@ -1,46 +1,17 @@
 import type { Page } from '@playwright/test';
-import { expect, fromOurPages, lastMailId, mailedCode, tabTo, test, uniqueEmail } from './support/fixtures';
+import pg from 'pg';
+import { runningEmbeddedUrl } from '../src/server/db/embedded';
+import { ADMIN, approvedStaffCall, expect, fromOurPages, lastMailId, mailedCode, signUpCustomer, staffBearerToken, tabTo, test } from './support/fixtures';
 
 // Standing orders in the browser (issue 14): a customer sets one up to another customer with the
 // IMS code emailed for exactly that mandate, sees it listed with its next run date, and cancels it;
 // at a phone's and a laptop's width, axe clean, the form driven with the keyboard. The payments
-// themselves are the job's (tests/api/standing-orders.test.ts runs a simulated month).
-
-const PASSWORD = 'Steady-Orchard-5531';
+// themselves are the job's (tests/api/standing-orders.test.ts runs a simulated month); the last
+// journey has the job pay one due today and finds it labelled in the payer's history.
 
 /** Toasts fade out first: Sonner's rich colours fail axe's contrast check (as the other journeys do). */
 async function noToasts(page: Page) {
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
-}
-
-/** Signs a new customer up and verifies the email through the API, in the page's cookie jar: the page is then signed in as them. */
-async function newCustomer(page: Page, firstName: string): Promise<{ email: string; accountNumber: string }> {
-  const email = uniqueEmail(firstName.toLowerCase());
-  // The page may hold another customer's session already: a call with its cookie needs the bank's Origin.
-  const signUp = await page.request.post('/api/auth/signup', {
-    headers: fromOurPages(),
-    data: {
-      firstName,
-      lastName: 'Standing',
-      email,
-      address: '12 Orchard Row, Springfield',
-      dateOfBirth: '1985-11-02',
-      sex: 'Prefer not to say',
-      countryCode: '1',
-      phone: '+1 202 555 0188',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
-  expect((await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } })).status()).toBe(200);
-  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
-  expect(verified.status()).toBe(200);
-  const { data } = (await verified.json()) as { data: { account: { number: string } } };
-  return { email, accountNumber: data.account.number };
 }
 
 /** A date some days from today (UTC: the test server's BANK_TIMEZONE) as the date field takes it. */
@@ -50,8 +21,8 @@ for (const width of [375, 1280]) {
   test(`set up a standing order with the emailed code, see it listed, and cancel it (${width} px)`, async ({ page, checkA11y }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
-    const payee = await newCustomer(page, 'Payee');
-    const payer = await newCustomer(page, 'Payer');
+    const payee = await signUpCustomer(page, 'Payee');
+    const payer = await signUpCustomer(page, 'Payer');
     const last4 = payee.accountNumber.slice(-4);
 
     // From the transfers page, as a customer finds it.
@@ -126,3 +97,82 @@ for (const width of [375, 1280]) {
     expect(listed.data).toEqual([expect.objectContaining({ status: 'cancelled', nextRunDate: null })]);
   });
 }
+
+/** Wakes the standing-order job now (its schedule is every 5 minutes), as the runner's cron would. */
+async function runStandingOrdersJob(): Promise<void> {
+  const dataDir = `/tmp/ledgerline-e2e-${Number(process.env.E2E_PORT ?? 3100)}`;
+  const url = runningEmbeddedUrl(dataDir);
+  if (!url) throw new Error(`no running PostgreSQL in ${dataDir}`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`select graphile_worker.add_job('standing_orders_due', '{}'::json)`);
+  } finally {
+    await client.end();
+  }
+}
+
+test('the job pays an order due today once, and the payer finds it labelled in the history (375 px)', async ({ page, request, checkA11y }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 375, height: 900 });
+  const payee = await signUpCustomer(page, 'Landlord');
+  const payer = await signUpCustomer(page, 'Tenant');
+  const adminToken = await staffBearerToken(request, ADMIN);
+  const funded = await request.post(`/api/transaction/admin/${payer.id}`, {
+    headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': crypto.randomUUID(), ...fromOurPages() },
+    data: { amount: 100, transactionType: 'credit', date: daysFromToday(0), description: 'Opening gift', reason: 'e2e setup', account: 'checking' },
+  });
+  expect((await approvedStaffCall(funded)).status).toBe(201);
+
+  // One payment today, set up through the API with the code emailed for it (the form is the journey above).
+  const order = {
+    from: 'checking',
+    to: { kind: 'customer', accountNumber: payee.accountNumber },
+    amount: 30,
+    description: 'Window cleaning',
+    frequency: 'once',
+    startDate: daysFromToday(0),
+  };
+  const after = await lastMailId(page);
+  const first = await page.request.post('/api/standing-orders', { headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() }, data: order });
+  expect(first.status(), await first.text()).toBe(200);
+  const paymentPin = await mailedCode(page, payer.email, after);
+  const created = await page.request.post('/api/standing-orders', {
+    headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() },
+    data: { ...order, paymentPin },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+
+  // The job runs twice (a second wake finds nothing left to pay): the order is paid, once.
+  await runStandingOrdersJob();
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get('/api/standing-orders')).json()) as { data: Array<{ lastResult: { outcome: string } | null }> }).data[0]?.lastResult
+          ?.outcome,
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBe('paid');
+  await runStandingOrdersJob();
+
+  await page.goto('/account/standing-orders');
+  const listed = page.getByTestId('standing-order');
+  await expect(listed).toContainText('Window cleaning');
+  await expect(listed).toContainText('Paid (due');
+  await expect(listed).toContainText('Finished');
+  await expect(listed).toContainText('None: finished');
+
+  // The history labels it, with the payee; the balance moved by the one payment.
+  await page.goto('/account/transactions');
+  const line = page.getByTestId('transaction-line').filter({ hasText: 'Window cleaning' });
+  await expect(line).toHaveCount(1);
+  await expect(line).toContainText('Standing order');
+  await expect(line).toContainText('\u2212$30.00');
+  await noToasts(page);
+  await checkA11y();
+  await page.screenshot({ path: test.info().outputPath('standing-order-paid-history-375.png'), fullPage: true });
+  const me = (await (await page.request.get('/api/user/me')).json()) as { data: { account: { checking: number } } };
+  expect(me.data.account.checking).toBe(70);
+});

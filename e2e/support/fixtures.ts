@@ -299,6 +299,43 @@ export async function lastMailId(page: Page): Promise<number> {
 
 export const uniqueEmail = (prefix = 'e2e') => `${prefix}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
+/** The password of the customers `signUpCustomer` makes. */
+export const CUSTOMER_PASSWORD = 'Quiet-Harbor-7719';
+
+/**
+ * A new customer, signed up and verified through the API in the page's cookie jar: the page is then
+ * signed in as them (a session the page held before is replaced).
+ */
+export async function signUpCustomer(page: Page, firstName: string, lastName = 'Tester'): Promise<{ id: string; email: string; accountNumber: string }> {
+  const email = uniqueEmail(firstName.toLowerCase());
+  // The page may hold another customer's session already: a call with its cookie needs the bank's Origin.
+  const signUp = await page.request.post('/api/auth/signup', {
+    headers: fromOurPages(),
+    data: {
+      firstName,
+      lastName,
+      email,
+      address: '9 Birch Lane, Springfield',
+      dateOfBirth: '1989-06-01',
+      sex: 'Prefer not to say',
+      countryCode: '1',
+      phone: '+1 202 555 0147',
+      occupation: 'private',
+      annualIncomeRange: '$30,000.00 - $70,000.00',
+      accountType: 'Checking',
+      password: CUSTOMER_PASSWORD,
+      confirmPassword: CUSTOMER_PASSWORD,
+    },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(201);
+  const signIn = await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: CUSTOMER_PASSWORD } });
+  expect(signIn.status(), await signIn.text()).toBe(200);
+  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
+  expect(verified.status(), await verified.text()).toBe(200);
+  const { data } = (await verified.json()) as { data: { _id: string; account: { number: string } } };
+  return { id: data._id, email, accountNumber: data.account.number };
+}
+
 // ---------------------------------------------------------------- four eyes (ADR 023)
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- journeys read loosely typed JSON

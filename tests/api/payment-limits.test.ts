@@ -147,12 +147,12 @@ describe('wrong transfer codes per customer per day', () => {
     const tenth = await tenWrongCodes(sender.token, sender.email, transfer);
     expect(tenth.statusCode).toBe(429);
     expect(json(tenth).message).toMatch(
-      /^Your outgoing payments are on hold until \d{4}-\d\d-\d\d \d\d:\d\d UTC after too many wrong IMS codes\. Moves between your own accounts still work; contact support to release them sooner\.$/,
+      /^Your outgoing payments are on hold until \d{4}-\d\d-\d\d \d\d:\d\d UTC after too many failed payment approvals \(wrong IMS codes or refused passkey answers\)\. Moves between your own accounts still work; contact support to release them sooner\.$/,
     );
     expect(Number(tenth.headers['retry-after'])).toBeGreaterThan(PAYMENT_HOLD_MS / 1000 - 60);
     expect(Number(tenth.headers['retry-after'])).toBeLessThanOrEqual(PAYMENT_HOLD_MS / 1000);
     const held = (await mailbox(ctx)).find((mail) => mail.to === sender.email && /outgoing payments on hold/.test(mail.subject));
-    expect(held?.text).toContain('After 10 wrong transfer (IMS) codes today');
+    expect(held?.text).toContain('After 10 failed payment approvals today (wrong IMS codes or refused passkey answers)');
 
     // Payments out are refused, the code step included; moves between own accounts go on.
     for (const [url, body] of [

@@ -31,8 +31,8 @@ export function paymentsHeldMail(brand: Brand, to: string, firstName: string, ho
     to,
     subject: `${brand.bankName}: outgoing payments on hold`,
     text:
-      `Hello ${firstName},\n\nAfter ${hold.failures} wrong transfer (IMS) codes today, we have put your outgoing payments on hold until ` +
-      `${hold.until.toUTCString()}. Moves between your own accounts still work. If you entered the codes, contact support and we can ` +
+      `Hello ${firstName},\n\nAfter ${hold.failures} failed payment approvals today (wrong IMS codes or refused passkey answers), we have put your ` +
+      `outgoing payments on hold until ${hold.until.toUTCString()}. Moves between your own accounts still work. If it was you, contact support and we can ` +
       `release the hold sooner. If you did not, someone may be using your sign-in: change your password and contact support.${footer(brand)}`,
   };
 }

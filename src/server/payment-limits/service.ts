@@ -29,7 +29,7 @@ const secondsUntil = (at: Date, now: Date) => Math.max(1, Math.ceil((at.getTime(
 
 function heldError(until: Date, now: Date): AppError {
   return rateLimited(
-    `Your outgoing payments are on hold until ${utc(until)} after too many wrong IMS codes. ` +
+    `Your outgoing payments are on hold until ${utc(until)} after too many failed payment approvals (wrong IMS codes or refused passkey answers). ` +
       'Moves between your own accounts still work; contact support to release them sooner.',
     secondsUntil(until, now),
   );

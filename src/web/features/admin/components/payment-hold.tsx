@@ -39,8 +39,8 @@ export function PaymentHold({ userId }: { userId: string }) {
   return (
     <div className="space-y-4">
       <Alert tone="warning">
-        Outgoing payments are on hold until <strong>{formatDate(data.heldUntil, 'dateTime')}</strong> after too many wrong IMS codes. Moves between the
-        customer&apos;s own accounts still work.
+        Outgoing payments are on hold until <strong>{formatDate(data.heldUntil, 'dateTime')}</strong> after too many failed payment approvals (wrong IMS codes
+        or refused passkey answers). Moves between the customer&apos;s own accounts still work.
       </Alert>
       <p className="text-slate-700">{counted}</p>
       {!may(ROLES.compliance) ? null : releasing ? (

@@ -10,7 +10,6 @@ import {
   ZBulkPaymentFields,
 } from '../../../../shared/contracts/bulk-payments';
 import { dollarsToCents } from '../../../../shared/money';
-import { OTP_LENGTH } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/form';
@@ -18,10 +17,11 @@ import { PageLink } from '../../../components/ui/page-link';
 import { TruncatedId } from '../../../components/ui/data-table';
 import { useAction } from '../../../lib/action';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
-import { formatCents, formatDate, formatNumber } from '../../../lib/format';
+import { formatCents, formatNumber } from '../../../lib/format';
 import { useIdempotencyKey } from '../../../lib/idempotency';
 import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
+import { PaymentCodeStep } from '../../../components/ui/payment-code-step';
 import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import { paths } from '../../../paths';
 import { BULK_TEMPLATE_URL, rowErrorsOf, sendBulkPayment } from '../api/send-bulk-payment';
@@ -35,7 +35,6 @@ interface SourceValues {
 type Row = Record<string, string>;
 
 const ZSource = ZBulkPaymentFields.pick({ from: true, csv: true });
-const ZCode = ZBulkPaymentFields.pick({ paymentPin: true });
 const NOTHING = 'Choose a CSV file or paste your payments';
 /** Problems the alert lists above the table (every one is on its row in the table). */
 const PROBLEMS_LISTED_MAX = 10;
@@ -335,67 +334,23 @@ function BulkCodeStep({
   resend: ReturnType<typeof useAction<void, unknown>>;
   onBack: () => void;
 }) {
-  const form = useForm<{ paymentPin: string }>({
-    resolver: contractResolver(ZCode, { required: { fields: ['paymentPin'], message: 'Please enter IMS code' } }),
-    defaultValues: { paymentPin: '' },
-  });
-  const pin = form.register('paymentPin');
-  const busy = confirm.busy || resend.busy;
-  const error = confirm.error ?? resend.error;
   return (
-    <form
-      onSubmit={form.handleSubmit(({ paymentPin }) => void confirm.run(paymentPin.trim()))}
-      noValidate
-      className="space-y-5"
-      aria-label="Approve bulk payment"
-    >
-      <h2 className="text-lg font-semibold text-slate-900">Approve this bulk payment</h2>
-      <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200">
-        {[
-          ['Payments', formatNumber(count)],
-          ['Total', formatCents(Math.round(code.amount * 100))],
-          ['From', from === 'checking' ? 'Checking' : 'Savings'],
-        ].map(([label, value]) => (
-          <div key={label} className="flex flex-wrap justify-between gap-2 px-4 py-2">
-            <dt className="text-sm text-slate-700">{label}</dt>
-            <dd className="font-medium text-slate-900">{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <TextField
-        label="IMS code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={OTP_LENGTH}
-        error={form.formState.errors.paymentPin?.message}
-        hint={`We emailed a 6-digit IMS code to ${code.sentTo}. It is free, valid until ${formatDate(code.expiresAt, 'time')}, and works only for exactly these payments.`}
-        {...pin}
-        onChange={(event) => {
-          event.target.value = event.target.value.replace(/\D/g, '');
-          void pin.onChange(event);
-        }}
-      />
-      <div aria-live="polite">{error ? <Alert tone="error">{error.message}</Alert> : null}</div>
-      <div className="flex flex-wrap gap-3">
-        <Button variant="secondary" onClick={onBack} disabled={busy}>
-          Back
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Paying…' : `Pay ${formatNumber(count)} payments`}
-        </Button>
-        <Button
-          variant="ghost"
-          onClick={() => {
-            form.reset({ paymentPin: '' });
-            confirm.reset();
-            void resend.run();
-          }}
-          disabled={busy}
-        >
-          Send a new code
-        </Button>
-      </div>
-    </form>
+    <PaymentCodeStep
+      label="Approve bulk payment"
+      heading="Approve this bulk payment"
+      rows={[
+        ['Payments', formatNumber(count)],
+        ['Total', formatCents(Math.round(code.amount * 100))],
+        ['From', from === 'checking' ? 'Checking' : 'Savings'],
+      ]}
+      code={code}
+      approves="works only for exactly these payments"
+      submitLabel={`Pay ${formatNumber(count)} payments`}
+      busyLabel="Paying…"
+      confirm={confirm}
+      resend={resend}
+      onBack={onBack}
+    />
   );
 }
 

@@ -9,11 +9,8 @@ import { useAction } from '../../../lib/action';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { confirmTotp } from '../api/confirm-totp';
 import { enrolTotp, type TotpEnrolment } from '../api/enrol-totp';
-import { useQuery } from '@tanstack/react-query';
-import { factorSummaryQuery } from '../api/factor-summary';
-import { freshFactorBody } from '../api/fresh-factor';
 import { removeTotp } from '../api/remove-totp';
-import { FreshFactorField } from './fresh-factor-field';
+import { RemoveFactorForm } from './remove-factor-form';
 import { RecoveryCodes } from './recovery-codes';
 
 /**
@@ -86,12 +83,6 @@ export function AuthenticatorApp({
 
 function Enrolled({ recoveryCodesLeft, canRemove }: { recoveryCodesLeft: number; canRemove: boolean }) {
   const [confirming, setConfirming] = useState(false);
-  const [code, setCode] = useState('');
-  const { data: factors } = useQuery(factorSummaryQuery());
-  // Removing a factor needs a fresh one (ADR 025): a code from this app, a recovery code or a passkey.
-  const remove = useAction(async () => removeTotp(await freshFactorBody(code, factors)), {
-    successToast: (message) => message ?? 'Authenticator app removed.',
-  });
   return (
     <div className="space-y-3">
       <p className="text-sm text-slate-800">
@@ -105,35 +96,13 @@ function Enrolled({ recoveryCodesLeft, canRemove }: { recoveryCodesLeft: number;
         </Button>
       ) : null}
       {confirming ? (
-        <form
-          className="space-y-3 rounded-md bg-red-50 p-3"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void remove.run();
-          }}
-        >
-          <p className="text-sm text-red-900">
-            Remove the app and its recovery codes? Sign-ins will no longer ask for its codes, and your other sessions will be signed out. Confirm it&apos;s you
-            first.
-          </p>
-          <div className="max-w-xs">
-            <FreshFactorField factors={factors} value={code} onChange={setCode} error={remove.error?.fields?.secondFactorCode} />
-          </div>
-          {remove.error && !remove.error.fields?.secondFactorCode ? (
-            <p role="alert" className="text-sm text-red-800">
-              {remove.error.message}
-            </p>
-          ) : null}
-          <div className="flex flex-wrap gap-3">
-            <Button type="submit" variant="danger" disabled={remove.busy}>
-              {remove.busy ? 'Removing...' : 'Yes, remove it'}
-            </Button>
-            <Button variant="ghost" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-          </div>
-        </form>
+        <RemoveFactorForm
+          question="Remove the app and its recovery codes? Sign-ins will no longer ask for its codes, and your other sessions will be signed out."
+          submitLabel="Yes, remove it"
+          removedToast="Authenticator app removed."
+          remove={removeTotp}
+          onCancel={() => setConfirming(false)}
+        />
       ) : null}
     </div>
   );

@@ -6,16 +6,13 @@ import { PASSKEY_NAME_LENGTH_MAX, type PasskeyDto, type PasskeyNameInput, ZPassk
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
-import { useAction } from '../../../lib/action';
 import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { addPasskey } from '../api/add-passkey';
 import { passkeysQuery } from '../api/passkeys';
-import { factorSummaryQuery } from '../api/factor-summary';
-import { freshFactorBody } from '../api/fresh-factor';
 import { removePasskey } from '../api/remove-passkey';
-import { FreshFactorField } from './fresh-factor-field';
+import { RemoveFactorForm } from './remove-factor-form';
 import { renamePasskey } from '../api/rename-passkey';
 
 /**
@@ -87,12 +84,6 @@ function AddPasskey({ onAdded }: { onAdded?: () => void }) {
 
 function PasskeyRow({ passkey }: { passkey: PasskeyDto }) {
   const [mode, setMode] = useState<'view' | 'rename' | 'remove'>('view');
-  const [code, setCode] = useState('');
-  const { data: factors } = useQuery(factorSummaryQuery());
-  // Removing a factor needs a fresh one (ADR 025): a code from the app, a recovery code or a passkey.
-  const remove = useAction(async () => removePasskey(passkey.id, await freshFactorBody(code, factors)), {
-    successToast: (message) => message ?? 'Passkey removed.',
-  });
   return (
     <li className="space-y-3 px-4 py-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -118,35 +109,13 @@ function PasskeyRow({ passkey }: { passkey: PasskeyDto }) {
       </div>
       {mode === 'rename' ? <RenameForm passkey={passkey} onDone={() => setMode('view')} /> : null}
       {mode === 'remove' ? (
-        <form
-          className="space-y-3 rounded-md bg-red-50 p-3"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void remove.run();
-          }}
-        >
-          <p className="text-sm text-red-900">
-            Remove &quot;{passkey.name}&quot;? You will no longer be able to sign in with it, and your other sessions will be signed out. Confirm it&apos;s you
-            first.
-          </p>
-          <div className="max-w-xs">
-            <FreshFactorField factors={factors} value={code} onChange={setCode} error={remove.error?.fields?.secondFactorCode} />
-          </div>
-          {remove.error && !remove.error.fields?.secondFactorCode ? (
-            <p role="alert" className="text-sm text-red-800">
-              {remove.error.message}
-            </p>
-          ) : null}
-          <div className="flex flex-wrap gap-3">
-            <Button type="submit" variant="danger" disabled={remove.busy}>
-              {remove.busy ? 'Removing...' : 'Remove passkey'}
-            </Button>
-            <Button variant="ghost" onClick={() => setMode('view')}>
-              Cancel
-            </Button>
-          </div>
-        </form>
+        <RemoveFactorForm
+          question={`Remove "${passkey.name}"? You will no longer be able to sign in with it, and your other sessions will be signed out.`}
+          submitLabel="Remove passkey"
+          removedToast="Passkey removed."
+          remove={(proof) => removePasskey(passkey.id, proof)}
+          onCancel={() => setMode('view')}
+        />
       ) : null}
     </li>
   );

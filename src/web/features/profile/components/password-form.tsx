@@ -4,7 +4,8 @@ import { ZChangePasswordRequest } from '../../../../shared/contracts/auth';
 import { PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { PasswordField, TextField } from '../../../components/ui/form';
+import { FreshFactorField } from '../../../components/ui/fresh-factor-field';
+import { PasswordField } from '../../../components/ui/form';
 import { PasswordStrength } from '../../../components/ui/password-strength';
 import { useCurrentUser } from '../../../lib/current-user';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
@@ -48,7 +49,6 @@ export function PasswordForm({
   const { errors } = form.formState;
   // With a second factor, the change needs a fresh one (ADR 011): the app's code or a recovery
   // code when there is an app; otherwise (or with the field left empty) a passkey.
-  const hasApp = !!factors?.totp;
   const hasPasskey = (factors?.passkeys ?? 0) > 0;
   const action = useFormAction(
     form,
@@ -91,25 +91,7 @@ export function PasswordForm({
         invalid={!!errors.confirmPassword}
         {...form.register('confirmPassword')}
       />
-      {hasApp ? (
-        <TextField
-          label="Code from your authenticator app"
-          hint={
-            hasPasskey
-              ? 'Or one of your recovery codes. Leave it empty to confirm with your passkey instead.'
-              : 'Or one of your recovery codes. A second factor confirms that it is you.'
-          }
-          autoComplete="one-time-code"
-          autoCapitalize="off"
-          spellCheck={false}
-          maxLength={24}
-          required={!hasPasskey}
-          {...fieldError(errors.secondFactorCode, action.error)}
-          {...form.register('secondFactorCode')}
-        />
-      ) : hasPasskey ? (
-        <p className="text-sm text-slate-700">Your browser will then ask for your passkey, to confirm that it is you.</p>
-      ) : null}
+      <FreshFactorField factors={factors} {...fieldError(errors.secondFactorCode, action.error)} {...form.register('secondFactorCode')} />
       <Button type="submit" disabled={action.busy}>
         {action.busy ? 'Updating...' : 'Update Password'}
       </Button>

@@ -5,6 +5,7 @@ import type { UserDto } from '../../../../shared/contracts/user';
 import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, OTP_LENGTH, PASSWORD_LENGTH_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { FreshFactorField } from '../../../components/ui/fresh-factor-field';
 import { PasswordField, TextField } from '../../../components/ui/form';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
@@ -37,7 +38,6 @@ export function ProfileEditForm({
   factors: { totp: boolean; passkeys: number } | undefined;
   stepUpWithPasskey: () => Promise<AuthenticationResponseJSON>;
 }) {
-  const hasApp = !!factors?.totp;
   const hasPasskey = (factors?.passkeys ?? 0) > 0;
   const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
   const changedEmail = (values: Pick<ProfileValues, 'email'>) => {
@@ -151,25 +151,8 @@ export function ProfileEditForm({
           {...form.register('password')}
         />
       ) : null}
-      {email && !awaitingCode && hasApp ? (
-        <TextField
-          label="Code from your authenticator app"
-          hint={
-            hasPasskey
-              ? 'Or one of your recovery codes. Leave it empty to confirm with your passkey instead.'
-              : 'Or one of your recovery codes. A second factor confirms that it is you.'
-          }
-          autoComplete="one-time-code"
-          autoCapitalize="off"
-          spellCheck={false}
-          maxLength={24}
-          required={!hasPasskey}
-          {...fieldError(errors.secondFactorCode, action.error)}
-          {...form.register('secondFactorCode')}
-        />
-      ) : null}
-      {email && !awaitingCode && !hasApp && hasPasskey ? (
-        <p className="text-sm text-slate-700">Your browser will then ask for your passkey, to confirm that it is you.</p>
+      {email && !awaitingCode ? (
+        <FreshFactorField factors={factors} {...fieldError(errors.secondFactorCode, action.error)} {...form.register('secondFactorCode')} />
       ) : null}
       {awaitingCode ? (
         <TextField

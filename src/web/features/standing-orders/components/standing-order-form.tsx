@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
 import {
   STANDING_ORDER_COUNT_MAX,
   STANDING_ORDER_DESCRIPTION_LENGTH_MAX,
@@ -8,9 +7,8 @@ import {
   type StandingOrderRequest,
 } from '../../../../shared/contracts/standing-orders';
 import type { BeneficiaryDto } from '../../../../shared/contracts/beneficiaries';
-import { ZPaymentPin, type TransferCodeSent } from '../../../../shared/contracts/transactions';
+import type { TransferCodeSent } from '../../../../shared/contracts/transactions';
 import { todayIso } from '../../../../shared/dates';
-import { OTP_LENGTH } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
@@ -21,6 +19,7 @@ import { contractResolver, useFormAction } from '../../../lib/form';
 import { useIdempotencyKey } from '../../../lib/idempotency';
 import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
+import { PaymentCodeStep } from '../../../components/ui/payment-code-step';
 import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import { createStandingOrder, type StandingOrderStep } from '../api/create-standing-order';
 
@@ -59,9 +58,6 @@ function toRequest(values: Values, approval?: ApprovalFields): StandingOrderRequ
     ...approval,
   };
 }
-
-// The IMS code as the contract takes it ('Please enter IMS code', then six digits); the request's refinements keep .pick() away.
-const ZCode = z.object({ paymentPin: ZPaymentPin });
 
 /**
  * A new standing order: the form, then (to another account) the summary with the IMS code the bank
@@ -249,17 +245,6 @@ function CodeStep({
   onBack: () => void;
   accountNumber: string;
 }) {
-  const form = useForm<{ paymentPin: string }>({ resolver: contractResolver(ZCode), defaultValues: { paymentPin: '' } });
-  const pin = form.register('paymentPin');
-  const { fieldChanged } = confirm;
-  useEffect(() => {
-    const subscription = form.watch((_values, { name }) => {
-      if (name) fieldChanged(name);
-    });
-    return () => subscription.unsubscribe();
-  }, [form, fieldChanged]);
-  const busy = confirm.busy || resend.busy;
-  const error = confirm.error ?? resend.error;
   const rows: Array<[string, string]> = [
     ['From', `${values.from === 'savings' ? 'Savings' : 'Checking'} (${accountNumber})`],
     ['To', payee],
@@ -271,54 +256,17 @@ function CodeStep({
     ...(values.frequency !== 'once' && values.count ? [['Number of payments', values.count] as [string, string]] : []),
   ];
   return (
-    <form
-      onSubmit={form.handleSubmit(({ paymentPin }) => void confirm.run(paymentPin.trim()))}
-      noValidate
-      className="space-y-5"
-      aria-label="Confirm standing order"
-    >
-      <h3 className="text-lg font-semibold text-slate-900">Standing order summary</h3>
-      <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200">
-        {rows.map(([label, value]) => (
-          <div key={label} className="flex flex-wrap justify-between gap-2 px-4 py-2">
-            <dt className="text-sm text-slate-700">{label}</dt>
-            <dd className="break-words font-medium text-slate-900">{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <TextField
-        label="IMS code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={OTP_LENGTH}
-        error={form.formState.errors.paymentPin?.message}
-        hint={`We emailed a 6-digit IMS code to ${code.sentTo}. It is free, valid until ${formatDate(code.expiresAt, 'time')}, and approves only this standing order, with every payment it makes. Nobody from the bank will ever ask you for it.`}
-        {...pin}
-        onChange={(event) => {
-          event.target.value = event.target.value.replace(/\D/g, '');
-          void pin.onChange(event);
-        }}
-      />
-      {error ? <Alert tone="error">{error.message}</Alert> : null}
-      <div className="flex flex-wrap gap-3">
-        <Button variant="secondary" onClick={onBack} disabled={busy}>
-          Back
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Sending...' : 'Confirm standing order'}
-        </Button>
-        <Button
-          variant="ghost"
-          onClick={() => {
-            form.reset({ paymentPin: '' });
-            confirm.reset();
-            void resend.run();
-          }}
-          disabled={busy}
-        >
-          Send a new code
-        </Button>
-      </div>
-    </form>
+    <PaymentCodeStep
+      label="Confirm standing order"
+      heading="Standing order summary"
+      headingLevel={3}
+      rows={rows}
+      code={code}
+      approves="approves only this standing order, with every payment it makes"
+      submitLabel="Confirm standing order"
+      confirm={confirm}
+      resend={resend}
+      onBack={onBack}
+    />
   );
 }

@@ -1,0 +1,110 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { ZPaymentPin } from '../../../shared/contracts/transactions';
+import { OTP_LENGTH } from '../../../shared/limits';
+import type { Action } from '../../lib/action';
+import { formatDate } from '../../lib/format';
+import { contractResolver } from '../../lib/form';
+import { Alert } from './alert';
+import { Button } from './button';
+import { TextField } from './form';
+
+// The IMS code as every payment contract takes it: 'Please enter IMS code', then six digits.
+const ZCode = z.object({ paymentPin: ZPaymentPin });
+
+/**
+ * The approval step of a payment by emailed code (a transfer, a wire, a standing order's mandate, a
+ * bulk batch): the summary of exactly what the code approves, the IMS code, Back, the submit and
+ * "Send a new code". The passkey's step is `PasskeyApproval`.
+ */
+export function PaymentCodeStep({
+  label,
+  heading,
+  headingLevel = 2,
+  rows,
+  code,
+  approves,
+  submitLabel,
+  busyLabel = 'Sending...',
+  confirm,
+  resend,
+  onBack,
+}: {
+  /** The form's accessible name, e.g. "Confirm transfer". */
+  label: string;
+  heading: string;
+  headingLevel?: 2 | 3;
+  rows: Array<[string, string]>;
+  code: { sentTo: string; expiresAt: string };
+  /** What the code works for, ending the hint: "works only for this transfer". */
+  approves: string;
+  submitLabel: string;
+  busyLabel?: string;
+  confirm: Action<string, unknown>;
+  resend: Action<void, unknown>;
+  onBack: () => void;
+}) {
+  const form = useForm<{ paymentPin: string }>({
+    resolver: contractResolver(ZCode, { required: { fields: ['paymentPin'], message: 'Please enter IMS code' } }),
+    defaultValues: { paymentPin: '' },
+  });
+  const pin = form.register('paymentPin');
+  // A refused code clears as soon as the customer types another.
+  const { fieldChanged } = confirm;
+  useEffect(() => {
+    const subscription = form.watch((_values, { name }) => {
+      if (name) fieldChanged(name);
+    });
+    return () => subscription.unsubscribe();
+  }, [form, fieldChanged]);
+  const busy = confirm.busy || resend.busy;
+  const error = confirm.error ?? resend.error;
+  const Heading = headingLevel === 3 ? 'h3' : 'h2';
+  return (
+    <form onSubmit={form.handleSubmit(({ paymentPin }) => void confirm.run(paymentPin.trim()))} noValidate className="space-y-5" aria-label={label}>
+      <Heading className="text-lg font-semibold text-slate-900">{heading}</Heading>
+      <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200">
+        {rows.map(([term, value]) => (
+          <div key={term} className="flex flex-wrap justify-between gap-2 px-4 py-2">
+            <dt className="text-sm text-slate-700">{term}</dt>
+            <dd className="break-words font-medium text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <TextField
+        label="IMS code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={OTP_LENGTH}
+        error={form.formState.errors.paymentPin?.message}
+        hint={`We emailed a 6-digit IMS code to ${code.sentTo}. It is free, valid until ${formatDate(code.expiresAt, 'time')}, and ${approves}. Nobody from the bank will ever ask you for it.`}
+        {...pin}
+        onChange={(event) => {
+          event.target.value = event.target.value.replace(/\D/g, '');
+          void pin.onChange(event);
+        }}
+      />
+      <div aria-live="polite">{error ? <Alert tone="error">{error.message}</Alert> : null}</div>
+      <div className="flex flex-wrap gap-3">
+        <Button variant="secondary" onClick={onBack} disabled={busy}>
+          Back
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? busyLabel : submitLabel}
+        </Button>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            form.reset({ paymentPin: '' });
+            confirm.reset();
+            void resend.run();
+          }}
+          disabled={busy}
+        >
+          Send a new code
+        </Button>
+      </div>
+    </form>
+  );
+}
