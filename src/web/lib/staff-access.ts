@@ -30,9 +30,10 @@ export function useMayOpen(): (page: StaffPage) => boolean {
  * shown a 403 (an old bookmark, a typed address). Call it before prefetching the page's queries.
  */
 export async function requireStaffPage(page: StaffPage): Promise<void> {
-  // No session (or no second factor yet): the admin layout's loader sends the visitor on its way.
+  // No session, no second factor yet, or a customer's session: the admin layout's loader sends
+  // them to the staff login (with the page to come back to); only a staff member's role is checked here.
   const user = await queryClient.fetchQuery(currentUserQuery).catch(() => null);
-  if (user && !roleMayUse(user.staffRole, STAFF_PAGE_ROLES[page])) throw redirect(paths.adminDashboard);
+  if (user?.isAdmin && !roleMayUse(user.staffRole, STAFF_PAGE_ROLES[page])) throw redirect(paths.adminDashboard);
 }
 
 export { ROLES };
