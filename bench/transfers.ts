@@ -85,7 +85,10 @@ async function startSmtpSink(): Promise<SmtpSink> {
     new Promise<string>((resolve, reject) => {
       const queued = codes.get(to)?.shift();
       if (queued) return resolve(queued);
-      const timer = setTimeout(() => reject(new Error(`no IMS code mailed to ${to} within 30 s`)), 30_000);
+      const timer = setTimeout(() => {
+        waiting.delete(to);
+        reject(new Error(`no IMS code mailed to ${to} within 30 s`));
+      }, 30_000);
       waiting.set(to, (code) => {
         clearTimeout(timer);
         resolve(code);
@@ -330,6 +333,8 @@ interface BulkResultRow {
   p50: number;
   p99: number;
   p50Batch: number;
+  /** CPU milliseconds per posted payment, by who. */
+  cpuMs: Record<Who, number>;
 }
 
 interface BenchCustomer {
@@ -344,8 +349,16 @@ interface BenchCustomer {
  * code read from the mail the bank sent (the SMTP sink), the call with the code. Payments per
  * second counts the posted payments over the whole time, the code step and the mail included.
  */
-async function bulkRun(baseUrl: string, customers: BenchCustomer[], clients: number, smtp: SmtpSink, seconds: number): Promise<BulkResultRow> {
+async function bulkRun(
+  baseUrl: string,
+  customers: BenchCustomer[],
+  clients: number,
+  smtp: SmtpSink,
+  seconds: number,
+  pids: { server?: number; postgres?: number },
+): Promise<BulkResultRow> {
   const post = poster(baseUrl, clients);
+  const cpuBefore = cpuSnapshot(pids.server, pids.postgres);
   const postings: number[] = [];
   const batches: number[] = [];
   let requests = 0;
@@ -383,7 +396,12 @@ async function bulkRun(baseUrl: string, customers: BenchCustomer[], clients: num
           await new Promise((resolve) => setTimeout(resolve, 200));
           continue;
         }
-        const code = await smtp.nextCode(payer.email);
+        // A loaded machine may deliver a code late: that batch counts as an error, the run goes on.
+        const code = await smtp.nextCode(payer.email).catch((error: unknown) => {
+          fail('code mail', 0, error instanceof Error ? error.message : String(error));
+          return null;
+        });
+        if (code === null) continue;
         const posting = performance.now();
         const paid = await post('/api/transaction/bulk', headers('pay', index), `${body.slice(0, -1)},"paymentPin":"${code}"}`, (answer) => (text = answer));
         const end = performance.now();
@@ -398,9 +416,12 @@ async function bulkRun(baseUrl: string, customers: BenchCustomer[], clients: num
       }
     }),
   );
+  const used = cpuUsed(cpuBefore, cpuSnapshot(pids.server, pids.postgres));
+  const perPayment = (who: Who) => (used[who] * 1000) / Math.max(1, payments);
   postings.sort((a, b) => a - b);
   batches.sort((a, b) => a - b);
   return {
+    cpuMs: { server: perPayment('server'), client: perPayment('client'), postgres: perPayment('postgres'), other: perPayment('other') },
     clients,
     requests,
     payments,
@@ -410,6 +431,19 @@ async function bulkRun(baseUrl: string, customers: BenchCustomer[], clients: num
     p99: percentile(postings, 99),
     p50Batch: percentile(batches, 50),
   };
+}
+
+/** Where PostgreSQL spent its time since the last reset (pg_stat_statements, planning included), to stderr. */
+async function printStatements(db: ReturnType<typeof createDatabase>['db'], what: string): Promise<void> {
+  const top = await sql<{ calls: number; plan_ms: number; exec_ms: number; query: string }>`
+    select calls, round(total_plan_time::numeric, 1)::float8 as plan_ms, round(total_exec_time::numeric, 1)::float8 as exec_ms, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) as query
+    from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench_app')
+    order by total_plan_time + total_exec_time desc limit 12`.execute(db);
+  process.stderr.write(`PostgreSQL time by statement, ${what}:\n`);
+  for (const row of top.rows)
+    process.stderr.write(
+      `${String(row.calls).padStart(7)} calls ${String(row.plan_ms).padStart(8)} ms plan ${String(row.exec_ms).padStart(8)} ms exec  ${row.query}\n`,
+    );
 }
 
 async function pgbenchRun(binary: string, url: string, clients: number): Promise<number> {
@@ -583,17 +617,7 @@ async function main(): Promise<void> {
               `${countersAfter.fallbacks - countersBefore.fallbacks} fallbacks (ledger_writer_fallbacks_total)\n`,
           );
         }
-        if (statements.length > 0) {
-          const top = await sql<{ calls: number; plan_ms: number; exec_ms: number; query: string }>`
-            select calls, round(total_plan_time::numeric, 1)::float8 as plan_ms, round(total_exec_time::numeric, 1)::float8 as exec_ms, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) as query
-            from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench_app')
-            order by total_plan_time + total_exec_time desc limit 12`.execute(database.db);
-          process.stderr.write(`PostgreSQL time by statement, ${clients} clients (${api.ok} transfers):\n`);
-          for (const row of top.rows)
-            process.stderr.write(
-              `${String(row.calls).padStart(7)} calls ${String(row.plan_ms).padStart(8)} ms plan ${String(row.exec_ms).padStart(8)} ms exec  ${row.query}\n`,
-            );
-        }
+        if (statements.length > 0) await printStatements(database.db, `${clients} clients (${api.ok} transfers)`);
         rows.push({ processes, clients, api });
         // pgbench between the first process count's runs, so its figure is of the same minute.
         if (index === 0) {
@@ -609,8 +633,12 @@ async function main(): Promise<void> {
         process.stderr.write(
           `bulk run, ${processes} process${processes === 1 ? '' : 'es'}, ${BULK_CLIENTS} clients, ${BULK_ROWS} payments a request, ${SECONDS} s...\n`,
         );
-        await bulkRun(baseUrl, customers, BULK_CLIENTS, smtp, 2); // warm-up
-        bulkRows.push({ processes, bulk: await bulkRun(baseUrl, customers, BULK_CLIENTS, smtp, SECONDS) });
+        const pids = { server: server?.pid, postgres: postmasterPid(path.join(directory, 'pg')) };
+        await bulkRun(baseUrl, customers, BULK_CLIENTS, smtp, 2, pids); // warm-up
+        if (statements.length > 0) await sql`select pg_stat_statements_reset()`.execute(database.db);
+        const bulk = await bulkRun(baseUrl, customers, BULK_CLIENTS, smtp, SECONDS, pids);
+        bulkRows.push({ processes, bulk });
+        if (statements.length > 0) await printStatements(database.db, `bulk, ${processes} process${processes === 1 ? '' : 'es'} (${bulk.payments} payments)`);
       }
     }
     await stopServer(); // its shutdown seals what is left, so the verify below sees the whole chain
@@ -715,6 +743,25 @@ async function main(): Promise<void> {
         );
       }
     }
+    if (bulkRows.length > 0) {
+      console.log('');
+      console.log('CPU per bulk payment (ms; the same processes as CPU per transfer above)');
+      console.log(['processes', 'clients', 'server', 'postgres', 'load gen', 'other'].map((title) => pad(title, 9)).join('  '));
+      for (const { processes, bulk } of bulkRows) {
+        const cpu = bulk.cpuMs;
+        console.log(
+          [String(processes), String(bulk.clients), cpu.server.toFixed(3), cpu.postgres.toFixed(3), cpu.client.toFixed(3), cpu.other.toFixed(3)]
+            .map((value) => pad(value, 9))
+            .join('  '),
+        );
+      }
+    }
+    console.log(
+      `Machine load average at the end: ${os
+        .loadavg()
+        .map((load) => load.toFixed(1))
+        .join(', ')} (${os.cpus().length} cores)`,
+    );
     console.log(`Ledger after the runs: ${describeVerifyResult(verified)} (verified in ${verifySeconds.toFixed(1)} s)`);
     console.log(`Server ran production-like: ${serverSettings}; ${smtp.received()} mails received by the sink`);
     if (!verified.ok) process.exitCode = 1;

@@ -274,6 +274,29 @@ describe('the end-of-day job', () => {
     }
   });
 
+  it('pages through the report in its order: page N is the lines after the first N-1 pages, however deep (ADR 027)', async () => {
+    const all = json(await get(`/api/admin/reports/trial-balance?date=${DAY}&pageSize=500`)).data.lines as Array<{
+      accountId: string;
+      ownerId: string | null;
+      number: string | null;
+    }>;
+    expect(all.length).toBeGreaterThanOrEqual(4);
+    // The report's order: the bank's own accounts first, then customers' accounts by number.
+    const bankCount = all.filter((line) => line.ownerId === null).length;
+    expect(all.slice(0, bankCount).every((line) => line.ownerId === null)).toBe(true);
+    const numbers = all.slice(bankCount).map((line) => line.number ?? '');
+    expect(numbers).toEqual([...numbers].sort());
+    // Every page of 3 is the next 3 of those lines, the last one short; past the end, none.
+    const pages = Math.ceil(all.length / 3);
+    for (let page = 1; page <= pages + 1; page += 1) {
+      const response = await get(`/api/admin/reports/trial-balance?date=${DAY}&pageSize=3&page=${page}`);
+      expect(response.statusCode, response.body).toBe(200);
+      const body = json(response).data;
+      expect(body).toMatchObject({ page, pageSize: 3, total: all.length });
+      expect(body.lines.map((line: { accountId: string }) => line.accountId)).toEqual(all.slice((page - 1) * 3, page * 3).map((line) => line.accountId));
+    }
+  });
+
   it('exports the day as CSV and PDF with the same figures', async () => {
     const report = json(await get(`/api/admin/reports/trial-balance?date=${DAY}&pageSize=500`)).data;
     const csv = await get(`/api/admin/reports/trial-balance.csv?date=${DAY}`);

@@ -194,6 +194,49 @@ describe('ledger basics', () => {
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 
+  it('checks every entry a statement writes, whether the entry or its postings come first, and leaves nothing behind', async () => {
+    const client = new pg.Client({ connectionString: ctx.databaseUrl });
+    await client.connect();
+    try {
+      const accounts = (await client.query("select id from ledger_accounts where owner_id is null and kind in ('bank_cash', 'bank_operations') order by kind"))
+        .rows as Array<{ id: string }>;
+      const [cash, operations] = accounts.map((row) => row.id);
+      const before = (await client.query('select (select count(*) from journal_entries) as entries, (select count(*) from postings) as postings')).rows[0];
+      // Entries and postings written by one statement, as the ledger writer does: the checks run when the whole statement has.
+      const write = (lines: Array<[string | undefined, number]>, entries = 2) =>
+        client.query(
+          `with new_entries as (
+             insert into journal_entries (id, seq, kind, description, value_date, booked_at, amount)
+             select gen_random_uuid(), nextval('journal_entries_seq'), 'adjustment', 'check ' || n, current_date, now(), 5 from generate_series(1, $1::integer) as n
+             returning id, seq
+           )
+           insert into postings (entry_id, entry_seq, account_id, amount, balance_after)
+           select e.id, e.seq, l.account, l.amount, 0 from new_entries e cross join unnest($2::uuid[], $3::bigint[]) as l(account, amount)`,
+          [entries, lines.map((line) => line[0]), lines.map((line) => line[1])],
+        );
+      // Two entries, each with one posting of +5 and one of -4: neither sums to zero.
+      await expect(
+        write([
+          [cash, 5],
+          [operations, -4],
+        ]),
+      ).rejects.toThrow(/journal entry .* is not balanced \(sum 1, 2 postings\)/);
+      // Each entry with a single posting.
+      await expect(write([[cash, 5]])).rejects.toThrow(/not balanced \(sum 5, 1 postings\)/);
+      // An entry written alone, its postings to follow in another statement: refused at once.
+      await expect(
+        client.query(
+          "insert into journal_entries (id, seq, kind, description, value_date, booked_at, amount) values (gen_random_uuid(), nextval('journal_entries_seq'), 'adjustment', 'alone', current_date, now(), 5)",
+        ),
+      ).rejects.toThrow(/not balanced \(sum 0, 0 postings\)/);
+      const after = (await client.query('select (select count(*) from journal_entries) as entries, (select count(*) from postings) as postings')).rows[0];
+      expect(after).toEqual(before);
+    } finally {
+      await client.end();
+    }
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
   it('gives a new customer empty accounts', async () => {
     const customer = await createCustomer(ctx);
     const list = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).data;

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATION_DEFAULTS, NOTIFICATION_KINDS } from '../../src/shared/contracts/notifications';
-import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../../src/server/notifications/ledger-notifier';
+import { sql } from 'kysely';
+import { inTransaction } from '../../src/server/db/transaction';
+import { cronItems } from '../../src/server/jobs/registry';
+import { LEDGER_NOTIFY_QUEUE, LEDGER_NOTIFY_TASK, notifyLedgerEntries, wakeLedgerNotifier } from '../../src/server/notifications/ledger-notifier';
 import { notify } from '../../src/server/notifications/service';
 import { addJob } from '../../src/server/queues/repository';
 import {
@@ -178,6 +181,19 @@ describe('money notifications from the ledger', () => {
     const received = (await list(payee.token)).items.filter((item) => item.kind === 'money_received' && item.title === '$12.00 received');
     expect(received).toHaveLength(1);
     expect((await mailsTo(payee.email)).filter((mail) => mail.subject === 'Ledgerline Bank: $12.00 received')).toHaveLength(1);
+  });
+
+  it("queues its runs, woken or scheduled, in one named queue: they run one after another, none holding a worker while it waits on another's cursor", async () => {
+    const queued = await inTransaction(ctx.database.db, async (trx) => {
+      await wakeLedgerNotifier({ db: trx });
+      const rows = await sql<{ queue_name: string | null }>`select queue_name from graphile_worker.jobs where task_identifier = ${LEDGER_NOTIFY_TASK}`.execute(
+        trx,
+      );
+      throw Object.assign(new Error('rolled back'), { rows: rows.rows });
+    }).catch((error: { rows?: Array<{ queue_name: string | null }> }) => error.rows);
+    expect(queued).toEqual([{ queue_name: LEDGER_NOTIFY_QUEUE }]);
+    const scheduled = cronItems().find((item) => item.task === LEDGER_NOTIFY_TASK);
+    expect(scheduled?.options.queueName).toBe(LEDGER_NOTIFY_QUEUE);
   });
 
   it('respects the preferences: email off means no mail but the item in the app; in-app off means the mail only', async () => {

@@ -68,22 +68,36 @@ export interface UserListQuery {
 /** A search counts its matches exactly up to this many; beyond, the total is the planner's estimate. */
 export const SEARCH_COUNT_EXACT_MAX = 1000;
 
+/** The columns a list row shows (not every column of users: a page parses only what it shows). */
+const LIST_COLUMNS = sql.raw(
+  'u.id, u.first_name, u.last_name, u.email, u.is_admin, u.staff_role, u.is_blocked, u.is_account_disabled, u.verification_status, u.closed_at, u.created_at',
+);
+
 /**
  * One page of users with their account number, in one round trip. Without a search the total is the
- * users counter (kept exact by triggers, see the admin-counters migration). With one, the page is
- * found by the trigram, prefix or sort index the planner prefers, and the matches are counted up to
- * SEARCH_COUNT_EXACT_MAX: past that (a common name among a million customers) counting every match
- * costs more than the page, so the total is PostgreSQL's estimate and marked as such (ADR 027).
+ * users counter (kept exact by triggers, see the admin-counters migration). With one, the matches
+ * are found once (the trigram, prefix or key index the planner prefers), up to
+ * SEARCH_COUNT_EXACT_MAX + 1 of them: when that is all of them, they are the count and the page is
+ * sorted out of them; past it (a common name among a million customers) the page is read on its
+ * own, down the sort order's index (only when needed: a gate the executor checks first), and the
+ * total is PostgreSQL's estimate, marked as such (ADR 027). The search index is walked once, not
+ * once for the count and again for the page.
  */
 export async function listUsers(db: DB, query: UserListQuery): Promise<Paginated<UserListRow>> {
   const direction = sql.raw(query.order);
   const offset = (query.page - 1) * query.pageSize;
   const sortKey = sql`${SORT_COLUMNS[query.sort]} ${direction}, u.id ${direction}`;
-  const matches = query.search ? sql`select * from users u where ${searchCondition(query.search)}` : null;
-  const source = matches
-    ? sql`with page as (${matches} order by ${sortKey} limit ${query.pageSize} offset ${offset})
-          select t.total, u.*, a.number from (select count(*)::int as total from (${matches} limit ${SEARCH_COUNT_EXACT_MAX + 1}) m) t`
-    : sql`with page as (select * from users u order by ${sortKey} limit ${query.pageSize} offset ${offset})
+  const condition = query.search ? searchCondition(query.search) : null;
+  const source = condition
+    ? sql`with found as materialized (select ${LIST_COLUMNS} from users u where ${condition} limit ${SEARCH_COUNT_EXACT_MAX + 1}),
+          counted as (select count(*)::int as total from found),
+          page as (
+            (select * from found u where (select total from counted) <= ${SEARCH_COUNT_EXACT_MAX} order by ${sortKey} limit ${query.pageSize} offset ${offset})
+            union all
+            (select ${LIST_COLUMNS} from users u where (select total from counted) > ${SEARCH_COUNT_EXACT_MAX} and ${condition}
+             order by ${sortKey} limit ${query.pageSize} offset ${offset}))
+          select t.total, u.*, a.number from counted t`
+    : sql`with page as (select ${LIST_COLUMNS} from users u order by ${sortKey} limit ${query.pageSize} offset ${offset})
           select t.total, u.*, a.number from (select value::int as total from admin_counters where name = 'users') t`;
   const result = await sql<Omit<UserListRow, 'id'> & { id: string | null; total: number }>`
     ${source}
@@ -93,8 +107,10 @@ export async function listUsers(db: DB, query: UserListQuery): Promise<Paginated
   // A page past the end still carries the total, on one row with no user.
   const items = result.rows.filter((row): row is typeof row & { id: string } => row.id !== null).map(({ total: _total, ...row }) => row);
   const counted = result.rows[0]?.total ?? 0;
-  if (!matches || counted <= SEARCH_COUNT_EXACT_MAX) return { items, page: query.page, pageSize: query.pageSize, total: counted };
-  const plan = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`explain (format json) ${matches}`.execute(db);
+  if (!condition || counted <= SEARCH_COUNT_EXACT_MAX) return { items, page: query.page, pageSize: query.pageSize, total: counted };
+  const plan = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`explain (format json) select 1 from users u where ${condition}`.execute(
+    db,
+  );
   const estimate = Math.round(plan.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
   // Never fewer than were counted, nor than the pages already walked past.
   const total = Math.max(estimate, counted, offset + items.length);

@@ -656,6 +656,8 @@ export interface TrialBalanceLinesTable {
   closing: number;
   /** The line's place in the report's order, from its account (set when the day is closed). */
   sort_key: string;
+  /** 1, 2, ... in sort_key's order within the day (set when the day is closed): pages read a range of it. */
+  position: number;
 }
 
 /** A staff note on a customer's page: append-only (erased, never deleted, when the customer is closed). */

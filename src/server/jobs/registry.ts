@@ -4,7 +4,7 @@ import { APPROVALS_EXPIRE_TASK, expireApprovals } from '../approvals/service';
 import { ANCHOR_DAILY_TASK, runDailyAnchor } from '../anchors/service';
 import type { AppContext } from '../context';
 import { deliverMail, SEND_MAIL_TASK } from '../mail/outbox';
-import { LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../notifications/ledger-notifier';
+import { LEDGER_NOTIFY_QUEUE, LEDGER_NOTIFY_TASK, notifyLedgerEntries } from '../notifications/ledger-notifier';
 import { MAKE_STATEMENT_TASK, makeStatementJob, queueMonthlyStatements, STATEMENTS_MONTHLY_TASK } from '../statements/service';
 import { runStandingOrders, STANDING_ORDERS_TASK } from '../standing-orders/job';
 import { notifyPayer, PAYMENT_REQUEST_NOTIFY_TASK } from '../payment-requests/service';
@@ -24,6 +24,8 @@ interface TaskDefinition {
   identifier: string;
   run(ctx: AppContext, payload: unknown): Promise<unknown>;
   schedule?: string;
+  /** The named queue its scheduled runs join, so they run one at a time with the queued ones. */
+  queueName?: string;
 }
 
 const ZSendMailPayload = z.object({ outboxId: z.number().int().positive() });
@@ -39,7 +41,7 @@ export const TASKS: readonly TaskDefinition[] = [
   // Woken by the sealer after it chains entries (within about a second of a posting); every minute
   // as well, so an entry whose wake was lost (a process stopped between sealing and queueing) waits
   // a minute at most. A run with nothing new reads one row.
-  { identifier: LEDGER_NOTIFY_TASK, run: (ctx) => notifyLedgerEntries(ctx), schedule: '* * * * *' },
+  { identifier: LEDGER_NOTIFY_TASK, run: (ctx) => notifyLedgerEntries(ctx), schedule: '* * * * *', queueName: LEDGER_NOTIFY_QUEUE },
   // Hourly (cron is UTC; the task itself asks the bank's calendar which months have closed), so the
   // 1st in BANK_TIMEZONE is within the hour whatever the zone, and missed months are caught up.
   { identifier: STATEMENTS_MONTHLY_TASK, run: (ctx) => queueMonthlyStatements(ctx), schedule: '7 * * * *' },
@@ -76,6 +78,10 @@ export function taskList(ctx: AppContext): TaskList {
 /** The scheduled tasks. A run missed while no runner was up is not made up (backfill off): the next one catches up. */
 export function cronItems(): ParsedCronItem[] {
   return parseCronItems(
-    TASKS.filter((task) => task.schedule).map((task) => ({ task: task.identifier, match: task.schedule!, options: { backfillPeriod: 0 } })),
+    TASKS.filter((task) => task.schedule).map((task) => ({
+      task: task.identifier,
+      match: task.schedule!,
+      options: { backfillPeriod: 0, ...(task.queueName ? { queueName: task.queueName } : {}) },
+    })),
   );
 }

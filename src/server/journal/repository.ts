@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { DB } from '../db/database';
+import { type DB, prepared } from '../db/database';
 import type { EntryKind, LedgerAccountKind } from '../db/schema';
 
 // The whole journal's SQL: every entry on every account, paged by key (the entry's seq, the order
@@ -53,18 +53,21 @@ interface Source {
   from: RawBuilder<unknown>;
   key: RawBuilder<unknown>;
   conditions: RawBuilder<unknown>[];
-  /** Walk these days one by one: the indexed day expression and the first and last day. */
-  days?: { day: RawBuilder<unknown>; first: string; last: string };
+  /**
+   * Walk these days one by one: the indexed day expression and the first and last day; with a
+   * kind, each day's entries of that kind are walked down (kind, seq) within the day's seq range.
+   */
+  days?: { day: (table: string) => RawBuilder<unknown>; first: string; last: string; kind?: EntryKind | undefined };
 }
 
 /** The day range a filter can be walked by, the shorter of the value-date and the booking-time ranges. */
 function dayWalk(filter: JournalFilter): Source['days'] {
   const candidates: NonNullable<Source['days']>[] = [];
-  if (filter.valueFrom && filter.valueTo) candidates.push({ day: sql`e.value_date`, first: filter.valueFrom, last: filter.valueTo });
+  if (filter.valueFrom && filter.valueTo) candidates.push({ day: (table) => sql`${sql.id(table)}.value_date`, first: filter.valueFrom, last: filter.valueTo });
   if (filter.bookedFrom && filter.bookedTo) {
     // Must read as the index journal_entries_booked_day_seq_idx is written.
     candidates.push({
-      day: sql`((e.booked_at at time zone 'UTC')::date)`,
+      day: (table) => sql`((${sql.id(table)}.booked_at at time zone 'UTC')::date)`,
       first: filter.bookedFrom.toISOString().slice(0, 10),
       last: new Date(filter.bookedTo.getTime() - 1).toISOString().slice(0, 10),
     });
@@ -95,7 +98,8 @@ function source(filter: JournalFilter): Source {
       conditions,
     };
   }
-  return { from: sql`journal_entries e`, key: sql`e.seq`, conditions, days: dayWalk(filter) };
+  const days = dayWalk(filter);
+  return { from: sql`journal_entries e`, key: sql`e.seq`, conditions, days: days && { ...days, kind: filter.kind } };
 }
 
 const whereAll = (conditions: RawBuilder<unknown>[]) => (conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
@@ -111,11 +115,23 @@ function firstRows(source: Source, extra: RawBuilder<unknown>[], order: 'asc' | 
   const conditions = [...source.conditions, ...extra];
   const direction = sql.raw(order);
   if (source.days) {
+    const { day, first, last, kind } = source.days;
+    const walk = (kind: EntryKind | undefined) => {
+      if (!kind) return sql`${whereAll([sql`${day('e')} = d.day::date`, ...conditions])}`;
+      // A kind is walked down (kind, seq) between the day's first and last seq. The day and the
+      // other conditions are checked on each row (as one condition, "is true"): offered to the
+      // planner as separate conditions, their selectivities multiply (the day three times over)
+      // and it walked the whole day down (day, seq) instead, filtering out the other kinds.
+      return sql`where e.kind = ${kind} and e.seq between r.first_seq and r.last_seq and (${sql.join([sql`${day('e')} = d.day::date`, ...conditions], sql` and `)}) is true`;
+    };
+    // A kind is a small part of a day (wires: one entry in fifty): its entries are walked down
+    // (kind, seq) within the day's seq range (two probes of the day's index); without a kind, the
+    // day's own (day, seq) index.
     return sql`
-      select e.* from generate_series(${source.days.first}::date, ${source.days.last}::date, interval '1 day') as d(day)
+      select e.* from generate_series(${first}::date, ${last}::date, interval '1 day') as d(day)
+      ${kind ? sql`cross join lateral (select min(r.seq) as first_seq, max(r.seq) as last_seq from journal_entries r where ${day('r')} = d.day::date) r` : sql``}
       cross join lateral (
-        select ${columns} from journal_entries e
-        ${whereAll([sql`${source.days.day} = d.day::date`, ...conditions])}
+        select ${columns} from journal_entries e ${walk(kind)}
         order by e.seq ${direction} limit ${limit}) e
       order by e.seq ${direction} limit ${limit}`;
   }
@@ -150,6 +166,56 @@ export async function journalPage(
   return { rows, hasOlder: await exists(last !== undefined ? sql`${key} < ${last}` : sql`${key} <= ${direction.newer}`, 'desc'), hasNewer: more };
 }
 
+export interface EntryDetails {
+  /** The entry's postings with their accounts and owners, the bank's accounts first, then by kind. */
+  postings: PostingRow[];
+  /** The entry that reverses it, if any. */
+  reversed_by: string | null;
+  /** The newest staff description note, if any. */
+  note: string | null;
+}
+
+/**
+ * What the journal shows with each entry of a page, in one statement (one round trip): its
+ * postings with their accounts and owners, its reversal and its newest description note. The
+ * three reads are the ones the journal made as three statements, each for the page's entries at
+ * once down its index ((entry_id, account_id), reversal_of, (entry_id, id)), joined by `union all`
+ * (`part` says which read a row comes from).
+ */
+export async function entryDetails(db: DB, entryIds: string[]): Promise<Map<string, EntryDetails>> {
+  if (entryIds.length === 0) return new Map();
+  const ids = sql`${entryIds}::uuid[]`;
+  const query = sql<PostingRow & { part: 0 | 1 | 2; reversed_by: string | null; note: string | null }>`
+    (select 0 as part, p.entry_id, p.account_id, a.kind as account_kind, a.name as account_name, a.number, a.owner_id, u.first_name, u.last_name,
+       p.amount, p.balance_after, p.memo, p.counterparty, null::uuid as reversed_by, null::text as note, a.owner_id is not null as customer_first
+     from postings p join ledger_accounts a on a.id = p.account_id left join users u on u.id = a.owner_id
+     where p.entry_id = any(${ids}))
+    union all
+    (select 1, r.reversal_of, null, null, null, null, null, null, null, null, null, null, null, r.id, null, null
+     from journal_entries r where r.reversal_of = any(${ids}))
+    union all
+    (select distinct on (n.entry_id) 2, n.entry_id, null, null, null, null, null, null, null, null, null, null, null, null, n.description, null
+     from entry_notes n where n.entry_id = any(${ids}) order by n.entry_id, n.id desc)
+    order by part, entry_id, customer_first, account_kind`;
+  // A constant text (the ids are one array parameter): prepared once per connection, not planned per page.
+  const rows = await db.executeQuery(prepared(query.compile(db)));
+  const details = new Map<string, EntryDetails>();
+  const of = (entryId: string) => {
+    let found = details.get(entryId);
+    if (!found) details.set(entryId, (found = { postings: [], reversed_by: null, note: null }));
+    return found;
+  };
+  for (const { part, reversed_by, note, customer_first: _order, ...posting } of rows.rows as Array<
+    (typeof rows.rows)[number] & { customer_first: boolean | null }
+  >) {
+    const entry = of(posting.entry_id);
+    if (part === 0) entry.postings.push(posting);
+    else if (part === 1) entry.reversed_by = reversed_by;
+    else entry.note = note;
+  }
+  return details;
+}
+
 export interface PostingRow {
   entry_id: string;
   account_id: string;
@@ -165,60 +231,11 @@ export interface PostingRow {
   counterparty: string | null;
 }
 
-/** Every posting of these entries with its account and owner, bank accounts first within an entry. */
-export async function postingsOf(db: DB, entryIds: string[]): Promise<PostingRow[]> {
-  if (entryIds.length === 0) return [];
-  return db
-    .selectFrom('postings as p')
-    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
-    .leftJoin('users as u', 'u.id', 'a.owner_id')
-    .select([
-      'p.entry_id',
-      'p.account_id',
-      'a.kind as account_kind',
-      'a.name as account_name',
-      'a.number',
-      'a.owner_id',
-      'u.first_name',
-      'u.last_name',
-      'p.amount',
-      'p.balance_after',
-      'p.memo',
-      'p.counterparty',
-    ])
-    .where('p.entry_id', 'in', entryIds)
-    .orderBy('p.entry_id')
-    .orderBy(sql`a.owner_id is not null`)
-    .orderBy('a.kind')
-    .execute();
-}
-
 /** Who posted these entries (staff entries name their author). */
 export async function emailsOf(db: DB, userIds: string[]): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
   const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).execute();
   return new Map(rows.map((row) => [row.id, row.email]));
-}
-
-/** The reversal of each of these entries, if any. */
-export async function reversalsOf(db: DB, entryIds: string[]): Promise<Map<string, { id: string; description: string; booked_at: Date }>> {
-  if (entryIds.length === 0) return new Map();
-  const rows = await db.selectFrom('journal_entries').select(['id', 'reversal_of', 'description', 'booked_at']).where('reversal_of', 'in', entryIds).execute();
-  return new Map(rows.map((row) => [row.reversal_of as string, { id: row.id, description: row.description, booked_at: row.booked_at }]));
-}
-
-/** The newest staff description note of each of these entries. */
-export async function latestNotesOf(db: DB, entryIds: string[]): Promise<Map<string, string>> {
-  if (entryIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('entry_notes')
-    .select(['entry_id', 'description'])
-    .distinctOn('entry_id')
-    .where('entry_id', 'in', entryIds)
-    .orderBy('entry_id')
-    .orderBy('id', 'desc')
-    .execute();
-  return new Map(rows.map((row) => [row.entry_id, row.description]));
 }
 
 export async function findEntry(db: DB, id: string): Promise<EntryRow | undefined> {

@@ -47,33 +47,35 @@ function toPosting(row: repository.PostingRow): JournalPostingDto {
   };
 }
 
-/** Entries as the journal shows them: with their postings, author, reversal and corrected description. */
+/**
+ * Entries as the journal shows them: with their postings, author, reversal and corrected
+ * description (one round trip; a second, at the same time, only when staff wrote some of them).
+ */
 async function toEntries(db: DB, rows: repository.EntryRow[]): Promise<JournalEntryDto[]> {
-  const ids = rows.map((row) => row.id);
-  const [postings, emails, reversals, notes] = await Promise.all([
-    repository.postingsOf(db, ids),
+  const [details, emails] = await Promise.all([
+    repository.entryDetails(
+      db,
+      rows.map((row) => row.id),
+    ),
     repository.emailsOf(db, [...new Set(rows.flatMap((row) => (row.author_id ? [row.author_id] : [])))]),
-    repository.reversalsOf(db, ids),
-    repository.latestNotesOf(db, ids),
   ]);
-  const linesOf = new Map<string, JournalPostingDto[]>();
-  for (const posting of postings) linesOf.set(posting.entry_id, [...(linesOf.get(posting.entry_id) ?? []), toPosting(posting)]);
   return rows.map((row) => {
-    const lines = linesOf.get(row.id) ?? [];
+    const found = details.get(row.id);
+    const lines = (found?.postings ?? []).map(toPosting);
     // Double entry, checked again where it is read: the lines sum to zero and move the entry's amount.
     assert(lines.length >= 2 && lines.reduce((sum, line) => sum + line.amountCents, 0) === 0, 'an entry read back is balanced');
     return {
       id: row.id,
       seq: row.seq,
       kind: row.kind,
-      description: notes.get(row.id) ?? row.description,
+      description: found?.note ?? row.description,
       bookedAt: new Date(row.booked_at).toISOString(),
       valueDate: row.value_date,
       amountCents: row.amount,
       authorId: row.author_id,
       authorEmail: row.author_id ? (emails.get(row.author_id) ?? null) : null,
       reversalOf: row.reversal_of,
-      reversedBy: reversals.get(row.id)?.id ?? null,
+      reversedBy: found?.reversed_by ?? null,
       postings: lines,
     };
   });

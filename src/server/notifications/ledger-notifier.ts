@@ -4,7 +4,7 @@ import { inTransaction } from '../db/transaction';
 import { addJob } from '../queues/repository';
 import type { NotifyInput } from './messages';
 import * as repository from './repository';
-import { lookupRecipients, notifyWith } from './service';
+import { lookupRecipients, notifyMany } from './service';
 
 // The money notifications (money received, money sent above an amount, balance below an amount)
 // come from the ledger after the fact, not from the writer's hot path (ADR 013): a job reads the
@@ -14,6 +14,12 @@ import { lookupRecipients, notifyWith } from './service';
 export const LEDGER_NOTIFY_TASK = 'notify_ledger';
 /** At most one such job waits at a time: wakes while one waits are one run. */
 const LEDGER_NOTIFY_JOB_KEY = 'notify_ledger';
+/**
+ * Its runs, woken or scheduled, form one queue and run one after another across every process: two
+ * at once would only wait on the cursor's lock, each holding a worker slot that mail (a payment's
+ * IMS code) is waiting for.
+ */
+export const LEDGER_NOTIFY_QUEUE = 'notify_ledger';
 const CURSOR = 'ledger';
 /** Entries read and notified per transaction (a bulk payment of 1,000 is two). */
 export const LEDGER_NOTIFY_BATCH_MAX = 500;
@@ -109,7 +115,7 @@ export async function notifyLedgerEntries(ctx: Pick<AppContext, 'db' | 'clock' |
       // Most events are not notified (a payment below the customer's amount): their recipients
       // and choices are read once for the batch, not twice per event.
       const lookup = await lookupRecipients(trx, [...new Set(events.map((event) => event.userId))]);
-      for (const event of events) await notifyWith({ ...ctx, db: trx }, event, lookup);
+      await notifyMany({ ...ctx, db: trx }, events, lookup);
       await repository.moveCursor(trx, CURSOR, last.position, ctx.clock.now());
       return last.position - after;
     });
@@ -124,5 +130,5 @@ export async function notifyLedgerEntries(ctx: Pick<AppContext, 'db' | 'clock' |
  * minutely safety run.
  */
 export async function wakeLedgerNotifier(ctx: Pick<AppContext, 'db'>): Promise<void> {
-  await addJob(ctx.db, LEDGER_NOTIFY_TASK, {}, { jobKey: LEDGER_NOTIFY_JOB_KEY });
+  await addJob(ctx.db, LEDGER_NOTIFY_TASK, {}, { jobKey: LEDGER_NOTIFY_JOB_KEY, queueName: LEDGER_NOTIFY_QUEUE });
 }

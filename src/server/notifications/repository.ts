@@ -83,6 +83,34 @@ export async function insertNotification(db: DB, row: NewNotification): Promise<
   return inserted !== undefined;
 }
 
+/**
+ * Inserts many notifications in one statement, each unless its customer already has one of its
+ * kind and key (or an earlier row of the same call has): answers the ids that were new.
+ */
+export async function insertNotifications(db: DB, rows: NewNotification[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await db
+    .insertInto('notifications')
+    .values(
+      rows.map((row) => ({
+        id: row.id,
+        user_id: row.userId,
+        kind: row.kind,
+        dedupe_key: row.dedupeKey,
+        title: row.title,
+        body: row.body,
+        link: row.link,
+        in_app: row.inApp,
+        emailed: row.emailed,
+        created_at: row.createdAt,
+      })),
+    )
+    .onConflict((conflict) => conflict.columns(['user_id', 'kind', 'dedupe_key']).doNothing())
+    .returning('id')
+    .execute();
+  return new Set(inserted.map((row) => row.id));
+}
+
 /** One page of a customer's in-app notifications, newest first, with the filter's total and the unread count. */
 export async function pageOf(db: DB, userId: string, filter: { unreadOnly: boolean; page: number; pageSize: number }) {
   let query = db.selectFrom('notifications').where('user_id', '=', userId).where('in_app', '=', true);

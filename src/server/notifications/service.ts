@@ -82,41 +82,86 @@ export async function lookupRecipients(db: NotifyContext['db'], userIds: string[
   return { recipient: (userId) => byId.get(userId), preference: (userId, kind) => byKey.get(`${userId}:${kind}`) };
 }
 
+interface Planned {
+  row: repository.NewNotification;
+  recipient: repository.Recipient;
+  input: NotifyInput;
+  text: ReturnType<typeof textOf>;
+}
+
+/** What notify() would write for this event (null: nothing), once its recipient and choice are known. */
+function plan(
+  ctx: NotifyContext,
+  input: NotifyInput,
+  recipient: repository.Recipient | undefined,
+  preference: repository.PreferenceRow | undefined,
+): Planned | null {
+  if (!recipient || recipient.closed_at) return null;
+  // Staff have no notifications page: they get only what cannot be switched off, by email.
+  if (recipient.is_admin && !isAlwaysOn(input.kind)) return null;
+  const preferred = choiceOf(input.kind, preference);
+  const choice = recipient.is_admin ? { ...preferred, inApp: false } : preferred;
+  if ((!choice.inApp && !choice.email) || !crossesThreshold(input, choice.thresholdCents)) return null;
+  const now = ctx.clock.now();
+  const text = textOf(input, choice.thresholdCents);
+  const row = {
+    id: uuidv7(now.getTime()),
+    userId: input.userId,
+    kind: input.kind,
+    dedupeKey: input.key,
+    ...text,
+    inApp: choice.inApp,
+    emailed: choice.email,
+    createdAt: now,
+  };
+  return { row, recipient, input, text };
+}
+
+/** The mail of a new notification that is emailed. */
+async function mailPlanned(ctx: NotifyContext, trx: NotifyContext['db'], planned: Planned): Promise<void> {
+  const { input, recipient, text } = planned;
+  const brand = brandOf(ctx.config);
+  // The new-device alert keeps the mail it has always had (auth/sessions.ts sent it before notifications existed).
+  const mail =
+    input.kind === 'new_device_sign_in'
+      ? newDeviceSignInMail(brand, recipient.email, recipient.first_name, { device: input.device, ip: input.ip, at: input.at })
+      : notificationMail(brand, recipient.email, recipient.first_name, text);
+  await queueMail({ ...ctx, db: trx }, mail);
+}
+
 /** notify() with the recipient and their choice looked up already (null: look them up now). */
 export async function notifyWith(ctx: NotifyContext, input: NotifyInput, lookup: RecipientLookup | null): Promise<Notified | null> {
   return inTransaction(ctx.db, async (trx) => {
     const recipient = lookup ? lookup.recipient(input.userId) : await repository.findRecipient(trx, input.userId);
     if (!recipient || recipient.closed_at) return null;
-    // Staff have no notifications page: they get only what cannot be switched off, by email.
     if (recipient.is_admin && !isAlwaysOn(input.kind)) return null;
-    const row = lookup ? lookup.preference(input.userId, input.kind) : await repository.findPreference(trx, input.userId, input.kind);
-    const preferred = choiceOf(input.kind, row);
-    const choice = recipient.is_admin ? { ...preferred, inApp: false } : preferred;
-    if ((!choice.inApp && !choice.email) || !crossesThreshold(input, choice.thresholdCents)) return null;
-    const now = ctx.clock.now();
-    const text = textOf(input, choice.thresholdCents);
-    const id = uuidv7(now.getTime());
-    const isNew = await repository.insertNotification(trx, {
-      id,
-      userId: input.userId,
-      kind: input.kind,
-      dedupeKey: input.key,
-      ...text,
-      inApp: choice.inApp,
-      emailed: choice.email,
-      createdAt: now,
-    });
+    const preference = lookup ? lookup.preference(input.userId, input.kind) : await repository.findPreference(trx, input.userId, input.kind);
+    const planned = plan(ctx, input, recipient, preference);
+    if (!planned) return null;
+    const isNew = await repository.insertNotification(trx, planned.row);
     if (!isNew) return null;
-    if (choice.email) {
-      const brand = brandOf(ctx.config);
-      // The new-device alert keeps the mail it has always had (auth/sessions.ts sent it before notifications existed).
-      const mail =
-        input.kind === 'new_device_sign_in'
-          ? newDeviceSignInMail(brand, recipient.email, recipient.first_name, { device: input.device, ip: input.ip, at: input.at })
-          : notificationMail(brand, recipient.email, recipient.first_name, text);
-      await queueMail({ ...ctx, db: trx }, mail);
-    }
-    return { id, inApp: choice.inApp, emailed: choice.email };
+    if (planned.row.emailed) await mailPlanned(ctx, trx, planned);
+    return { id: planned.row.id, inApp: planned.row.inApp, emailed: planned.row.emailed };
+  });
+}
+
+/**
+ * notify() for many events at once (the ledger notifier's batch: a bulk payment is 1,000): each
+ * decided exactly as notify() decides it, the new notifications written by one statement (in the
+ * events' order; an event whose customer already has its kind and key writes nothing), then the
+ * mails of the new ones that are emailed. Answers how many were new.
+ */
+export async function notifyMany(ctx: NotifyContext, inputs: NotifyInput[], lookup: RecipientLookup): Promise<number> {
+  return inTransaction(ctx.db, async (trx) => {
+    const planned = inputs
+      .map((input) => plan(ctx, input, lookup.recipient(input.userId), lookup.preference(input.userId, input.kind)))
+      .filter((item): item is Planned => item !== null);
+    const inserted = await repository.insertNotifications(
+      trx,
+      planned.map((item) => item.row),
+    );
+    for (const item of planned) if (item.row.emailed && inserted.has(item.row.id)) await mailPlanned(ctx, trx, item);
+    return inserted.size;
   });
 }
 

@@ -11,6 +11,8 @@ export interface JobSpec {
   jobKey?: string;
   maxAttempts?: number;
   runAt?: Date;
+  /** Jobs of one named queue run one after another, across every process (graphile-worker's queues). */
+  queueName?: string;
 }
 
 /**
@@ -24,7 +26,8 @@ export async function addJob(db: DB, task: string, payload: Record<string, unkno
       ${JSON.stringify(payload)}::json,
       run_at => ${spec.runAt ?? null}::timestamptz,
       max_attempts => ${spec.maxAttempts ?? null}::int,
-      job_key => ${spec.jobKey ?? null}::text
+      job_key => ${spec.jobKey ?? null}::text,
+      queue_name => ${spec.queueName ?? null}::text
     )`.execute(db);
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DB } from '../db/database';
+import { type DB, prepared } from '../db/database';
 import type { LedgerAccountKind } from '../db/schema';
 
 // End of day's SQL (issue 15): a closed bank day's movements per account, the balances they start
@@ -106,28 +106,40 @@ export type TrialBalanceLine = { account_id: string; opening: number; debits: nu
 
 /**
  * The report's order: the bank's own accounts first, then customer accounts by number and kind.
- * Stored with each line (trial_balance_lines.sort_key) so a page walks trial_balance_lines_day_sort_idx.
+ * Stored with each line (trial_balance_lines.sort_key), and numbered in that order
+ * (trial_balance_lines.position) so a page is a range of trial_balance_lines_day_position_idx.
  */
 const SORT_KEY = sql<string>`(case when a.owner_id is null then '0' else '1' end) || coalesce(a.number, '') || ' ' || a.kind || ' ' || a.id::text`;
 
-/** Stores one closed day (inside the closing transaction), each line with its place in the report's order. */
+/**
+ * Stores one closed day (inside the closing transaction), each line with its place in the report's
+ * order. The lines go to a temporary table in chunks first (the statement's parameters stay small),
+ * then into the day's report in one statement that sorts them and numbers them 1, 2, ...
+ */
 export async function insertTrialBalance(trx: DB, header: Omit<TrialBalanceHeader, 'created_at'>, lines: TrialBalanceLine[]): Promise<void> {
   await trx.insertInto('trial_balances').values(header).execute();
+  await sql`
+    create temporary table trial_balance_staged (account_id uuid not null, opening bigint not null, debits bigint not null, credits bigint not null, closing bigint not null)
+    on commit drop`.execute(trx);
   const LINES_PER_INSERT = 5000;
   for (let start = 0; start < lines.length; start += LINES_PER_INSERT) {
     const chunk = lines.slice(start, start + LINES_PER_INSERT);
     await sql`
-      insert into trial_balance_lines (day, account_id, opening, debits, credits, closing, sort_key)
-      select ${header.day}::date, l.*, ${SORT_KEY}
-      from unnest(${chunk.map((line) => line.account_id)}::uuid[], ${chunk.map((line) => line.opening)}::bigint[],
-        ${chunk.map((line) => line.debits)}::bigint[], ${chunk.map((line) => line.credits)}::bigint[], ${chunk.map((line) => line.closing)}::bigint[])
-        as l(account_id, opening, debits, credits, closing)
-      join ledger_accounts a on a.id = l.account_id`.execute(trx);
+      insert into trial_balance_staged (account_id, opening, debits, credits, closing)
+      select * from unnest(${chunk.map((line) => line.account_id)}::uuid[], ${chunk.map((line) => line.opening)}::bigint[],
+        ${chunk.map((line) => line.debits)}::bigint[], ${chunk.map((line) => line.credits)}::bigint[], ${chunk.map((line) => line.closing)}::bigint[])`.execute(
+      trx,
+    );
   }
+  await sql`
+    insert into trial_balance_lines (day, account_id, opening, debits, credits, closing, sort_key, position)
+    select ${header.day}::date, k.account_id, k.opening, k.debits, k.credits, k.closing, k.sort_key, row_number() over (order by k.sort_key)::int
+    from (select l.*, ${SORT_KEY} as sort_key from trial_balance_staged l join ledger_accounts a on a.id = l.account_id) k`.execute(trx);
+  await sql`drop table trial_balance_staged`.execute(trx);
 }
 
 export async function trialBalanceHeader(db: DB, day: string): Promise<TrialBalanceHeader | undefined> {
-  const row = await db
+  const query = db
     .selectFrom('trial_balances')
     .select([
       sql<string>`day::text`.as('day'),
@@ -144,8 +156,9 @@ export async function trialBalanceHeader(db: DB, day: string): Promise<TrialBala
       'entries',
       'created_at',
     ])
-    .where('day', '=', day)
-    .executeTakeFirst();
+    .where('day', '=', day);
+  // Constant texts, prepared once per connection (each report page reads both).
+  const [row] = (await db.executeQuery(prepared(query.compile()))).rows;
   return row as TrialBalanceHeader | undefined;
 }
 
@@ -156,28 +169,28 @@ export interface NamedLine extends TrialBalanceLine {
   owner_id: string | null;
   first_name: string | null;
   last_name: string | null;
-  /** The line's place in the report's order: the bank's accounts, then customers' by number. */
-  sort_key: string;
+  /** The line's place in the day's report (1 for the first line). */
+  position: number;
 }
 
 /**
- * Lines of a closed day in the report's order, after a position in it (key paging: exports read
- * them in chunks) or at an offset (the report's pages). The page is read from the covering index
- * first, and only its lines are joined to their accounts and owners.
+ * Lines of a closed day in the report's order: positions `after` + 1 to `after` + `limit` (page N
+ * of the report starts after (N-1) * size; the exports read on from the last position they got).
+ * A range of the covering (day, position) index, whatever its depth; only its lines are joined to
+ * their accounts and owners.
  */
-export async function trialBalanceLines(db: DB, day: string, options: { after?: string; limit: number; offset?: number }): Promise<NamedLine[]> {
-  const result = await sql<NamedLine>`
+export async function trialBalanceLines(db: DB, day: string, options: { after: number; limit: number }): Promise<NamedLine[]> {
+  const query = sql<NamedLine>`
     with page as (
-      select account_id, opening, debits, credits, closing, sort_key from trial_balance_lines
-      where day = ${day}::date ${options.after !== undefined ? sql`and sort_key > ${options.after}` : sql``}
-      order by sort_key
-      limit ${options.limit} offset ${options.offset ?? 0})
-    select l.account_id, l.opening, l.debits, l.credits, l.closing, a.kind, a.name, a.number, a.owner_id, u.first_name, u.last_name, l.sort_key
+      select account_id, opening, debits, credits, closing, position from trial_balance_lines
+      where day = ${day}::date and position > ${options.after} and position <= ${options.after + options.limit}
+      order by position)
+    select l.account_id, l.opening, l.debits, l.credits, l.closing, a.kind, a.name, a.number, a.owner_id, u.first_name, u.last_name, l.position
     from page l
     join ledger_accounts a on a.id = l.account_id
     left join users u on u.id = a.owner_id
-    order by l.sort_key`.execute(db);
-  return result.rows;
+    order by l.position`;
+  return (await db.executeQuery(prepared(query.compile(db)))).rows;
 }
 
 // ---------------------------------------------------------------- balance at a past date

@@ -183,7 +183,7 @@ export async function trialBalance(
   query: Required<Pick<TrialBalanceQuery, 'date'>> & { page: number; pageSize: number },
 ): Promise<TrialBalanceDto> {
   const summary = await trialBalanceSummary(ctx, query.date);
-  const lines = await repository.trialBalanceLines(ctx.db, query.date, { limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
+  const lines = await repository.trialBalanceLines(ctx.db, query.date, { after: (query.page - 1) * query.pageSize, limit: query.pageSize });
   return { ...summary, lines: lines.map(toLineDto), page: query.page, pageSize: query.pageSize, total: summary.accountsMoved };
 }
 
@@ -191,12 +191,12 @@ const EXPORT_CHUNK = 2000;
 
 /** Every line of a closed day, in the report's order, read in chunks (a day may have many). */
 export async function* allLines(ctx: AppContext, date: string): AsyncGenerator<TrialBalanceLineDto> {
-  let after: string | undefined;
+  let after = 0;
   for (;;) {
     const chunk = await repository.trialBalanceLines(ctx.db, date, { after, limit: EXPORT_CHUNK });
     for (const line of chunk) yield toLineDto(line);
     if (chunk.length < EXPORT_CHUNK) return;
-    after = chunk[chunk.length - 1]?.sort_key;
+    after += EXPORT_CHUNK;
   }
 }
 

@@ -27,6 +27,8 @@ import * as adminAtScale from './2026-11-24-55-admin-at-scale';
 import * as paymentApprovals from './2026-11-24-55b-payment-approvals';
 import * as staffRoles from './2026-11-24-55c-staff-roles';
 import * as approvals from './2026-11-24-55d-approvals';
+import * as trialBalancePositions from './2026-11-24-56-trial-balance-positions';
+import * as setBasedBalanceChecks from './2026-11-24-57-set-based-balance-checks';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -58,4 +60,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-55b-payment-approvals': paymentApprovals,
   '2026-11-24-55c-staff-roles': staffRoles,
   '2026-11-24-55d-approvals': approvals,
+  '2026-11-24-56-trial-balance-positions': trialBalancePositions,
+  '2026-11-24-57-set-based-balance-checks': setBasedBalanceChecks,
 };

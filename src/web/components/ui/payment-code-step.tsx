@@ -33,7 +33,8 @@ export function PaymentCodeStep({
 }: {
   /** The form's accessible name, e.g. "Confirm transfer". */
   label: string;
-  heading: string;
+  /** Omitted where the step sits inside a card that already says what it is. */
+  heading?: string;
   headingLevel?: 2 | 3;
   rows: Array<[string, string]>;
   code: { sentTo: string; expiresAt: string };
@@ -63,7 +64,7 @@ export function PaymentCodeStep({
   const Heading = headingLevel === 3 ? 'h3' : 'h2';
   return (
     <form onSubmit={form.handleSubmit(({ paymentPin }) => void confirm.run(paymentPin.trim()))} noValidate className="space-y-5" aria-label={label}>
-      <Heading className="text-lg font-semibold text-slate-900">{heading}</Heading>
+      {heading ? <Heading className="text-lg font-semibold text-slate-900">{heading}</Heading> : null}
       <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200">
         {rows.map(([term, value]) => (
           <div key={term} className="flex flex-wrap justify-between gap-2 px-4 py-2">

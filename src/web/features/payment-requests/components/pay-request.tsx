@@ -1,22 +1,18 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { ZPaymentRequestPay, type PaymentRequestDto } from '../../../../shared/contracts/payment-requests';
+import type { PaymentRequestDto } from '../../../../shared/contracts/payment-requests';
 import type { TransferCodeSent } from '../../../../shared/contracts/transactions';
-import { OTP_LENGTH } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/form';
+import { SelectField } from '../../../components/ui/form';
 import { useAction } from '../../../lib/action';
 import { useCurrentUser } from '../../../lib/current-user';
-import { contractResolver } from '../../../lib/form';
-import { formatDate, formatDollars } from '../../../lib/format';
+import { formatDollars } from '../../../lib/format';
 import { useIdempotencyKey } from '../../../lib/idempotency';
 import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
+import { PaymentCodeStep } from '../../../components/ui/payment-code-step';
 import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import { payPaymentRequest, type PayAnswer } from '../api/pay-payment-request';
-
-const ZCode = ZPaymentRequestPay.pick({ paymentPin: true });
 
 /**
  * Paying a request, with the payer's own approval as a transfer has it: choose the account, the
@@ -49,8 +45,7 @@ export function PayRequest({ request, onDone, onCancel }: { request: PaymentRequ
   const confirm = useAction((paymentPin: string) => call({ paymentPin }), options);
   const approve = useAction((passkeyAssertion: PasskeyAssertion) => call({ passkeyAssertion }), options);
   const useCode = useAction(() => call({ approval: 'code' }), { ...options, refresh: false });
-  const codeForm = useForm<{ paymentPin: string }>({ resolver: contractResolver(ZCode), defaultValues: { paymentPin: '' } });
-  const pin = codeForm.register('paymentPin');
+  const resend = useAction(() => call({ approval: 'code' }), { ...options, refresh: false, successToast: () => 'We emailed you a new IMS code' });
   const busy = start.busy || confirm.busy;
   const error = confirm.error ?? start.error;
   const balance = user.account[from];
@@ -71,46 +66,24 @@ export function PayRequest({ request, onDone, onCancel }: { request: PaymentRequ
           }}
         />
       ) : code ? (
-        <form
-          onSubmit={codeForm.handleSubmit(({ paymentPin }) => void confirm.run(paymentPin.trim()))}
-          noValidate
-          className="space-y-4"
-          aria-label={`Confirm payment to ${request.counterparty}`}
-        >
-          <p className="text-sm text-slate-800">
-            Pay <strong>{formatDollars(request.amount)}</strong> from your {from} account to <strong>{code.payee}</strong>.
-          </p>
-          <TextField
-            label="IMS code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={OTP_LENGTH}
-            error={codeForm.formState.errors.paymentPin?.message}
-            hint={`We emailed a 6-digit IMS code to ${code.sentTo}. It is free, valid until ${formatDate(code.expiresAt, 'time')}, and works only for this payment.`}
-            {...pin}
-            onChange={(event) => {
-              event.target.value = event.target.value.replace(/\D/g, '');
-              confirm.reset();
-              void pin.onChange(event);
-            }}
-          />
-          {error ? <Alert tone="error">{error.message}</Alert> : null}
-          <div className="flex flex-wrap gap-3">
-            <Button type="submit" disabled={busy}>
-              {confirm.busy ? 'Paying...' : 'Confirm payment'}
-            </Button>
-            <Button
-              variant="secondary"
-              disabled={busy}
-              onClick={() => {
-                setCode(null);
-                confirm.reset();
-              }}
-            >
-              Back
-            </Button>
-          </div>
-        </form>
+        <PaymentCodeStep
+          label={`Confirm payment to ${request.counterparty}`}
+          rows={[
+            ['Amount', formatDollars(request.amount)],
+            ['From', `${from === 'savings' ? 'Savings' : 'Checking'} (${user.account.number})`],
+            ['To', code.payee],
+          ]}
+          code={code}
+          approves="works only for this payment"
+          submitLabel="Confirm payment"
+          busyLabel="Paying..."
+          confirm={confirm}
+          resend={resend}
+          onBack={() => {
+            setCode(null);
+            confirm.reset();
+          }}
+        />
       ) : (
         <div className="space-y-4">
           <SelectField label="Pay from" value={from} onChange={(event) => setFrom(event.target.value as 'savings' | 'checking')}>
