@@ -102,7 +102,7 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
 
   // Support sees the links of support, and nothing else.
   const nav = invitee.getByRole('navigation', { name: 'Back office' }).first();
-  await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Users', 'Journal', 'Card requests', 'Contacts', 'Security']);
+  await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Users', 'Journal', 'General ledger', 'Loans', 'Card requests', 'Contacts', 'Security']);
   await shoot(invitee, 'support-dashboard', checkA11y);
   // A finance call is refused with the role named; the staff page sends support back to the dashboard.
   const report = await invitee.request.get('/api/admin/reports/days');

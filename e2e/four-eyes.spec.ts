@@ -1,40 +1,11 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN, ADMIN2, expect, fromOurPages, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+import type { Page } from '@playwright/test';
+import { ADMIN, ADMIN2, expect, fromOurPages, newCustomer, signInAs, test } from './support/fixtures';
 
 // Four eyes on money (issue 15, ADR 023): one staff member credits a customer, nothing moves; a
 // second staff member approves in the queue, and the customer sees the adjustment. The staff
 // member who asked cannot approve it.
 
 const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-
-async function newCustomer(request: APIRequestContext, page: Page): Promise<{ id: string; email: string; password: string; name: string }> {
-  const email = uniqueEmail('four-eyes');
-  const password = 'Copper-Ledger-73';
-  const lastName = `Checker${Math.random().toString(36).slice(2, 6)}`;
-  const signUp = await request.post('/api/auth/signup', {
-    data: {
-      firstName: 'Quinn',
-      lastName,
-      email,
-      address: '4 Maker Street, Springfield',
-      dateOfBirth: '1985-03-02',
-      sex: 'Other',
-      countryCode: '1',
-      phone: '+1 202 555 0144',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password,
-      confirmPassword: password,
-    },
-  });
-  expect(signUp.status()).toBe(201);
-  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password } });
-  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
-  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
-  expect(verify.status()).toBe(200);
-  return { id: ((await verify.json()) as { data: { _id: string } }).data._id, email, password, name: `Quinn ${lastName}` };
-}
 
 test('a staff credit waits for a second staff member, who approves it; the customer then sees it', async ({ browser, page, request, checkA11y }) => {
   test.setTimeout(240_000);
@@ -99,8 +70,10 @@ test('a staff credit waits for a second staff member, who approves it; the custo
   await expect(card).toContainText('Bank Administrator');
   await checkA11y(checker);
   await shot(checker, 'approvals-checker-375');
-  // At 375 px the card's buttons are in view (no sideways scrolling).
+  // At 375 px the card's buttons are in view once the card is (no sideways scrolling); other
+  // journeys' newer requests may sit above it in the queue.
   const approve = card.getByRole('button', { name: /^Approve the credit or debit: Credit \$42\.50/ });
+  await card.scrollIntoViewIfNeeded();
   await expect(approve).toBeInViewport();
   const scrollWidth = await checker.evaluate(() => document.documentElement.scrollWidth);
   expect(scrollWidth).toBeLessThanOrEqual(375);
@@ -135,4 +108,82 @@ test('a staff credit waits for a second staff member, who approves it; the custo
   await expect(line).toContainText('Adjustment');
   await expect(line).toContainText('+$42.50');
   await checkA11y(page);
+});
+
+test('a rejected request shows its reason to the one who asked; the one who asked can cancel another', async ({ browser, request, page, checkA11y }) => {
+  test.setTimeout(240_000);
+  const customer = await newCustomer(request, page, 'four-eyes-reject');
+  const ask = async (maker: Page, amount: string, description: string) => {
+    await maker.goto('/admin/transactions/add-transactions');
+    const option = maker.locator('option', { hasText: customer.email });
+    await expect(option).toHaveCount(1);
+    await maker.getByLabel('Customer').selectOption((await option.getAttribute('value')) ?? '');
+    await maker.getByLabel('Amount (USD)').fill(amount);
+    await maker.getByLabel('Description').fill(description);
+    await maker.getByLabel('Reason').fill('Complaint 5120');
+    await maker.getByRole('button', { name: 'Add Transaction' }).click();
+    await expect(maker.getByRole('status').filter({ hasText: 'Transaction added successfully - awaiting approval by a second staff member' })).toBeVisible();
+  };
+
+  // ---------------------------------------------------------------- the first staff member asks twice
+  const makerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const maker = await makerContext.newPage();
+  await signInAs(maker, ADMIN, '/admin/login');
+  await ask(maker, '15.00', 'Goodwill credit to reject');
+  await ask(maker, '16.00', 'Goodwill credit to cancel');
+
+  // ---------------------------------------------------------------- the second staff member rejects one, with a reason
+  const checkerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const checker = await checkerContext.newPage();
+  await signInAs(checker, ADMIN2, '/admin/login');
+  await checker.goto('/admin/approvals');
+  const toReject = checker.getByTestId('approval-row').filter({ hasText: customer.name }).filter({ hasText: 'Credit $15.00' });
+  await toReject.getByRole('button', { name: /^Reject the credit or debit: Credit \$15\.00/ }).click();
+  const reason = toReject.getByLabel(/^Reason for rejecting the credit or debit/);
+  await toReject.getByRole('button', { name: 'Confirm rejection' }).click();
+  // An empty reason is refused in place; nothing is decided.
+  await expect(reason).toHaveAttribute('aria-invalid', 'true');
+  await expect(toReject).toContainText('Pending');
+  await reason.fill('No complaint 5120 on file: ask the customer for the reference');
+  await checkA11y(checker);
+  await toReject.getByRole('button', { name: 'Confirm rejection' }).click();
+  await expect(checker.getByText('Request rejected').first()).toBeVisible();
+  await expect(checker.getByTestId('approval-row').filter({ hasText: 'Credit $15.00' }).filter({ hasText: customer.name })).toHaveCount(0);
+  await checkerContext.close();
+
+  // ---------------------------------------------------------------- the one who asked sees the outcome and the reason; cancels the other
+  await maker.goto('/admin/approvals');
+  const toCancel = maker.getByTestId('approval-row').filter({ hasText: customer.name }).filter({ hasText: 'Credit $16.00' });
+  await expect(toCancel).toContainText('You asked for this: a second staff member approves it.');
+  await toCancel.getByRole('button', { name: /^Cancel request for the credit or debit: Credit \$16\.00/ }).click();
+  await expect(maker.getByText('Request cancelled').first()).toBeVisible();
+  await expect(maker.getByTestId('approval-row').filter({ hasText: customer.name })).toHaveCount(0);
+
+  await maker.getByRole('button', { name: 'Rejected', exact: true }).click();
+  const rejected = maker.getByTestId('approval-row').filter({ hasText: customer.name });
+  await expect(rejected).toHaveCount(1);
+  await expect(rejected).toContainText('Credit $15.00 to the checking account');
+  await expect(rejected).toContainText('Rejected');
+  await expect(rejected).toContainText('Second Approver');
+  await expect(rejected).toContainText('Reason: No complaint 5120 on file: ask the customer for the reference');
+  await checkA11y(maker);
+  await shot(maker, 'approvals-rejected-1280');
+  await maker.setViewportSize({ width: 375, height: 900 });
+  const rejectedCard = maker.getByTestId('approval-card').filter({ hasText: customer.name });
+  await expect(rejectedCard).toContainText('Reason: No complaint 5120 on file: ask the customer for the reference');
+  await checkA11y(maker);
+  await shot(maker, 'approvals-rejected-375');
+  await maker.setViewportSize({ width: 1280, height: 900 });
+
+  await maker.getByRole('button', { name: 'Cancelled', exact: true }).click();
+  const cancelled = maker.getByTestId('approval-row').filter({ hasText: customer.name });
+  await expect(cancelled).toHaveCount(1);
+  await expect(cancelled).toContainText('Credit $16.00 to the checking account');
+  await expect(cancelled).toContainText('Cancelled');
+  await checkA11y(maker);
+  await makerContext.close();
+
+  // Nothing moved: the customer's balance is still zero.
+  await signInAs(page, customer);
+  await expect(page.getByTestId('checking-balance')).toHaveText('$0.00');
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, request as requests, type APIRequestContext, type APIResponse, type Cookie, type Locator, type Page } from '@playwright/test';
 import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
+import { STAFF_ROLE_LABELS, type StaffRole } from '../../src/shared/staff-roles';
 import { msUntilStep, STAFF_TOTP_SECRET, staffCode, totpStepAt } from '../../tests/support/totp';
 
 export const DEMO_CUSTOMER = { email: 'alex.morgan@example.com', password: 'Ledgerline-Demo-2026' };
@@ -370,4 +371,106 @@ export async function approveAsSecondStaff(which: string | ((item: Loose) => boo
 export async function approvedStaffCall(requested: APIResponse): Promise<{ status: number; data: Loose; message?: string }> {
   expect(requested.status(), await requested.text()).toBe(202);
   return approveAsSecondStaff((await requested.json()).data.approvalId as string);
+}
+
+/** A new, verified customer with no money, signed up through the API (a journey's own customer: the demo customers' balances stay as they are). */
+export async function newCustomer(
+  request: APIRequestContext,
+  page: Page,
+  prefix = 'four-eyes',
+): Promise<{ id: string; email: string; password: string; name: string }> {
+  const email = uniqueEmail(prefix);
+  const password = 'Copper-Ledger-73';
+  const lastName = `Checker${Math.random().toString(36).slice(2, 6)}`;
+  const signUp = await request.post('/api/auth/signup', {
+    data: {
+      firstName: 'Quinn',
+      lastName,
+      email,
+      address: '4 Maker Street, Springfield',
+      dateOfBirth: '1985-03-02',
+      sex: 'Other',
+      countryCode: '1',
+      phone: '+1 202 555 0144',
+      occupation: 'private',
+      annualIncomeRange: '$30,000.00 - $70,000.00',
+      accountType: 'Checking',
+      password,
+      confirmPassword: password,
+    },
+  });
+  expect(signUp.status()).toBe(201);
+  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password } });
+  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
+  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
+  expect(verify.status()).toBe(200);
+  return { id: ((await verify.json()) as { data: { _id: string } }).data._id, email, password, name: `Quinn ${lastName}` };
+}
+
+// ---------------------------------------------------------------- staff roles (ADR 022)
+
+export interface StaffCredentials {
+  email: string;
+  password: string;
+  totpSecret: string;
+  staffRole: StaffRole;
+}
+
+/** Staff members of a role this worker made, by role (each worker is a process of its own). */
+const staffOfRoles = new Map<StaffRole, StaffCredentials>();
+const STAFF_PASSWORD = 'Quiet-Lantern-Harbor-88';
+
+/**
+ * A staff member of `role`, made the way the bank makes one, through the API (the journeys' twin of
+ * tests/support/app.ts's createStaff/adminToken({ role })): the admin invites them, the second admin
+ * approves the invitation (four eyes, ADR 023), the mailed link sets a password, and the first
+ * sign-in enrols an authenticator app whose secret is kept here. Made once per worker and role;
+ * `admin` is the first admin. Sign in with `signInAsStaff(page, role)`.
+ */
+export async function staffOfRole(role: StaffRole): Promise<StaffCredentials> {
+  if (role === 'admin') return { ...ADMIN, staffRole: 'admin' };
+  const known = staffOfRoles.get(role);
+  if (known) return known;
+  const context = await requests.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    const email = uniqueEmail(`e2e-${role}`);
+    const admin = { authorization: `Bearer ${await staffBearerToken(context, ADMIN)}`, ...fromOurPages() };
+    const invited = await context.post('/api/admin/staff', { headers: admin, data: { name: `${STAFF_ROLE_LABELS[role]} Tester`, email, staffRole: role } });
+    const outcome = await approvedStaffCall(invited);
+    expect(outcome.status).toBe(201);
+    let token: string | undefined;
+    for (let attempt = 0; attempt < 50 && !token; attempt += 1) {
+      const { data } = (await (await context.get('/dev/mailbox?format=json')).json()) as { data: OutboxEntry[] };
+      token = data.find((entry) => entry.to === email)?.text.match(/\/admin\/invitation\?token=([A-Za-z0-9_-]+)/)?.[1];
+      if (!token) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(token, `the invitation mailed to ${email}`).toBeTruthy();
+    const accepted = await context.post('/api/auth/admin/invitation', {
+      headers: fromOurPages(),
+      data: { token, password: STAFF_PASSWORD, confirmPassword: STAFF_PASSWORD },
+    });
+    expect(accepted.status(), await accepted.text()).toBe(200);
+    // The first sign-in may only enrol a second factor (ADR 011): an authenticator app, whose secret the journeys keep.
+    const first = await context.post('/api/auth/admin/signin', { headers: fromOurPages(), data: { email, password: STAFF_PASSWORD } });
+    expect(first.status(), await first.text()).toBe(200);
+    const enrolOnly = { authorization: `Bearer ${(await first.json()).data.token as string}`, ...fromOurPages() };
+    const enrol = await context.post('/api/auth/totp/enrol', { headers: enrolOnly });
+    expect(enrol.status(), await enrol.text()).toBe(200);
+    const totpSecret = (await enrol.json()).data.secret as string;
+    const confirmed = await context.post('/api/auth/totp/confirm', { headers: enrolOnly, data: { code: staffCode(await claimStaffStep(), totpSecret) } });
+    expect(confirmed.status(), await confirmed.text()).toBe(201);
+    const made = { email, password: STAFF_PASSWORD, totpSecret, staffRole: role };
+    staffOfRoles.set(role, made);
+    return made;
+  } finally {
+    await context.dispose();
+  }
+}
+
+/** The staff login as a staff member of `role` fills it in (password, then the app's code): the back office's dashboard. */
+export async function signInAsStaff(page: Page, role: StaffRole): Promise<StaffCredentials> {
+  const staff = await staffOfRole(role);
+  await signInAs(page, staff, '/admin/login');
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  return staff;
 }

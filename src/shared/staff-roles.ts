@@ -1,7 +1,7 @@
 // Staff roles (issue 15, ADR 022). Every staff member has exactly one role; `admin` may do
 // everything, the others only what their job needs. The server's routes each declare the roles
-// they admit (src/server/plugins/auth.ts); the back office's sidebar shows a page only to the
-// roles that may use it (STAFF_PAGE_ROLES below).
+// they admit (src/server/plugins/auth.ts); the back office shows a page only to the roles that may
+// read it (STAFF_PAGE_ROLES below) and an action only to the roles its route admits (the same ROLES).
 
 export const STAFF_ROLES = ['support', 'compliance', 'finance', 'admin'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
@@ -44,6 +44,45 @@ export const ROLES = {
   approvers: ['compliance', 'finance', 'admin'],
   admin: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
+
+/**
+ * Who may open each back-office page: the roles of the server route the page reads (its first
+ * query), so the sidebar, the dashboard's links, the pages' own links and each page's loader agree
+ * with the server. A page a role may read but not act on shows no action buttons (each page checks
+ * the route of each action with the same ROLES group). `satisfies` keeps it total over the back
+ * office's routes (src/shared/routes.ts).
+ */
+export const STAFF_PAGE_ROLES = {
+  admin: ROLES.anyStaff,
+  adminDashboard: ROLES.anyStaff,
+  adminUsers: ROLES.anyStaff,
+  adminUser: ROLES.anyStaff,
+  /** PUT /api/user/admin/{id}: support edits details, compliance the status, block and access. */
+  adminUserEdit: ROLES.customerCare,
+  /** PUT /api/user/admin/account/{id}: balance corrections and account numbers. */
+  adminUserAccount: ROLES.finance,
+  adminContacts: ROLES.customerService,
+  adminAddTransaction: ROLES.finance,
+  /** GET /api/transaction/admin/{userId}: every role reads a customer's lines. */
+  adminUserTransactions: ROLES.anyStaff,
+  adminJournal: ROLES.moneyReaders,
+  adminJournalEntry: ROLES.moneyReaders,
+  /** The trial balance (finance); a reader of money asks balances at a date from the journal's accounts. */
+  adminReports: ROLES.finance,
+  adminAudit: ROLES.compliance,
+  /** GET /api/admin/ledger (a read of money); verifying and anchoring are finance's. */
+  adminLedger: ROLES.moneyReaders,
+  adminKyc: ROLES.compliance,
+  /** GET /api/admin/loans (a read of money); deciding is finance's. */
+  adminLoans: ROLES.moneyReaders,
+  adminCards: ROLES.customerService,
+  adminJobs: ROLES.finance,
+  adminSecurity: ROLES.anyStaff,
+  adminStaff: ROLES.admin,
+  adminApprovals: ROLES.approvers,
+} as const satisfies Record<string, readonly StaffRole[]>;
+
+export type StaffPage = keyof typeof STAFF_PAGE_ROLES;
 
 export function roleMayUse(role: StaffRole | null | undefined, roles: readonly StaffRole[]): boolean {
   return role != null && roles.includes(role);

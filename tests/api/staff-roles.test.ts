@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAuth, STAFF_ONLY_MESSAGE } from '../../src/server/plugins/auth';
 import { totpCodeAt } from '../../src/server/factors/totp';
 import { ADMIN_CANNOT_BE_DISABLED } from '../../src/shared/contracts/admin';
-import { INVITATION_ACCEPTED_MESSAGE, INVITATION_INVALID_MESSAGE, LAST_ADMIN_MESSAGE } from '../../src/shared/contracts/staff';
+import {
+  INVITATION_ACCEPTED_MESSAGE,
+  INVITATION_INVALID_MESSAGE,
+  INVITATION_NOT_PENDING_MESSAGE,
+  LAST_ADMIN_MESSAGE,
+  STAFF_INVITATION_RESENT_MESSAGE,
+} from '../../src/shared/contracts/staff';
 import { STAFF_SUSPENDED_MESSAGE, type StaffRole } from '../../src/shared/staff-roles';
 import {
   adminToken,
@@ -89,6 +95,7 @@ POST   /api/admin/approvals/:id/cancel               . C F A
 GET    /api/admin/staff                              . . . A
 POST   /api/admin/staff                              . . . A
 PUT    /api/admin/staff/:id                          . . . A
+POST   /api/admin/staff/:id/invitation               . . . A
 POST   /api/admin/staff/:id/suspend                  . . . A
 POST   /api/admin/staff/:id/reinstate                . . . A
 `;
@@ -424,6 +431,80 @@ describe('inviting a staff member', () => {
     });
     expect(accept.statusCode).toBe(400);
     expect(json(accept).message).toBe(INVITATION_INVALID_MESSAGE);
+  });
+
+  it('sends a lost or expired invitation again: a new link at once (no second approval), the earlier one stops working, audited', async () => {
+    const admin = await adminToken(ctx);
+    const email = 'resent.invitee@example.com';
+    const invited = await staffCall(ctx, {
+      method: 'POST',
+      url: '/api/admin/staff',
+      headers: bearer(admin),
+      payload: { name: 'Rene Resent', email, staffRole: 'compliance' },
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const id = json(invited).data._id as string;
+    const first = await invitationToken(email);
+    const listed = () => ctx.app.inject({ method: 'GET', url: '/api/admin/staff', headers: bearer(admin) }).then((answer) => json(answer).data.items);
+    const before = (await listed()).find((member: { email: string }) => member.email === email);
+    expect(Date.parse(before.invitationExpiresAt)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+    const pendingBefore = json(await ctx.app.inject({ method: 'GET', url: '/api/admin/approvals?status=pending', headers: bearer(admin) })).data.total;
+
+    // Lost: the link still works, but the invitee never got it. A new one replaces it.
+    const resend = () => ctx.app.inject({ method: 'POST', url: `/api/admin/staff/${id}/invitation`, headers: bearer(admin) });
+    const again = await resend();
+    expect(again.statusCode, again.body).toBe(200);
+    expect(json(again)).toEqual({
+      data: expect.objectContaining({ _id: id, email, staffRole: 'compliance', staffStatus: 'invited', invitationExpiresAt: expect.any(String) }),
+      message: STAFF_INVITATION_RESENT_MESSAGE,
+    });
+    const pendingAfter = json(await ctx.app.inject({ method: 'GET', url: '/api/admin/approvals?status=pending', headers: bearer(admin) })).data.total;
+    expect(pendingAfter).toBe(pendingBefore);
+    const second = await invitationToken(email);
+    expect(second).not.toBe(first);
+    const acceptWith = (token: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/admin/invitation',
+        payload: { token, password: 'Quiet-Lantern-Harbor-88', confirmPassword: 'Quiet-Lantern-Harbor-88' },
+      });
+    const old = await acceptWith(first);
+    expect(old.statusCode).toBe(400);
+    expect(json(old).message).toBe(INVITATION_INVALID_MESSAGE);
+
+    // Expired: the list says so, and a new link opens the account; the expired one does not.
+    await ctx.database.db
+      .updateTable('staff_invitations')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', id)
+      .execute();
+    const expired = (await listed()).find((member: { email: string }) => member.email === email);
+    expect(Date.parse(expired.invitationExpiresAt)).toBeLessThan(Date.now());
+    expect((await resend()).statusCode).toBe(200);
+    const third = await invitationToken(email);
+    expect((await acceptWith(second)).statusCode).toBe(400);
+    const accepted = await acceptWith(third);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(json(accepted).message).toBe(INVITATION_ACCEPTED_MESSAGE);
+    expect((await listed()).find((member: { email: string }) => member.email === email)).toMatchObject({ staffStatus: 'active', invitationExpiresAt: null });
+
+    // Accepted: nothing to send again. Unknown staff member: 404. Nothing changed by either.
+    const late = await resend();
+    expect(late.statusCode).toBe(409);
+    expect(json(late).message).toBe(INVITATION_NOT_PENDING_MESSAGE);
+    const unknown = await ctx.app.inject({ method: 'POST', url: '/api/admin/staff/00000000-0000-4000-8000-000000000009/invitation', headers: bearer(admin) });
+    expect(unknown.statusCode).toBe(404);
+    const invitations = await ctx.database.db.selectFrom('staff_invitations').select(['used_at']).where('user_id', '=', id).execute();
+    expect(invitations).toHaveLength(3);
+    expect(invitations.filter((invitation) => invitation.used_at !== null)).toHaveLength(1);
+
+    const records = await ctx.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_user_id'])
+      .where('action', '=', 'staff.reinvite')
+      .where('target_user_id', '=', id)
+      .execute();
+    expect(records).toHaveLength(2);
   });
 });
 

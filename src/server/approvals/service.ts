@@ -1,9 +1,10 @@
-import { ROLES, roleMayUse, type StaffRole } from '../../shared/staff-roles';
+import { roleMayUse } from '../../shared/staff-roles';
 import { z } from 'zod';
 import {
   type ApprovalDto,
   type ApprovalKind,
   type ApprovalStatus,
+  APPROVAL_DECIDER_ROLES,
   APPROVAL_KINDS,
   APPROVAL_STATUSES,
   type ZApprovalListQuery,
@@ -33,21 +34,9 @@ export const alreadyDecided = (status: string) => `This request is already ${sta
 
 type ListQuery = z.output<typeof ZApprovalListQuery>;
 
-/** The one rule of who may decide a request: the role the action itself needs (ADR 022, 023). */
-const ROLES_FOR: Record<ApprovalKind, readonly StaffRole[]> = {
-  staff_entry: ROLES.finance,
-  balance_correction: ROLES.finance,
-  reversal: ROLES.finance,
-  loan_approval: ROLES.finance,
-  customer_unblock: ROLES.compliance,
-  customer_enable: ROLES.compliance,
-  customer_close: ROLES.compliance,
-  staff_invitation: ROLES.admin,
-  staff_role_change: ROLES.admin,
-};
-
+/** Who may decide: the role the action needs (APPROVAL_DECIDER_ROLES, shared with the queue's buttons). */
 export function canDecide(actor: Pick<User, 'is_admin' | 'staff_role'>, kind: ApprovalKind): boolean {
-  return actor.is_admin && roleMayUse(actor.staff_role, ROLES_FOR[kind]);
+  return actor.is_admin && roleMayUse(actor.staff_role, APPROVAL_DECIDER_ROLES[kind]);
 }
 
 const name = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();

@@ -15,6 +15,7 @@ export interface StaffRow {
   has_second_factor: boolean;
   last_sign_in_at: Date | null;
   created_at: Date;
+  invitation_expires_at: Date | null;
 }
 
 /** Every staff member with whether they hold a second factor and when they last signed in, by name. */
@@ -23,7 +24,9 @@ export async function listStaff(db: DB, limit: number): Promise<StaffRow[]> {
     select u.id, u.first_name, u.last_name, u.email, u.staff_role, u.staff_status, u.created_at,
       (exists (select 1 from passkeys p where p.user_id = u.id)
         or exists (select 1 from totp_factors t where t.user_id = u.id and t.confirmed_at is not null)) as has_second_factor,
-      (select max(s.created_at) from sessions s where s.user_id = u.id) as last_sign_in_at
+      (select max(s.created_at) from sessions s where s.user_id = u.id) as last_sign_in_at,
+      case when u.staff_status = 'invited' then
+        (select max(i.expires_at) from staff_invitations i where i.user_id = u.id and i.used_at is null) end as invitation_expires_at
     from users u
     where u.is_admin
     order by lower(u.first_name), lower(u.last_name), u.id
@@ -101,6 +104,18 @@ export async function insertInvitation(trx: DB, values: { userId: string; tokenH
     .insertInto('staff_invitations')
     .values({ user_id: values.userId, token_hash: values.tokenHash, invited_by: values.invitedBy, expires_at: values.expiresAt })
     .execute();
+}
+
+/** A new link makes every earlier unused one stop working (its expiry becomes now: the row is kept). */
+export async function expireInvitations(trx: DB, userId: string, now: Date): Promise<number> {
+  const result = await trx
+    .updateTable('staff_invitations')
+    .set({ expires_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export function lockInvitation(trx: DB, tokenHash: string) {

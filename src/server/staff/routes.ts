@@ -53,6 +53,20 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
     );
 
     api.post(
+      '/admin/staff/:id/invitation',
+      {
+        config: { access: 'staff', staffRoles: ROLES.admin, ...perMinute(20) },
+        schema: {
+          tags,
+          summary: 'Send an invited staff member a new link; the earlier one stops working (audited)',
+          params: ZIdParams,
+          response: { 200: ZStaffMemberAnswer },
+        },
+      },
+      async (request, reply) => send(reply, await staff.resendStaffInvitation(contextOf(request, context), request.params.id)),
+    );
+
+    api.post(
       '/admin/staff/:id/suspend',
       {
         config: { access: 'staff', staffRoles: ROLES.admin },

@@ -6,6 +6,8 @@ import {
   NOT_SUSPENDED_YOURSELF_MESSAGE,
   STAFF_INVITATION_TTL_MS,
   STAFF_INVITED_MESSAGE,
+  STAFF_INVITATION_RESENT_MESSAGE,
+  INVITATION_NOT_PENDING_MESSAGE,
   STAFF_LIST_MAX,
   STAFF_NOT_FOUND_MESSAGE,
   STAFF_REINSTATED_MESSAGE,
@@ -51,6 +53,7 @@ function toStaffMember(row: repository.StaffRow): StaffMember {
     hasSecondFactor: row.has_second_factor,
     lastSignInAt: row.last_sign_in_at ? new Date(row.last_sign_in_at).toISOString() : null,
     createdAt: new Date(row.created_at).toISOString(),
+    invitationExpiresAt: row.invitation_expires_at ? new Date(row.invitation_expires_at).toISOString() : null,
   };
 }
 
@@ -86,15 +89,12 @@ export async function inviteStaff(
     return requestApproval(ctx, { kind: 'staff_invitation', customerId: null, summary, payload: { ...input } }, null, STAFF_INVITED_MESSAGE);
   }
   const { firstName, lastName } = splitName(input.name);
-  const token = newToken();
   // Nobody knows this password: the account opens only through the invitation.
   const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
   const invited = await inTransaction(ctx.db, async (trx) => {
     await gate?.claim(trx);
     if (await repository.emailTaken(trx, input.email)) throw EMAIL_IN_USE();
     const user = await repository.insertInvitedStaff(trx, { email: input.email, firstName, lastName, role: input.staffRole, passwordHash });
-    const expiresAt = new Date(ctx.clock.now().getTime() + STAFF_INVITATION_TTL_MS);
-    await repository.insertInvitation(trx, { userId: user.id, tokenHash: sha256(token), invitedBy: ctx.actor.user.id, expiresAt });
     await audit(trx, ctx.actor, {
       action: 'staff.invite',
       targetUserId: user.id,
@@ -102,22 +102,59 @@ export async function inviteStaff(
       targetId: user.id,
       after: { email: user.email, staffRole: user.staff_role, staffStatus: user.staff_status },
     });
-    const link = `${ctx.config.publicUrl}${routes.adminInvitation.path}?token=${token}`;
-    const invitedBy = `${ctx.actor.user.first_name} ${ctx.actor.user.last_name}`.trim();
-    const mail = staffInvitationMail(brandOf(ctx.config), user.email, {
-      firstName: firstName,
-      roleLabel: STAFF_ROLE_LABELS[input.staffRole],
-      invitedBy,
-      link,
-      validDays: STAFF_INVITATION_TTL_MS / 86_400_000,
-    });
-    await queueMail(withDb(ctx, trx), mail, { expiresAt });
+    await sendInvitationLink(withDb(ctx, trx), user);
     return user;
   }).catch((error: unknown) => {
     if (isUniqueViolation(error, repository.EMAIL_UNIQUE_CONSTRAINT)) throw EMAIL_IN_USE();
     throw error;
   });
   return { data: await staffMember(ctx, invited.id), message: STAFF_INVITED_MESSAGE, created: true };
+}
+
+/** A new invitation link for `staff` (only its hash stored), mailed in the caller's transaction. */
+async function sendInvitationLink(ctx: ActorContext, staff: User): Promise<Date> {
+  const token = newToken();
+  const expiresAt = new Date(ctx.clock.now().getTime() + STAFF_INVITATION_TTL_MS);
+  await repository.insertInvitation(ctx.db, { userId: staff.id, tokenHash: sha256(token), invitedBy: ctx.actor.user.id, expiresAt });
+  const link = `${ctx.config.publicUrl}${routes.adminInvitation.path}?token=${token}`;
+  const invitedBy = `${ctx.actor.user.first_name} ${ctx.actor.user.last_name}`.trim();
+  const mail = staffInvitationMail(brandOf(ctx.config), staff.email, {
+    firstName: staff.first_name,
+    roleLabel: staff.staff_role ? STAFF_ROLE_LABELS[staff.staff_role] : '',
+    invitedBy,
+    link,
+    validDays: STAFF_INVITATION_TTL_MS / 86_400_000,
+  });
+  await queueMail(ctx, mail, { expiresAt });
+  return expiresAt;
+}
+
+/**
+ * POST /admin/staff/:id/invitation: a new link for a staff member who has not accepted theirs (it
+ * expired, or the mail was lost); every earlier link stops working in the same transaction. Not
+ * a four-eyes request even where the first invitation was one (ADR 023): the staff member exists
+ * only because that invitation was carried out, and a new link changes no one, no address and no
+ * role; it goes to the address a second admin approved, never to the admin who asks. Audited
+ * (`staff.reinvite`).
+ */
+export async function resendStaffInvitation(ctx: ActorContext, id: string): Promise<Outcome<StaffMember>> {
+  await inTransaction(ctx.db, async (trx) => {
+    const { staff } = await repository.lockForStaffChange(trx, id);
+    if (!staff) throw notFound(STAFF_NOT_FOUND_MESSAGE);
+    // Accepted (active), or suspended: a suspended invitee is reinstated first, then sent a link.
+    if (staff.staff_status !== 'invited' || staff.closed_at) throw conflict(INVITATION_NOT_PENDING_MESSAGE);
+    const now = ctx.clock.now();
+    const linksEnded = await repository.expireInvitations(trx, id, now);
+    const expiresAt = await sendInvitationLink(withDb(ctx, trx), staff);
+    await audit(trx, ctx.actor, {
+      action: 'staff.reinvite',
+      targetUserId: id,
+      targetType: 'staff',
+      targetId: id,
+      after: { email: staff.email, staffRole: staff.staff_role, expiresAt: expiresAt.toISOString(), earlierLinksEnded: linksEnded },
+    });
+  });
+  return { data: await staffMember(ctx, id), message: STAFF_INVITATION_RESENT_MESSAGE };
 }
 
 /** Whether the change leaves no active admin (the bank always keeps one). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TEXT_LENGTH_MAX } from '../limits';
+import { ROLES, type StaffRole } from '../staff-roles';
 import { controlCharactersMessage, envelope, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 
 // Four eyes on money and on drastic actions (issue 15, docs/decisions/023-four-eyes.md).
@@ -17,6 +18,22 @@ export const APPROVAL_KINDS = [
   'staff_role_change',
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+
+/**
+ * The one rule of who may decide a request: the role the action itself needs (ADR 022, 023). The
+ * server's canDecide and the queue's buttons both read it.
+ */
+export const APPROVAL_DECIDER_ROLES: Record<ApprovalKind, readonly StaffRole[]> = {
+  staff_entry: ROLES.finance,
+  balance_correction: ROLES.finance,
+  reversal: ROLES.finance,
+  loan_approval: ROLES.finance,
+  customer_unblock: ROLES.compliance,
+  customer_enable: ROLES.compliance,
+  customer_close: ROLES.compliance,
+  staff_invitation: ROLES.admin,
+  staff_role_change: ROLES.admin,
+};
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'failed', 'expired', 'cancelled'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];

@@ -13,6 +13,8 @@ export const STAFF_INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const STAFF_INVITED_MESSAGE = 'Invitation sent: the new staff member sets a password from the emailed link.';
 export const STAFF_ROLE_CHANGED_MESSAGE = 'Role changed';
+export const STAFF_INVITATION_RESENT_MESSAGE = 'Invitation sent again: the new link works for 7 days and the earlier one no longer works.';
+export const INVITATION_NOT_PENDING_MESSAGE = 'Only a staff member who has not yet accepted their invitation can be sent a new link.';
 export const STAFF_SUSPENDED_DONE_MESSAGE = 'Back office access suspended: their sessions have ended.';
 export const STAFF_REINSTATED_MESSAGE = 'Back office access reinstated';
 export const LAST_ADMIN_MESSAGE = 'This is the last active admin: the bank always keeps one. Make another staff member admin first.';
@@ -33,6 +35,8 @@ export const ZStaffMember = z
     hasSecondFactor: z.boolean(),
     lastSignInAt: ZTimestamp.nullable(),
     createdAt: ZTimestamp,
+    /** An invited staff member's newest link: until when it works (past: expired); null otherwise. */
+    invitationExpiresAt: ZTimestamp.nullable(),
   })
   .meta({ id: 'StaffMember' });
 export type StaffMember = z.infer<typeof ZStaffMember>;

@@ -8,7 +8,18 @@ import { Button } from './button';
  * The customer's security page and the back office's user page show the same list; each says what
  * "End session" does. The session the list is looked at from has no such button (signing out does that).
  */
-export function SessionList({ sessions, label, onEnd, busy }: { sessions: SessionDto[]; label: string; onEnd: (session: SessionDto) => void; busy: boolean }) {
+export function SessionList({
+  sessions,
+  label,
+  onEnd,
+  busy,
+}: {
+  sessions: SessionDto[];
+  label: string;
+  /** Without it the list only shows (a staff role that may not end sessions). */
+  onEnd?: (session: SessionDto) => void;
+  busy: boolean;
+}) {
   return (
     <ul aria-label={label} className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
       {sessions.map((session) => (
@@ -26,7 +37,7 @@ export function SessionList({ sessions, label, onEnd, busy }: { sessions: Sessio
               <p className="text-sm text-slate-700">last active {formatDate(session.lastSeenAt, 'dateTime')}</p>
             </div>
           </div>
-          {session.current ? null : (
+          {session.current || !onEnd ? null : (
             <Button
               variant="danger"
               aria-label={`End session: ${session.device}${session.ipAddress ? `, ${session.ipAddress}` : ''}`}

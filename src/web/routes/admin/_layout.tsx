@@ -28,30 +28,31 @@ import { useCurrentUser } from '../../lib/current-user';
 import { queryClient } from '../../lib/query';
 import { signInPathFor } from '../../lib/return-to';
 import { paths } from '../../paths';
-import { ROLES, roleMayUse, type StaffRole } from '../../../shared/staff-roles';
+import { roleMayUse, STAFF_PAGE_ROLES, type StaffPage, type StaffRole } from '../../../shared/staff-roles';
 import type { Route } from './+types/_layout';
 
-/** Each link with the roles that may use its page (ADR 022): the sidebar shows a role only its own. */
-const links: Array<ShellLink & { roles: readonly StaffRole[] }> = [
-  { to: paths.adminDashboard, label: 'Dashboard', icon: LayoutDashboard, roles: ROLES.anyStaff },
-  { to: paths.adminUsers, label: 'Users', icon: Users, roles: ROLES.anyStaff },
-  { to: paths.adminJournal, label: 'Journal', icon: BookOpen, roles: ROLES.moneyReaders },
-  { to: paths.adminLedger, label: 'General ledger', icon: Landmark, roles: ROLES.finance },
-  { to: paths.adminReports, label: 'Reports', icon: FileSpreadsheet, roles: ROLES.finance },
-  { to: paths.adminAddTransaction, label: 'Add Transaction', icon: PlusCircle, roles: ROLES.finance },
-  { to: paths.adminApprovals, label: 'Approvals', icon: ClipboardCheck, roles: ROLES.approvers },
-  { to: paths.adminKyc, label: 'Identity reviews', icon: BadgeCheck, roles: ROLES.compliance },
-  { to: paths.adminLoans, label: 'Loans', icon: HandCoins, roles: ROLES.finance },
-  { to: paths.adminCards, label: 'Card requests', icon: CreditCard, roles: ROLES.customerService },
-  { to: paths.adminContacts, label: 'Contacts', icon: Mail, roles: ROLES.customerService },
-  { to: paths.adminAudit, label: 'Audit log', icon: ClipboardList, roles: ROLES.compliance },
-  { to: paths.adminJobs, label: 'Background jobs', icon: ListChecks, roles: ROLES.finance },
-  { to: paths.adminStaff, label: 'Staff', icon: UserCog, roles: ROLES.admin },
-  { to: paths.adminSecurity, label: 'Security', icon: ShieldCheck, roles: ROLES.anyStaff },
+/** Each link with its page (ADR 022): the sidebar shows a role only the pages it may open (STAFF_PAGE_ROLES). */
+const links: Array<ShellLink & { page: StaffPage }> = [
+  { to: paths.adminDashboard, label: 'Dashboard', icon: LayoutDashboard, page: 'adminDashboard' },
+  { to: paths.adminUsers, label: 'Users', icon: Users, page: 'adminUsers' },
+  { to: paths.adminJournal, label: 'Journal', icon: BookOpen, page: 'adminJournal' },
+  { to: paths.adminLedger, label: 'General ledger', icon: Landmark, page: 'adminLedger' },
+  { to: paths.adminReports, label: 'Reports', icon: FileSpreadsheet, page: 'adminReports' },
+  { to: paths.adminAddTransaction, label: 'Add Transaction', icon: PlusCircle, page: 'adminAddTransaction' },
+  { to: paths.adminApprovals, label: 'Approvals', icon: ClipboardCheck, page: 'adminApprovals' },
+  { to: paths.adminKyc, label: 'Identity reviews', icon: BadgeCheck, page: 'adminKyc' },
+  { to: paths.adminLoans, label: 'Loans', icon: HandCoins, page: 'adminLoans' },
+  { to: paths.adminCards, label: 'Card requests', icon: CreditCard, page: 'adminCards' },
+  { to: paths.adminContacts, label: 'Contacts', icon: Mail, page: 'adminContacts' },
+  { to: paths.adminAudit, label: 'Audit log', icon: ClipboardList, page: 'adminAudit' },
+  { to: paths.adminJobs, label: 'Background jobs', icon: ListChecks, page: 'adminJobs' },
+  { to: paths.adminStaff, label: 'Staff', icon: UserCog, page: 'adminStaff' },
+  { to: paths.adminSecurity, label: 'Security', icon: ShieldCheck, page: 'adminSecurity' },
 ];
 
 /** The sidebar of a staff member: the links of their role. */
-const linksFor = (role: StaffRole | null): ShellLink[] => links.filter((link) => roleMayUse(role, link.roles)).map(({ roles: _roles, ...link }) => link);
+const linksFor = (role: StaffRole | null): ShellLink[] =>
+  links.filter((link) => roleMayUse(role, STAFF_PAGE_ROLES[link.page])).map(({ page: _page, ...link }) => link);
 
 /**
  * Staff must have a second factor (ADR 011): a staff member without one reaches only the
@@ -99,7 +100,7 @@ function EnrolmentFrame() {
 function AdminLayoutFrame() {
   const user = useCurrentUser();
   // The sidebar's badge: requests waiting for a second staff member (ADR 023).
-  const pending = useQuery({ ...pendingApprovalsQuery(), enabled: roleMayUse(user.staffRole, ROLES.approvers) }).data ?? 0;
+  const pending = useQuery({ ...pendingApprovalsQuery(), enabled: roleMayUse(user.staffRole, STAFF_PAGE_ROLES.adminApprovals) }).data ?? 0;
   const shown = linksFor(user.staffRole).map((link) => (link.to === paths.adminApprovals ? { ...link, badge: { count: pending, label: 'pending' } } : link));
   return (
     <AppShell

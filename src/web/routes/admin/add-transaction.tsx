@@ -17,12 +17,14 @@ import { useIdempotencyKey } from '../../lib/idempotency';
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Add Transaction') }];
 }
 
-export function clientLoader() {
+export async function clientLoader() {
+  await requireStaffPage('adminAddTransaction');
   return prefetch(customerOptionsQuery());
 }
 

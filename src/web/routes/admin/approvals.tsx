@@ -13,6 +13,7 @@ import { useCurrentUser } from '../../lib/current-user';
 import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
 import type { Route } from './+types/approvals';
+import { requireStaffPage } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Approvals') }];
@@ -29,7 +30,8 @@ const STATUSES: Array<{ value: ApprovalStatus; label: string }> = [
 
 const readParams = (search: URLSearchParams) => ({ status: choiceParam(search, 'status', APPROVAL_STATUSES, 'pending'), page: pageParam(search) });
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminApprovals');
   const { status, page } = readParams(searchOf(request));
   return prefetch(approvalsQuery(status, page));
 }
@@ -44,7 +46,7 @@ export default function AdminApprovalsPage() {
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <div className="space-y-6">
-      <PageTitle subtitle="Credits, debits, corrections, reversals, unblocks, re-enables, closures and large loans take effect once a second staff member approves them. Requests expire after 7 days.">
+      <PageTitle subtitle="Credits, debits, corrections, reversals, unblocks, re-enables, closures, large loans, staff invitations and role changes take effect once a second staff member approves them. Requests expire after 7 days.">
         Approvals
       </PageTitle>
       <StatusTabs label="Request status" options={STATUSES} value={status} onChange={(value) => show({ status: value, page: 1 })} />

@@ -17,6 +17,7 @@ import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
 import type { Route } from './+types/audit';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Audit log') }];
@@ -34,7 +35,8 @@ function readParams(search: URLSearchParams): AuditParams {
   };
 }
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminAudit');
   return prefetch(auditQuery(readParams(searchOf(request))), auditFiltersQuery());
 }
 

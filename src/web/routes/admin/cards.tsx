@@ -19,6 +19,7 @@ import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/cards';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Card requests') }];
@@ -35,7 +36,8 @@ const ACTION_LABELS: Record<CardRequestStatus, string> = { pending: 'Reopen', ap
 
 const readParams = (search: URLSearchParams) => ({ status: choiceParam(search, 'status', CARD_QUEUE_STATUSES, 'pending'), page: pageParam(search) });
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminCards');
   const { status, page } = readParams(searchOf(request));
   return prefetch(cardQueueQuery(status, page));
 }

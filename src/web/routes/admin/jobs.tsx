@@ -17,6 +17,7 @@ import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/jobs';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Background jobs') }];
@@ -32,7 +33,8 @@ const TASK_LABELS: Record<string, string> = {
 
 const readParams = (search: URLSearchParams) => ({ state: choiceParam(search, 'state', JOB_QUEUE_STATES, 'all'), page: pageParam(search) });
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminJobs');
   const { state, page } = readParams(searchOf(request));
   return prefetch(jobListQuery(state, page));
 }

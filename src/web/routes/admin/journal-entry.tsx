@@ -23,12 +23,14 @@ import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/journal-entry';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage, ROLES, useStaffMay } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Journal entry') }];
 }
 
-export function clientLoader({ params }: Route.ClientLoaderArgs) {
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminJournalEntry');
   return prefetch(journalEntryQuery(params.id));
 }
 
@@ -83,7 +85,8 @@ function EntryRef({ label, entry }: { label: string; entry: NonNullable<JournalE
 
 function Summary({ entry }: { entry: JournalEntryDetailDto }) {
   const [reversing, setReversing] = useState(false);
-  const reversible = entry.kind !== 'reversal' && !entry.reversal;
+  // Reversing is finance's (ADR 022); support reads the entry.
+  const reversible = useStaffMay()(ROLES.finance) && entry.kind !== 'reversal' && !entry.reversal;
   return (
     <Card title="Entry">
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">

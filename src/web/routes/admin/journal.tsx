@@ -17,12 +17,14 @@ import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/journal';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Journal') }];
 }
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminJournal');
   return prefetch(journalPageQuery(toJournalQuery(readJournalSearch(searchOf(request)))), ledgerAccountsQuery());
 }
 

@@ -16,6 +16,7 @@ import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/kyc';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Identity reviews') }];
@@ -30,7 +31,8 @@ const STATUSES: Array<{ value: KycQueueStatus; label: string }> = [
 
 const readParams = (search: URLSearchParams) => ({ status: choiceParam(search, 'status', KYC_QUEUE_STATUSES, 'pending'), page: pageParam(search) });
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminKyc');
   const { status, page } = readParams(searchOf(request));
   return prefetch(kycQueueQuery(status, page));
 }

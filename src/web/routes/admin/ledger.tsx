@@ -14,9 +14,12 @@ import { formatCents, formatDate, formatNumber } from '../../lib/format';
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage, ROLES, staffMay, useStaffMay } from '../../lib/staff-access';
 
-export function clientLoader() {
-  return prefetch(ledgerOverviewQuery(), anchorListQuery(1));
+export async function clientLoader() {
+  await requireStaffPage('adminLedger');
+  // Support reads the overview; the anchors, verifying and anchoring are finance's (ADR 022).
+  return prefetch(ledgerOverviewQuery(), ...((await staffMay(ROLES.finance)) ? [anchorListQuery(1)] : []));
 }
 
 export function meta() {
@@ -62,6 +65,7 @@ function Anchors() {
 
 /** The bank's side of the books: its own accounts, what it holds for customers, and the hash chain, with a verify button. */
 export default function AdminLedgerPage() {
+  const books = useStaffMay()(ROLES.finance);
   const { data, isPending, error } = useQuery(ledgerOverviewQuery());
   const verification = useAction(verifyLedgerNow, { refresh: 'always' });
 
@@ -132,11 +136,13 @@ export default function AdminLedgerPage() {
               Verification recomputes every entry’s hash from the one before it, every running balance and every stored balance, the audit trail’s hash chain,
               and checks every anchor, as <code>npm run ledger:verify</code> does. It reads the whole ledger, and each run is recorded in the audit log.
             </p>
-            <div className="mt-4">
-              <Button onClick={() => void verification.run()} disabled={verification.busy}>
-                {verification.busy ? 'Verifying...' : 'Verify the ledger'}
-              </Button>
-            </div>
+            {books ? (
+              <div className="mt-4">
+                <Button onClick={() => void verification.run()} disabled={verification.busy}>
+                  {verification.busy ? 'Verifying...' : 'Verify the ledger'}
+                </Button>
+              </div>
+            ) : null}
             <div aria-live="polite" className="mt-4">
               {verification.error ? <Alert tone="error">{verification.error.message}</Alert> : null}
               {verification.result ? (
@@ -147,7 +153,7 @@ export default function AdminLedgerPage() {
               ) : null}
             </div>
           </Card>
-          <Anchors />
+          {books ? <Anchors /> : null}
         </>
       ) : null}
     </div>

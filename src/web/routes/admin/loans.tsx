@@ -18,6 +18,7 @@ import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/loans';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage, ROLES, useStaffMay } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Loan applications') }];
@@ -33,12 +34,15 @@ const STATUSES: Array<{ value: LoanQueueStatus; label: string }> = [
 
 const readParams = (search: URLSearchParams) => ({ status: choiceParam(search, 'status', LOAN_QUEUE_STATUSES, 'pending'), page: pageParam(search) });
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminLoans');
   const { status, page } = readParams(searchOf(request));
   return prefetch(loanQueueQuery(status, page));
 }
 
 function LoanRow({ loan }: { loan: LoanDto }) {
+  // Support reads the queue (a read of money); deciding is finance's (ADR 022).
+  const decides = useStaffMay()(ROLES.finance);
   const [rejecting, setRejecting] = useState(false);
   // One key per loan shown: a retry after a lost answer replays instead of paying twice.
   const approvalKey = useRef(newIdempotencyKey());
@@ -75,7 +79,7 @@ function LoanRow({ loan }: { loan: LoanDto }) {
             {approve.error.message}
           </Alert>
         ) : null}
-        {loan.status === 'pending' ? (
+        {loan.status === 'pending' && decides ? (
           rejecting ? (
             <ReasonForm
               className="mt-4 space-y-3"

@@ -25,6 +25,7 @@ import { prefetch, queryClient } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/reports';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('Reports') }];
@@ -52,6 +53,7 @@ function readSearch(search: URLSearchParams, lastDay: string | null | undefined)
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminReports');
   await prefetch(reportDaysQuery(), ledgerAccountsQuery());
   const days = queryClient.getQueryData(reportDaysQuery().queryKey);
   const state = readSearch(searchOf(request), days?.last);

@@ -1,6 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { redirect } from 'react-router';
-import { ROLES, roleMayUse } from '../../../shared/staff-roles';
 import { Alert } from '../../components/ui/alert';
 import { Card, PageTitle } from '../../components/ui/card';
 import { staffListQuery } from '../../features/staff/api/list-staff';
@@ -8,9 +6,9 @@ import { InviteStaffForm } from '../../features/staff/components/invite-staff-fo
 import { StaffTable } from '../../features/staff/components/staff-table';
 import { errorMessage } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
-import { currentUserQuery, prefetch, queryClient } from '../../lib/query';
+import { prefetch } from '../../lib/query';
+import { requireStaffPage } from '../../lib/staff-access';
 import { staffPageTitle } from '../../lib/title';
-import { paths } from '../../paths';
 
 export function meta() {
   return [{ title: staffPageTitle('Staff') }];
@@ -18,8 +16,7 @@ export function meta() {
 
 /** Admins only (ADR 022): another role is sent to the dashboard rather than shown a 403. */
 export async function clientLoader() {
-  const user = await queryClient.fetchQuery(currentUserQuery);
-  if (!roleMayUse(user.staffRole, ROLES.admin)) throw redirect(paths.adminDashboard);
+  await requireStaffPage('adminStaff');
   return prefetch(staffListQuery());
 }
 

@@ -23,6 +23,7 @@ import { errorMessage } from '../../lib/api';
 import { prefetch, queryClient } from '../../lib/query';
 import type { Route } from './+types/user-detail';
 import { staffPageTitle } from '../../lib/title';
+import { ROLES, useMayOpen, useStaffMay } from '../../lib/staff-access';
 
 const RECENT = { pageSize: 5 };
 
@@ -60,6 +61,8 @@ function RecentActivity({ userId }: { userId: string }) {
 }
 
 export default function AdminUserDetailPage() {
+  const may = useStaffMay();
+  const mayOpen = useMayOpen();
   const { id = '' } = useParams();
   const { data: user, isPending, error } = useQuery(adminUserQuery(id));
   const name = user ? `${user.firstName} ${user.lastName}` : 'User';
@@ -73,25 +76,29 @@ export default function AdminUserDetailPage() {
         <>
           {!user.closedAt ? (
             <div className="flex flex-wrap gap-3">
-              <ButtonLink to={paths.adminUserEdit(user._id)}>Edit user</ButtonLink>
+              {mayOpen('adminUserEdit') ? <ButtonLink to={paths.adminUserEdit(user._id)}>Edit user</ButtonLink> : null}
               {!user.isAdmin ? (
                 <>
-                  <ButtonLink variant="secondary" to={paths.adminUserAccount(user._id)}>
-                    Edit account info
-                  </ButtonLink>
+                  {mayOpen('adminUserAccount') ? (
+                    <ButtonLink variant="secondary" to={paths.adminUserAccount(user._id)}>
+                      Edit account info
+                    </ButtonLink>
+                  ) : null}
                   <ButtonLink variant="secondary" to={paths.adminUserTransactions(user._id)}>
                     Transactions
                   </ButtonLink>
                 </>
               ) : null}
-              {!user.isAdmin ? (
+              {!user.isAdmin && mayOpen('adminReports') ? (
                 <ButtonLink variant="ghost" to={`${paths.adminReports}?owner=${encodeURIComponent(user._id)}`}>
                   Balance at a date
                 </ButtonLink>
               ) : null}
-              <ButtonLink variant="ghost" to={`${paths.adminAudit}?customer=${encodeURIComponent(user._id)}`}>
-                Audit log
-              </ButtonLink>
+              {mayOpen('adminAudit') ? (
+                <ButtonLink variant="ghost" to={`${paths.adminAudit}?customer=${encodeURIComponent(user._id)}`}>
+                  Audit log
+                </ButtonLink>
+              ) : null}
             </div>
           ) : (
             <ButtonLink variant="secondary" to={paths.adminUserTransactions(user._id)}>
@@ -146,7 +153,7 @@ export default function AdminUserDetailPage() {
               <CustomerRecovery userId={user._id} />
             </Card>
           ) : null}
-          <DeleteUser user={user} />
+          {may(ROLES.compliance) ? <DeleteUser user={user} /> : null}
         </>
       ) : null}
     </div>

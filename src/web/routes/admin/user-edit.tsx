@@ -10,8 +10,10 @@ import { errorMessage } from '../../lib/api';
 import { prefetch } from '../../lib/query';
 import type { Route } from './+types/user-edit';
 import { staffPageTitle } from '../../lib/title';
+import { requireStaffPage } from '../../lib/staff-access';
 
-export function clientLoader({ params }: Route.ClientLoaderArgs) {
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
+  await requireStaffPage('adminUserEdit');
   return prefetch(adminUserQuery(params.id));
 }
 

@@ -22,6 +22,7 @@ import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/user-transactions';
 import { staffPageTitle } from '../../lib/title';
+import { ROLES, useStaffMay } from '../../lib/staff-access';
 
 export function meta() {
   return [{ title: staffPageTitle('User transactions') }];
@@ -91,6 +92,8 @@ function DescriptionForm({ line, onDone }: { line: AdminTransactionDto; onDone: 
 }
 
 export default function UserTransactionsPage() {
+  // Every role reads a customer's lines; adding, reversing and correcting them is finance's (ADR 022).
+  const books = useStaffMay()(ROLES.finance);
   const { id = '' } = useParams();
   const [search, setSearch] = useSearchParams();
   const page = pageParam(search);
@@ -119,12 +122,14 @@ export default function UserTransactionsPage() {
       >
         Transactions{name ? ` of ${name}` : ''}
       </PageTitle>
-      <div className="flex flex-wrap gap-3">
-        <ButtonLink to={`${paths.adminAddTransaction}?userId=${encodeURIComponent(id)}`}>Add Transaction</ButtonLink>
-        <ButtonLink to={paths.adminUserAccount(id)} variant="secondary">
-          Edit account
-        </ButtonLink>
-      </div>
+      {books ? (
+        <div className="flex flex-wrap gap-3">
+          <ButtonLink to={`${paths.adminAddTransaction}?userId=${encodeURIComponent(id)}`}>Add Transaction</ButtonLink>
+          <ButtonLink to={paths.adminUserAccount(id)} variant="secondary">
+            Edit account
+          </ButtonLink>
+        </div>
+      ) : null}
       {confirming ? <ReversalForm key={confirming._id} line={confirming} onDone={() => setConfirming(null)} /> : null}
       <div>
         {list.isPending ? (
@@ -175,22 +180,26 @@ export default function UserTransactionsPage() {
                       </span>
                     ),
                 },
-                {
-                  header: 'Actions',
-                  kind: 'actions',
-                  cell: (line, index) => (
-                    <>
-                      {line.status === 'completed' && line.kind !== 'reversal' ? (
-                        <Button variant="danger" className="px-2 py-1" onClick={() => setConfirming(line)}>
-                          Delete<span className="sr-only"> transaction {index + 1}</span>
-                        </Button>
-                      ) : null}
-                      <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(line._id)}>
-                        Edit<span className="sr-only"> description of transaction {index + 1}</span>
-                      </Button>
-                    </>
-                  ),
-                },
+                ...(books
+                  ? [
+                      {
+                        header: 'Actions',
+                        kind: 'actions' as const,
+                        cell: (line: AdminTransactionDto, index: number) => (
+                          <>
+                            {line.status === 'completed' && line.kind !== 'reversal' ? (
+                              <Button variant="danger" className="px-2 py-1" onClick={() => setConfirming(line)}>
+                                Delete<span className="sr-only"> transaction {index + 1}</span>
+                              </Button>
+                            ) : null}
+                            <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(line._id)}>
+                              Edit<span className="sr-only"> description of transaction {index + 1}</span>
+                            </Button>
+                          </>
+                        ),
+                      },
+                    ]
+                  : []),
               ]}
             />
             <div className="mt-4">

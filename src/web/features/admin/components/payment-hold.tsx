@@ -10,12 +10,14 @@ import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { contractResolver, useFormAction } from '../../../lib/form';
 import { paymentHoldQuery, releasePaymentHold } from '../api';
+import { ROLES, useStaffMay } from '../../../lib/staff-access';
 
 /**
  * A customer's outgoing payments held after too many wrong transfer codes in a day (ADR 016):
  * until when, and a Release button that asks for the reason the audit log keeps.
  */
 export function PaymentHold({ userId }: { userId: string }) {
+  const may = useStaffMay();
   const { data, isPending, error } = useQuery(paymentHoldQuery(userId));
   const [releasing, setReleasing] = useState(false);
   const form = useForm<{ reason: string }>({ resolver: contractResolver(ZPaymentHoldRelease), defaultValues: { reason: '' } });
@@ -41,7 +43,7 @@ export function PaymentHold({ userId }: { userId: string }) {
         or refused passkey answers). Moves between the customer&apos;s own accounts still work.
       </Alert>
       <p className="text-slate-700">{counted}</p>
-      {releasing ? (
+      {!may(ROLES.compliance) ? null : releasing ? (
         <form onSubmit={release.submit} noValidate className="space-y-3">
           {release.error ? <Alert tone="error">{release.error.message}</Alert> : null}
           <TextField

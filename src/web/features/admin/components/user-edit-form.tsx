@@ -8,6 +8,7 @@ import { Button, ButtonLink } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
+import { ROLES, useStaffMay } from '../../../lib/staff-access';
 import { updateAdminUser } from '../api';
 
 const STATUS_LABELS: Record<string, string> = { awaiting: 'Awaiting', verified: 'Verified', pending: 'Pending', failed: 'Failed' };
@@ -18,16 +19,29 @@ type UserValues = Omit<AdminUserUpdate, 'isBlocked' | 'isAccountDisabled'> & { i
 /** Edit user (spec sections 2 and 5): every field required; an admin's disabled select is locked. */
 export function UserEditForm({ user }: { user: AdminUserDto }) {
   const navigate = useNavigate();
+  const may = useStaffMay();
+  // ADR 022: the details are support's, the status, block and access compliance's (admin both). A
+  // part the role may not change is shown read-only and sent as stored, so the server sees no change.
+  const details = may(ROLES.customerService);
+  const flags = may(ROLES.compliance);
   const toRequest = (values: UserValues): AdminUserUpdate => ({
-    firstName: values.firstName.trim(),
-    lastName: values.lastName.trim(),
-    email: values.email.trim(),
-    phone: values.phone.trim(),
-    location: { address: values.location.address.trim(), state: values.location.state.trim() },
-    verificationStatus: values.verificationStatus,
-    isBlocked: values.isBlocked === 'true',
-    // An admin account cannot be disabled: its select is locked at No.
-    isAccountDisabled: user.isAdmin ? false : values.isAccountDisabled === 'true',
+    ...(details
+      ? {
+          firstName: values.firstName.trim(),
+          lastName: values.lastName.trim(),
+          email: values.email.trim(),
+          phone: values.phone.trim(),
+          location: { address: values.location.address.trim(), state: values.location.state.trim() },
+        }
+      : { firstName: user.firstName, lastName: user.lastName, email: user.email, phone: user.phone, location: user.location }),
+    ...(flags
+      ? {
+          verificationStatus: values.verificationStatus,
+          isBlocked: values.isBlocked === 'true',
+          // An admin account cannot be disabled: its select is locked at No.
+          isAccountDisabled: user.isAdmin ? false : values.isAccountDisabled === 'true',
+        }
+      : { verificationStatus: user.verificationStatus, isBlocked: user.isBlocked, isAccountDisabled: user.isAccountDisabled }),
   });
   const form = useForm<UserValues>({
     resolver: contractResolver(ZAdminUserUpdate, {
@@ -56,8 +70,16 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
   return (
     <form onSubmit={action.submit} noValidate className="space-y-5">
       {alert ? <Alert tone="error">{alert.message}</Alert> : null}
+      {!details || !flags ? (
+        <p className="text-sm text-slate-700">
+          {details
+            ? 'Your role changes the details; the verification status, block and access are Compliance’s and shown here read-only.'
+            : 'Your role changes the verification status, block and access; the details are Support’s and shown here read-only.'}
+        </p>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
+          readOnly={!details}
           label="First name"
           autoComplete="off"
           maxLength={NAME_LENGTH_MAX}
@@ -66,6 +88,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           {...form.register('firstName')}
         />
         <TextField
+          readOnly={!details}
           label="Last name"
           autoComplete="off"
           maxLength={NAME_LENGTH_MAX}
@@ -74,6 +97,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           {...form.register('lastName')}
         />
         <TextField
+          readOnly={!details}
           label="Email"
           type="email"
           autoComplete="off"
@@ -83,6 +107,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           {...form.register('email')}
         />
         <TextField
+          readOnly={!details}
           label="Phone"
           type="tel"
           autoComplete="off"
@@ -92,6 +117,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           {...form.register('phone')}
         />
         <TextField
+          readOnly={!details}
           label="Address"
           autoComplete="off"
           maxLength={ADDRESS_LENGTH_MAX}
@@ -100,6 +126,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           {...form.register('location.address')}
         />
         <TextField
+          readOnly={!details}
           label="State"
           autoComplete="off"
           maxLength={STATE_LENGTH_MAX}
@@ -107,14 +134,20 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           {...fieldError(errors.location?.state, alert)}
           {...form.register('location.state')}
         />
-        <SelectField label="Verification status" {...fieldError(errors.verificationStatus, alert)} {...form.register('verificationStatus')}>
+        <SelectField label="Verification status" {...fieldError(errors.verificationStatus, alert)} {...form.register('verificationStatus')} disabled={!flags}>
           {VERIFICATION_STATUSES.map((status) => (
             <option key={status} value={status}>
               {STATUS_LABELS[status]}
             </option>
           ))}
         </SelectField>
-        <SelectField label="Blocked" hint="A blocked customer cannot send money out." {...fieldError(errors.isBlocked, alert)} {...form.register('isBlocked')}>
+        <SelectField
+          label="Blocked"
+          hint="A blocked customer cannot send money out."
+          {...fieldError(errors.isBlocked, alert)}
+          {...form.register('isBlocked')}
+          disabled={!flags}
+        >
           <option value="false">No</option>
           <option value="true">Yes</option>
         </SelectField>
@@ -128,6 +161,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
             hint="A disabled customer cannot sign in; their sessions end at once."
             {...fieldError(errors.isAccountDisabled, alert)}
             {...form.register('isAccountDisabled')}
+            disabled={!flags}
           >
             <option value="false">No</option>
             <option value="true">Yes</option>

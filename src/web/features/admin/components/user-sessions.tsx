@@ -4,9 +4,11 @@ import { SessionList } from '../../../components/ui/session-list';
 import { errorMessage } from '../../../lib/api';
 import { useAction } from '../../../lib/action';
 import { adminUserSessionsQuery, endUserSession } from '../api';
+import { ROLES, useStaffMay } from '../../../lib/staff-access';
 
 /** Where a customer is signed in; staff can end a session (a stolen phone, a customer's call). Audited. */
 export function UserSessions({ userId }: { userId: string }) {
+  const may = useStaffMay();
   const { data, isPending, error } = useQuery(adminUserSessionsQuery(userId));
   const end = useAction((sessionId: string) => endUserSession(userId, sessionId), {
     successToast: (message) => message ?? 'Session ended',
@@ -15,5 +17,5 @@ export function UserSessions({ userId }: { userId: string }) {
   if (isPending) return <p role="status">Loading sessions...</p>;
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
   if (data.length === 0) return <p className="text-slate-700">Not signed in anywhere.</p>;
-  return <SessionList label="Sessions" sessions={data} busy={end.busy} onEnd={(session) => void end.run(session.id)} />;
+  return <SessionList label="Sessions" sessions={data} busy={end.busy} onEnd={may(ROLES.customerCare) ? (session) => void end.run(session.id) : undefined} />;
 }

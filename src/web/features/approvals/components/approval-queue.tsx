@@ -1,11 +1,19 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { APPROVAL_KIND_LABELS, type ApprovalDto, type ApprovalStatus, ZApprovalRejection } from '../../../../shared/contracts/approvals';
+import {
+  APPROVAL_DECIDER_ROLES,
+  APPROVAL_KIND_LABELS,
+  type ApprovalDto,
+  type ApprovalStatus,
+  ZApprovalRejection,
+} from '../../../../shared/contracts/approvals';
+import { STAFF_ROLE_LABELS } from '../../../../shared/staff-roles';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { ReasonForm } from '../../../components/ui/reason-form';
 import { useAction } from '../../../lib/action';
 import { formatDate } from '../../../lib/format';
+import { useStaffMay } from '../../../lib/staff-access';
 import { paths } from '../../../paths';
 import { approveApproval } from '../api/approve-approval';
 import { cancelApproval } from '../api/cancel-approval';
@@ -28,6 +36,11 @@ const STATUS_TONES: Record<ApprovalStatus, string> = {
   expired: 'bg-slate-200 text-slate-800',
   cancelled: 'bg-slate-200 text-slate-800',
 };
+
+/** Who decides a kind the signed-in role may not (the roles of APPROVAL_DECIDER_ROLES, in words). */
+const DECIDED_BY = Object.fromEntries(
+  Object.entries(APPROVAL_DECIDER_ROLES).map(([kind, roles]) => [kind, `${roles.map((role) => STAFF_ROLE_LABELS[role]).join(' or ')} decides this.`]),
+) as Record<ApprovalDto['kind'], string>;
 
 function StatusBadge({ status }: { status: ApprovalStatus }) {
   return <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${STATUS_TONES[status]}`}>{STATUS_LABELS[status]}</span>;
@@ -56,9 +69,11 @@ function Decision({ approval }: { approval: ApprovalDto }) {
 
 /**
  * Approve, reject (with a reason) or, for the staff member who asked, cancel. The server refuses a
- * requester approving their own change (403); the buttons say so before anyone tries.
+ * requester approving their own change, and a role the action does not need (403): the buttons
+ * are offered only to a staff member whose role may decide this kind (APPROVAL_DECIDER_ROLES).
  */
 function Actions({ approval, myId }: { approval: ApprovalDto; myId: string }) {
+  const may = useStaffMay();
   const [rejecting, setRejecting] = useState(false);
   const approve = useAction(() => approveApproval(approval.id), { successToast: (message) => message });
   const cancel = useAction(() => cancelApproval(approval.id), { successToast: (message) => message, errorToast: true });
@@ -86,6 +101,8 @@ function Actions({ approval, myId }: { approval: ApprovalDto; myId: string }) {
             Cancel request<span className="sr-only"> for the {what}</span>
           </Button>
         </>
+      ) : !may(APPROVAL_DECIDER_ROLES[approval.kind]) ? (
+        <p className="text-sm text-slate-700">{DECIDED_BY[approval.kind]}</p>
       ) : (
         <div className="flex flex-wrap gap-2">
           <Button

@@ -8,6 +8,7 @@ import { useAction } from '../../../lib/action';
 import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { approveKyc, kycCustomerQuery, rejectKyc } from '../api';
+import { ROLES, useStaffMay } from '../../../lib/staff-access';
 
 const typeLabel = (value: string) => KYC_DOCUMENT_TYPES.find((type) => type.value === value)?.label ?? value;
 const STATUS_TEXT: Record<string, string> = { awaiting: 'Not submitted', pending: 'Under review', verified: 'Verified', failed: 'Failed' };
@@ -59,6 +60,7 @@ function Decision({ submission }: { submission: KycSubmissionDto }) {
 
 /** A customer's verification documents with approve / reject-with-reason (rendered on /admin/users/{id} too). */
 export function KycReviewPanel({ userId }: { userId: string }) {
+  const may = useStaffMay();
   const { data, isPending, error } = useQuery(kycCustomerQuery(userId));
   if (isPending)
     return (
@@ -96,7 +98,7 @@ export function KycReviewPanel({ userId }: { userId: string }) {
             <DocumentView label={`${typeLabel(latest.documentType)} document`} file={latest.document} />
             <DocumentView label="Proof of address" file={latest.proofOfAddress} />
           </div>
-          {latest.status === 'pending' ? (
+          {latest.status === 'pending' && may(ROLES.compliance) ? (
             <Decision key={latest.id} submission={latest} />
           ) : (
             <p className="text-sm text-slate-800">

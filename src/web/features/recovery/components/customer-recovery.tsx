@@ -9,6 +9,7 @@ import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { customerRecoveryQuery, startRecovery, withdrawRecovery } from '../api/customer-recovery';
+import { ROLES, useStaffMay } from '../../../lib/staff-access';
 
 const STATUS_TEXT = { pending: 'Pending', cancelled: 'Cancelled', completed: 'Completed' } as const;
 const CANCELLED_VIA = { link: 'by the customer, from the emailed link', session: 'by the customer, signed in', staff: 'by staff' } as const;
@@ -19,6 +20,7 @@ const CANCELLED_VIA = { link: 'by the customer, from the emailed link', session:
  * effect 24 hours later unless the customer (emailed at once) cancels it.
  */
 export function CustomerRecovery({ userId }: { userId: string }) {
+  const may = useStaffMay();
   const { data, isPending, error } = useQuery(customerRecoveryQuery(userId));
   const form = useForm<RecoveryStartInput>({ resolver: contractResolver(ZRecoveryStart), defaultValues: { identityCheck: '' } });
   const start = useFormAction(form, ({ identityCheck }) => startRecovery(userId, identityCheck.trim()), {
@@ -50,7 +52,7 @@ export function CustomerRecovery({ userId }: { userId: string }) {
       ) : (
         <p className="text-sm text-slate-700">No recovery has been started for this customer.</p>
       )}
-      {data?.status === 'pending' ? (
+      {!may(ROLES.customerService) ? null : data?.status === 'pending' ? (
         <Button variant="secondary" disabled={withdraw.busy} onClick={() => void withdraw.run()}>
           Withdraw the recovery
         </Button>

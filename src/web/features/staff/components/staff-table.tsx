@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { useAction } from '../../../lib/action';
 import { formatDate } from '../../../lib/format';
 import { changeStaffRole } from '../api/change-staff-role';
+import { resendStaffInvitation } from '../api/resend-invitation';
 import { setStaffAccess } from '../api/set-staff-access';
 
 const STATUS_LABELS: Record<StaffMember['staffStatus'], string> = { invited: 'Invited', active: 'Active', suspended: 'Suspended' };
@@ -23,6 +24,7 @@ function StaffActions({ member, variant, isSelf }: { member: StaffMember; varian
   const [role, setRole] = useState<StaffRole>(member.staffRole);
   const change = useAction(() => changeStaffRole(member._id, role), { successToast: (message) => message, errorToast: true });
   const access = useAction((next: 'suspend' | 'reinstate') => setStaffAccess(member._id, next), { successToast: (message) => message, errorToast: true });
+  const resend = useAction(() => resendStaffInvitation(member._id), { successToast: (message) => message, errorToast: true });
   const selectId = `staff-role-${variant}-${member._id}`;
   const suspended = member.staffStatus === 'suspended';
   const confirmAccess = () => {
@@ -58,6 +60,18 @@ function StaffActions({ member, variant, isSelf }: { member: StaffMember; varian
       >
         Change role
       </Button>
+      {member.staffStatus === 'invited' ? (
+        <Button
+          variant="secondary"
+          onClick={() => {
+            if (window.confirm(`Send ${member.name} a new invitation link? The earlier link stops working.`)) void resend.run();
+          }}
+          disabled={resend.busy}
+          aria-label={`Send ${member.name} a new invitation link`}
+        >
+          Send a new link
+        </Button>
+      ) : null}
       {isSelf ? null : (
         <Button
           variant={suspended ? 'secondary' : 'danger'}
@@ -74,6 +88,18 @@ function StaffActions({ member, variant, isSelf }: { member: StaffMember; varian
 
 const lastSignIn = (member: StaffMember) => (member.lastSignInAt ? formatDate(member.lastSignInAt, 'dateTime') : 'Never');
 
+/** An invited staff member's link: until when it works, or that it expired (then a new link is the way in). */
+function InvitationNote({ member }: { member: StaffMember }) {
+  if (member.staffStatus !== 'invited') return null;
+  if (!member.invitationExpiresAt) return <span className="mt-1 block text-xs text-slate-700">No working link</span>;
+  const expired = new Date(member.invitationExpiresAt).getTime() <= Date.now();
+  return (
+    <span className={`mt-1 block text-xs ${expired ? 'font-semibold text-red-800' : 'text-slate-700'}`}>
+      {expired ? 'Link expired' : 'Link works until'} {formatDate(member.invitationExpiresAt, 'dateTime')}
+    </span>
+  );
+}
+
 /** Staff members: one card per member on a phone, a table from md up (ADR 022). */
 export function StaffTable({ items, selfId }: { items: StaffMember[]; selfId: string }) {
   return (
@@ -83,7 +109,10 @@ export function StaffTable({ items, selfId }: { items: StaffMember[]; selfId: st
           <li key={member._id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p className="font-semibold text-slate-900">{member.name}</p>
-              <StatusBadge status={member.staffStatus} />
+              <span className="text-right">
+                <StatusBadge status={member.staffStatus} />
+                <InvitationNote member={member} />
+              </span>
             </div>
             <p className="break-all text-sm text-slate-700">{member.email}</p>
             <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
@@ -135,6 +164,7 @@ export function StaffTable({ items, selfId }: { items: StaffMember[]; selfId: st
                 <td className="py-3 pr-3 text-slate-900">{STAFF_ROLE_LABELS[member.staffRole]}</td>
                 <td className="py-3 pr-3">
                   <StatusBadge status={member.staffStatus} />
+                  <InvitationNote member={member} />
                 </td>
                 <td className="py-3 pr-3 text-slate-900">{member.hasSecondFactor ? 'Yes' : 'No'}</td>
                 <td className="py-3 pr-3 text-slate-900">{lastSignIn(member)}</td>

@@ -7,8 +7,11 @@ import { errorMessage } from '../../../lib/api';
 import { formatCents, formatDate } from '../../../lib/format';
 import { paths } from '../../../paths';
 import { timelineQuery } from '../api/get-timeline';
+import { useMayOpen } from '../../../lib/staff-access';
 
 function Event({ event }: { event: TimelineEventDto }) {
+  // Compliance reads the timeline but not the journal: the entry's title without a link (ADR 022).
+  const mayOpen = useMayOpen();
   return (
     <li className="relative border-l-2 border-slate-200 pb-4 pl-4 last:pb-0" data-testid="timeline-event">
       <p className="flex flex-wrap items-baseline justify-between gap-x-3 text-xs text-slate-700">
@@ -16,7 +19,7 @@ function Event({ event }: { event: TimelineEventDto }) {
         <time dateTime={event.at}>{formatDate(event.at, 'dateTime')}</time>
       </p>
       <p className="mt-0.5 break-words text-slate-900">
-        {event.entryId ? (
+        {event.entryId && mayOpen('adminJournalEntry') ? (
           <Link to={paths.adminJournalEntry(event.entryId)} className="font-medium text-brand-800 hover:underline">
             {event.title}
           </Link>

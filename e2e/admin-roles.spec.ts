@@ -1,0 +1,141 @@
+import type { Page } from '@playwright/test';
+import { expect, newCustomer, signInAsStaff, test } from './support/fixtures';
+
+// What each staff role is offered (issue 15, ADR 022): the back office shows a role the pages it
+// may read and the actions its routes admit, nothing the server would refuse with 403. Support and
+// finance walk the same pages; each is signed in as a staff member of that role made through the API.
+
+async function look(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+    await checkA11y(page);
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Back office' }).first();
+
+test('support is offered customers, contacts, sessions and recovery, and reads money without acting on it', async ({ page, request, checkA11y }) => {
+  test.setTimeout(240_000);
+  const customer = await newCustomer(request, page, 'roles-support');
+  await page.context().clearCookies();
+  await signInAsStaff(page, 'support');
+
+  await expect(sidebar(page).getByRole('link')).toHaveText([
+    'Dashboard',
+    'Users',
+    'Journal',
+    'General ledger',
+    'Loans',
+    'Card requests',
+    'Contacts',
+    'Security',
+  ]);
+  // The dashboard's figures link only where support may go: no identity reviews.
+  const figures = page.getByRole('main');
+  await expect(figures.getByRole('link', { name: /Identity reviews/ })).toHaveCount(0);
+  await expect(figures.getByText('Pending KYC reviews')).toHaveCount(0);
+  await expect(figures.getByRole('link', { name: /Loan applications/ })).toBeVisible();
+  await expect(figures.getByRole('link', { name: /Contact messages/ })).toBeVisible();
+  await look(page, 'roles-support-dashboard', checkA11y);
+
+  // The customer's page: details and recovery are support's; money, identity decisions, closing and the audit log are not.
+  await page.goto(`/admin/users/${customer.id}`);
+  await expect(page.getByRole('heading', { name: customer.name, level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Edit user' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Transactions', exact: true })).toBeVisible();
+  for (const absent of ['Edit account info', 'Balance at a date', 'Audit log']) await expect(page.getByRole('link', { name: absent })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete user' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Start recovery' })).toBeVisible();
+  await look(page, 'roles-support-customer', checkA11y);
+
+  // Editing: the details are editable, the verification status, block and access shown read-only.
+  await page.getByRole('link', { name: 'Edit user' }).click();
+  await expect(page.getByLabel('First name')).toBeEditable();
+  await expect(page.getByLabel('Verification status')).toBeDisabled();
+  await expect(page.getByLabel('Blocked')).toBeDisabled();
+  await expect(page.getByLabel('Disabled')).toBeDisabled();
+  await page.getByLabel('Phone').fill('+1 202 555 0199');
+  // Every field is required (the spec's rule); this journey's customer signed up without a state.
+  await page.getByLabel('State').fill('IL');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/users/${customer.id}$`));
+  await expect(page.getByText('+1 202 555 0199')).toBeVisible();
+
+  // Their transactions: read, with nothing to add, reverse or correct.
+  await page.goto(`/admin/transactions/${customer.id}`);
+  await expect(page.getByRole('heading', { name: /^Transactions of/, level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Add Transaction' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Edit account' })).toHaveCount(0);
+
+  // Reads of money: the loan queue and the general ledger, without deciding, verifying or anchoring.
+  await sidebar(page).getByRole('link', { name: 'Loans' }).click();
+  await expect(page.getByRole('heading', { name: 'Loan applications', level: 1 })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Approve and disburse/ })).toHaveCount(0);
+  await sidebar(page).getByRole('link', { name: 'General ledger' }).click();
+  await expect(page.getByRole('heading', { name: 'General ledger', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Hash chain' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Verify the ledger' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Anchor now' })).toHaveCount(0);
+  await look(page, 'roles-support-ledger', checkA11y);
+
+  // A page support may not read, typed in: the dashboard, not a 403.
+  for (const path of ['/admin/kyc', '/admin/reports', '/admin/approvals', `/admin/users/account/${customer.id}`]) {
+    await page.goto(path);
+    await expect(page, path).toHaveURL(/\/admin\/dashboard$/);
+  }
+});
+
+test('finance is offered money, the books and the queue, and reads customers without editing them', async ({ page, request, checkA11y }) => {
+  test.setTimeout(240_000);
+  const customer = await newCustomer(request, page, 'roles-finance');
+  await page.context().clearCookies();
+  await signInAsStaff(page, 'finance');
+
+  await expect(sidebar(page).getByRole('link')).toHaveText([
+    'Dashboard',
+    'Users',
+    'Journal',
+    'General ledger',
+    'Reports',
+    'Add Transaction',
+    /^Approvals/,
+    'Loans',
+    'Background jobs',
+    'Security',
+  ]);
+  const main = page.getByRole('main');
+  await expect(main.getByRole('link', { name: /Identity reviews/ })).toHaveCount(0);
+  await expect(main.getByRole('link', { name: /Contact messages/ })).toHaveCount(0);
+  await expect(main.getByRole('link', { name: /Loan applications/ })).toBeVisible();
+  await look(page, 'roles-finance-dashboard', checkA11y);
+
+  // The customer's page: money is finance's; editing details, sessions, recovery, closing and the audit log are not.
+  await page.goto(`/admin/users/${customer.id}`);
+  await expect(page.getByRole('heading', { name: customer.name, level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Edit account info' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Balance at a date' })).toBeVisible();
+  for (const absent of ['Edit user', 'Audit log']) await expect(page.getByRole('link', { name: absent })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete user' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Start recovery' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^End session/ })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Basic info' })).toBeVisible();
+  await look(page, 'roles-finance-customer', checkA11y);
+
+  await page.getByRole('link', { name: 'Transactions', exact: true }).click();
+  await expect(page.getByRole('link', { name: 'Add Transaction' }).last()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Edit account' })).toBeVisible();
+
+  // The general ledger with its verification and anchors.
+  await sidebar(page).getByRole('link', { name: 'General ledger' }).click();
+  await expect(page.getByRole('button', { name: 'Verify the ledger' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Anchor now' })).toBeVisible();
+
+  for (const path of ['/admin/kyc', '/admin/contacts', '/admin/audit', '/admin/staff', `/admin/users/edit/${customer.id}`]) {
+    await page.goto(path);
+    await expect(page, path).toHaveURL(/\/admin\/dashboard$/);
+  }
+});
