@@ -20,7 +20,7 @@ const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Back offic
 
 test('support is offered customers, contacts, sessions and recovery, and reads money without acting on it', async ({ page, request, checkA11y }) => {
   test.setTimeout(240_000);
-  const customer = await newCustomer(request, page, 'roles-support');
+  const customer = await newCustomer(request, page, { prefix: 'roles-support' });
   await page.context().clearCookies();
   await signInAsStaff(page, 'support');
 
@@ -91,7 +91,7 @@ test('support is offered customers, contacts, sessions and recovery, and reads m
 
 test('finance is offered money, the books and the queue, and reads customers without editing them', async ({ page, request, checkA11y }) => {
   test.setTimeout(240_000);
-  const customer = await newCustomer(request, page, 'roles-finance');
+  const customer = await newCustomer(request, page, { prefix: 'roles-finance' });
   await page.context().clearCookies();
   await signInAsStaff(page, 'finance');
 

@@ -9,7 +9,7 @@ import {
   fromOurPages,
   mailedCode,
   signInAs,
-  signUpCustomer,
+  newCustomer,
   test,
   uniqueEmail,
 } from './support/fixtures';
@@ -48,7 +48,7 @@ async function submitKycByApi(request: APIRequestContext): Promise<void> {
 
 test.describe('customer services', () => {
   test('KYC: the customer submits documents, staff approve, the customer is verified', async ({ page, browser, checkA11y }) => {
-    const customer = await signUpCustomer(page, 'Kira');
+    const customer = await newCustomer(page.request, page, { firstName: 'Kira', lastName: 'Tester' });
     await page.goto('/account/kyc-verification');
     await expect(page.getByRole('heading', { name: 'Complete Your Account Setup' })).toBeVisible();
     await checkA11y();
@@ -91,7 +91,7 @@ test.describe('customer services', () => {
   });
 
   test('a loan application is approved by staff and the money lands in checking', async ({ page, browser, checkA11y }) => {
-    await signUpCustomer(page, 'Lena');
+    await newCustomer(page.request, page, { firstName: 'Lena', lastName: 'Tester' });
     await submitKycByApi(page.request);
     const admin = await adminPage(browser);
     await admin.goto('/admin/kyc');
@@ -155,7 +155,7 @@ test.describe('customer services', () => {
   });
 
   test('profile edit: phone, state and picture, and an email change confirmed by code', async ({ page, checkA11y }) => {
-    const customer = await signUpCustomer(page, 'Pavel');
+    const customer = await newCustomer(page.request, page, { firstName: 'Pavel', lastName: 'Tester' });
     await page.goto('/account/settings');
     await checkA11y();
     await page.getByRole('link', { name: /Edit Profile/ }).click();
@@ -235,7 +235,7 @@ test.describe('customer services', () => {
   });
 
   test('cards, beneficiaries, support: each page works and passes axe; staff see the card request', async ({ page, browser, checkA11y }) => {
-    const customer = await signUpCustomer(page, 'Cora');
+    const customer = await newCustomer(page.request, page, { firstName: 'Cora', lastName: 'Tester' });
     await page.goto('/account/cards');
     await checkA11y();
     await page.getByRole('button', { name: 'Request Card' }).click();

@@ -112,7 +112,7 @@ test('a staff credit waits for a second staff member, who approves it; the custo
 
 test('a rejected request shows its reason to the one who asked; the one who asked can cancel another', async ({ browser, request, page, checkA11y }) => {
   test.setTimeout(240_000);
-  const customer = await newCustomer(request, page, 'four-eyes-reject');
+  const customer = await newCustomer(request, page, { prefix: 'four-eyes-reject' });
   const ask = async (maker: Page, amount: string, description: string) => {
     await maker.goto('/admin/transactions/add-transactions');
     const option = maker.locator('option', { hasText: customer.email });

@@ -9,7 +9,7 @@ import {
   fromOurPages,
   lastMailId,
   mailedCode,
-  signUpCustomer,
+  newCustomer,
   staffBearerToken,
   tabTo,
 } from './support/fixtures';
@@ -29,7 +29,7 @@ test('the history is searched by a payee name and by an amount range, with its r
   const jamieNumber = await accountNumberOf(request, DEMO_CUSTOMER_2);
   const alexNumber = await accountNumberOf(request, DEMO_CUSTOMER);
 
-  const customer = await signUpCustomer(page, 'Sam');
+  const customer = await newCustomer(page.request, page, { firstName: 'Sam', lastName: 'Tester' });
   const adminToken = await staffBearerToken(request, ADMIN);
   const funded = await request.post(`/api/transaction/admin/${customer.id}`, {
     headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': crypto.randomUUID() },

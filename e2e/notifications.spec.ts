@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { DEMO_CUSTOMER, demoMoneyTest as test, expect, fromOurPages, mailedText, signUpCustomer, tabTo } from './support/fixtures';
+import { DEMO_CUSTOMER, demoMoneyTest as test, expect, fromOurPages, mailedText, newCustomer, tabTo } from './support/fixtures';
 
 // Issue 14's notifications: money from the other demo customer shows on the bell, the count goes
 // down as the customer reads them, and the preferences are saved. The receiver is a customer made
@@ -34,7 +34,7 @@ const unreadOf = async (page: Page) => ((await (await page.request.get('/api/not
 
 test('money from the other demo customer shows on the bell, which counts down as the notifications are read', async ({ page, request, checkA11y }) => {
   test.setTimeout(120_000);
-  const receiver = await signUpCustomer(page, 'Noor');
+  const receiver = await newCustomer(page.request, page, { firstName: 'Noor', lastName: 'Tester' });
   await page.goto('/account/home');
   const bell = (count: number) => page.getByRole('link', { name: `Notifications, ${count} unread` });
   await expect(bell(0)).toBeVisible();
@@ -86,7 +86,7 @@ test('money from the other demo customer shows on the bell, which counts down as
 });
 
 test('notification preferences are saved per kind, and a bad amount is refused in place', async ({ page, checkA11y }) => {
-  await signUpCustomer(page, 'Pia');
+  await newCustomer(page.request, page, { firstName: 'Pia', lastName: 'Tester' });
   await page.goto('/account/notifications');
   const form = page.getByRole('form', { name: 'Notification preferences' });
   const received = form.getByRole('group', { name: 'Money received' });

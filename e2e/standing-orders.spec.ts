@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { runningEmbeddedUrl } from '../src/server/db/embedded';
-import { ADMIN, approvedStaffCall, expect, fromOurPages, lastMailId, mailedCode, signUpCustomer, staffBearerToken, tabTo, test } from './support/fixtures';
+import { ADMIN, approvedStaffCall, expect, fromOurPages, lastMailId, mailedCode, newCustomer, staffBearerToken, tabTo, test } from './support/fixtures';
 
 // Standing orders in the browser (issue 14): a customer sets one up to another customer with the
 // IMS code emailed for exactly that mandate, sees it listed with its next run date, and cancels it;
@@ -21,8 +21,8 @@ for (const width of [375, 1280]) {
   test(`set up a standing order with the emailed code, see it listed, and cancel it (${width} px)`, async ({ page, checkA11y }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
-    const payee = await signUpCustomer(page, 'Payee');
-    const payer = await signUpCustomer(page, 'Payer');
+    const payee = await newCustomer(page.request, page, { firstName: 'Payee', lastName: 'Tester' });
+    const payer = await newCustomer(page.request, page, { firstName: 'Payer', lastName: 'Tester' });
     const last4 = payee.accountNumber.slice(-4);
 
     // From the transfers page, as a customer finds it.
@@ -115,8 +115,8 @@ async function runStandingOrdersJob(): Promise<void> {
 test('the job pays an order due today once, and the payer finds it labelled in the history (375 px)', async ({ page, request, checkA11y }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 375, height: 900 });
-  const payee = await signUpCustomer(page, 'Landlord');
-  const payer = await signUpCustomer(page, 'Tenant');
+  const payee = await newCustomer(page.request, page, { firstName: 'Landlord', lastName: 'Tester' });
+  const payer = await newCustomer(page.request, page, { firstName: 'Tenant', lastName: 'Tester' });
   const adminToken = await staffBearerToken(request, ADMIN);
   const funded = await request.post(`/api/transaction/admin/${payer.id}`, {
     headers: { authorization: `Bearer ${adminToken}`, 'idempotency-key': crypto.randomUUID(), ...fromOurPages() },

@@ -299,42 +299,8 @@ export async function lastMailId(page: Page): Promise<number> {
 
 export const uniqueEmail = (prefix = 'e2e') => `${prefix}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
-/** The password of the customers `signUpCustomer` makes. */
+/** The password of the customers `newCustomer` makes. */
 export const CUSTOMER_PASSWORD = 'Quiet-Harbor-7719';
-
-/**
- * A new customer, signed up and verified through the API in the page's cookie jar: the page is then
- * signed in as them (a session the page held before is replaced).
- */
-export async function signUpCustomer(page: Page, firstName: string, lastName = 'Tester'): Promise<{ id: string; email: string; accountNumber: string }> {
-  const email = uniqueEmail(firstName.toLowerCase());
-  // The page may hold another customer's session already: a call with its cookie needs the bank's Origin.
-  const signUp = await page.request.post('/api/auth/signup', {
-    headers: fromOurPages(),
-    data: {
-      firstName,
-      lastName,
-      email,
-      address: '9 Birch Lane, Springfield',
-      dateOfBirth: '1989-06-01',
-      sex: 'Prefer not to say',
-      countryCode: '1',
-      phone: '+1 202 555 0147',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: CUSTOMER_PASSWORD,
-      confirmPassword: CUSTOMER_PASSWORD,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
-  const signIn = await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: CUSTOMER_PASSWORD } });
-  expect(signIn.status(), await signIn.text()).toBe(200);
-  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
-  expect(verified.status(), await verified.text()).toBe(200);
-  const { data } = (await verified.json()) as { data: { _id: string; account: { number: string } } };
-  return { id: data._id, email, accountNumber: data.account.number };
-}
 
 // ---------------------------------------------------------------- four eyes (ADR 023)
 
@@ -373,38 +339,45 @@ export async function approvedStaffCall(requested: APIResponse): Promise<{ statu
   return approveAsSecondStaff((await requested.json()).data.approvalId as string);
 }
 
-/** A new, verified customer with no money, signed up through the API (a journey's own customer: the demo customers' balances stay as they are). */
+/**
+ * A new, verified customer with no money (a journey's own customer: the demo customers' balances
+ * stay as they are), signed up through the API with `via`'s cookies: `page.request` leaves the page
+ * signed in as them, the `request` fixture leaves the page as it was. The password is
+ * CUSTOMER_PASSWORD; the last name is unique unless one is given.
+ */
 export async function newCustomer(
-  request: APIRequestContext,
+  via: APIRequestContext,
   page: Page,
-  prefix = 'four-eyes',
-): Promise<{ id: string; email: string; password: string; name: string }> {
-  const email = uniqueEmail(prefix);
-  const password = 'Copper-Ledger-73';
-  const lastName = `Checker${Math.random().toString(36).slice(2, 6)}`;
-  const signUp = await request.post('/api/auth/signup', {
+  options: { firstName?: string; lastName?: string; prefix?: string } = {},
+): Promise<{ id: string; email: string; password: string; name: string; accountNumber: string }> {
+  const { firstName = 'Quinn', lastName = `Checker${Math.random().toString(36).slice(2, 6)}` } = options;
+  const email = uniqueEmail(options.prefix ?? firstName.toLowerCase());
+  // `via` may hold another customer's session already: a call with its cookie needs the bank's Origin.
+  const signUp = await via.post('/api/auth/signup', {
+    headers: fromOurPages(),
     data: {
-      firstName: 'Quinn',
+      firstName,
       lastName,
       email,
-      address: '4 Maker Street, Springfield',
-      dateOfBirth: '1985-03-02',
-      sex: 'Other',
+      address: '9 Birch Lane, Springfield',
+      dateOfBirth: '1989-06-01',
+      sex: 'Prefer not to say',
       countryCode: '1',
-      phone: '+1 202 555 0144',
+      phone: '+1 202 555 0147',
       occupation: 'private',
       annualIncomeRange: '$30,000.00 - $70,000.00',
       accountType: 'Checking',
-      password,
-      confirmPassword: password,
+      password: CUSTOMER_PASSWORD,
+      confirmPassword: CUSTOMER_PASSWORD,
     },
   });
-  expect(signUp.status()).toBe(201);
-  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password } });
-  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
-  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
-  expect(verify.status()).toBe(200);
-  return { id: ((await verify.json()) as { data: { _id: string } }).data._id, email, password, name: `Quinn ${lastName}` };
+  expect(signUp.status(), await signUp.text()).toBe(201);
+  const signIn = await via.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: CUSTOMER_PASSWORD } });
+  expect(signIn.status(), await signIn.text()).toBe(200);
+  const verified = await via.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
+  expect(verified.status(), await verified.text()).toBe(200);
+  const { data } = (await verified.json()) as { data: { _id: string; account: { number: string } } };
+  return { id: data._id, email, password: CUSTOMER_PASSWORD, name: `${firstName} ${lastName}`, accountNumber: data.account.number };
 }
 
 // ---------------------------------------------------------------- staff roles (ADR 022)
