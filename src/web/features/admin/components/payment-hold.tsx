@@ -34,7 +34,7 @@ export function PaymentHold({ userId }: { userId: string }) {
   }, [releasing, form]);
   if (isPending) return <p role="status">Loading...</p>;
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
-  const counted = `Wrong IMS codes in the last 24 hours: ${data.wrongCodes} (a hold starts at ${data.wrongCodesPerDay}).`;
+  const counted = `Failed payment approvals (wrong IMS codes, refused passkey answers) in the last 24 hours: ${data.wrongCodes} (a hold starts at ${data.wrongCodesPerDay}).`;
   if (!data.held || !data.heldUntil) return <p className="text-slate-700">Not on hold. {counted}</p>;
   return (
     <div className="space-y-4">
