@@ -141,7 +141,7 @@ export const ZEnvironment = z.object({
     .int('LEDGER_BATCHES_IN_FLIGHT must be a whole number')
     .min(1, 'LEDGER_BATCHES_IN_FLIGHT must be between 1 and 8')
     .max(8, 'LEDGER_BATCHES_IN_FLIGHT must be between 1 and 8')
-    .default(2), // BATCHES_IN_FLIGHT_DEFAULT of ledger/writer.ts
+    .default(1), // BATCHES_IN_FLIGHT_DEFAULT of ledger/writer.ts
   TRUST_PROXY: trustProxy.optional(),
   METRICS_TOKEN: z
     .string()

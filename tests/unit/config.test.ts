@@ -221,9 +221,9 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ RUN_JOBS: 'true' }).runJobs).toBe(true);
   });
 
-  it('reads LEDGER_BATCHES_IN_FLIGHT (2 by default, 1 to 8)', () => {
-    expect(loadConfig({}).ledgerBatchesInFlight).toBe(2);
-    expect(loadConfig({ LEDGER_BATCHES_IN_FLIGHT: '1' }).ledgerBatchesInFlight).toBe(1);
+  it('reads LEDGER_BATCHES_IN_FLIGHT (1 by default, 1 to 8)', () => {
+    expect(loadConfig({}).ledgerBatchesInFlight).toBe(1);
+    expect(loadConfig({ LEDGER_BATCHES_IN_FLIGHT: '2' }).ledgerBatchesInFlight).toBe(2);
     expect(() => loadConfig({ LEDGER_BATCHES_IN_FLIGHT: '0' })).toThrow('LEDGER_BATCHES_IN_FLIGHT must be between 1 and 8');
     expect(() => loadConfig({ LEDGER_BATCHES_IN_FLIGHT: 'many' })).toThrow('LEDGER_BATCHES_IN_FLIGHT must be a number');
   });
