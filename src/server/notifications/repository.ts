@@ -63,24 +63,7 @@ export interface NewNotification {
 
 /** Inserts a notification unless this customer already has one of this kind and key: answers whether it was new. */
 export async function insertNotification(db: DB, row: NewNotification): Promise<boolean> {
-  const inserted = await db
-    .insertInto('notifications')
-    .values({
-      id: row.id,
-      user_id: row.userId,
-      kind: row.kind,
-      dedupe_key: row.dedupeKey,
-      title: row.title,
-      body: row.body,
-      link: row.link,
-      in_app: row.inApp,
-      emailed: row.emailed,
-      created_at: row.createdAt,
-    })
-    .onConflict((conflict) => conflict.columns(['user_id', 'kind', 'dedupe_key']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+  return (await insertNotifications(db, [row])).size > 0;
 }
 
 /**
