@@ -1,20 +1,9 @@
 import type { Page } from '@playwright/test';
-import { expect, newCustomer, signInAsStaff, test } from './support/fixtures';
+import { expect, lookAtBothWidths, newCustomer, signInAsStaff, test } from './support/fixtures';
 
 // What each staff role is offered (issue 15, ADR 022): the back office shows a role the pages it
 // may read and the actions its routes admit, nothing the server would refuse with 403. Support and
 // finance walk the same pages; each is signed in as a staff member of that role made through the API.
-
-async function look(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-    await checkA11y(page);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Back office' }).first();
 
@@ -40,7 +29,7 @@ test('support is offered customers, contacts, sessions and recovery, and reads m
   await expect(figures.getByText('Pending KYC reviews')).toHaveCount(0);
   await expect(figures.getByRole('link', { name: /Loan applications/ })).toBeVisible();
   await expect(figures.getByRole('link', { name: /Contact messages/ })).toBeVisible();
-  await look(page, 'roles-support-dashboard', checkA11y);
+  await lookAtBothWidths(page, 'roles-support-dashboard', checkA11y);
 
   // The customer's page: details and recovery are support's; money, identity decisions, closing and the audit log are not.
   await page.goto(`/admin/users/${customer.id}`);
@@ -50,7 +39,7 @@ test('support is offered customers, contacts, sessions and recovery, and reads m
   for (const absent of ['Edit account info', 'Balance at a date', 'Audit log']) await expect(page.getByRole('link', { name: absent })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Delete user' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Start recovery' })).toBeVisible();
-  await look(page, 'roles-support-customer', checkA11y);
+  await lookAtBothWidths(page, 'roles-support-customer', checkA11y);
 
   // Editing: the details are editable, the verification status, block and access shown read-only.
   await page.getByRole('link', { name: 'Edit user' }).click();
@@ -80,7 +69,7 @@ test('support is offered customers, contacts, sessions and recovery, and reads m
   await expect(page.getByRole('heading', { name: 'Hash chain' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Verify the ledger' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Anchor now' })).toHaveCount(0);
-  await look(page, 'roles-support-ledger', checkA11y);
+  await lookAtBothWidths(page, 'roles-support-ledger', checkA11y);
 
   // A page support may not read, typed in: the dashboard, not a 403.
   for (const path of ['/admin/kyc', '/admin/reports', '/admin/approvals', `/admin/users/account/${customer.id}`]) {
@@ -111,7 +100,7 @@ test('finance is offered money, the books and the queue, and reads customers wit
   await expect(main.getByRole('link', { name: /Identity reviews/ })).toHaveCount(0);
   await expect(main.getByRole('link', { name: /Contact messages/ })).toHaveCount(0);
   await expect(main.getByRole('link', { name: /Loan applications/ })).toBeVisible();
-  await look(page, 'roles-finance-dashboard', checkA11y);
+  await lookAtBothWidths(page, 'roles-finance-dashboard', checkA11y);
 
   // The customer's page: money is finance's; editing details, sessions, recovery, closing and the audit log are not.
   await page.goto(`/admin/users/${customer.id}`);
@@ -123,7 +112,7 @@ test('finance is offered money, the books and the queue, and reads customers wit
   await expect(page.getByRole('button', { name: 'Start recovery' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^End session/ })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Basic info' })).toBeVisible();
-  await look(page, 'roles-finance-customer', checkA11y);
+  await lookAtBothWidths(page, 'roles-finance-customer', checkA11y);
 
   await page.getByRole('link', { name: 'Transactions', exact: true }).click();
   await expect(page.getByRole('link', { name: 'Add Transaction' }).last()).toBeVisible();

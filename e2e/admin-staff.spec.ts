@@ -1,21 +1,20 @@
-import type { Page } from '@playwright/test';
 import { staffCode, totpStepAt } from '../tests/support/totp';
-import { ADMIN, approveAsSecondStaff, enterAuthenticatorCode, expect, mailedText, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
+import {
+  ADMIN,
+  approveAsSecondStaff,
+  enterAuthenticatorCode,
+  expect,
+  lookAtBothWidths,
+  mailedText,
+  signInAs,
+  test,
+  uniqueEmail,
+  waitForHydration,
+} from './support/fixtures';
 
 // Staff roles (issue 15, ADR 022): an admin invites a support staff member from /admin/staff; the
 // invitee sets a password from the mailed link, enrols an authenticator app at first sign-in,
 // signs in with it, and sees only what support may use; a finance call is refused.
-
-async function shoot(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-    await checkA11y(page);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 test('an admin invites a support staff member, who sets a password, enrols TOTP, signs in and sees only support', async ({ page, browser, checkA11y }) => {
   test.setTimeout(180_000);
@@ -48,7 +47,7 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
   await expect(row).toContainText('Support');
   await expect(row).toContainText('Invited');
   await expect(row).toContainText('Never');
-  await shoot(page, 'admin-staff', checkA11y);
+  await lookAtBothWidths(page, 'admin-staff', checkA11y);
   // At 375 px each staff member is a card with its actions in view.
   await page.setViewportSize({ width: 375, height: 900 });
   const card = page.getByRole('list', { name: 'Staff members' }).getByRole('listitem').filter({ hasText: email });
@@ -67,7 +66,7 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
   await waitForHydration(invitee);
   await expect(invitee.getByRole('heading', { name: 'Set your staff password' })).toBeVisible();
   await expect(invitee).toHaveTitle(/^Set your staff password - .+ back office$/);
-  await shoot(invitee, 'staff-invitation', checkA11y);
+  await lookAtBothWidths(invitee, 'staff-invitation', checkA11y);
   const password = 'Quiet-Lantern-Harbor-88';
   await invitee.getByLabel('Password', { exact: true }).fill(password);
   await invitee.getByLabel('Confirm password', { exact: true }).fill(password);
@@ -103,7 +102,7 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
   // Support sees the links of support, and nothing else.
   const nav = invitee.getByRole('navigation', { name: 'Back office' }).first();
   await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Users', 'Journal', 'General ledger', 'Loans', 'Card requests', 'Contacts', 'Security']);
-  await shoot(invitee, 'support-dashboard', checkA11y);
+  await lookAtBothWidths(invitee, 'support-dashboard', checkA11y);
   // A finance call is refused with the role named; the staff page sends support back to the dashboard.
   const report = await invitee.request.get('/api/admin/reports/days');
   expect(report.status()).toBe(403);

@@ -1,5 +1,16 @@
 import type { APIRequestContext, CDPSession, Page } from '@playwright/test';
-import { DEMO_CUSTOMER, demoMoneyTest as test, expect, fromOurPages, lastMailId, mailedCode, signInAs, tabTo, uniqueEmail } from './support/fixtures';
+import {
+  DEMO_CUSTOMER,
+  demoMoneyTest as test,
+  expect,
+  fromOurPages,
+  lastMailId,
+  lookAtBothWidths,
+  mailedCode,
+  signInAs,
+  tabTo,
+  uniqueEmail,
+} from './support/fixtures';
 
 // Transfer approval with a passkey (issue 13's dynamic linking, ADR 024), in Chromium with its
 // virtual authenticator (the DevTools WebAuthn domain): a new customer registers a passkey,
@@ -69,17 +80,6 @@ async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; auth
   return { cdp, authenticatorId };
 }
 
-async function shoot(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-    await checkA11y(page);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
 async function fillTransfer(page: Page, values: { amount: string; to: string; accountNumber: string; description: string }): Promise<void> {
   await page.goto('/account/transfer');
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
@@ -124,7 +124,7 @@ test('a transfer approved with a passkey: what it authorizes is shown, it posts,
   await expect(summary.filter({ hasText: '$25.00 USD' })).toHaveCount(1);
   await expect(summary.filter({ hasText: `Alex Morgan (account ending ${payee.number.slice(-4)})` })).toHaveCount(1);
   await expect(summary.filter({ hasText: 'Book club' })).toHaveCount(1);
-  await shoot(page, 'approve-transfer-passkey', checkA11y);
+  await lookAtBothWidths(page, 'approve-transfer-passkey', checkA11y);
 
   // Approved from the keyboard; the passkey signs, the transfer posts.
   await tabTo(page, page.getByRole('button', { name: 'Approve with passkey' }));
@@ -151,7 +151,7 @@ test('a transfer approved with a passkey: what it authorizes is shown, it posts,
   await expect(page.getByRole('alert')).toContainText('This approval was given for a different payment: the amount, payee or description has changed.');
   await expect(page).toHaveURL(/\/account\/transfer$/);
   await page.unroute('**/api/transaction/transfer');
-  await shoot(page, 'approve-transfer-refused', checkA11y);
+  await lookAtBothWidths(page, 'approve-transfer-refused', checkA11y);
   expect(await checkingOf()).toBeCloseTo(175, 2);
 
   // The emailed code stays as the fallback: the same transfer, approved with a code instead.

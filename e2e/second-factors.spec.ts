@@ -1,6 +1,6 @@
 import type { APIRequestContext, CDPSession, Page } from '@playwright/test';
 import { staffCode, totpStepAt } from '../tests/support/totp';
-import { expect, fromOurPages, mailedCode, signInAs, tabTo, test, uniqueEmail } from './support/fixtures';
+import { expect, fromOurPages, lookAtBothWidths, mailedCode, signInAs, tabTo, test, uniqueEmail } from './support/fixtures';
 
 // Second factors in the browser (issue 13, ADR 011): a passkey registered with Chromium's virtual
 // authenticator (the DevTools WebAuthn domain), then used alone and as the second step; an
@@ -53,17 +53,6 @@ async function signOut(page: Page): Promise<void> {
   expect((await page.request.get('/api/auth/user')).status()).toBe(401);
 }
 
-async function shoot(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-    await checkA11y(page);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
 test('a passkey: registered on the security page, then signing in with it alone, and as the second step after the password', async ({
   page,
   request,
@@ -82,7 +71,7 @@ test('a passkey: registered on the security page, then signing in with it alone,
   await prompt.getByRole('link', { name: 'Set up a second factor' }).click();
   await expect(page).toHaveURL(/\/account\/security$/);
   await expect(page.getByRole('heading', { name: 'Second factors' })).toBeVisible();
-  await shoot(page, 'security-no-factor', checkA11y);
+  await lookAtBothWidths(page, 'security-no-factor', checkA11y);
 
   // Register, with a name, from the keyboard.
   await tabTo(page, page.getByLabel('Passkey name (optional)'));
@@ -103,7 +92,7 @@ test('a passkey: registered on the security page, then signing in with it alone,
   await page.getByLabel('New name').fill('Chromium on this laptop');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(passkeys.getByRole('listitem')).toContainText('Chromium on this laptop');
-  await shoot(page, 'security-passkey', checkA11y);
+  await lookAtBothWidths(page, 'security-passkey', checkA11y);
 
   // Signed out, in again with the passkey alone: no password typed.
   await signOut(page);
@@ -122,7 +111,7 @@ test('a passkey: registered on the security page, then signing in with it alone,
   await signInAs(page, customer);
   await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeVisible();
   await expect(page).toHaveURL(/\/signin$/);
-  await shoot(page, 'signin-second-step-passkey', checkA11y);
+  await lookAtBothWidths(page, 'signin-second-step-passkey', checkA11y);
   await page.getByRole('button', { name: 'Use my passkey' }).click();
   await expect(page).toHaveURL(/\/account\/home$/);
 });
@@ -144,7 +133,7 @@ test('an authenticator app: set up with its key, recovery codes saved, then sign
   await expect(page.getByRole('img', { name: 'QR code to add this account to your authenticator app' })).toBeVisible();
   const secret = (await page.getByTestId('totp-secret').innerText()).replaceAll(' ', '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  await shoot(page, 'totp-enrolment', checkA11y);
+  await lookAtBothWidths(page, 'totp-enrolment', checkA11y);
 
   const confirmStep = totpStepAt(new Date());
   await page.getByLabel('Code from the app').fill(staffCode(confirmStep, secret));
@@ -155,7 +144,7 @@ test('an authenticator app: set up with its key, recovery codes saved, then sign
   expect(codes).toHaveLength(10);
   const done = page.getByRole('button', { name: 'Done' });
   await expect(done).toBeDisabled();
-  await shoot(page, 'totp-recovery-codes', checkA11y);
+  await lookAtBothWidths(page, 'totp-recovery-codes', checkA11y);
   await tabTo(page, page.getByLabel('I have saved my recovery codes'));
   await page.keyboard.press('Space');
   await expect(done).toBeEnabled();
@@ -168,7 +157,7 @@ test('an authenticator app: set up with its key, recovery codes saved, then sign
   await signInAs(page, customer);
   await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeVisible();
   await expect(page.getByRole('radio', { name: 'Authenticator app' })).toBeChecked();
-  await shoot(page, 'signin-second-step-code', checkA11y);
+  await lookAtBothWidths(page, 'signin-second-step-code', checkA11y);
   const code = staffCode(confirmStep + 1, secret);
   await page.getByLabel('Authenticator code').fill(code);
   await page.getByRole('button', { name: 'Verify' }).click();
@@ -221,7 +210,7 @@ test('changing the password needs a fresh second factor: a code from the app, or
   await codeField.fill(staffCode(confirmStep, secret));
   await page.getByRole('button', { name: 'Update Password' }).click();
   await expect(page.getByRole('alert').first()).toContainText('That second factor was not accepted');
-  await shoot(page, 'password-second-factor', checkA11y);
+  await lookAtBothWidths(page, 'password-second-factor', checkA11y);
   // The next code, typed and sent from the keyboard.
   await codeField.fill(staffCode(confirmStep + 1, secret));
   await codeField.press('Enter');

@@ -2,10 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { freePort } from '../src/server/db/embedded';
 import { staffCode, totpStepAt } from '../tests/support/totp';
-import { expect, test } from './support/fixtures';
+import { expect, lookAtBothWidths, test } from './support/fixtures';
 
 // Staff must have a second factor (issue 13, ADR 011). A bank started for real (DEMO_MODE=false)
 // without ADMIN_TOTP_SECRET creates its first admin with none: that admin's first sign-in reaches
@@ -59,17 +58,6 @@ test.afterAll(async () => {
   if (directory) fs.rmSync(directory, { recursive: true, force: true });
 });
 
-async function shoot(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-    await checkA11y(page);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
 test('the first admin of a bank without ADMIN_TOTP_SECRET enrols at first sign-in before reaching anything else', async ({ page, checkA11y }) => {
   test.setTimeout(120_000);
   expect(banner).toContain('second factor: none yet; the first sign-in sets one up');
@@ -86,7 +74,7 @@ test('the first admin of a bank without ADMIN_TOTP_SECRET enrols at first sign-i
   await expect(page.getByRole('status').filter({ hasText: 'Set up a second factor to continue.' })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Back office' }).first();
   await expect(nav.getByRole('link')).toHaveText(['Security']);
-  await shoot(page, 'staff-enrolment', checkA11y);
+  await lookAtBothWidths(page, 'staff-enrolment', checkA11y);
 
   // Nothing else opens: another page sends back here, and the API refuses the staff calls.
   await page.goto(`${base}/admin/users`);

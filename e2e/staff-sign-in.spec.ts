@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Page } from '@playwright/test';
 import { TOTP_PERIOD_SECONDS } from '../src/shared/contracts/factors';
 import { msUntilStep, STAFF_TOTP_SECRET, staffCode, totpStepAt } from '../tests/support/totp';
-import { ADMIN, claimStaffStep, expect, tabTo, test, waitForHydration } from './support/fixtures';
+import { ADMIN, claimStaffStep, expect, lookAtBothWidths, tabTo, test, waitForHydration } from './support/fixtures';
 
 // The admin's sign-in as the README's quick start tells it (issue 13, ADR 011): email and password
 // at /admin/login, then the code `npm run demo:totp` prints, run with the server's environment
@@ -34,17 +33,6 @@ async function usableStep(): Promise<number> {
   }
 }
 
-async function shoot(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-    await checkA11y(page);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
 test('the admin signs in as the README says: password, then the code npm run demo:totp prints', async ({ page, checkA11y }) => {
   // Up to a minute of waiting for a free step, and the command's start on a loaded machine.
   test.setTimeout(150_000);
@@ -64,7 +52,7 @@ test('the admin signs in as the README says: password, then the code npm run dem
   // The focus moves to the step's heading, as after a page change.
   await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeFocused();
   const field = page.getByLabel('Authenticator code');
-  await shoot(page, 'staff-second-step', checkA11y);
+  await lookAtBothWidths(page, 'staff-second-step', checkA11y);
 
   const step = await usableStep();
   const printed = await demoTotp();

@@ -86,6 +86,21 @@ export const demoMoneyTest = test.extend<{ demoMoney: void }>({
   ],
 });
 
+/**
+ * Looks at the page as a phone and a laptop show it: at 375 and 1280 px, no sideways scroll, axe
+ * clean, and a screenshot named after `name` and the width; the page is left at 1280 px.
+ */
+export async function lookAtBothWidths(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+    await checkA11y(page);
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /** Presses Tab until `target` has the focus (and is visible), as a keyboard user would reach it. */
 export async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
   for (let presses = 0; presses < limit; presses += 1) {
