@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_ROWS_MESSAGE, BULK_TOO_MANY_MESSAGE } from '../../src/shared/contracts/bulk-payments';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, drainJobs, json, lastCode, mailbox, type TestContext, createTestApp, valueDate, staffCall } from '../support/app';
+import {
+  adminToken,
+  bearer,
+  createCustomer,
+  drainJobs,
+  json,
+  lastCode,
+  mailbox,
+  type TestContext,
+  createTestApp,
+  valueDate,
+  staffCall,
+  fund,
+} from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -14,16 +27,6 @@ afterAll(async () => ctx?.close());
 let keySeq = 0;
 const key = () => `bulk-${Date.now()}-${keySeq++}`;
 type Customer = Awaited<ReturnType<typeof createCustomer>>;
-
-async function fund(userId: string, dollars: number, account: 'savings' | 'checking' = 'checking') {
-  const response = await staffCall(ctx, {
-    method: 'POST',
-    url: `/api/transaction/admin/${userId}`,
-    headers: { ...bearer(admin), 'idempotency-key': key() },
-    payload: { amount: dollars, transactionType: 'credit', date: valueDate(), description: 'Test funding', reason: 'test setup', account },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
 
 const bulk = (token: string, payload: Record<string, unknown>, idempotencyKey = key()) =>
   ctx.app.inject({ method: 'POST', url: '/api/transaction/bulk', headers: { ...bearer(token), 'idempotency-key': idempotencyKey }, payload });
@@ -54,8 +57,8 @@ describe('bulk payments', () => {
     payer = await createCustomer(ctx);
     alice = await createCustomer(ctx);
     bob = await createCustomer(ctx);
-    await fund(payer.userId, 10_000, 'checking');
-    await fund(payer.userId, 300, 'savings');
+    await fund(ctx, payer.userId, 10_000, { account: 'checking' });
+    await fund(ctx, payer.userId, 300, { account: 'savings' });
   });
 
   it('offers a CSV template with the four columns', async () => {

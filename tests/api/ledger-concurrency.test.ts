@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealAll } from '../../src/server/ledger/sealer';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate, staffCall } from '../support/app';
+import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate, staffCall, fund } from '../support/app';
 
 const run = promisify(execFile);
 let ctx: TestContext;
@@ -16,16 +16,6 @@ beforeAll(async () => {
   admin = await adminToken(ctx);
 });
 afterAll(async () => ctx?.close());
-
-async function fund(userId: string, dollars: number, account: 'savings' | 'checking' = 'checking') {
-  const response = await staffCall(ctx, {
-    method: 'POST',
-    url: `/api/transaction/admin/${userId}`,
-    headers: { ...bearer(admin), 'idempotency-key': key() },
-    payload: { amount: dollars, transactionType: 'credit', date: valueDate(), description: 'Funding', reason: 'test setup', account },
-  });
-  expect(response.statusCode).toBe(201);
-}
 
 async function verifyCli(): Promise<{ code: number; output: string }> {
   try {
@@ -42,7 +32,7 @@ async function verifyCli(): Promise<{ code: number; output: string }> {
 describe('concurrency on PostgreSQL', () => {
   it('50 simultaneous transfers from an account that can afford 10: exactly 10 post, balance 0', async () => {
     const customer = await createCustomer(ctx);
-    await fund(customer.userId, 100);
+    await fund(ctx, customer.userId, 100);
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
         ctx.app.inject({
@@ -64,8 +54,8 @@ describe('concurrency on PostgreSQL', () => {
   it('transfers in both directions between two customers at once never deadlock', async () => {
     const left = await createCustomer(ctx);
     const right = await createCustomer(ctx);
-    await fund(left.userId, 1000);
-    await fund(right.userId, 1000);
+    await fund(ctx, left.userId, 1000);
+    await fund(ctx, right.userId, 1000);
     // Codes are per customer and newest-wins, so each side posts its transfers one code at a time,
     // while the two sides (and internal moves) run concurrently against the same accounts.
     const side = async (from: typeof left, to: typeof right) => {
@@ -113,8 +103,8 @@ describe('concurrency on PostgreSQL', () => {
   it('group-committed payments and staff entries posted at the same time keep one valid chain', async () => {
     const customers = await Promise.all(Array.from({ length: 5 }, () => createCustomer(ctx)));
     for (const customer of customers) {
-      await fund(customer.userId, 100);
-      await fund(customer.userId, 50, 'savings');
+      await fund(ctx, customer.userId, 100);
+      await fund(ctx, customer.userId, 50, { account: 'savings' });
     }
     const moves = customers.flatMap((customer) =>
       Array.from({ length: 20 }, (_, index) =>
@@ -155,7 +145,7 @@ describe('concurrency on PostgreSQL', () => {
 describe('tamper detection', () => {
   it('reports a posting changed with plain SQL behind the app’s back, and exits non-zero', async () => {
     const customer = await createCustomer(ctx);
-    await fund(customer.userId, 40);
+    await fund(ctx, customer.userId, 40);
     const target = await ctx.database.db
       .selectFrom('postings as p')
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')

@@ -10,7 +10,7 @@ import {
 } from '../../src/shared/contracts/payment-approval';
 import { WEBAUTHN_CHALLENGE_TTL_MS } from '../../src/shared/contracts/factors';
 import { addDays, todayIso } from '../../src/shared/dates';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, staffCall, type TestContext, valueDate } from '../support/app';
+import { bearer, createCustomer, createTestApp, json, lastCode, mailbox, type TestContext, fund } from '../support/app';
 import { foreignChallenge, SoftAuthenticator } from '../support/webauthn';
 
 // Transfer approval with a passkey and dynamic linking (issue 13; mandates and batches, issue 14;
@@ -36,17 +36,6 @@ const address = () => `10.${keySeq % 250}.${Math.floor(keySeq / 250) % 250}.9`;
 const post = (token: string, url: string, payload: Record<string, unknown>) =>
   ctx.app.inject({ method: 'POST', url, remoteAddress: address(), headers: { ...bearer(token), 'idempotency-key': key() }, payload });
 
-async function fund(userId: string, dollars: number) {
-  // A staff credit waits for a second staff member (four eyes): staffCall asks and approves.
-  const response = await staffCall(ctx, {
-    method: 'POST',
-    url: `/api/transaction/admin/${userId}`,
-    headers: { ...bearer(await adminToken(ctx)), 'idempotency-key': key() },
-    payload: { amount: dollars, transactionType: 'credit', date: valueDate(), description: 'Test funding', reason: 'test setup', account: 'checking' },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
-
 const balances = async (token: string) => json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data.account;
 const entriesOf = async (userId: string) =>
   Number(
@@ -61,7 +50,7 @@ const mailsTo = async (email: string) => (await mailbox(ctx)).filter((mail) => m
 /** A funded customer with a passkey on a software authenticator. */
 async function customerWithPasskey(dollars = 1000) {
   const customer = await createCustomer(ctx);
-  await fund(customer.userId, dollars);
+  await fund(ctx, customer.userId, dollars);
   const authenticator = new SoftAuthenticator(new URL(ctx.config.publicUrl).origin);
   const options = json(await post(customer.token, '/api/auth/passkeys/register/options', {})).data;
   const registered = await post(customer.token, '/api/auth/passkeys/register', { name: 'Phone', response: authenticator.register(options) });
@@ -308,7 +297,7 @@ describe('every kind of payment approves with a passkey the same way', () => {
     const created = await post(requester.token, '/api/payment-requests', { to: payer.email, amount: 30, note: 'Concert tickets' });
     expect(created.statusCode, created.body).toBe(201);
     const id = json(created).data.id as string;
-    await fund(payer.userId, 0.01); // a savings-less payer: fund checking only
+    await fund(ctx, payer.userId, 0.01); // a savings-less payer: fund checking only
     const url = `/api/payment-requests/${id}/pay`;
     const step = await passkeyStep(payer, url, { from: 'checking' });
     expect(step).toMatchObject({ amount: 30, description: 'Concert tickets' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/server/auth/crypto';
 import { PAYMENT_HOLD_MS } from '../../src/shared/limits';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, signIn, type TestContext, valueDate, staffCall } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, signIn, type TestContext, staffCall, fund } from '../support/app';
 
 // Issue 13: codes could be asked for without end (40 codes and 200 guesses in 1.3 s), a code for
 // "rent" posted another memo, and a customer could post without limit (1,110 entries in 6 s).
@@ -30,16 +30,6 @@ const key = () => `limits-${Date.now()}-${keySeq++}`;
 const address = () => `10.${keySeq % 250}.${Math.floor(keySeq / 250) % 250}.7`;
 const post = (app: TestContext, token: string, url: string, payload: Record<string, unknown>) =>
   app.app.inject({ method: 'POST', url, remoteAddress: address(), headers: { ...bearer(token), 'idempotency-key': key() }, payload });
-
-async function fund(app: TestContext, userId: string, dollars: number) {
-  const response = await staffCall(app, {
-    method: 'POST',
-    url: `/api/transaction/admin/${userId}`,
-    headers: { ...bearer(await adminToken(app)), 'idempotency-key': key() },
-    payload: { amount: dollars, transactionType: 'credit', date: valueDate(), description: 'Test funding', reason: 'test setup', account: 'checking' },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
 
 const balances = async (app: TestContext, token: string) =>
   json(await app.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data.account;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_REQUESTS_PER_HOUR_MAX } from '../../src/shared/contracts/payment-requests';
 import { generateAccountNumber } from '../../src/server/ledger/accounts';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, createTestApp, drainJobs, json, lastCode, mailbox, type TestContext, valueDate, staffCall } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, drainJobs, json, lastCode, mailbox, type TestContext, fund } from '../support/app';
 
 // Issue 14's payment requests (ADR 020): asking another customer for money, the same answer for a
 // stranger, the limit per customer, the lists, paying with the payer's own IMS code exactly once,
@@ -57,16 +57,6 @@ const entryCount = async () =>
         .executeTakeFirstOrThrow()
     ).n,
   );
-
-async function fund(userId: string, dollars: number, account: 'savings' | 'checking' = 'checking') {
-  const response = await staffCall(ctx, {
-    method: 'POST',
-    url: `/api/transaction/admin/${userId}`,
-    headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
-    payload: { amount: dollars, transactionType: 'credit', date: valueDate(), description: 'Test funding', reason: 'test setup', account },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
 
 /** A request from `requester` to `payer` (by email), answered 201. */
 async function ask(requester: Customer, payer: Customer, amount: number | string, note?: string) {
@@ -183,8 +173,8 @@ describe('paying a request', () => {
       await createCustomer(ctx, { firstName: 'Alex', lastName: 'Asker' }),
       await createCustomer(ctx, { firstName: 'Jamie', lastName: 'Payer' }),
     ];
-    await fund(jamie.userId, 100, 'savings');
-    await fund(jamie.userId, 50, 'checking');
+    await fund(ctx, jamie.userId, 100, { account: 'savings' });
+    await fund(ctx, jamie.userId, 50, { account: 'checking' });
     const { id } = await ask(alex, jamie, 40, 'Concert');
     const entriesBefore = await entryCount();
 
@@ -258,7 +248,7 @@ describe('paying a request', () => {
 
   it('pays once when the code is sent many times at once', async () => {
     const [alex, jamie] = [await createCustomer(ctx), await createCustomer(ctx)];
-    await fund(jamie.userId, 100);
+    await fund(ctx, jamie.userId, 100);
     const { id } = await ask(alex, jamie, 7);
     expect((await pay(jamie.token, id, { from: 'checking' })).statusCode).toBe(200);
     const code = await lastCode(ctx, jamie.email);
@@ -272,7 +262,7 @@ describe('paying a request', () => {
 
   it('answers 404 for a request addressed to someone else, the requester included, and for no request at all', async () => {
     const [alex, jamie, sam] = [await createCustomer(ctx), await createCustomer(ctx), await createCustomer(ctx)];
-    await fund(sam.userId, 100);
+    await fund(ctx, sam.userId, 100);
     const { id } = await ask(alex, jamie, 10);
     for (const [token, url] of [
       [sam.token, `/api/payment-requests/${id}/pay`],
@@ -293,7 +283,7 @@ describe('paying a request', () => {
 
   it('refuses a payment the account cannot make, and a missing Idempotency-Key', async () => {
     const [alex, jamie] = [await createCustomer(ctx), await createCustomer(ctx)];
-    await fund(jamie.userId, 5);
+    await fund(ctx, jamie.userId, 5);
     const { id } = await ask(alex, jamie, 10);
     const poor = await pay(jamie.token, id, { from: 'checking' });
     expect(poor.statusCode).toBe(400);
@@ -311,7 +301,7 @@ describe('paying a request', () => {
 describe('declining a request', () => {
   it('declines once, tells the requester, and a declined request cannot be paid', async () => {
     const [alex, jamie] = [await createCustomer(ctx), await createCustomer(ctx, { firstName: 'Jamie', lastName: 'Decliner' })];
-    await fund(jamie.userId, 100);
+    await fund(ctx, jamie.userId, 100);
     const { id } = await ask(alex, jamie, 15, 'Lunch');
     const response = await decline(jamie.token, id);
     expect(response.statusCode).toBe(200);

@@ -7,7 +7,7 @@ import { verifyLedger } from '../../src/server/ledger/verify';
 import { TASKS } from '../../src/server/jobs/registry';
 import { paymentsOf } from '../../src/server/standing-orders/repository';
 import { REASONS, runStandingOrders, STANDING_ORDER_CATCH_UP_DAYS, STANDING_ORDERS_TASK } from '../../src/server/standing-orders/job';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, type TestContext, staffCall } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, type TestContext, staffCall, fund } from '../support/app';
 
 /** A clock the test moves: the system's until `set` is called. */
 function movableClock(): Clock & { set(instant: Date | string): void } {
@@ -22,10 +22,8 @@ function movableClock(): Clock & { set(instant: Date | string): void } {
 
 const clock = movableClock();
 let ctx: TestContext;
-let admin: string;
 beforeAll(async () => {
   ctx = await createTestApp();
-  admin = await adminToken(ctx);
 });
 afterAll(async () => ctx?.close());
 
@@ -33,16 +31,6 @@ const key = () => `so-${randomUUID()}`;
 const at = (date: string, time = '00:10') => `${date}T${time}:00Z`;
 
 type Customer = Awaited<ReturnType<typeof createCustomer>>;
-
-async function fund(target: TestContext, customer: Customer, dollars: number, account: 'savings' | 'checking' = 'checking') {
-  const response = await staffCall(target, {
-    method: 'POST',
-    url: `/api/transaction/admin/${customer.userId}`,
-    headers: { ...bearer(admin), 'idempotency-key': key() },
-    payload: { amount: dollars, transactionType: 'credit', date: todayIso(), description: 'Funding', reason: 'test setup', account },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
 
 async function move(target: TestContext, customer: Customer, from: 'savings' | 'checking', dollars: number) {
   const response = await target.app.inject({
@@ -270,7 +258,6 @@ describe('standing orders: the job', () => {
   beforeEach(async () => {
     await ctx.close();
     ctx = await createTestApp();
-    admin = await adminToken(ctx);
   });
 
   it('is a registered background task with a schedule', () => {
@@ -280,7 +267,7 @@ describe('standing orders: the job', () => {
   it('pays a weekly order across a simulated month exactly once per occurrence, through an insufficient-funds day and a restart', async () => {
     const payer = await createCustomer(ctx);
     const payee = await createCustomer(ctx);
-    await fund(ctx, payer, 1000);
+    await fund(ctx, payer.userId, 1000);
     const start = addDays(todayIso(), 1);
     const order = await createOrder(ctx, payer, {
       from: 'checking',
@@ -366,7 +353,7 @@ describe('standing orders: the job', () => {
   it('skips and notifies an occurrence still short of money at the retry, and pays nothing', async () => {
     const payer = await createCustomer(ctx);
     const payee = await createCustomer(ctx);
-    await fund(ctx, payer, 30);
+    await fund(ctx, payer.userId, 30);
     const date = addDays(todayIso(), 2);
     const order = await createOrder(ctx, payer, {
       from: 'checking',
@@ -394,7 +381,7 @@ describe('standing orders: the job', () => {
   it('after downtime pays the occurrences within the catch-up limit and skips and notifies older ones', async () => {
     const payer = await createCustomer(ctx);
     const payee = await createCustomer(ctx);
-    await fund(ctx, payer, 1000);
+    await fund(ctx, payer.userId, 1000);
     const start = addDays(todayIso(), 1);
     const order = await createOrder(ctx, payer, {
       from: 'checking',
@@ -425,7 +412,7 @@ describe('standing orders: the job', () => {
   it("skips and notifies a blocked payer's occurrences", async () => {
     const payer = await createCustomer(ctx);
     const payee = await createCustomer(ctx);
-    await fund(ctx, payer, 100);
+    await fund(ctx, payer.userId, 100);
     const date = addDays(todayIso(), 1);
     const order = await createOrder(ctx, payer, {
       from: 'checking',

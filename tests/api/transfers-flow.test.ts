@@ -1,27 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, lastCode, type TestContext, createTestApp, valueDate, mailbox, staffCall } from '../support/app';
+import { bearer, createCustomer, json, lastCode, type TestContext, createTestApp, mailbox, fund } from '../support/app';
 
 let ctx: TestContext;
-let admin: string;
 beforeAll(async () => {
   ctx = await createTestApp();
-  admin = await adminToken(ctx);
 });
 afterAll(async () => ctx?.close());
 
 let keySeq = 0;
 const key = () => `flow-${Date.now()}-${keySeq++}`;
-
-async function fund(userId: string, dollars: number, account: 'savings' | 'checking' = 'checking') {
-  const response = await staffCall(ctx, {
-    method: 'POST',
-    url: `/api/transaction/admin/${userId}`,
-    headers: { ...bearer(admin), 'idempotency-key': key() },
-    payload: { amount: dollars, transactionType: 'credit', date: valueDate(), description: 'Test funding', reason: 'test setup', account },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
 
 const post = (token: string, url: string, payload: Record<string, unknown>, idempotencyKey = key()) =>
   ctx.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'idempotency-key': idempotencyKey }, payload });
@@ -32,7 +20,7 @@ describe('transfer to another customer with the emailed IMS code', () => {
   it('validates, emails a code bound to the transfer, and posts only with that code', async () => {
     const sender = await createCustomer(ctx);
     const payee = await createCustomer(ctx);
-    await fund(sender.userId, 500, 'savings');
+    await fund(ctx, sender.userId, 500, { account: 'savings' });
     const base = {
       from: sender.accountNumber,
       amount: 120.25,
@@ -106,7 +94,7 @@ describe('transfer to another customer with the emailed IMS code', () => {
   it('spends a code after 5 wrong attempts', async () => {
     const sender = await createCustomer(ctx);
     const payee = await createCustomer(ctx);
-    await fund(sender.userId, 50);
+    await fund(ctx, sender.userId, 50);
     const base = { amount: 10, accountType: 'checking', accountNumber: payee.accountNumber, to: 'P' };
     await post(sender.token, '/api/transaction/transfer', base);
     const code = await lastCode(ctx, sender.email);
@@ -122,7 +110,7 @@ describe('transfer to another customer with the emailed IMS code', () => {
 
   it('sends to another bank through external clearing with the beneficiary stored', async () => {
     const sender = await createCustomer(ctx);
-    await fund(sender.userId, 300);
+    await fund(ctx, sender.userId, 300);
     const base = { amount: 75, accountType: 'checking', accountNumber: '987654321', to: 'Outside Payee' };
     const noRouting = await post(sender.token, '/api/transaction/transfer', base);
     expect(noRouting.statusCode).toBe(400);
@@ -150,7 +138,7 @@ describe('transfer to another customer with the emailed IMS code', () => {
 
   it('wires abroad with SWIFT/BIC checks and the same code step', async () => {
     const sender = await createCustomer(ctx);
-    await fund(sender.userId, 1000);
+    await fund(ctx, sender.userId, 1000);
     const base = {
       amount: 250,
       account: 'checking',
@@ -192,7 +180,7 @@ describe('transfer to another customer with the emailed IMS code', () => {
   it('stops a blocked customer from sending money out, but lets them receive and move between own accounts', async () => {
     const blocked = await createCustomer(ctx);
     const other = await createCustomer(ctx);
-    await fund(blocked.userId, 100);
+    await fund(ctx, blocked.userId, 100);
     await ctx.database.db.updateTable('users').set({ is_blocked: true }).where('id', '=', blocked.userId).execute();
     for (const [url, payload] of [
       ['/api/transaction/transfer', { amount: 10, accountType: 'checking', accountNumber: other.accountNumber, to: 'X' }],
@@ -207,7 +195,7 @@ describe('transfer to another customer with the emailed IMS code', () => {
     }
     const internal = await post(blocked.token, '/api/transaction/internal-transfer', { from: 'checking', to: 'savings', amount: 40 });
     expect(internal.statusCode).toBe(201);
-    await fund(other.userId, 20);
+    await fund(ctx, other.userId, 20);
     expect(
       (await post(other.token, '/api/transaction/transfer', { amount: 5, accountType: 'checking', accountNumber: blocked.accountNumber, to: 'Blocked' }))
         .statusCode,

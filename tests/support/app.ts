@@ -373,3 +373,22 @@ export async function staffCall(ctx: TestContext, options: InjectOptions): Promi
   const text = JSON.stringify(body);
   return { ...approved, statusCode: status, body: text, payload: text, json: () => JSON.parse(text) as unknown } as LightMyRequestResponse;
 }
+
+/**
+ * Credits a customer's account as staff do (a staff credit, held by four eyes and approved by the
+ * second staff member through `staffCall`); throws with the answer unless it was carried out (201).
+ */
+export async function fund(
+  ctx: TestContext,
+  userId: string,
+  dollars: number,
+  { account = 'checking', description = 'Test funding' }: { account?: 'savings' | 'checking'; description?: string } = {},
+): Promise<void> {
+  const response = await staffCall(ctx, {
+    method: 'POST',
+    url: `/api/transaction/admin/${userId}`,
+    headers: { ...bearer(await adminToken(ctx)), 'idempotency-key': `fund-${randomBytes(12).toString('hex')}` },
+    payload: { amount: dollars, transactionType: 'credit', date: valueDate(), description, reason: 'test setup', account },
+  });
+  if (response.statusCode !== 201) throw new Error(`funding ${userId} answered ${response.statusCode}: ${response.body}`);
+}
