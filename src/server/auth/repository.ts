@@ -2,6 +2,7 @@ import { type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntro
 import { type DB, prepared } from '../db/database';
 import type { CodePurpose, Database, NewUser, SignInScope, User } from '../db/schema';
 import { assert } from '../lib/errors';
+import { COUNT_HIT_ON_CONFLICT } from '../lib/rate-limit-count';
 
 /** Compiles queries without a connection (compiledOnce below). */
 const dummyDb: DB = new Kysely<Database>({
@@ -187,7 +188,7 @@ export interface MoneyCallHit {
 /**
  * The session lookup of a money call (ADR 016): the same row as findSessionByTokenHash, and in
  * the same statement (one round trip instead of two on every payment) one hit counted on the
- * customer's money-call counter, exactly as countHit in plugins/rate-limit.ts counts it. Counted
+ * customer's money-call counter, by the same COUNT_HIT_ON_CONFLICT as countHit in plugins/rate-limit.ts. Counted
  * only when the session is live by the caller's clock (not ended, not past its absolute or idle
  * expiry: the same tests as resolveSession, at millisecond precision) and its user may call a
  * customer route (a customer with a confirmed email, neither disabled nor closed), i.e. only for
@@ -216,10 +217,7 @@ const countingLookupQuery = compiledOnce(
         where found.ended_at is null and found.expires_at > ${now}::timestamptz
           and date_trunc('milliseconds', found.last_seen_at) > ${idleSince}::timestamptz
           and not found.is_admin and found.is_email_confirmed and not found.is_account_disabled and found.closed_at is null
-        on conflict (key) do update set
-          hits = case when stored.window_ends_at <= now() then 1 else stored.hits + 1 end,
-          window_ends_at = case when stored.window_ends_at <= now() then excluded.window_ends_at else stored.window_ends_at end
-        returning hits, greatest(0, ceil(extract(epoch from window_ends_at - now()) * 1000))::int as ttl_ms
+        ${COUNT_HIT_ON_CONFLICT}
       )
       select found.*, hit.hits as money_call_hits, hit.ttl_ms as money_call_ttl_ms from found left join hit on true`.compile(dummyDb),
   }),

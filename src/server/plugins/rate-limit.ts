@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { MONEY_CALL_KEY_PREFIX, type MoneyCallHit } from '../auth/repository';
 import { type DB, prepared } from '../db/database';
 import { rateLimited } from '../lib/errors';
+import { COUNT_HIT_ON_CONFLICT } from '../lib/rate-limit-count';
 
 /**
  * A route's `config` fragment for @fastify/rate-limit: at most `max` requests per minute from one
@@ -43,10 +44,7 @@ export async function countHit(db: DB, key: string, windowMs: number): Promise<{
   const upsert = sql<Hit>`
     insert into rate_limits as stored (key, hits, window_ends_at)
     values (${key}, 1, now() + make_interval(secs => ${windowMs / 1000}))
-    on conflict (key) do update set
-      hits = case when stored.window_ends_at <= now() then 1 else stored.hits + 1 end,
-      window_ends_at = case when stored.window_ends_at <= now() then excluded.window_ends_at else stored.window_ends_at end
-    returning hits, greatest(0, ceil(extract(epoch from window_ends_at - now()) * 1000))::int as ttl_ms`;
+    ${COUNT_HIT_ON_CONFLICT}`;
   const {
     rows: [row],
   } = await db.executeQuery(prepared(upsert.compile(db)));
