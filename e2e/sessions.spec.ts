@@ -99,7 +99,7 @@ test('the security page ends another session, staff end one from the user page, 
 test('a minute before the idle timeout the app asks "Are you still there?", and "Stay signed in" keeps the session', async ({ page, request, checkA11y }) => {
   const customer = await newCustomer(request, page, { firstName: 'Sasha', lastName: 'Devices', prefix: 'sessions' });
   await page.clock.install();
-  await signInAs(page, { email: customer.email, password: CUSTOMER_PASSWORD });
+  await signInAs(page, customer);
   await expect(page).toHaveURL(/\/account\/home$/);
   const dialog = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await expect(dialog).toBeHidden();
