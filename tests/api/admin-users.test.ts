@@ -111,10 +111,34 @@ describe('GET /api/user/admin', () => {
     expect(miss).toMatchObject({ items: [], total: 0 });
   });
 
-  it('treats LIKE wildcards in the search as plain text', async () => {
-    const response = await ctx.app.inject({ method: 'GET', url: `/api/user/admin?search=${encodeURIComponent('%%%')}`, headers: bearer(admin) });
-    expect(response.statusCode).toBe(200);
-    expect(json(response).data.total).toBe(0);
+  it('treats LIKE wildcards and tsquery operators in the search as plain text', async () => {
+    for (const search of ['%%%', "!&|:*()'", 'quentin & !zabriskie']) {
+      const response = await ctx.app.inject({ method: 'GET', url: `/api/user/admin?search=${encodeURIComponent(search)}`, headers: bearer(admin) });
+      expect(response.statusCode, search).toBe(200);
+      // Punctuation separates words: the last is the words "quentin" and "zabriskie", both hers.
+      const ids = json(response).data.items.map((item: { _id: string }) => item._id);
+      if (search.startsWith('quentin')) expect(ids).toContain(customer.userId);
+      else expect(json(response).data.total, search).toBe(0);
+    }
+  });
+
+  it('matches whole words and the start of the last one, in any order and beyond ASCII', async () => {
+    await sql`
+      insert into users (email, password_hash, first_name, last_name, phone, address, state, created_at)
+      values ('zoe.angstrom@example.com', '!test', 'Zoë', 'Ångström-Núñez', '+12025550100', '1 Test Road', 'Ohio', timestamptz '2020-01-01')`.execute(
+      ctx.database.db,
+    );
+    const found = async (search: string) =>
+      json(await ctx.app.inject({ method: 'GET', url: `/api/user/admin?search=${encodeURIComponent(search)}`, headers: bearer(admin) })).data.items.map(
+        (item: { email: string }) => item.email,
+      );
+    for (const search of ['Zoë', 'zoë ångström', 'Ångström Zo', 'núñez', 'NÚÑEZ', 'angstrom@exa', 'zoe.angstrom@example.com']) {
+      expect(await found(search), search).toContain('zoe.angstrom@example.com');
+    }
+    // Not the middle of a word, and every word must match one of hers.
+    for (const search of ['ngström', 'zo ångström', 'Zoë Smith']) expect(await found(search), search).not.toContain('zoe.angstrom@example.com');
+    // Gone again: the other tests' sort orders and counts do not include her.
+    await sql`delete from users where email = 'zoe.angstrom@example.com'`.execute(ctx.database.db);
   });
 
   it('sorts by last name both ways', async () => {

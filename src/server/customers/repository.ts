@@ -11,14 +11,17 @@ import type { StaffRole } from '../../shared/staff-roles';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** LIKE treats % _ and \ as wildcards; what an admin types is matched literally. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
+/**
+ * A character search_words() keeps inside a word: an ASCII letter or digit, or anything beyond
+ * ASCII (migration 58; control characters never reach here: the query's contract refuses them).
+ */
+const WORD_CHARACTER = /[A-Za-z0-9]|[^\x20-\x7e]/;
 
 /**
- * The search box: an account number (digits), a user id, or any part of a name or email. Every
- * branch is served by an index of the admin migration.
+ * The search box: an account number (4 to 10 digits: its start), a user id, or words of a name or
+ * email address, each a whole word but the last, which may be a word's start ("mary zimm"; ADR 027).
+ * Every branch is served by an index: account numbers' prefixes, the primary key, and the word
+ * index of migration 58 (the query is built by the same splitting as the stored words).
  */
 function searchCondition(search: string): Expression<SqlBool> {
   const digits = search.replace(/[\s-]/g, '');
@@ -26,13 +29,9 @@ function searchCondition(search: string): Expression<SqlBool> {
     return sql<SqlBool>`u.id in (select owner_id from ledger_accounts where owner_id is not null and number like ${`${digits}%`})`;
   }
   if (UUID.test(search)) return sql<SqlBool>`u.id = ${search.toLowerCase()}::uuid`;
-  const text = search.toLowerCase().replace(/\s+/g, ' ');
-  if (text.length >= 3) {
-    return sql<SqlBool>`lower(u.first_name || ' ' || u.last_name || ' ' || u.email) like ${`%${escapeLike(text)}%`}`;
-  }
-  // Shorter than one trigram: prefixes of the first name, last name or email.
-  const prefix = `${escapeLike(text)}%`;
-  return sql<SqlBool>`(lower(u.first_name) like ${prefix} or lower(u.last_name) like ${prefix} or u.email like ${prefix})`;
+  // Nothing but punctuation is no word at all: nothing matches it.
+  if (!WORD_CHARACTER.test(search)) return sql<SqlBool>`false`;
+  return sql<SqlBool>`u.search_words @@ search_query(${search})`;
 }
 
 const SORT_COLUMNS = {
