@@ -3,6 +3,7 @@ import type { UserSortField } from '../../shared/contracts/admin';
 import type { Paginated } from '../../shared/contracts/common';
 import type { DB } from '../db/database';
 import { isForeignKeyViolation } from '../db/errors';
+import { hasWord, matchesWords } from '../db/word-search';
 import type { User, VerificationStatus } from '../db/schema';
 import type { StaffRole } from '../../shared/staff-roles';
 
@@ -10,12 +11,6 @@ import type { StaffRole } from '../../shared/staff-roles';
 // closing or deleting (DESIGN.md rule 6). Other domains' rows go through their own erase functions.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * A character search_words() keeps inside a word: an ASCII letter or digit, or anything beyond
- * ASCII (migration 58; control characters never reach here: the query's contract refuses them).
- */
-const WORD_CHARACTER = /[A-Za-z0-9]|[^\x20-\x7e]/;
 
 /**
  * The search box: an account number (4 to 10 digits: its start), a user id, or words of a name or
@@ -30,8 +25,7 @@ function searchCondition(search: string): Expression<SqlBool> {
   }
   if (UUID.test(search)) return sql<SqlBool>`u.id = ${search.toLowerCase()}::uuid`;
   // Nothing but punctuation is no word at all: nothing matches it.
-  if (!WORD_CHARACTER.test(search)) return sql<SqlBool>`false`;
-  return sql<SqlBool>`u.search_words @@ search_query(${search})`;
+  return hasWord(search) ? matchesWords(sql`u.search_words`, search) : sql<SqlBool>`false`;
 }
 
 const SORT_COLUMNS = {
