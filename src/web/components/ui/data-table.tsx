@@ -30,7 +30,8 @@ import type { HTMLAttributes, ReactNode } from 'react';
  * - `sortable: true` on the table keeps the headings visible on a phone, as a row of buttons above
  *   the cards (use it when headings hold sort buttons).
  * - `rowProps(row)` adds attributes to a row (`data-testid`, a className).
- * - `footer` is a tfoot row (totals): an array of cells in column order.
+ * - `footer` is a tfoot row (totals): an array of cells in column order; `footerProps` adds
+ *   attributes to that row. Its first cell is a row header when the first column's cells are.
  * Long values (ids, emails, hashes) wrap inside their card instead of widening the page; wrap an
  * id in `<TruncatedId>` to keep it on one line.
  */
@@ -58,6 +59,7 @@ export interface DataTableProps<Row> {
   rowProps?: (row: Row, index: number) => HTMLAttributes<HTMLTableRowElement> & { 'data-testid'?: string };
   sortable?: boolean;
   footer?: ReactNode[];
+  footerProps?: HTMLAttributes<HTMLTableRowElement> & { 'data-testid'?: string };
   className?: string;
 }
 
@@ -72,7 +74,18 @@ const cellClass = (kind: DataColumn<unknown>['kind']) => {
   return 'grid grid-cols-[minmax(6rem,35%)_minmax(0,1fr)] gap-x-3 py-0.5 break-words md:table-cell';
 };
 
-export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey, rowProps, sortable, footer, className = '' }: DataTableProps<Row>) {
+export function DataTable<Row>({
+  caption,
+  captionVisible,
+  columns,
+  rows,
+  rowKey,
+  rowProps,
+  sortable,
+  footer,
+  footerProps,
+  className = '',
+}: DataTableProps<Row>) {
   return (
     <div className={`max-md:space-y-3 md:overflow-x-auto md:rounded-xl md:border md:border-slate-200 md:bg-white md:shadow-sm ${className}`}>
       <table role="table" className="block w-full text-left text-sm md:table">
@@ -140,19 +153,32 @@ export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey,
         </tbody>
         {footer ? (
           <tfoot role="rowgroup" className="block md:table-footer-group md:border-t-2 md:border-slate-300">
-            <tr role="row" className="block rounded-xl border-2 border-slate-300 bg-white p-4 font-semibold md:table-row md:rounded-none md:border-0 md:p-0">
-              {footer.map((content, index) => (
-                <td key={index} role="cell" className={`${cellClass(index === 0 ? 'title' : 'field')} md:px-4 md:py-3 ${alignClass(columns[index]?.align)}`}>
-                  {index === 0 ? (
-                    content
-                  ) : (
-                    <>
-                      <CardLabel text={typeof columns[index]?.header === 'string' ? (columns[index]?.header as string) : (columns[index]?.label ?? '')} />
-                      <div className="min-w-0">{content}</div>
-                    </>
-                  )}
-                </td>
-              ))}
+            <tr
+              role="row"
+              {...footerProps}
+              className="block rounded-xl border-2 border-slate-300 bg-white p-4 font-semibold md:table-row md:rounded-none md:border-0 md:p-0"
+            >
+              {footer.map((content, index) => {
+                const header = index === 0 && columns[0]?.rowHeader;
+                const Cell = header ? 'th' : 'td';
+                return (
+                  <Cell
+                    key={index}
+                    role={header ? 'rowheader' : 'cell'}
+                    scope={header ? 'row' : undefined}
+                    className={`${cellClass(index === 0 ? 'title' : 'field')} text-slate-900 md:px-4 md:py-3 ${alignClass(columns[index]?.align)} ${columns[index]?.className ?? ''}`}
+                  >
+                    {index === 0 ? (
+                      content
+                    ) : (
+                      <>
+                        <CardLabel text={typeof columns[index]?.header === 'string' ? (columns[index]?.header as string) : (columns[index]?.label ?? '')} />
+                        <div className="min-w-0">{content}</div>
+                      </>
+                    )}
+                  </Cell>
+                );
+              })}
             </tr>
           </tfoot>
         ) : null}
