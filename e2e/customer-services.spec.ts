@@ -76,11 +76,13 @@ test.describe('customer services', () => {
     const admin = await adminPage(browser);
     await admin.goto('/admin/kyc');
     await expect(admin.getByRole('heading', { name: 'Identity reviews' })).toBeVisible();
-    const card = admin.getByRole('listitem').filter({ hasText: customer.email });
-    await card.getByRole('button', { name: /Review/ }).click();
-    await expect(card.getByRole('img', { name: 'Passport image' })).toBeVisible();
+    const row = admin.getByTestId('kyc-row').filter({ hasText: customer.email });
+    await row.getByRole('button', { name: /Review/ }).click();
+    // The review opens right under its row (one at a time).
+    const documents = admin.getByRole('region', { name: 'Verification documents' });
+    await expect(documents.getByRole('img', { name: 'Passport image' })).toBeVisible();
     await checkA11y(admin);
-    await card.getByRole('button', { name: 'Approve' }).click();
+    await documents.getByRole('button', { name: 'Approve' }).click();
     await expect(admin.getByText('Verification approved. The customer has been emailed.')).toBeVisible();
     await admin.context().close();
 
@@ -95,9 +97,13 @@ test.describe('customer services', () => {
     await submitKycByApi(page.request);
     const admin = await adminPage(browser);
     await admin.goto('/admin/kyc');
-    const review = admin.getByRole('listitem').filter({ hasText: 'Lena Tester' }).first();
-    await review.getByRole('button', { name: /Review/ }).click();
-    await review.getByRole('button', { name: 'Approve' }).click();
+    await admin
+      .getByTestId('kyc-row')
+      .filter({ hasText: 'Lena Tester' })
+      .first()
+      .getByRole('button', { name: /Review/ })
+      .click();
+    await admin.getByRole('region', { name: 'Verification documents' }).getByRole('button', { name: 'Approve' }).click();
     await expect(admin.getByText('Verification approved. The customer has been emailed.')).toBeVisible();
 
     await page.goto('/account/loans');
