@@ -7,6 +7,7 @@ import {
   DEMO_CUSTOMER_2,
   expect,
   fromOurPages,
+  lookAtBothWidths,
   mailedCode,
   signInAs,
   newCustomer,
@@ -82,6 +83,8 @@ test.describe('customer services', () => {
     const documents = admin.getByRole('region', { name: 'Verification documents' });
     await expect(documents.getByRole('img', { name: 'Passport image' })).toBeVisible();
     await checkA11y(admin);
+    // The list with the review open under its row, as a phone and a laptop show it.
+    await lookAtBothWidths(admin, 'admin-kyc-review', checkA11y);
     await documents.getByRole('button', { name: 'Approve' }).click();
     await expect(admin.getByText('Verification approved. The customer has been emailed.')).toBeVisible();
     await admin.context().close();
@@ -125,7 +128,8 @@ test.describe('customer services', () => {
     await expect(page.getByText('Processing', { exact: true })).toBeVisible();
 
     await admin.goto('/admin/loans');
-    await checkA11y(admin);
+    await expect(admin.getByTestId('loan-row').filter({ hasText: 'Lena Tester' }).first()).toBeVisible();
+    await lookAtBothWidths(admin, 'admin-loans', checkA11y);
     admin.once('dialog', (dialog) => void dialog.accept());
     await admin.getByRole('button', { name: "Approve and disburse Lena Tester's loan" }).click();
     // $12,000 is above FOUR_EYES_LOAN_ABOVE ($10,000): a second staff member approves the payout (ADR 023).

@@ -140,7 +140,9 @@ export function DataTable<Row>({
                         className={`${cellClass(column.kind)} text-slate-900 md:px-4 md:py-3 ${column.rowHeader ? 'font-normal' : ''} ${alignClass(column.align)} ${column.className ?? ''}`}
                       >
                         {column.kind === 'actions' ? (
-                          <div className="flex flex-wrap items-center gap-2 md:flex-nowrap md:justify-end">{column.cell(row, rowIndex)}</div>
+                          <div className="flex flex-wrap items-center gap-2 md:flex-nowrap md:justify-end md:[&_a]:whitespace-nowrap md:[&_button]:whitespace-nowrap">
+                            {column.cell(row, rowIndex)}
+                          </div>
                         ) : column.kind === 'title' ? (
                           column.cell(row, rowIndex)
                         ) : (

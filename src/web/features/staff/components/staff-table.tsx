@@ -132,7 +132,12 @@ export function StaffTable({ items, selfId }: { items: StaffMember[]; selfId: st
         },
         { header: 'Second factor', cell: (member) => (member.hasSecondFactor ? 'Yes' : 'No') },
         { header: 'Last sign-in', cell: lastSignIn },
-        { header: 'Actions', kind: 'actions', cell: (member) => <StaffActions member={member} isSelf={member._id === selfId} /> },
+        {
+          header: 'Actions',
+          kind: 'actions',
+          className: 'md:min-w-[19rem]',
+          cell: (member) => <StaffActions member={member} isSelf={member._id === selfId} />,
+        },
       ]}
     />
   );
