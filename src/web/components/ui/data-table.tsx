@@ -188,7 +188,7 @@ export function DataTable<Row>({
                     className={`${cellClass(index === 0 ? 'title' : 'field')} text-slate-900 md:px-4 md:py-3 ${alignClass(columns[index]?.align)} ${columns[index]?.className ?? ''}`}
                   >
                     {index === 0 ? (
-                      content
+                      <span className="font-semibold">{content}</span>
                     ) : (
                       <>
                         <CardLabel text={typeof columns[index]?.header === 'string' ? (columns[index]?.header as string) : (columns[index]?.label ?? '')} />

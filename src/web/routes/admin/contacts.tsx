@@ -78,7 +78,7 @@ function ContactList({ contacts }: { contacts: ContactDto[] }) {
           cell: (contact) => (
             <>
               <span className="block font-medium">{contact.name}</span>
-              <a href={`mailto:${contact.email}`} className="block break-all text-brand-800 underline">
+              <a href={`mailto:${contact.email}`} className="block break-all md:break-normal text-brand-800 underline">
                 {contact.email}
               </a>
               {contact.phone ? <span className="block">{contact.phone}</span> : null}

@@ -75,7 +75,7 @@ export default function AdminKycPage() {
           }
           columns={[
             { header: 'Customer', kind: 'title', cell: (item) => `${item.customer.firstName} ${item.customer.lastName}` },
-            { header: 'Email', cell: (item) => <span className="break-all">{item.customer.email}</span> },
+            { header: 'Email', cell: (item) => <span className="break-all md:break-normal">{item.customer.email}</span> },
             { header: 'Document', cell: (item) => KYC_DOCUMENT_TYPES.find((type) => type.value === item.documentType)?.label },
             { header: 'Submitted', cell: (item) => formatDate(item.createdAt, 'dateTime') },
             {

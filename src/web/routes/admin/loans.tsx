@@ -119,7 +119,7 @@ function LoanList({ loans, decides }: { loans: LoanDto[]; decides: boolean }) {
             </>
           ),
         },
-        { header: 'Applied', className: 'md:whitespace-nowrap', cell: (loan) => formatDate(loan.createdAt, 'dateTime') },
+        { header: 'Applied', cell: (loan) => formatDate(loan.createdAt, 'dateTime') },
         {
           header: 'Status',
           cell: (loan) => {
@@ -133,7 +133,9 @@ function LoanList({ loans, decides }: { loans: LoanDto[]; decides: boolean }) {
             );
           },
         },
-        ...(decides ? [{ header: 'Decision', kind: 'actions' as const, className: 'md:w-72', cell: (loan: LoanDto) => <LoanActions loan={loan} /> }] : []),
+        ...(decides
+          ? [{ header: 'Decision', kind: 'actions' as const, className: 'md:min-w-[21rem]', cell: (loan: LoanDto) => <LoanActions loan={loan} /> }]
+          : []),
       ]}
     />
   );
