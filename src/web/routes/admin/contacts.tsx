@@ -38,8 +38,9 @@ function ContactActions({ contact }: { contact: ContactDto }) {
   const confirmDelete = () => {
     if (window.confirm(`Delete the message from ${contact.name} (${contact.subject})? This cannot be undone.`)) void remove.run();
   };
+  // Stacked in a table (the message and its sender keep the width), side by side on a card.
   return (
-    <>
+    <div className="flex flex-wrap gap-2 md:flex-col md:items-stretch">
       {!contact.readAt ? (
         <Button variant="secondary" onClick={() => void read.run()} disabled={read.busy} aria-label={`Mark as read: ${contact.subject}`}>
           <Mail aria-hidden="true" className="h-4 w-4" />
@@ -50,7 +51,7 @@ function ContactActions({ contact }: { contact: ContactDto }) {
         <Trash2 aria-hidden="true" className="h-4 w-4" />
         Delete
       </Button>
-    </>
+    </div>
   );
 }
 
@@ -78,7 +79,7 @@ function ContactList({ contacts }: { contacts: ContactDto[] }) {
           cell: (contact) => (
             <>
               <span className="block font-medium">{contact.name}</span>
-              <a href={`mailto:${contact.email}`} className="block break-all md:break-normal text-brand-800 underline">
+              <a href={`mailto:${contact.email}`} className="block break-all text-brand-800 underline">
                 {contact.email}
               </a>
               {contact.phone ? <span className="block">{contact.phone}</span> : null}
@@ -87,7 +88,6 @@ function ContactList({ contacts }: { contacts: ContactDto[] }) {
         },
         {
           header: 'Received',
-          className: 'md:whitespace-nowrap',
           cell: (contact) => <time dateTime={contact.createdAt}>{formatDate(contact.createdAt, 'dateTime')}</time>,
         },
         {
