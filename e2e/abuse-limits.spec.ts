@@ -1,7 +1,19 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import pg from 'pg';
 import { runningEmbeddedUrl } from '../src/server/db/embedded';
-import { ADMIN, expect, fromOurPages, lastMailId, mailedCode, signInAs, test, uniqueEmail, waitForHydration, approvedStaffCall } from './support/fixtures';
+import {
+  ADMIN,
+  expect,
+  fromOurPages,
+  lastMailId,
+  mailedCode,
+  newCustomer,
+  signInAs,
+  test,
+  uniqueEmail,
+  waitForHydration,
+  approvedStaffCall,
+} from './support/fixtures';
 
 // Issue 13 in the browser: the sign-up page's strength meter (its scorer fetched only once a
 // password is typed), the emailed-code step of a sign-in after many failures, the server's
@@ -70,41 +82,6 @@ for (const width of [375, 1280]) {
   });
 }
 
-interface Customer {
-  id: string;
-  token: string;
-  email: string;
-  password: string;
-}
-
-async function newCustomer(request: APIRequestContext, page: Page): Promise<Customer> {
-  const email = uniqueEmail('hold-e2e');
-  const password = 'Violet-Harbor-42';
-  const signUp = await request.post('/api/auth/signup', {
-    data: {
-      firstName: 'Harper',
-      lastName: 'Holden',
-      email,
-      address: '3 Hold Street, Springfield',
-      dateOfBirth: '1986-07-09',
-      sex: 'Other',
-      countryCode: '1',
-      phone: '+1 202 555 0177',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password,
-      confirmPassword: password,
-    },
-  });
-  expect(signUp.status()).toBe(201);
-  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password } });
-  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
-  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
-  expect(verify.status()).toBe(200);
-  return { id: ((await verify.json()) as { data: { _id: string } }).data._id, token, email, password };
-}
-
 /**
  * Holds a customer's outgoing payments as ten wrong transfer codes in a day would. The browser
  * suite runs with RATE_LIMITS=false, which turns the per-customer caps off (tests/api/payment-limits
@@ -130,7 +107,7 @@ for (const width of [375, 1280]) {
   }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
-    const customer = await newCustomer(request, page);
+    const customer = await newCustomer(request, page, { firstName: 'Harper', lastName: 'Holden', prefix: 'hold-e2e' });
     // This browser signs in once, so it is a device the owner has used: its failures below count
     // for the account without making it wait (an attacker elsewhere would wait; tests/api/sign-in-throttle).
     await signInAs(page, customer);
@@ -180,7 +157,7 @@ for (const width of [375, 1280]) {
   });
 }
 
-function startTransfer(request: APIRequestContext, customer: Customer) {
+function startTransfer(request: APIRequestContext, customer: { token: string }) {
   return request.post('/api/transaction/transfer', {
     headers: { authorization: `Bearer ${customer.token}`, 'idempotency-key': crypto.randomUUID() },
     data: { amount: 10, accountType: 'checking', accountNumber: '1234567897', routingNumber: '021000021', bankName: 'Other Bank', to: 'Pat Payee' },
@@ -191,7 +168,7 @@ for (const width of [375, 1280]) {
   test(`staff see a customer's held payments on the user page and release them at ${width} px`, async ({ page, request, checkA11y }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
-    const customer = await newCustomer(request, page);
+    const customer = await newCustomer(request, page, { firstName: 'Harper', lastName: 'Holden', prefix: 'hold-e2e' });
     await holdPayments(customer.id);
     const held = await startTransfer(request, customer);
     expect(held.status()).toBe(429);

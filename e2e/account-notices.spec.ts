@@ -1,19 +1,10 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { ADMIN, DEMO_CUSTOMER_2, expect, mailedCode, signInAs, test, uniqueEmail, fromOurPages } from './support/fixtures';
+import { ADMIN, DEMO_CUSTOMER_2, expect, fromOurPages, newCustomer, signInAs, tabTo, test } from './support/fixtures';
 
 // Two defects of the customer area, each fixed with the journey that shows it:
 // - the transactions filter had no submit button: a keyboard or screen-reader user could not
 //   apply it deliberately;
 // - a blocked customer learnt it only when a payment failed: the dashboard now says so, with how
 //   to reach support.
-
-async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
-  for (let presses = 0; presses < limit; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`could not reach ${target} with Tab`);
-}
 
 test('the transactions filter is applied and reset with the keyboard, and the address keeps it', async ({ page, checkA11y }) => {
   await signInAs(page, DEMO_CUSTOMER_2);
@@ -58,43 +49,8 @@ test('the transactions filter is applied and reset with the keyboard, and the ad
   await checkA11y();
 });
 
-interface Customer {
-  id: string;
-  email: string;
-  password: string;
-}
-
-/** A customer of this test only, signed up and verified through the API and the dev outbox. */
-async function newCustomer(request: APIRequestContext, page: Page): Promise<Customer & { token: string }> {
-  const email = uniqueEmail('blocked');
-  const password = 'Granite-Harbor-58';
-  const signUp = await request.post('/api/auth/signup', {
-    data: {
-      firstName: 'Blair',
-      lastName: 'Stopped',
-      email,
-      address: '3 Hold Street, Springfield',
-      dateOfBirth: '1987-09-14',
-      sex: 'Other',
-      countryCode: '1',
-      phone: '+1 202 555 0177',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password,
-      confirmPassword: password,
-    },
-  });
-  expect(signUp.status()).toBe(201);
-  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password } });
-  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
-  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
-  expect(verify.status()).toBe(200);
-  return { id: ((await verify.json()) as { data: { _id: string } }).data._id, email, password, token };
-}
-
 test('a blocked customer is told on the dashboard, with how to reach support', async ({ page, browser, request, checkA11y }) => {
-  const customer = await newCustomer(request, page);
+  const customer = await newCustomer(request, page, { firstName: 'Blair', lastName: 'Stopped', prefix: 'blocked' });
 
   // Staff block the customer (the back office's call, as the admin journey makes it through the form).
   const staff = await browser.newContext();

@@ -9,7 +9,7 @@ import { inTransaction } from '../src/server/db/transaction';
 import { bankAccountId, postEntries } from '../src/server/ledger/posting';
 import { bankDate } from '../src/server/lib/bank-time';
 import { closeEndedDays } from '../src/server/reports/service';
-import { ADMIN, expect, fromOurPages, mailedCode, signInAs, tabTo, test, uniqueEmail, approvedStaffCall, approveAsSecondStaff } from './support/fixtures';
+import { ADMIN, expect, fromOurPages, newCustomer, signInAs, tabTo, test, approvedStaffCall, approveAsSecondStaff } from './support/fixtures';
 
 // The back office's books in the browser (issue 15): staff find a customer's entries in the whole
 // journal with its filters, open an entry (all its postings, its link on the hash chain), reverse
@@ -20,7 +20,6 @@ import { ADMIN, expect, fromOurPages, mailedCode, signInAs, tabTo, test, uniqueE
 const dataDir = `/tmp/ledgerline-e2e-${Number(process.env.E2E_PORT ?? 3100)}`;
 /** Shared by both widths (and a retried worker): yesterday can be closed only once. */
 const setupFile = path.join(dataDir, 'admin-books-setup.json');
-const PASSWORD = 'Ledger-Books-5582';
 const ZONE = 'UTC'; // the e2e server's BANK_TIMEZONE (the default)
 const YESTERDAY_CENTS = 73_415;
 
@@ -37,34 +36,6 @@ const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:0
 const longDay = (day: string) =>
   new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-async function newCustomer(page: Page): Promise<Setup['customer']> {
-  const email = uniqueEmail('books');
-  const signUp = await page.request.post('/api/auth/signup', {
-    data: {
-      firstName: 'Rowan',
-      lastName: 'Ledgerwood',
-      email,
-      address: '7 Counting House Lane, Springfield',
-      dateOfBirth: '1984-06-21',
-      sex: 'Prefer not to say',
-      countryCode: '1',
-      phone: '+1 202 555 0177',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
-  expect((await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } })).status()).toBe(200);
-  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
-  expect(verified.status()).toBe(200);
-  const id = ((await verified.json()) as { data: { _id: string } }).data._id;
-  await page.context().clearCookies();
-  return { id, email, name: 'Rowan Ledgerwood' };
-}
 
 /**
  * Books a credit on the customer's checking account yesterday (as the writer would have, in the
@@ -115,7 +86,10 @@ async function bookYesterdayAndClose(customer: Setup['customer']): Promise<Setup
 
 async function setUp(page: Page): Promise<Setup> {
   if (fs.existsSync(setupFile)) return JSON.parse(fs.readFileSync(setupFile, 'utf8')) as Setup;
-  const setup = await bookYesterdayAndClose(await newCustomer(page));
+  // A customer of the books' own, signed up in the page's cookie jar, which is then cleared for the staff sign-in.
+  const { id, email, name } = await newCustomer(page.request, page, { firstName: 'Rowan', lastName: 'Ledgerwood', prefix: 'books' });
+  await page.context().clearCookies();
+  const setup = await bookYesterdayAndClose({ id, email, name });
   fs.writeFileSync(setupFile, JSON.stringify(setup));
   return setup;
 }

@@ -94,6 +94,9 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
   await lookAtBothWidths(invitee, 'staff-invitation', checkA11y);
   await invitee.getByLabel('Password', { exact: true }).fill(password);
   await invitee.getByLabel('Confirm password', { exact: true }).fill(password);
+  // The same fields as the password reset's (NewPasswordFields), filled in, with the strength meter.
+  await expect(invitee.getByTestId('password-strength')).toContainText('Password strength:');
+  await lookAtBothWidths(invitee, 'staff-invitation-filled', checkA11y);
   await invitee.getByRole('button', { name: 'Set password' }).click();
   await expect(invitee).toHaveURL(/\/admin\/login$/);
   await expect(invitee.getByText('Your password is set. Sign in to the back office and set up your second factor.')).toBeVisible();

@@ -1,51 +1,13 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN, expect, mailedCode, signInAs, test, uniqueEmail, fromOurPages, approvedStaffCall } from './support/fixtures';
+import { ADMIN, expect, fromOurPages, newCustomer, signInAs, test, approvedStaffCall } from './support/fixtures';
 
 /** Sonner's rich-colour toasts fail axe's contrast check (root Toaster): let them go first. */
 async function noToasts(page: Page) {
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
 }
 
-interface Customer {
-  id: string;
-  email: string;
-  token: string;
-  accountNumber: string;
-}
-
-/** A fresh customer of this test only (signed up and verified through the API and the dev outbox). */
-async function newCustomer(request: APIRequestContext, page: Page): Promise<Customer> {
-  const email = uniqueEmail('admin-e2e');
-  const password = 'Violet-Harbor-42';
-  const signUp = await request.post('/api/auth/signup', {
-    data: {
-      firstName: 'Morgan',
-      lastName: 'Blockley',
-      email,
-      address: '9 Audit Lane, Springfield',
-      dateOfBirth: '1985-03-02',
-      sex: 'Other',
-      countryCode: '1',
-      phone: '+1 202 555 0123',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password,
-      confirmPassword: password,
-    },
-  });
-  expect(signUp.status()).toBe(201);
-  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password } });
-  expect(signIn.status()).toBe(200);
-  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
-  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
-  expect(verify.status()).toBe(200);
-  const user = ((await verify.json()) as { data: { _id: string; account: { number: string } } }).data;
-  return { id: user._id, email, token, accountNumber: user.account.number };
-}
-
 /** The first step of a payment to another customer: it asks for a transfer code, or is refused. */
-function startTransfer(request: APIRequestContext, customer: Customer) {
+function startTransfer(request: APIRequestContext, customer: { token: string }) {
   return request.post('/api/transaction/transfer', {
     headers: { authorization: `Bearer ${customer.token}`, 'idempotency-key': crypto.randomUUID() },
     data: { amount: 10, accountType: 'checking', accountNumber: '1234567897', routingNumber: '021000021', bankName: 'Other Bank', to: 'Pat Payee' },
@@ -57,7 +19,7 @@ test.describe('admin back office', () => {
     // The longest journey (sign-up, eight pages, six axe runs): 49 s on a loaded 2-core machine,
     // past a minute when it is also the run's first test.
     test.setTimeout(120_000);
-    const customer = await newCustomer(request, page);
+    const customer = await newCustomer(request, page, { firstName: 'Morgan', lastName: 'Blockley', prefix: 'admin-e2e' });
 
     await signInAs(page, ADMIN, '/admin/login');
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
@@ -180,7 +142,7 @@ test.describe('admin back office', () => {
   });
 
   test('opens the journal from the sidebar and filters it by value date and amount', async ({ page, request, checkA11y }) => {
-    const customer = await newCustomer(request, page);
+    const customer = await newCustomer(request, page, { firstName: 'Morgan', lastName: 'Blockley', prefix: 'admin-e2e' });
     await signInAs(page, ADMIN, '/admin/login');
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
 

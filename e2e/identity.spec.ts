@@ -1,4 +1,4 @@
-import { ADMIN, expect, mailedCode, mailedText, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
+import { ADMIN, expect, lookAtBothWidths, mailedCode, mailedText, signInAs, test, uniqueEmail, waitForHydration } from './support/fixtures';
 
 test.describe('identity journeys', () => {
   test('sign up, read the code from the mailbox, verify, land on the dashboard', async ({ page, checkA11y }) => {
@@ -118,6 +118,9 @@ test.describe('identity journeys', () => {
     await checkA11y();
     await page.getByLabel('New password', { exact: true }).fill('Second-Harbor-22');
     await page.getByLabel('Confirm new password', { exact: true }).fill('Second-Harbor-22');
+    // The new-password fields as filled in, with the strength meter, on a phone and a laptop.
+    await expect(page.getByTestId('password-strength')).toContainText('Password strength:');
+    await lookAtBothWidths(page, 'choose-new-password', checkA11y);
     await page.getByRole('button', { name: 'Set new password' }).click();
     await expect(page).toHaveURL(/\/signin$/);
     await signInAs(page, { email, password: 'Second-Harbor-22' });

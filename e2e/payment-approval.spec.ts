@@ -1,4 +1,4 @@
-import type { APIRequestContext, CDPSession, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import {
   DEMO_CUSTOMER,
   demoMoneyTest as test,
@@ -7,9 +7,10 @@ import {
   lastMailId,
   lookAtBothWidths,
   mailedCode,
+  newCustomer,
   signInAs,
   tabTo,
-  uniqueEmail,
+  virtualAuthenticator,
 } from './support/fixtures';
 
 // Transfer approval with a passkey (issue 13's dynamic linking, ADR 024), in Chromium with its
@@ -18,7 +19,6 @@ import {
 // approval and the posting is refused and nothing moves; the emailed code stays as the fallback.
 // The new customer is paid by the demo customer first (the demo money lock keeps balances true).
 
-const PASSWORD = 'Lantern-Orchard-73';
 const money = (value: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(value);
 
 interface SignedIn {
@@ -30,32 +30,6 @@ async function signInByApi(request: APIRequestContext, user: { email: string; pa
   const response = await request.post('/api/auth/signin', { headers: fromOurPages(), data: user });
   expect(response.status()).toBe(200);
   return ((await response.json()) as { data: SignedIn }).data;
-}
-
-async function newCustomer(request: APIRequestContext, page: Page): Promise<{ email: string; password: string }> {
-  const email = uniqueEmail('approval');
-  const signUp = await request.post('/api/auth/signup', {
-    data: {
-      firstName: 'Avery',
-      lastName: 'Approver',
-      email,
-      address: '9 Signet Row, Springfield',
-      dateOfBirth: '1988-03-14',
-      sex: 'Other',
-      countryCode: '1',
-      phone: '+1 202 555 0164',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status()).toBe(201);
-  const { token } = await signInByApi(request, { email, password: PASSWORD });
-  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
-  expect(verify.status()).toBe(200);
-  return { email, password: PASSWORD };
 }
 
 /** The demo customer pays `to` by API, with the emailed code (so the new customer has money to send). */
@@ -71,15 +45,6 @@ async function payFromDemo(request: APIRequestContext, page: Page, accountNumber
   expect(second.status()).toBe(201);
 }
 
-async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-  });
-  return { cdp, authenticatorId };
-}
-
 async function fillTransfer(page: Page, values: { amount: string; to: string; accountNumber: string; description: string }): Promise<void> {
   await page.goto('/account/transfer');
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
@@ -93,9 +58,9 @@ async function fillTransfer(page: Page, values: { amount: string; to: string; ac
 
 test('a transfer approved with a passkey: what it authorizes is shown, it posts, and a changed amount is refused', async ({ page, request, checkA11y }) => {
   test.setTimeout(150_000);
-  const customer = await newCustomer(request, page);
+  const customer = await newCustomer(request, page, { firstName: 'Avery', lastName: 'Approver', prefix: 'approval' });
   // The customer's API session from before the passkey (a sign-in afterwards needs the passkey).
-  const session = await signInByApi(request, customer);
+  const session = await signInByApi(request, { email: customer.email, password: customer.password });
   const own = session.user.account;
   const checkingOf = async () => {
     const response = await request.get('/api/user/me', { headers: { authorization: `Bearer ${session.token}` } });

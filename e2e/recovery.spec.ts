@@ -1,46 +1,18 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { AppContext } from '../src/server/context';
 import { createDatabase } from '../src/server/db/database';
 import { runningEmbeddedUrl } from '../src/server/db/embedded';
 import { completeDueRecoveries } from '../src/server/recovery/service';
 import { ACCOUNT_RECOVERY_DELAY_MS } from '../src/shared/contracts/recovery';
 import { staffCode, totpStepAt } from '../tests/support/totp';
-import { ADMIN, expect, fromOurPages, mailedCode, mailedText, signInAs, staffSignInByApi, tabTo, test, uniqueEmail } from './support/fixtures';
+import { ADMIN, expect, fromOurPages, lookAt, mailedText, newCustomer, signInAs, staffSignInByApi, tabTo, test } from './support/fixtures';
 
 // ADR 025 in the browser (issue 13): removing a factor asks for a fresh one; staff start a support
 // recovery on the user page with the identity check, the job runs as if 24 hours had passed (its
 // function driven with a clock, on the running server's database), and the customer then signs in
 // with the password alone; the mailed link's page cancels one. 375 and 1280 px, axe, keyboard.
 
-const PASSWORD = 'Harbor-Lantern-Quiet-58';
 const dataDir = `/tmp/ledgerline-e2e-${Number(process.env.E2E_PORT ?? 3100)}`;
-
-async function newCustomer(request: APIRequestContext, page: Page, firstName: string): Promise<{ email: string; password: string; id: string }> {
-  const email = uniqueEmail('recovery');
-  const signUp = await request.post('/api/auth/signup', {
-    data: {
-      firstName,
-      lastName: 'Recovery',
-      email,
-      address: '9 Lost Key Road, Springfield',
-      dateOfBirth: '1988-03-14',
-      sex: 'Other',
-      countryCode: '1',
-      phone: '+1 202 555 0166',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status()).toBe(201);
-  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } });
-  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
-  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
-  expect(verify.status()).toBe(200);
-  return { email, password: PASSWORD, id: ((await verify.json()) as { data: { _id: string } }).data._id };
-}
 
 /** The authenticator app set up through the API with the page's session; answers its secret and the step its confirmation spent. */
 async function enrolApp(page: Page): Promise<{ secret: string; usedStep: number }> {
@@ -49,13 +21,6 @@ async function enrolApp(page: Page): Promise<{ secret: string; usedStep: number 
   const usedStep = totpStepAt(new Date());
   expect((await page.request.post('/api/auth/totp/confirm', { headers: fromOurPages(), data: { code: staffCode(usedStep, secret) } })).status()).toBe(201);
   return { secret, usedStep };
-}
-
-async function look(page: Page, name: string, width: number, checkA11y: (page?: Page) => Promise<void>) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-  await checkA11y(page);
-  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
 }
 
 /** The recovery job's run 24 hours and a minute from now, on the running server's database (as the job runner would run it then). */
@@ -82,7 +47,7 @@ for (const width of [375, 1280]) {
   test(`removing the authenticator app asks for a code from it (${width} px)`, async ({ page, request, checkA11y }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
-    const customer = await newCustomer(request, page, 'Quinn');
+    const customer = await newCustomer(request, page, { firstName: 'Quinn', lastName: 'Recovery', prefix: 'recovery' });
     await signInAs(page, customer);
     await expect(page).toHaveURL(/\/account\/home$/);
     const { secret, usedStep } = await enrolApp(page);
@@ -97,7 +62,7 @@ for (const width of [375, 1280]) {
     // Without a code: refused, named on the field; the app stays.
     await page.getByRole('button', { name: 'Yes, remove it' }).click();
     await expect(page.getByText("Confirm it's you with your second factor").first()).toBeVisible();
-    await look(page, 'remove-app-needs-code', width, checkA11y);
+    await lookAt(page, 'remove-app-needs-code', checkA11y);
     // The code its set-up used is spent: refused.
     await codeField.fill(staffCode(usedStep, secret));
     await page.getByRole('button', { name: 'Yes, remove it' }).click();
@@ -107,7 +72,7 @@ for (const width of [375, 1280]) {
     await codeField.press('Enter');
     await expect(page.getByRole('button', { name: 'Set up an authenticator app' })).toBeVisible();
     expect(((await (await page.request.get('/api/auth/factors')).json()) as { data: { totp: boolean } }).data.totp).toBe(false);
-    await look(page, 'remove-app-done', width, checkA11y);
+    await lookAt(page, 'remove-app-done', checkA11y);
   });
 }
 
@@ -117,7 +82,7 @@ for (const width of [375, 1280]) {
     // The customer, who set up an app, then lost it (and the recovery codes).
     const customerContext = await browser.newContext();
     const customerPage = await customerContext.newPage();
-    const customer = await newCustomer(request, customerPage, 'Morgan');
+    const customer = await newCustomer(request, customerPage, { firstName: 'Morgan', lastName: 'Recovery', prefix: 'recovery' });
     await signInAs(customerPage, customer);
     await expect(customerPage).toHaveURL(/\/account\/home$/);
     await enrolApp(customerPage);
@@ -143,7 +108,7 @@ for (const width of [375, 1280]) {
     await expect(page.getByRole('button', { name: 'Withdraw the recovery' })).toBeVisible();
     await expect(page.getByText('Account recovery started (takes effect in 24 hours)')).toBeVisible();
     await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
-    await look(page, 'staff-recovery-pending', width, checkA11y);
+    await lookAt(page, 'staff-recovery-pending', checkA11y);
     // The customer was told at once, with a link that would cancel it.
     expect(await mailedText(page, customer.email, /cancel-recovery\?token=/)).toContain('account');
 
@@ -160,7 +125,7 @@ for (const width of [375, 1280]) {
     await expect(customerAgain).toHaveURL(/\/account\/home$/);
     await customerAgain.goto('/account/security');
     await expect(customerAgain.getByRole('button', { name: 'Set up an authenticator app' })).toBeVisible();
-    await look(customerAgain, 'customer-after-recovery', width, checkA11y);
+    await lookAt(customerAgain, 'customer-after-recovery', checkA11y);
     await fresh.close();
 
     await page.reload();
@@ -171,7 +136,7 @@ for (const width of [375, 1280]) {
 
 test('the mailed link cancels a recovery, and the security page showed it pending (375 px)', async ({ page, browser, request, checkA11y }) => {
   test.setTimeout(120_000);
-  const customer = await newCustomer(request, page, 'Casey');
+  const customer = await newCustomer(request, page, { firstName: 'Casey', lastName: 'Recovery', prefix: 'recovery' });
   await staffSignInByApi(page, ADMIN);
   const started = await page.request.post(`/api/user/admin/${customer.id}/recovery`, {
     headers: fromOurPages(),
@@ -186,7 +151,7 @@ test('the mailed link cancels a recovery, and the security page showed it pendin
   await expect(customerPage).toHaveURL(/\/account\/home$/);
   await customerPage.goto('/account/security');
   await expect(customerPage.getByRole('heading', { name: 'Account recovery pending' })).toBeVisible();
-  await look(customerPage, 'security-recovery-pending', 375, checkA11y);
+  await lookAt(customerPage, 'security-recovery-pending', checkA11y);
   await customerContext.close();
 
   const link = (await mailedText(page, customer.email, /cancel-recovery\?token=/)).match(/(\/cancel-recovery\?token=[A-Za-z0-9_-]+)/)![1]!;
@@ -196,12 +161,12 @@ test('the mailed link cancels a recovery, and the security page showed it pendin
   await linkPage.goto(link);
   await linkPage.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
   await expect(linkPage.getByRole('heading', { name: 'Cancel the account recovery' })).toBeVisible();
-  await look(linkPage, 'cancel-recovery-link', 375, checkA11y);
+  await lookAt(linkPage, 'cancel-recovery-link', checkA11y);
   const button = linkPage.getByRole('button', { name: 'Cancel the recovery' });
   await tabTo(linkPage, button);
   await linkPage.keyboard.press('Enter');
   await expect(linkPage.getByText('The account recovery was cancelled. Nothing was changed.')).toBeVisible();
-  await look(linkPage, 'cancel-recovery-done', 375, checkA11y);
+  await lookAt(linkPage, 'cancel-recovery-done', checkA11y);
   await linkContext.close();
   const latest = await page.request.get(`/api/user/admin/${customer.id}/recovery`);
   expect(((await latest.json()) as { data: { status: string; cancelledVia: string } }).data).toMatchObject({ status: 'cancelled', cancelledVia: 'link' });

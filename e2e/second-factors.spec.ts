@@ -1,50 +1,11 @@
-import type { APIRequestContext, CDPSession, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { staffCode, totpStepAt } from '../tests/support/totp';
-import { expect, fromOurPages, lookAtBothWidths, mailedCode, signInAs, tabTo, test, uniqueEmail } from './support/fixtures';
+import { expect, fromOurPages, lookAtBothWidths, newCustomer, signInAs, tabTo, test, virtualAuthenticator } from './support/fixtures';
 
 // Second factors in the browser (issue 13, ADR 011): a passkey registered with Chromium's virtual
 // authenticator (the DevTools WebAuthn domain), then used alone and as the second step; an
 // authenticator app set up from its key, then a sign-in with its code, a replayed code refused,
 // and a sign-in with a recovery code. Each test has its own customer.
-
-const PASSWORD = 'Lantern-Orchard-73';
-
-async function newCustomer(request: APIRequestContext, page: Page, firstName: string): Promise<{ email: string; password: string }> {
-  const email = uniqueEmail('factors');
-  const signUp = await request.post('/api/auth/signup', {
-    data: {
-      firstName,
-      lastName: 'Factors',
-      email,
-      address: '3 Keyring Lane, Springfield',
-      dateOfBirth: '1990-07-08',
-      sex: 'Other',
-      countryCode: '1',
-      phone: '+1 202 555 0177',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status()).toBe(201);
-  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } });
-  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
-  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
-  expect(verify.status()).toBe(200);
-  return { email, password: PASSWORD };
-}
-
-/** Chromium's virtual platform authenticator (a passkey store with user verification), for this page. */
-async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-  });
-  return { cdp, authenticatorId };
-}
 
 async function signOut(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Account' }).first().getByRole('button', { name: 'Logout' }).click();
@@ -59,7 +20,7 @@ test('a passkey: registered on the security page, then signing in with it alone,
   checkA11y,
 }) => {
   test.setTimeout(120_000);
-  const customer = await newCustomer(request, page, 'Parker');
+  const customer = await newCustomer(request, page, { firstName: 'Parker', lastName: 'Factors', prefix: 'factors' });
   const { cdp, authenticatorId } = await virtualAuthenticator(page);
 
   // Signed in with the password alone: the dashboard suggests a second factor.
@@ -122,7 +83,7 @@ test('an authenticator app: set up with its key, recovery codes saved, then sign
   checkA11y,
 }) => {
   test.setTimeout(120_000);
-  const customer = await newCustomer(request, page, 'Tova');
+  const customer = await newCustomer(request, page, { firstName: 'Tova', lastName: 'Factors', prefix: 'factors' });
   await signInAs(page, customer);
   await expect(page).toHaveURL(/\/account\/home$/);
   await page.goto('/account/security');
@@ -190,7 +151,7 @@ test('an authenticator app: set up with its key, recovery codes saved, then sign
 
 test('changing the password needs a fresh second factor: a code from the app, or the passkey', async ({ page, request, checkA11y }) => {
   test.setTimeout(120_000);
-  const customer = await newCustomer(request, page, 'Rowan');
+  const customer = await newCustomer(request, page, { firstName: 'Rowan', lastName: 'Factors', prefix: 'factors' });
   await signInAs(page, customer);
   await expect(page).toHaveURL(/\/account\/home$/);
   // The app set up through the API with this page's session (its page has its own journey above).

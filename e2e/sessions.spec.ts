@@ -1,37 +1,8 @@
-import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
-import { ADMIN, expect, fromOurPages, mailedCode, signInAs, test, uniqueEmail } from './support/fixtures';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { ADMIN, CUSTOMER_PASSWORD, expect, newCustomer, signInAs, test } from './support/fixtures';
 
 // Sessions a customer can see and end (issue 13). Each test has its own customer: ending sessions
 // of a demo customer would sign out the other journeys running beside it.
-
-const PASSWORD = 'Quartz-Meadow-64';
-
-async function newCustomer(request: APIRequestContext, page: Page): Promise<{ id: string; email: string }> {
-  const email = uniqueEmail('sessions');
-  const signUp = await request.post('/api/auth/signup', {
-    data: {
-      firstName: 'Sasha',
-      lastName: 'Devices',
-      email,
-      address: '7 Session Row, Springfield',
-      dateOfBirth: '1991-02-03',
-      sex: 'Other',
-      countryCode: '1',
-      phone: '+1 202 555 0144',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status()).toBe(201);
-  const signIn = await request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } });
-  const token = ((await signIn.json()) as { data: { token: string } }).data.token;
-  const verify = await request.post('/api/auth/verify-email', { headers: { authorization: `Bearer ${token}` }, data: { otp: await mailedCode(page, email) } });
-  expect(verify.status()).toBe(200);
-  return { id: ((await verify.json()) as { data: { _id: string } }).data._id, email };
-}
 
 // Each browser says it is another device, so the lists name them apart.
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
@@ -42,7 +13,7 @@ const WINDOWS_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gec
 async function signedInBrowser(browser: Browser, email: string, userAgent?: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(userAgent ? { userAgent } : {});
   const page = await context.newPage();
-  await signInAs(page, { email, password: PASSWORD });
+  await signInAs(page, { email, password: CUSTOMER_PASSWORD });
   await expect(page).toHaveURL(/\/account\/home$/);
   return { context, page };
 }
@@ -57,7 +28,7 @@ test('the security page ends another session, staff end one from the user page, 
 }) => {
   // Five browsers and the back office on a busy machine.
   test.setTimeout(180_000);
-  const customer = await newCustomer(request, page);
+  const customer = await newCustomer(request, page, { firstName: 'Sasha', lastName: 'Devices', prefix: 'sessions' });
   const laptop = await signedInBrowser(browser, customer.email);
   const phone = await signedInBrowser(browser, customer.email, IPHONE);
 
@@ -126,9 +97,9 @@ test('the security page ends another session, staff end one from the user page, 
 });
 
 test('a minute before the idle timeout the app asks "Are you still there?", and "Stay signed in" keeps the session', async ({ page, request, checkA11y }) => {
-  const customer = await newCustomer(request, page);
+  const customer = await newCustomer(request, page, { firstName: 'Sasha', lastName: 'Devices', prefix: 'sessions' });
   await page.clock.install();
-  await signInAs(page, { email: customer.email, password: PASSWORD });
+  await signInAs(page, customer);
   await expect(page).toHaveURL(/\/account\/home$/);
   const dialog = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await expect(dialog).toBeHidden();

@@ -6,7 +6,7 @@ import { runningEmbeddedUrl } from '../src/server/db/embedded';
 import { inTransaction } from '../src/server/db/transaction';
 import { bankAccountId, postEntries } from '../src/server/ledger/posting';
 import { bankMonth, bankMonthRange, previousMonth } from '../src/server/lib/bank-time';
-import { expect, fromOurPages, mailedCode, tabTo, test, uniqueEmail } from './support/fixtures';
+import { expect, fromOurPages, newCustomer, tabTo, test } from './support/fixtures';
 
 // Statements in the browser (issue 14): a customer whose last month has four known transactions
 // downloads its statement PDF and checks the totals with pdftotext (poppler-utils), exports the
@@ -14,7 +14,6 @@ import { expect, fromOurPages, mailedCode, tabTo, test, uniqueEmail } from './su
 // and a copy with one digit changed.
 
 const dataDir = `/tmp/ledgerline-e2e-${Number(process.env.E2E_PORT ?? 3100)}`;
-const PASSWORD = 'Ledger-Statement-4471';
 
 /** Last month's transactions: booked then (the server's calendar is UTC here), as the writer would have. */
 const LAST_MONTH = [
@@ -26,33 +25,6 @@ const LAST_MONTH = [
 const TOTAL_IN = 254_510;
 const TOTAL_OUT = 121_825;
 const CLOSING = 132_685;
-
-/** Signs up and verifies a customer through the API in the page's cookie jar (the page is then signed in). */
-async function newCustomer(page: Page, firstName: string): Promise<{ email: string; id: string }> {
-  const email = uniqueEmail(firstName.toLowerCase());
-  const signUp = await page.request.post('/api/auth/signup', {
-    data: {
-      firstName,
-      lastName: 'Statement',
-      email,
-      address: '4 Quay Road, Springfield',
-      dateOfBirth: '1987-03-09',
-      sex: 'Prefer not to say',
-      countryCode: '1',
-      phone: '+1 202 555 0163',
-      occupation: 'private',
-      annualIncomeRange: '$30,000.00 - $70,000.00',
-      accountType: 'Checking',
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(201);
-  expect((await page.request.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: PASSWORD } })).status()).toBe(200);
-  const verified = await page.request.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
-  expect(verified.status()).toBe(200);
-  return { email, id: ((await verified.json()) as { data: { _id: string } }).data._id };
-}
 
 /** Books last month's transactions on the customer's checking account, in the running bank's database. */
 async function bookLastMonth(userId: string): Promise<string> {
@@ -111,7 +83,8 @@ for (const width of [1280, 375]) {
   test(`a customer downloads a statement and a CSV, and a landlord tells the genuine PDF from an edited one, at ${width} px`, async ({ page, checkA11y }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
-    const customer = await newCustomer(page, width === 375 ? 'Mobile' : 'Desktop');
+    // Signed up in the page's cookie jar: the page is then signed in as them.
+    const customer = await newCustomer(page.request, page, { firstName: width === 375 ? 'Mobile' : 'Desktop', lastName: 'Statement' });
     const month = await bookLastMonth(customer.id);
 
     await page.goto('/account/statements');

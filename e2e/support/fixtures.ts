@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, request as requests, type APIRequestContext, type APIResponse, type Cookie, type Locator, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  request as requests,
+  type APIRequestContext,
+  type APIResponse,
+  type CDPSession,
+  type Cookie,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
 import { STAFF_ROLE_LABELS, type StaffRole } from '../../src/shared/staff-roles';
 import { msUntilStep, STAFF_TOTP_SECRET, staffCode, totpStepAt } from '../../tests/support/totp';
@@ -87,16 +97,25 @@ export const demoMoneyTest = test.extend<{ demoMoney: void }>({
 });
 
 /**
- * Looks at the page as a phone and a laptop show it: at 375 and 1280 px, no sideways scroll, axe
- * clean, and a screenshot named after `name` and the width; the page is left at 1280 px.
+ * Looks at the page at the width it has now: no sideways scroll, axe clean, and a screenshot
+ * named after `name` and the width.
+ */
+export async function lookAt(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
+  const width = page.viewportSize()?.width ?? 0;
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+  await checkA11y(page);
+  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+}
+
+/**
+ * Looks at the page as a phone and a laptop show it (`lookAt` at 375 and 1280 px); the page is
+ * left at 1280 px.
  */
 export async function lookAtBothWidths(page: Page, name: string, checkA11y: (page?: Page) => Promise<void>): Promise<void> {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-    await checkA11y(page);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+    await lookAt(page, name, checkA11y);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -111,6 +130,16 @@ export async function tabTo(page: Page, target: Locator, limit = 80): Promise<vo
     await page.keyboard.press('Tab');
   }
   throw new Error(`could not reach ${target} with Tab`);
+}
+
+/** Chromium's virtual platform authenticator (a passkey store with user verification) for this page, through the DevTools WebAuthn domain. */
+export async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  });
+  return { cdp, authenticatorId };
 }
 
 /** Waits until React has taken over a prerendered page (src/web/root.tsx marks it), so typed text reaches React's state. */
@@ -358,13 +387,14 @@ export async function approvedStaffCall(requested: APIResponse): Promise<{ statu
  * A new, verified customer with no money (a journey's own customer: the demo customers' balances
  * stay as they are), signed up through the API with `via`'s cookies: `page.request` leaves the page
  * signed in as them, the `request` fixture leaves the page as it was. The password is
- * CUSTOMER_PASSWORD; the last name is unique unless one is given.
+ * CUSTOMER_PASSWORD; the last name is unique unless one is given. `token` is the session's bearer
+ * token (for a call in a context that holds another session's cookies).
  */
 export async function newCustomer(
   via: APIRequestContext,
   page: Page,
   options: { firstName?: string; lastName?: string; prefix?: string } = {},
-): Promise<{ id: string; email: string; password: string; name: string; accountNumber: string }> {
+): Promise<{ id: string; email: string; password: string; name: string; accountNumber: string; token: string }> {
   const { firstName = 'Quinn', lastName = `Checker${Math.random().toString(36).slice(2, 6)}` } = options;
   const email = uniqueEmail(options.prefix ?? firstName.toLowerCase());
   // `via` may hold another customer's session already: a call with its cookie needs the bank's Origin.
@@ -389,10 +419,11 @@ export async function newCustomer(
   expect(signUp.status(), await signUp.text()).toBe(201);
   const signIn = await via.post('/api/auth/signin', { headers: fromOurPages(), data: { email, password: CUSTOMER_PASSWORD } });
   expect(signIn.status(), await signIn.text()).toBe(200);
+  const { token } = ((await signIn.json()) as { data: { token: string } }).data;
   const verified = await via.post('/api/auth/verify-email', { headers: fromOurPages(), data: { otp: await mailedCode(page, email) } });
   expect(verified.status(), await verified.text()).toBe(200);
   const { data } = (await verified.json()) as { data: { _id: string; account: { number: string } } };
-  return { id: data._id, email, password: CUSTOMER_PASSWORD, name: `${firstName} ${lastName}`, accountNumber: data.account.number };
+  return { id: data._id, email, password: CUSTOMER_PASSWORD, name: `${firstName} ${lastName}`, accountNumber: data.account.number, token };
 }
 
 // ---------------------------------------------------------------- staff roles (ADR 022)

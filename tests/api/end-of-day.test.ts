@@ -6,7 +6,7 @@ import { cronItems, taskList } from '../../src/server/jobs/registry';
 import { sealAll } from '../../src/server/ledger/sealer';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { CLOSE_DAYS_TASK, closeEndedDays } from '../../src/server/reports/service';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, signIn, type TestContext, staffCall } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, signIn, type TestContext, staffCall, staffEntry } from '../support/app';
 
 // End of day (issue 15) over the demo data plus a simulated day of traffic, on an injectable clock,
 // in a bank whose calendar is America/New_York. The simulated day is 1 November 2026, when clocks
@@ -31,19 +31,6 @@ async function at(instant: string) {
 const get = (url: string, token = admin) => ctx.app.inject({ method: 'GET', url, headers: bearer(token) });
 const post = (url: string, payload: Record<string, unknown>, token = admin) =>
   staffCall(ctx, { method: 'POST', url, headers: { ...bearer(token), 'idempotency-key': randomUUID() }, payload });
-
-async function staffEntry(userId: string, transactionType: 'credit' | 'debit', amount: number, date: string, account: 'savings' | 'checking' = 'checking') {
-  const response = await post(`/api/transaction/admin/${userId}`, {
-    amount,
-    transactionType,
-    date,
-    description: `EOD ${transactionType}`,
-    reason: 'end of day test',
-    account,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return json(response).data.entryId as string;
-}
 
 async function liveBalances(): Promise<Map<string, number>> {
   const rows = await ctx.database.db.selectFrom('ledger_accounts').select(['id', 'balance']).execute();
@@ -96,7 +83,7 @@ describe('a simulated day of traffic', () => {
     await at('2026-11-01T13:00:00Z');
     customer = await createCustomer(ctx);
     await openedAtClock();
-    await staffEntry(customer.userId, 'credit', 500, DAY);
+    await staffEntry(ctx, customer.userId, 'credit', 500, { date: DAY });
     const own = await post('/api/transaction/internal-transfer', { from: 'checking', to: 'savings', amount: 100 }, customer.token);
     expect(own.statusCode, own.body).toBe(201);
 
@@ -110,7 +97,7 @@ describe('a simulated day of traffic', () => {
 
     // A back-valued staff debit (value date the day before) and its reversal: booking time counts, not the value date.
     await at('2026-11-01T15:00:00Z');
-    const debit = await staffEntry(jamieId, 'debit', 20, '2026-10-31');
+    const debit = await staffEntry(ctx, jamieId, 'debit', 20, { date: '2026-10-31' });
     await at('2026-11-01T16:00:00Z');
     const reversed = await staffCall(ctx, {
       method: 'DELETE',
@@ -136,13 +123,13 @@ describe('a simulated day of traffic', () => {
 
     // The last minutes of the day, then the balances as the day ends.
     await at('2026-11-02T04:59:00Z');
-    await staffEntry(customer.userId, 'credit', 1.5, DAY, 'savings');
+    await staffEntry(ctx, customer.userId, 'credit', 1.5, { date: DAY, account: 'savings' });
     endOfDay = await liveBalances();
 
     // The next bank day has begun: this entry is not part of 1 November.
     current = new Date('2026-11-02T05:00:00Z');
     admin = await adminToken(ctx);
-    await staffEntry(customer.userId, 'credit', 7, '2026-11-02');
+    await staffEntry(ctx, customer.userId, 'credit', 7, { date: '2026-11-02' });
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthsUpTo } from '../../src/server/transactions/service';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, type TestContext, valueDate, staffCall } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, type TestContext, valueDate, staffCall, staffEntry } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -33,18 +33,6 @@ async function history(token: string, query: string): Promise<{ items: Line[]; t
   return json(response).data;
 }
 
-async function staffEntry(userId: string, dollars: number, transactionType: 'credit' | 'debit', description: string, date = valueDate(), account = 'checking') {
-  const response = await post(admin, `/api/transaction/admin/${userId}`, {
-    amount: dollars,
-    transactionType,
-    date,
-    description,
-    reason: 'test setup',
-    account,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
-
 async function pay(from: Customer, to: Customer, dollars: number, payeeName: string, description?: string) {
   const body = {
     from: from.accountNumber,
@@ -67,14 +55,14 @@ beforeAll(async () => {
   alice = await createCustomer(ctx, { firstName: 'Alice', lastName: 'Wong' });
   bob = await createCustomer(ctx, { firstName: 'Bob', lastName: 'Okafor' });
   carol = await createCustomer(ctx, { firstName: 'Carol', lastName: 'Díaz' });
-  await staffEntry(alice.userId, 1000, 'credit', 'Salary November');
+  await staffEntry(ctx, alice.userId, 'credit', 1000, { description: 'Salary November' });
   await pay(alice, bob, 42.5, 'Bob Okafor', 'Climbing gym');
   await pay(alice, bob, 120, 'Bob Okafor', 'Rent share');
   await pay(alice, carol, 15.25, 'Carol Díaz', 'Coffee 100% arabica');
   await pay(alice, carol, 300, 'Carol Díaz');
-  await staffEntry(alice.userId, 9.99, 'debit', 'Card fee');
+  await staffEntry(ctx, alice.userId, 'debit', 9.99, { description: 'Card fee' });
   // Another customer's lines with the same words must never show in Alice's search.
-  await staffEntry(bob.userId, 500, 'credit', 'Rent share deposit');
+  await staffEntry(ctx, bob.userId, 'credit', 500, { description: 'Rent share deposit' });
 });
 
 describe('GET /api/transaction: search by words and amount', () => {
@@ -144,9 +132,9 @@ describe('GET /api/transaction/monthly-totals', () => {
   it('answers money in and out for each of the last 12 months, oldest first, leaving out moves between own accounts', async () => {
     const dana = await createCustomer(ctx);
     const twoMonthsAgo = valueDate(-62);
-    await staffEntry(dana.userId, 250, 'credit', 'Bonus', twoMonthsAgo);
-    await staffEntry(dana.userId, 100, 'credit', 'Refund');
-    await staffEntry(dana.userId, 30.5, 'debit', 'Fee');
+    await staffEntry(ctx, dana.userId, 'credit', 250, { description: 'Bonus', date: twoMonthsAgo });
+    await staffEntry(ctx, dana.userId, 'credit', 100, { description: 'Refund' });
+    await staffEntry(ctx, dana.userId, 'debit', 30.5, { description: 'Fee' });
     const moved = await post(dana.token, '/api/transaction/internal-transfer', { from: 'checking', to: 'savings', amount: 50 });
     expect(moved.statusCode).toBe(201);
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealAll } from '../../src/server/ledger/sealer';
-import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext, valueDate, staffCall } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext, valueDate, staffCall, staffEntry } from '../support/app';
 
 // The whole journal (issue 15): every entry on every account, the bank's own included, filtered by
 // kind, customer, account, booking time, value date and amount, paged by key; one entry's page.
@@ -23,25 +23,14 @@ const journal = async (query: string) => {
   };
 };
 
-async function staffEntry(userId: string, transactionType: 'credit' | 'debit', amount: number, date: string, description: string) {
-  const response = await staffCall(ctx, {
-    method: 'POST',
-    url: `/api/transaction/admin/${userId}`,
-    headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
-    payload: { amount, transactionType, date, description, reason: 'journal test' },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return json(response).data.entryId as string;
-}
-
 beforeAll(async () => {
   ctx = await createTestApp();
   admin = await adminToken(ctx);
   alice = await createCustomer(ctx, { firstName: 'Alice', lastName: 'Journal' });
   bob = await createCustomer(ctx, { firstName: 'Bob', lastName: 'Journal' });
   operationsId = (await ctx.database.db.selectFrom('ledger_accounts').select('id').where('kind', '=', 'bank_operations').executeTakeFirstOrThrow()).id;
-  entries.aliceCredit = await staffEntry(alice.userId, 'credit', 300, valueDate(-40), 'Alice funding');
-  entries.bobCredit = await staffEntry(bob.userId, 'credit', 80.25, valueDate(-20), 'Bob funding');
+  entries.aliceCredit = await staffEntry(ctx, alice.userId, 'credit', 300, { date: valueDate(-40), description: 'Alice funding' });
+  entries.bobCredit = await staffEntry(ctx, bob.userId, 'credit', 80.25, { date: valueDate(-20), description: 'Bob funding' });
   const moved = await ctx.app.inject({
     method: 'POST',
     url: '/api/transaction/internal-transfer',
@@ -50,7 +39,7 @@ beforeAll(async () => {
   });
   expect(moved.statusCode).toBe(201);
   entries.aliceInternal = json(moved).data.entryId;
-  entries.bobDebit = await staffEntry(bob.userId, 'debit', 10, valueDate(-20), 'Bob fee');
+  entries.bobDebit = await staffEntry(ctx, bob.userId, 'debit', 10, { date: valueDate(-20), description: 'Bob fee' });
   const reversal = await staffCall(ctx, {
     method: 'DELETE',
     url: `/api/transaction/admin/${entries.bobDebit}`,
@@ -249,7 +238,7 @@ describe('GET /api/admin/journal', () => {
 
 describe('GET /api/admin/journal/:id', () => {
   it('shows all postings, "not sealed yet" before the sealer, then its hash and predecessor', async () => {
-    const fresh = await staffEntry(alice.userId, 'credit', 1, valueDate(), 'Unsealed for a moment');
+    const fresh = await staffEntry(ctx, alice.userId, 'credit', 1, { description: 'Unsealed for a moment', reason: 'journal test' });
     const unsealed = json(await get(`/api/admin/journal/${fresh}`)).data;
     expect(unsealed.chain).toBeNull();
     await sealAll(ctx.database.db);

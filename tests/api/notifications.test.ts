@@ -17,8 +17,8 @@ import {
   mailbox,
   signIn,
   type TestContext,
-  valueDate,
   staffCall,
+  staffEntry,
 } from '../support/app';
 
 let ctx: TestContext;
@@ -51,17 +51,6 @@ const list = async (token: string, query = '') => {
 const preferences = async (token: string) => json(await get(token, '/api/notifications/preferences')).data;
 const mailsTo = async (email: string) => (await mailbox(ctx)).filter((mail) => mail.to === email);
 
-async function staffEntry(userId: string, dollars: number, transactionType: 'credit' | 'debit', description = 'Test funding', account = 'checking') {
-  const response = await post(
-    admin,
-    `/api/transaction/admin/${userId}`,
-    { amount: dollars, transactionType, date: valueDate(), description, reason: 'test setup', account },
-    { 'idempotency-key': key() },
-  );
-  expect(response.statusCode, response.body).toBe(201);
-  return json(response).data as { entryId: string };
-}
-
 /** A transfer between two customers at this bank: the code step, then the transfer with the mailed code. */
 async function pay(from: Customer, to: Customer, dollars: number, description = 'Dinner') {
   const body = { from: from.accountNumber, amount: dollars, accountType: 'checking', accountNumber: to.accountNumber, to: 'Payee', description };
@@ -91,7 +80,7 @@ describe('money notifications from the ledger', () => {
   it('tells the payee that money arrived, in the app only by default, and tells the payer nothing below their amount', async () => {
     const payer = await createCustomer(ctx, { firstName: 'Priya', lastName: 'Shah' });
     const payee = await createCustomer(ctx);
-    await staffEntry(payer.userId, 300, 'credit');
+    await staffEntry(ctx, payer.userId, 'credit', 300);
     await drainJobs(ctx);
     const payerBefore = await list(payer.token);
 
@@ -115,7 +104,7 @@ describe('money notifications from the ledger', () => {
 
   it('tells a customer about a staff credit ("from the bank") but not about their own opening or moves between their accounts', async () => {
     const customer = await createCustomer(ctx);
-    await staffEntry(customer.userId, 80, 'credit', 'Fee refund');
+    await staffEntry(ctx, customer.userId, 'credit', 80, { description: 'Fee refund' });
     await internal(customer, 20);
     await drainJobs(ctx);
     const { items } = await list(customer.token);
@@ -126,7 +115,7 @@ describe('money notifications from the ledger', () => {
   it('tells the payer about a payment above their amount, in the app and by email', async () => {
     const payer = await createCustomer(ctx);
     const payee = await createCustomer(ctx);
-    await staffEntry(payer.userId, 1000, 'credit');
+    await staffEntry(ctx, payer.userId, 'credit', 1000);
     const saved = await put(payer.token, '/api/notifications/preferences', { money_sent_above: { inApp: true, email: true, amount: '100' } });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(json(saved).data.money_sent_above).toEqual({ inApp: true, email: true, amount: 100, locked: false });
@@ -146,7 +135,7 @@ describe('money notifications from the ledger', () => {
 
   it('tells a customer once when a balance drops below their amount, not again while it stays below', async () => {
     const customer = await createCustomer(ctx);
-    await staffEntry(customer.userId, 100, 'credit');
+    await staffEntry(ctx, customer.userId, 'credit', 100);
     expect((await put(customer.token, '/api/notifications/preferences', { balance_below: { inApp: true, email: false, amount: 50 } })).statusCode).toBe(200);
     await internal(customer, 40); // checking 100 -> 60: still above
     await internal(customer, 15); // 60 -> 45: crosses
@@ -160,7 +149,7 @@ describe('money notifications from the ledger', () => {
   it('notifies one posting once even when the job runs twice, or reads the chain again after a crash', async () => {
     const payer = await createCustomer(ctx);
     const payee = await createCustomer(ctx);
-    await staffEntry(payer.userId, 700, 'credit');
+    await staffEntry(ctx, payer.userId, 'credit', 700);
     await put(payee.token, '/api/notifications/preferences', { money_received: { inApp: true, email: true } });
     await drainJobs(ctx);
     await pay(payer, payee, 12);
@@ -200,7 +189,7 @@ describe('money notifications from the ledger', () => {
     const payer = await createCustomer(ctx);
     const quiet = await createCustomer(ctx);
     const mailOnly = await createCustomer(ctx);
-    await staffEntry(payer.userId, 1000, 'credit');
+    await staffEntry(ctx, payer.userId, 'credit', 1000);
     expect(
       (
         await put(quiet.token, '/api/notifications/preferences', {

@@ -375,20 +375,39 @@ export async function staffCall(ctx: TestContext, options: InjectOptions): Promi
 }
 
 /**
- * Credits a customer's account as staff do (a staff credit, held by four eyes and approved by the
- * second staff member through `staffCall`); throws with the answer unless it was carried out (201).
+ * A staff credit or debit on a customer's account (POST /api/transaction/admin/:userId by the
+ * first admin, held by four eyes and approved by the second staff member through `staffCall`), as
+ * a test sets up its books: throws with the answer unless it was carried out (201); answers the
+ * posted entry's id. The value date is today unless given.
  */
+export async function staffEntry(
+  ctx: TestContext,
+  userId: string,
+  transactionType: 'credit' | 'debit',
+  dollars: number,
+  {
+    date = valueDate(),
+    description = 'Test funding',
+    account = 'checking',
+    reason = 'test setup',
+  }: { date?: string; description?: string; account?: 'savings' | 'checking'; reason?: string } = {},
+): Promise<string> {
+  const response = await staffCall(ctx, {
+    method: 'POST',
+    url: `/api/transaction/admin/${userId}`,
+    headers: { ...bearer(await adminToken(ctx)), 'idempotency-key': `staff-entry-${randomBytes(12).toString('hex')}` },
+    payload: { amount: dollars, transactionType, date, description, reason, account },
+  });
+  if (response.statusCode !== 201) throw new Error(`a staff ${transactionType} for ${userId} answered ${response.statusCode}: ${response.body}`);
+  return json<{ data: { entryId: string } }>(response).data.entryId;
+}
+
+/** Credits a customer's account today as staff do (a `staffEntry` credit), so the customer has money to move. */
 export async function fund(
   ctx: TestContext,
   userId: string,
   dollars: number,
   { account = 'checking', description = 'Test funding' }: { account?: 'savings' | 'checking'; description?: string } = {},
 ): Promise<void> {
-  const response = await staffCall(ctx, {
-    method: 'POST',
-    url: `/api/transaction/admin/${userId}`,
-    headers: { ...bearer(await adminToken(ctx)), 'idempotency-key': `fund-${randomBytes(12).toString('hex')}` },
-    payload: { amount: dollars, transactionType: 'credit', date: valueDate(), description, reason: 'test setup', account },
-  });
-  if (response.statusCode !== 201) throw new Error(`funding ${userId} answered ${response.statusCode}: ${response.body}`);
+  await staffEntry(ctx, userId, 'credit', dollars, { account, description });
 }

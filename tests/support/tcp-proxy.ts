@@ -23,7 +23,8 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const next = net.createServer((client) => {
-        const upstream = net.connect(Number(target.port), target.hostname);
+        // The embedded PostgreSQL's URL names its socket's directory (%2Ftmp): it listens on loopback TCP too.
+        const upstream = net.connect(Number(target.port), target.hostname.startsWith('%2') ? '127.0.0.1' : target.hostname);
         for (const socket of [client, upstream]) {
           sockets.add(socket);
           socket.on('close', () => sockets.delete(socket));

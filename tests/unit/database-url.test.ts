@@ -49,6 +49,7 @@ describe('isDatabaseUnavailable', () => {
       withCode('ECONNREFUSED'),
       withCode('ECONNRESET'),
       withCode('ETIMEDOUT'),
+      Object.assign(withCode('ENOENT'), { syscall: 'connect', address: '/tmp/.s.PGSQL.5432' }),
       new Error('Connection terminated unexpectedly'),
       new Error('Connection terminated due to connection timeout', { cause: new Error('timeout expired') }),
       new Error('timeout exceeded when trying to connect'),
@@ -66,7 +67,15 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it('leaves real errors alone', () => {
-    for (const error of [withCode('23505'), withCode('40001'), withCode('57014'), new Error('Assertion failed'), null, 'ECONNREFUSED']) {
+    for (const error of [
+      withCode('23505'),
+      withCode('40001'),
+      Object.assign(withCode('ENOENT'), { syscall: 'open' }),
+      withCode('57014'),
+      new Error('Assertion failed'),
+      null,
+      'ECONNREFUSED',
+    ]) {
       expect(isDatabaseUnavailable(error), String(error)).toBe(false);
     }
   });

@@ -41,7 +41,7 @@ const UNREACHABLE_SOCKET_CODES = new Set([
 const LOST_CONNECTION_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|timeout expired|not queryable/;
 
 /**
- * The database is away, not wrong: refused, reset, timed out, terminated (pg_terminate_backend,
+ * The database is away, not wrong: refused (or its Unix socket gone), reset, timed out, terminated (pg_terminate_backend,
  * a restart, a crash), SQLSTATE class 08 (connection exception), 57P01/57P02/57P03 (admin or crash
  * shutdown, cannot connect now), 53300 (too many connections), or 25006 (a read-only transaction:
  * the server we reached is a standby, as after a failover). The request may simply be tried again
@@ -50,9 +50,11 @@ const LOST_CONNECTION_MESSAGE = /Connection terminated|timeout exceeded when try
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
-  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const { code, syscall, message, cause, errors } = error as { code?: unknown; syscall?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string') {
     if (UNREACHABLE_SOCKET_CODES.has(code)) return true;
+    // A Unix socket whose server is stopped is no file at all (not a refusal).
+    if (code === 'ENOENT' && syscall === 'connect') return true;
     if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' || code === '25006') return true;
   }
   if (typeof message === 'string' && LOST_CONNECTION_MESSAGE.test(message)) return true;

@@ -1,5 +1,15 @@
 import { EventEmitter } from 'node:events';
-import { Logger as WorkerLogger, run, runMigrations, runOnce, type LogLevel, type RunnerOptions, type WorkerEvents } from 'graphile-worker';
+import {
+  Logger as WorkerLogger,
+  makeWorkerUtils,
+  run,
+  runMigrations,
+  runOnce,
+  type LogLevel,
+  type Runner,
+  type RunnerOptions,
+  type WorkerEvents,
+} from 'graphile-worker';
 import type pg from 'pg';
 import type { AppContext } from '../context';
 import { describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
@@ -67,14 +77,63 @@ export async function countQueues(ctx: Pick<AppContext, 'db'>): Promise<void> {
   for (const { task, state, count } of counts) jobsQueueDepth.set({ queue: task, state }, count);
 }
 
-const options = (ctx: AppContext, pool: pg.Pool): RunnerOptions => ({
+const options = (ctx: AppContext, pool: pg.Pool, events: WorkerEvents = countedEvents()): RunnerOptions => ({
   pgPool: pool,
   concurrency: JOB_CONCURRENCY,
   // close-with-grace owns the signals: the runner is stopped from the shutdown (server.ts).
   noHandleSignals: true,
   logger: workerLogger(ctx.log),
-  events: countedEvents(),
+  events,
+  // A job's outcome is recorded through graphile-worker's batcher (at the next tick). Unbatched, a
+  // connection lost at that moment (PostgreSQL restarting) rejects a promise nobody awaits, and
+  // that unhandled rejection would stop the whole process. Batched, the runner's pool stops
+  // instead (pool:fatalError), and startJobRunner starts another.
+  preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
 });
+
+/** How long a runner whose pool failed may take to stop before it is given up on. */
+const FAILED_RUNNER_GRACE_MS = 5_000;
+/** The first wait before starting a runner again; it doubles while starting fails, up to the maximum. */
+const RESTART_DELAY_MS = 500;
+const RESTART_DELAY_MAX_MS = 30_000;
+
+interface Launched {
+  runner: Runner;
+  /** Its worker pools' ids: the jobs they hold are released when it ended on its own. */
+  workerIds: Set<string>;
+  /** Settles when the runner stopped, or failed and had FAILED_RUNNER_GRACE_MS to stop. */
+  ended: Promise<unknown>;
+}
+
+async function launch(ctx: AppContext, pool: pg.Pool): Promise<Launched> {
+  const workerIds = new Set<string>();
+  const events = countedEvents();
+  // Jobs are locked in the name of the worker pool (graphile-worker 0.17), not of each worker.
+  events.on('pool:create', ({ workerPool }) => workerIds.add(workerPool.id));
+  const failed = new Promise<unknown>((resolve) => events.once('pool:fatalError', ({ error }) => resolve(error)));
+  const runner = await run(options(ctx, pool, events), taskList(ctx), cronItems());
+  const stopped = runner.promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  const ended = Promise.race([stopped, failed.then((error) => new Promise((resolve) => setTimeout(() => resolve(error), FAILED_RUNNER_GRACE_MS).unref()))]);
+  return { runner, workerIds, ended };
+}
+
+/**
+ * Unlocks the jobs (and job queues) that the worker pool of a failed runner still holds, so they run again
+ * now rather than after graphile-worker's four-hour lock expiry. Jobs are at-least-once: one whose
+ * success could not be recorded runs again, and every task is written to allow that.
+ */
+async function releaseJobsOf(pool: pg.Pool, workerIds: Set<string>, log: Logger): Promise<void> {
+  if (workerIds.size === 0) return;
+  const utils = await makeWorkerUtils({ pgPool: pool, logger: workerLogger(log) });
+  try {
+    await utils.forceUnlockWorkers([...workerIds]);
+  } finally {
+    await utils.release();
+  }
+}
 
 export interface JobRunner {
   /** Stops taking jobs and waits for the ones running (graphile-worker's graceful stop). */
@@ -87,7 +146,8 @@ export interface JobRunner {
  * share the queue (graphile-worker locks each job with SKIP LOCKED).
  */
 export async function startJobRunner(ctx: AppContext, pool: pg.Pool): Promise<JobRunner> {
-  const runner = await run(options(ctx, pool), taskList(ctx), cronItems());
+  let stopping = false;
+  let current: Launched | null = await launch(ctx, pool);
   const count = () =>
     countQueues(ctx).catch((error: unknown) =>
       ctx.log.warn(isDatabaseUnavailable(error) ? { reason: describeDatabaseError(error) } : { err: error }, 'could not count the job queues'),
@@ -95,10 +155,61 @@ export async function startJobRunner(ctx: AppContext, pool: pg.Pool): Promise<Jo
   void count();
   const timer = setInterval(count, QUEUE_DEPTH_INTERVAL_MS);
   timer.unref();
+  const stopRequested = new AbortController();
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timeout = setTimeout(resolve, ms);
+      stopRequested.signal.addEventListener('abort', () => {
+        clearTimeout(timeout);
+        resolve();
+      });
+    });
+  const reason = (error: unknown) => (isDatabaseUnavailable(error) ? { reason: describeDatabaseError(error) } : error ? { err: error } : {});
+  // A runner's pool fails when it could not record a job's outcome (the database went away at that
+  // moment): its workers' jobs are released, as a crashed worker's would be, and another runner
+  // starts once the database answers. The process keeps serving meanwhile.
+  const supervised = (async () => {
+    let failures = 0;
+    let held = new Set<string>();
+    while (!stopping) {
+      if (current) {
+        const outcome = await current.ended;
+        if (stopping) return;
+        held = current.workerIds;
+        current = null;
+        ctx.log.warn(reason(outcome), 'background jobs stopped unexpectedly; starting them again');
+        failures = 0;
+      }
+      await pause(Math.min(RESTART_DELAY_MAX_MS, RESTART_DELAY_MS * 2 ** failures));
+      if (stopping) return;
+      try {
+        await releaseJobsOf(pool, held, ctx.log);
+        held = new Set();
+        current = await launch(ctx, pool);
+        if (stopping) return;
+        ctx.log.info('background jobs running again');
+      } catch (error) {
+        failures += 1;
+        ctx.log.warn(reason(error), 'background jobs could not start yet');
+      }
+    }
+  })();
   return {
     async stop() {
+      stopping = true;
       clearInterval(timer);
-      await runner.stop();
+      stopRequested.abort();
+      // The supervisor waits on the runner's end: stop the runner first, then the supervisor (which
+      // may have launched one more meanwhile: that one is stopped too).
+      const halt = async (launched: Launched) => {
+        const stopped = launched.runner.stop().catch((error: unknown) => ctx.log.warn(reason(error), 'background jobs: stopping failed'));
+        // A failed runner may never finish stopping: its `ended` gives up on it after a grace period.
+        await Promise.race([stopped, launched.ended]);
+      };
+      const first = current;
+      if (first) await halt(first);
+      await supervised;
+      if (current && current !== first) await halt(current);
     },
   };
 }

@@ -1,10 +1,10 @@
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { EMAIL_LENGTH_MAX, PASSWORD_LENGTH_MAX } from '../../../../shared/limits';
+import { EMAIL_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { PasswordField, TextField } from '../../../components/ui/form';
-import { PasswordStrength } from '../../../components/ui/password-strength';
+import { TextField } from '../../../components/ui/form';
+import { NewPasswordFields, type NewPasswordValues } from '../../../components/ui/new-password-fields';
 import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { requestPasswordReset, resetPassword } from '../api';
@@ -40,11 +40,6 @@ export function RequestResetLinkForm() {
   );
 }
 
-interface NewPasswordValues {
-  password: string;
-  confirmPassword: string;
-}
-
 /** Step 2, from the emailed link: the new password. */
 export function ChooseNewPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
@@ -52,7 +47,6 @@ export function ChooseNewPasswordForm({ token }: { token: string }) {
     resolver: contractResolver(resetPasswordContract, { toInput: (values) => ({ ...values, token }) }),
     defaultValues: { password: '', confirmPassword: '' },
   });
-  const { errors } = form.formState;
   const action = useFormAction(form, (values) => resetPassword({ token, ...values }), {
     refresh: false,
     onSuccess: (message) => navigate(paths.signin, { replace: true, state: { notice: message } }),
@@ -61,22 +55,7 @@ export function ChooseNewPasswordForm({ token }: { token: string }) {
     // method="post": a submit before the scripts have loaded must never put the password in the address.
     <form method="post" onSubmit={action.submit} onFocus={resetPasswordContract.preload} noValidate className="space-y-5">
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
-      <PasswordField
-        label="New password"
-        autoComplete="new-password"
-        hint="At least 8 characters, hard to guess: common passwords and predictable patterns are refused."
-        maxLength={PASSWORD_LENGTH_MAX}
-        invalid={!!errors.password}
-        {...form.register('password')}
-      />
-      <PasswordStrength password={form.watch('password')} />
-      <PasswordField
-        label="Confirm new password"
-        autoComplete="new-password"
-        maxLength={PASSWORD_LENGTH_MAX}
-        invalid={!!errors.confirmPassword}
-        {...form.register('confirmPassword')}
-      />
+      <NewPasswordFields form={form} label="New password" />
       <Button type="submit" className="w-full" disabled={action.busy}>
         {action.busy ? 'Loading...' : 'Set new password'}
       </Button>
