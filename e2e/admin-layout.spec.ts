@@ -102,6 +102,12 @@ test.describe('back office layout', () => {
     // An audited staff action, so the audit log has a row on a fresh bank.
     const note = await page.request.post(`/api/user/admin/${customerId}/notes`, { headers: fromOurPages(), data: { body: 'Layout journey: a note to audit' } });
     expect(note.status(), await note.text()).toBe(201);
+    // A contact message, so the contacts list has a row on a fresh bank.
+    const contact = await page.request.post('/api/contacts', {
+      headers: fromOurPages(),
+      data: { name: 'Layout Visitor', email: 'layout.visitor@example.com', subject: 'Layout journey question', message: 'A message to list' },
+    });
+    expect(contact.status(), await contact.text()).toBe(201);
     const journal = (await (await page.request.get('/api/admin/journal?pageSize=1')).json()) as { data: { items: Array<{ id: string }> } };
     const entryId = journal.data.items[0]?.id ?? '';
     expect(entryId).not.toBe('');
@@ -165,7 +171,17 @@ test.describe('back office layout', () => {
             .locator('visible=true')
             .first(),
       },
-      { name: 'journal-entry', path: `/admin/journal/${entryId}`, title: 'Journal entry', heading: /^Entry / },
+      {
+        name: 'journal-entry',
+        path: `/admin/journal/${entryId}`,
+        title: 'Journal entry',
+        heading: /^Entry /,
+        action: (page) =>
+          page
+            .getByRole('table', { name: /^Postings of this entry/ })
+            .getByRole('link', { name: /^Journal of the / })
+            .first(),
+      },
       { name: 'reports', path: '/admin/reports', title: 'Reports', heading: /Reports/ },
       {
         name: 'ledger',
@@ -190,7 +206,18 @@ test.describe('back office layout', () => {
         heading: 'Card requests',
         action: (page) => page.getByRole('table', { name: 'Card requests' }).getByRole('row').nth(1).getByRole('button').first(),
       },
-      { name: 'contacts', path: '/admin/contacts', title: 'Contacts', heading: 'Contacts' },
+      {
+        name: 'contacts',
+        path: '/admin/contacts',
+        title: 'Contacts',
+        heading: 'Contacts',
+        action: (page) =>
+          page
+            .getByRole('table', { name: /^Contact messages/ })
+            .getByRole('row')
+            .nth(1)
+            .getByRole('button', { name: /^Delete message from / }),
+      },
       {
         name: 'jobs',
         path: '/admin/jobs?state=failed',
@@ -204,7 +231,18 @@ test.describe('back office layout', () => {
             .getByRole('button', { name: /^Retry/ }),
       },
       { name: 'security', path: '/admin/security', title: 'Security', heading: 'Security' },
-      { name: 'staff', path: '/admin/staff', title: 'Staff', heading: 'Staff' },
+      {
+        name: 'staff',
+        path: '/admin/staff',
+        title: 'Staff',
+        heading: 'Staff',
+        action: (page) =>
+          page
+            .getByRole('table', { name: 'Staff members' })
+            .getByRole('row')
+            .nth(1)
+            .getByRole('button', { name: /^Change role of / }),
+      },
       { name: 'approvals', path: '/admin/approvals', title: 'Approvals', heading: 'Approvals' },
     ];
 

@@ -1,5 +1,17 @@
 import type { Page } from '@playwright/test';
-import { expect, lookAtBothWidths, newCustomer, signInAsStaff, test } from './support/fixtures';
+import {
+  ADMIN,
+  expect,
+  fromOurPages,
+  lookAtBothWidths,
+  newCustomer,
+  newStaffMember,
+  signInAs,
+  signInAsStaff,
+  staffBearerToken,
+  test,
+  uniqueEmail,
+} from './support/fixtures';
 
 // What each staff role is offered (issue 15, ADR 022): the back office shows a role the pages it
 // may read and the actions its routes admit, nothing the server would refuse with 403. Support and
@@ -126,5 +138,62 @@ test('finance is offered money, the books and the queue, and reads customers wit
   for (const path of ['/admin/kyc', '/admin/contacts', '/admin/audit', '/admin/staff', `/admin/users/edit/${customer.id}`]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/admin\/dashboard$/);
+  }
+});
+
+test('the admin a pending role change is about is offered no Approve or Reject for it, as the server refuses them (403)', async ({
+  page,
+  request,
+  checkA11y,
+}) => {
+  test.setTimeout(240_000);
+  const subject = await newStaffMember('admin', `Sol Subject ${Math.random().toString(36).slice(2, 7)}`);
+  // The first admin asks to make them support, and invites someone else: both wait for a second admin.
+  const admin = { authorization: `Bearer ${await staffBearerToken(request, ADMIN)}`, ...fromOurPages() };
+  const demote = await request.put(`/api/admin/staff/${subject.id}`, { headers: admin, data: { staffRole: 'support' } });
+  expect(demote.status(), await demote.text()).toBe(202);
+  const demotionId = (await demote.json()).data.approvalId as string;
+  const inviteeEmail = uniqueEmail('roles-invitee');
+  const invite = await request.post('/api/admin/staff', { headers: admin, data: { name: 'Ira Invitee', email: inviteeEmail, staffRole: 'support' } });
+  expect(invite.status(), await invite.text()).toBe(202);
+  const invitationId = (await invite.json()).data.approvalId as string;
+
+  try {
+    await signInAs(page, subject, '/admin/login');
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await sidebar(page)
+      .getByRole('link', { name: /^Approvals/ })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
+
+    // The change about them: shown, with why they cannot decide it, and no buttons.
+    const aboutMe = page.getByTestId('approval-row').filter({ hasText: `Change ${subject.name}'s role from Admin to Support` });
+    await expect(aboutMe).toHaveCount(1);
+    await expect(aboutMe).toContainText('This change is about you: another staff member must approve it.');
+    await expect(aboutMe.getByRole('button', { name: /^Approve/ })).toHaveCount(0);
+    await expect(aboutMe.getByRole('button', { name: /^Reject/ })).toHaveCount(0);
+    // Someone else's request of the same admin's kind: this admin may decide it, and is offered both.
+    const other = page.getByTestId('approval-row').filter({ hasText: inviteeEmail });
+    await expect(other.getByRole('button', { name: /^Approve the staff invitation/ })).toBeVisible();
+    await expect(other.getByRole('button', { name: /^Reject the staff invitation/ })).toBeVisible();
+    await lookAtBothWidths(page, 'approvals-subject', checkA11y);
+    await page.setViewportSize({ width: 375, height: 900 });
+    await expect(aboutMe).toContainText('This change is about you: another staff member must approve it.');
+    await expect(aboutMe.getByRole('button')).toHaveCount(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The server's answer to them is the same rule: 403, and the request stays pending.
+    const approve = await page.request.post(`/api/admin/approvals/${demotionId}/approve`, { headers: fromOurPages() });
+    expect(approve.status()).toBe(403);
+    expect((await approve.json()).message).toBe('This change is about you: another staff member must approve it.');
+    const reject = await page.request.post(`/api/admin/approvals/${demotionId}/reject`, { headers: fromOurPages(), data: { reason: 'Not me' } });
+    expect(reject.status()).toBe(403);
+    await page.reload();
+    await expect(aboutMe).toContainText('Pending');
+  } finally {
+    for (const id of [demotionId, invitationId]) {
+      const cancelled = await request.post(`/api/admin/approvals/${id}/cancel`, { headers: admin });
+      expect(cancelled.status(), await cancelled.text()).toBe(200);
+    }
   }
 });

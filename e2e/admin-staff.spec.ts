@@ -12,8 +12,8 @@ import {
   waitForHydration,
 } from './support/fixtures';
 
-// Staff roles (issue 15, ADR 022): an admin invites a support staff member from /admin/staff; the
-// invitee sets a password from the mailed link, enrols an authenticator app at first sign-in,
+// Staff roles (issue 15, ADR 022): an admin invites a support staff member from /admin/staff and
+// sends a new link (the first stops working); the invitee sets a password from the new link, enrols an authenticator app at first sign-in,
 // signs in with it, and sees only what support may use; a finance call is refused.
 
 test('an admin invites a support staff member, who sets a password, enrols TOTP, signs in and sees only support', async ({ page, browser, checkA11y }) => {
@@ -50,24 +50,48 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
   await lookAtBothWidths(page, 'admin-staff', checkA11y);
   // At 375 px each staff member is a card with its actions in view.
   await page.setViewportSize({ width: 375, height: 900 });
-  const card = page.getByRole('list', { name: 'Staff members' }).getByRole('listitem').filter({ hasText: email });
+  const card = page.getByRole('row').filter({ hasText: email });
   await card.scrollIntoViewIfNeeded();
   await expect(card.getByRole('button', { name: `Suspend ${name}` })).toBeInViewport({ ratio: 1 });
   await expect(card.getByRole('button', { name: `Change role of ${name}` })).toBeInViewport({ ratio: 1 });
   await page.setViewportSize({ width: 1280, height: 900 });
 
-  // The invitee, in a browser of their own, from the mailed link.
-  const text = await mailedText(page, email, /\/admin\/invitation\?token=/);
-  const link = text.match(/(\/admin\/invitation\?token=[A-Za-z0-9_-]+)/)?.[1];
+  // The first link arrives; the admin sends a new one from the list (the invitee lost the mail,
+  // say): a confirmation, a second mail with a link of its own, and the first link no longer works.
+  const invitationLink = (text: string) => text.match(/(\/admin\/invitation\?token=[A-Za-z0-9_-]+)/)?.[1];
+  const firstLink = invitationLink(await mailedText(page, email, /\/admin\/invitation\?token=/));
+  expect(firstLink).toBeTruthy();
+  let question = '';
+  page.once('dialog', (dialog) => {
+    question = dialog.message();
+    void dialog.accept();
+  });
+  await row.getByRole('button', { name: `Send ${name} a new invitation link` }).click();
+  expect(question).toBe(`Send ${name} a new invitation link? The earlier link stops working.`);
+  await expect(page.getByText('Invitation sent again: the new link works for 7 days and the earlier one no longer works.').first()).toBeVisible();
+  await expect(row).toContainText('Invited');
+  await expect(row).toContainText('Link works until');
+  // The new mail leaves through the outbox job: the newest mail to the invitee carries another link.
+  let link: string | undefined;
+  await expect.poll(async () => (link = invitationLink(await mailedText(page, email, /\/admin\/invitation\?token=/))), { timeout: 20_000 }).not.toBe(firstLink);
   expect(link).toBeTruthy();
+
+  // The invitee, in a browser of their own: the first link is refused, the new one works.
   const context = await browser.newContext();
   const invitee = await context.newPage();
+  const password = 'Quiet-Lantern-Harbor-88';
+  await invitee.goto(firstLink!);
+  await waitForHydration(invitee);
+  await invitee.getByLabel('Password', { exact: true }).fill(password);
+  await invitee.getByLabel('Confirm password', { exact: true }).fill(password);
+  await invitee.getByRole('button', { name: 'Set password' }).click();
+  await expect(invitee.getByText('This invitation link is invalid or has expired. Ask an administrator for a new one.')).toBeVisible();
+  await expect(invitee).toHaveURL(/\/admin\/invitation\?token=/);
   await invitee.goto(link!);
   await waitForHydration(invitee);
   await expect(invitee.getByRole('heading', { name: 'Set your staff password' })).toBeVisible();
   await expect(invitee).toHaveTitle(/^Set your staff password - .+ back office$/);
   await lookAtBothWidths(invitee, 'staff-invitation', checkA11y);
-  const password = 'Quiet-Lantern-Harbor-88';
   await invitee.getByLabel('Password', { exact: true }).fill(password);
   await invitee.getByLabel('Confirm password', { exact: true }).fill(password);
   // The same fields as the password reset's (NewPasswordFields), filled in, with the strength meter.

@@ -7,6 +7,7 @@ import {
   DEMO_CUSTOMER_2,
   expect,
   fromOurPages,
+  lookAtBothWidths,
   mailedCode,
   signInAs,
   newCustomer,
@@ -76,11 +77,15 @@ test.describe('customer services', () => {
     const admin = await adminPage(browser);
     await admin.goto('/admin/kyc');
     await expect(admin.getByRole('heading', { name: 'Identity reviews' })).toBeVisible();
-    const card = admin.getByRole('listitem').filter({ hasText: customer.email });
-    await card.getByRole('button', { name: /Review/ }).click();
-    await expect(card.getByRole('img', { name: 'Passport image' })).toBeVisible();
+    const row = admin.getByTestId('kyc-row').filter({ hasText: customer.email });
+    await row.getByRole('button', { name: /Review/ }).click();
+    // The review opens right under its row (one at a time).
+    const documents = admin.getByRole('region', { name: 'Verification documents' });
+    await expect(documents.getByRole('img', { name: 'Passport image' })).toBeVisible();
     await checkA11y(admin);
-    await card.getByRole('button', { name: 'Approve' }).click();
+    // The list with the review open under its row, as a phone and a laptop show it.
+    await lookAtBothWidths(admin, 'admin-kyc-review', checkA11y);
+    await documents.getByRole('button', { name: 'Approve' }).click();
     await expect(admin.getByText('Verification approved. The customer has been emailed.')).toBeVisible();
     await admin.context().close();
 
@@ -95,9 +100,13 @@ test.describe('customer services', () => {
     await submitKycByApi(page.request);
     const admin = await adminPage(browser);
     await admin.goto('/admin/kyc');
-    const review = admin.getByRole('listitem').filter({ hasText: 'Lena Tester' }).first();
-    await review.getByRole('button', { name: /Review/ }).click();
-    await review.getByRole('button', { name: 'Approve' }).click();
+    await admin
+      .getByTestId('kyc-row')
+      .filter({ hasText: 'Lena Tester' })
+      .first()
+      .getByRole('button', { name: /Review/ })
+      .click();
+    await admin.getByRole('region', { name: 'Verification documents' }).getByRole('button', { name: 'Approve' }).click();
     await expect(admin.getByText('Verification approved. The customer has been emailed.')).toBeVisible();
 
     await page.goto('/account/loans');
@@ -119,7 +128,8 @@ test.describe('customer services', () => {
     await expect(page.getByText('Processing', { exact: true })).toBeVisible();
 
     await admin.goto('/admin/loans');
-    await checkA11y(admin);
+    await expect(admin.getByTestId('loan-row').filter({ hasText: 'Lena Tester' }).first()).toBeVisible();
+    await lookAtBothWidths(admin, 'admin-loans', checkA11y);
     admin.once('dialog', (dialog) => void dialog.accept());
     await admin.getByRole('button', { name: "Approve and disburse Lena Tester's loan" }).click();
     // $12,000 is above FOUR_EYES_LOAN_ABOVE ($10,000): a second staff member approves the payout (ADR 023).

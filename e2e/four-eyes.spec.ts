@@ -65,7 +65,7 @@ test('a staff credit waits for a second staff member, who approves it; the custo
   const checker = await checkerContext.newPage();
   await signInAs(checker, ADMIN2, '/admin/login');
   await checker.goto('/admin/approvals');
-  const card = checker.getByTestId('approval-card').filter({ hasText: customer.name });
+  const card = checker.getByTestId('approval-row').filter({ hasText: customer.name });
   await expect(card).toContainText('Credit $42.50 to the checking account');
   await expect(card).toContainText('Bank Administrator');
   await checkA11y(checker);
@@ -96,7 +96,7 @@ test('a staff credit waits for a second staff member, who approves it; the custo
   await expect(done).toContainText('Second Approver');
   await checkA11y(checker);
   await checker.setViewportSize({ width: 375, height: 900 });
-  await expect(checker.getByTestId('approval-card').filter({ hasText: customer.name })).toContainText('Approved');
+  await expect(checker.getByTestId('approval-row').filter({ hasText: customer.name })).toContainText('Approved');
   await checkA11y(checker);
   await shot(checker, 'approvals-approved-375');
   await checkerContext.close();
@@ -169,7 +169,7 @@ test('a rejected request shows its reason to the one who asked; the one who aske
   await checkA11y(maker);
   await shot(maker, 'approvals-rejected-1280');
   await maker.setViewportSize({ width: 375, height: 900 });
-  const rejectedCard = maker.getByTestId('approval-card').filter({ hasText: customer.name });
+  const rejectedCard = maker.getByTestId('approval-row').filter({ hasText: customer.name });
   await expect(rejectedCard).toContainText('Reason: No complaint 5120 on file: ask the customer for the reference');
   await checkA11y(maker);
   await shot(maker, 'approvals-rejected-375');

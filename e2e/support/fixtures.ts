@@ -429,6 +429,7 @@ export async function newCustomer(
 // ---------------------------------------------------------------- staff roles (ADR 022)
 
 export interface StaffCredentials {
+  id: string;
   email: string;
   password: string;
   totpSecret: string;
@@ -436,7 +437,7 @@ export interface StaffCredentials {
 }
 
 /** Staff members of a role this worker made, by role (each worker is a process of its own). */
-const staffOfRoles = new Map<StaffRole, StaffCredentials>();
+const staffOfRoles = new Map<StaffRole, Omit<StaffCredentials, 'id'>>();
 const STAFF_PASSWORD = 'Quiet-Lantern-Harbor-88';
 
 /**
@@ -446,17 +447,28 @@ const STAFF_PASSWORD = 'Quiet-Lantern-Harbor-88';
  * sign-in enrols an authenticator app whose secret is kept here. Made once per worker and role;
  * `admin` is the first admin. Sign in with `signInAsStaff(page, role)`.
  */
-export async function staffOfRole(role: StaffRole): Promise<StaffCredentials> {
+export async function staffOfRole(role: StaffRole): Promise<Omit<StaffCredentials, 'id'>> {
   if (role === 'admin') return { ...ADMIN, staffRole: 'admin' };
   const known = staffOfRoles.get(role);
   if (known) return known;
+  const made = await newStaffMember(role);
+  staffOfRoles.set(role, made);
+  return made;
+}
+
+/**
+ * A new staff member of `role` (an admin too), made as staffOfRole makes one, for a journey that
+ * changes them (a role change about them): never the worker's shared one.
+ */
+export async function newStaffMember(role: StaffRole, name = `${STAFF_ROLE_LABELS[role]} Tester`): Promise<StaffCredentials & { name: string }> {
   const context = await requests.newContext({ baseURL: test.info().project.use.baseURL });
   try {
     const email = uniqueEmail(`e2e-${role}`);
     const admin = { authorization: `Bearer ${await staffBearerToken(context, ADMIN)}`, ...fromOurPages() };
-    const invited = await context.post('/api/admin/staff', { headers: admin, data: { name: `${STAFF_ROLE_LABELS[role]} Tester`, email, staffRole: role } });
+    const invited = await context.post('/api/admin/staff', { headers: admin, data: { name, email, staffRole: role } });
     const outcome = await approvedStaffCall(invited);
     expect(outcome.status).toBe(201);
+    const id = (outcome.data as { _id: string })._id;
     let token: string | undefined;
     for (let attempt = 0; attempt < 50 && !token; attempt += 1) {
       const { data } = (await (await context.get('/dev/mailbox?format=json')).json()) as { data: OutboxEntry[] };
@@ -478,16 +490,14 @@ export async function staffOfRole(role: StaffRole): Promise<StaffCredentials> {
     const totpSecret = (await enrol.json()).data.secret as string;
     const confirmed = await context.post('/api/auth/totp/confirm', { headers: enrolOnly, data: { code: staffCode(await claimStaffStep(), totpSecret) } });
     expect(confirmed.status(), await confirmed.text()).toBe(201);
-    const made = { email, password: STAFF_PASSWORD, totpSecret, staffRole: role };
-    staffOfRoles.set(role, made);
-    return made;
+    return { id, name, email, password: STAFF_PASSWORD, totpSecret, staffRole: role };
   } finally {
     await context.dispose();
   }
 }
 
 /** The staff login as a staff member of `role` fills it in (password, then the app's code): the back office's dashboard. */
-export async function signInAsStaff(page: Page, role: StaffRole): Promise<StaffCredentials> {
+export async function signInAsStaff(page: Page, role: StaffRole): Promise<Omit<StaffCredentials, 'id'>> {
   const staff = await staffOfRole(role);
   await signInAs(page, staff, '/admin/login');
   await expect(page).toHaveURL(/\/admin\/dashboard$/);

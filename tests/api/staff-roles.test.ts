@@ -13,6 +13,7 @@ import {
   STAFF_INVITATION_RESENT_MESSAGE,
 } from '../../src/shared/contracts/staff';
 import { STAFF_SUSPENDED_MESSAGE, type StaffRole } from '../../src/shared/staff-roles';
+import { APPROVAL_REFUSAL_MESSAGES, approvalRefusal } from '../../src/shared/contracts/approvals';
 import {
   adminToken,
   approveAsSecondStaff,
@@ -547,6 +548,55 @@ describe('changing roles and suspending access', () => {
       .where('target_user_id', '=', staff.id)
       .executeTakeFirstOrThrow();
     expect([record.before, record.after]).toEqual([{ staffRole: 'support' }, { staffRole: 'finance' }]);
+  });
+
+  it('names the subject of a role change (subjectId): the subject may neither approve nor reject it (403), as the queue offers them neither', async () => {
+    const admin = await adminToken(ctx);
+    const subject = await createStaff(ctx, 'admin', 'subject.admin@example.com');
+    const { token } = await staffSignIn(ctx, { email: subject.email, password: TEST_STAFF_PASSWORD });
+    const filed = await ctx.app.inject({ method: 'PUT', url: `/api/admin/staff/${subject.id}`, headers: bearer(admin), payload: { staffRole: 'support' } });
+    expect(filed.statusCode).toBe(202);
+    const approvalId = json(filed).data.approvalId as string;
+    const pending = async () =>
+      (
+        json(await ctx.app.inject({ method: 'GET', url: '/api/admin/approvals?status=pending&pageSize=100', headers: bearer(token) })).data.items as Array<{
+          id: string;
+          subjectId: string | null;
+          kind: string;
+        }>
+      ).find((item) => item.id === approvalId);
+    expect(await pending()).toMatchObject({ kind: 'staff_role_change', subjectId: subject.id });
+
+    const approve = await ctx.app.inject({ method: 'POST', url: `/api/admin/approvals/${approvalId}/approve`, headers: bearer(token) });
+    expect(approve.statusCode).toBe(403);
+    expect(json(approve).message).toBe(APPROVAL_REFUSAL_MESSAGES.subject);
+    const reject = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/approvals/${approvalId}/reject`,
+      headers: bearer(token),
+      payload: { reason: 'Not about me, surely' },
+    });
+    expect(reject.statusCode).toBe(403);
+    expect(json(reject).message).toBe(APPROVAL_REFUSAL_MESSAGES.subject);
+    const own = await ctx.app.inject({ method: 'POST', url: `/api/admin/approvals/${approvalId}/approve`, headers: bearer(admin) });
+    expect(own.statusCode).toBe(403);
+    expect(json(own).message).toBe(APPROVAL_REFUSAL_MESSAGES.requester);
+    // Still pending, and the subject still an admin.
+    expect(await pending()).toMatchObject({ subjectId: subject.id });
+    expect(json(await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: bearer(token) })).data).toMatchObject({ staffRole: 'admin' });
+
+    // The rule the queue reads answers as the server did, for each of them.
+    const requesterId = json(await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: bearer(admin) })).data._id as string;
+    const request = { kind: 'staff_role_change' as const, requestedById: requesterId, subjectId: subject.id };
+    expect(approvalRefusal(request, { id: subject.id, isAdmin: true, staffRole: 'admin' })).toBe('subject');
+    expect(approvalRefusal(request, { id: requesterId, isAdmin: true, staffRole: 'admin' })).toBe('requester');
+    expect(approvalRefusal(request, { id: 'someone-else', isAdmin: true, staffRole: 'finance' })).toBe('role');
+    expect(approvalRefusal(request, { id: 'someone-else', isAdmin: true, staffRole: 'admin' })).toBeNull();
+
+    // A third staff member, an admin, decides it.
+    const decided = await approveAsSecondStaff(ctx, approvalId);
+    expect(decided.statusCode).toBe(200);
+    expect(json(decided).data).toMatchObject({ status: 'approved', subjectId: subject.id });
   });
 
   it('suspends: sessions end, sign-in is refused, the customer flag stays apart; reinstating restores access', async () => {

@@ -1,19 +1,18 @@
-import { roleMayUse } from '../../shared/staff-roles';
 import { z } from 'zod';
 import {
   type ApprovalDto,
   type ApprovalKind,
   type ApprovalStatus,
-  APPROVAL_DECIDER_ROLES,
   APPROVAL_KINDS,
+  APPROVAL_REFUSAL_MESSAGES,
   APPROVAL_STATUSES,
+  approvalRefusal,
   type ZApprovalListQuery,
 } from '../../shared/contracts/approvals';
 import type { Paginated } from '../../shared/contracts/common';
 import { audit } from '../audit/audit';
 import type { ActorContext, AppContext } from '../context';
 import { inTransaction } from '../db/transaction';
-import type { User } from '../db/schema';
 import { sha256 } from '../auth/crypto';
 import type { IdempotencyTicket } from '../ledger/idempotency';
 import { AppError, conflict, forbidden, notFound } from '../lib/errors';
@@ -25,19 +24,14 @@ import * as repository from './repository';
 // The approval queue (issue 15, ADR 023): list, approve (carry out exactly what was asked), reject
 // with a reason, cancel (the requester), expire after APPROVAL_TTL_DAYS.
 
-export const SELF_APPROVAL_MESSAGE = 'You asked for this change: a second staff member must approve it.';
-export const SUBJECT_APPROVAL_MESSAGE = 'This change is about you: another staff member must approve it.';
-export const ROLE_MESSAGE = 'Your role does not allow you to approve this kind of change.';
+export const SELF_APPROVAL_MESSAGE = APPROVAL_REFUSAL_MESSAGES.requester;
+export const SUBJECT_APPROVAL_MESSAGE = APPROVAL_REFUSAL_MESSAGES.subject;
+export const ROLE_MESSAGE = APPROVAL_REFUSAL_MESSAGES.role;
 export const NOT_REQUESTER_MESSAGE = 'Only the staff member who asked for this change can cancel it.';
 export const APPROVAL_NOT_FOUND = 'Approval request not found';
 export const alreadyDecided = (status: string) => `This request is already ${status}.`;
 
 type ListQuery = z.output<typeof ZApprovalListQuery>;
-
-/** Who may decide: the role the action needs (APPROVAL_DECIDER_ROLES, shared with the queue's buttons). */
-export function canDecide(actor: Pick<User, 'is_admin' | 'staff_role'>, kind: ApprovalKind): boolean {
-  return actor.is_admin && roleMayUse(actor.staff_role, APPROVAL_DECIDER_ROLES[kind]);
-}
 
 const name = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
 
@@ -50,6 +44,7 @@ export function toApprovalDto(row: repository.ApprovalListRow, now: Date): Appro
     requestedBy: { id: row.requested_by, name: name(row.requester_first, row.requester_last), email: row.requester_email },
     requestedAt: row.requested_at.toISOString(),
     customer: row.customer_id ? { id: row.customer_id, name: name(row.customer_first, row.customer_last), email: row.customer_email } : null,
+    subjectId: row.subject_user_id,
     summary: row.summary,
     payload: (row.payload ?? {}) as Record<string, unknown>,
     status,
@@ -97,11 +92,14 @@ async function findOrThrow(ctx: AppContext, id: string): Promise<repository.Appr
   return row;
 }
 
-/** Who may decide this request at all (the requester and the subject of a staff change never). */
+/** Who may decide this request at all: approvalRefusal, the rule the queue's buttons follow too. */
 function assertMayDecide(ctx: ActorContext, row: repository.ApprovalRow): void {
-  if (row.requested_by === ctx.actor.user.id) throw forbidden(SELF_APPROVAL_MESSAGE);
-  if (row.subject_user_id === ctx.actor.user.id) throw forbidden(SUBJECT_APPROVAL_MESSAGE);
-  if (!canDecide(ctx.actor.user, row.kind as ApprovalKind)) throw forbidden(ROLE_MESSAGE);
+  const { user } = ctx.actor;
+  const refusal = approvalRefusal(
+    { kind: row.kind as ApprovalKind, requestedById: row.requested_by, subjectId: row.subject_user_id },
+    { id: user.id, isAdmin: user.is_admin, staffRole: user.staff_role },
+  );
+  if (refusal) throw forbidden(APPROVAL_REFUSAL_MESSAGES[refusal]);
 }
 
 function assertPending(ctx: AppContext, row: repository.ApprovalRow): void {

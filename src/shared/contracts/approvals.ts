@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TEXT_LENGTH_MAX } from '../limits';
-import { ROLES, type StaffRole } from '../staff-roles';
+import { ROLES, roleMayUse, type StaffRole } from '../staff-roles';
 import { controlCharactersMessage, envelope, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 
 // Four eyes on money and on drastic actions (issue 15, docs/decisions/023-four-eyes.md).
@@ -20,8 +20,8 @@ export const APPROVAL_KINDS = [
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 
 /**
- * The one rule of who may decide a request: the role the action itself needs (ADR 022, 023). The
- * server's canDecide and the queue's buttons both read it.
+ * The roles that may decide a request: the role the action itself needs (ADR 022, 023). Read
+ * through approvalRefusal (the server's 403 and the queue's buttons).
  */
 export const APPROVAL_DECIDER_ROLES: Record<ApprovalKind, readonly StaffRole[]> = {
   staff_entry: ROLES.finance,
@@ -34,6 +34,30 @@ export const APPROVAL_DECIDER_ROLES: Record<ApprovalKind, readonly StaffRole[]> 
   staff_invitation: ROLES.admin,
   staff_role_change: ROLES.admin,
 };
+
+/** Why a staff member may not decide a request (the server answers 403 with the message). */
+export type ApprovalRefusal = 'requester' | 'subject' | 'role';
+
+export const APPROVAL_REFUSAL_MESSAGES: Record<ApprovalRefusal, string> = {
+  requester: 'You asked for this change: a second staff member must approve it.',
+  subject: 'This change is about you: another staff member must approve it.',
+  role: 'Your role does not allow you to approve this kind of change.',
+};
+
+/**
+ * THE rule of who may approve or reject a request (ADR 023), read by the server (403) and by the
+ * queue (which offers the buttons only when this answers null): never the staff member who asked,
+ * never the staff member a staff change is about, and only a role the action itself needs.
+ */
+export function approvalRefusal(
+  request: { kind: ApprovalKind; requestedById: string; subjectId: string | null },
+  decider: { id: string; isAdmin: boolean; staffRole: StaffRole | null | undefined },
+): ApprovalRefusal | null {
+  if (request.requestedById === decider.id) return 'requester';
+  if (request.subjectId === decider.id) return 'subject';
+  if (!decider.isAdmin || !roleMayUse(decider.staffRole, APPROVAL_DECIDER_ROLES[request.kind])) return 'role';
+  return null;
+}
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'failed', 'expired', 'cancelled'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -74,6 +98,8 @@ export const ZApproval = z.object({
   requestedBy: ZPerson,
   requestedAt: ZTimestamp,
   customer: ZPerson.nullable(),
+  /** The staff member a staff invitation or role change is about (who may not decide it); null otherwise. */
+  subjectId: z.string().nullable(),
   summary: z.string(),
   payload: z.record(z.string(), z.unknown()),
   status: z.enum(APPROVAL_STATUSES),

@@ -1,4 +1,4 @@
-import type { HTMLAttributes, ReactNode } from 'react';
+import { Fragment, type HTMLAttributes, type ReactNode } from 'react';
 
 /**
  * THE back office's list: a table from 768 px, one card per row below it, from one DOM.
@@ -30,7 +30,11 @@ import type { HTMLAttributes, ReactNode } from 'react';
  * - `sortable: true` on the table keeps the headings visible on a phone, as a row of buttons above
  *   the cards (use it when headings hold sort buttons).
  * - `rowProps(row)` adds attributes to a row (`data-testid`, a className).
- * - `footer` is a tfoot row (totals): an array of cells in column order.
+ * - `footer` is a tfoot row (totals): an array of cells in column order; `footerProps` adds
+ *   attributes to that row. Its first cell is a row header when the first column's cells are.
+ * - `detail(row)` opens a row of its own right under a row, across every column (a review panel
+ *   opened from the row's button): return null while it is closed. On a phone it is a card
+ *   joined to the row's card.
  * Long values (ids, emails, hashes) wrap inside their card instead of widening the page; wrap an
  * id in `<TruncatedId>` to keep it on one line.
  */
@@ -58,6 +62,8 @@ export interface DataTableProps<Row> {
   rowProps?: (row: Row, index: number) => HTMLAttributes<HTMLTableRowElement> & { 'data-testid'?: string };
   sortable?: boolean;
   footer?: ReactNode[];
+  footerProps?: HTMLAttributes<HTMLTableRowElement> & { 'data-testid'?: string };
+  detail?: (row: Row, index: number) => ReactNode;
   className?: string;
 }
 
@@ -72,7 +78,19 @@ const cellClass = (kind: DataColumn<unknown>['kind']) => {
   return 'grid grid-cols-[minmax(6rem,35%)_minmax(0,1fr)] gap-x-3 py-0.5 break-words md:table-cell';
 };
 
-export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey, rowProps, sortable, footer, className = '' }: DataTableProps<Row>) {
+export function DataTable<Row>({
+  caption,
+  captionVisible,
+  columns,
+  rows,
+  rowKey,
+  rowProps,
+  sortable,
+  footer,
+  footerProps,
+  detail,
+  className = '',
+}: DataTableProps<Row>) {
   return (
     <div className={`max-md:space-y-3 md:overflow-x-auto md:rounded-xl md:border md:border-slate-200 md:bg-white md:shadow-sm ${className}`}>
       <table role="table" className="block w-full text-left text-sm md:table">
@@ -103,56 +121,83 @@ export function DataTable<Row>({ caption, captionVisible, columns, rows, rowKey,
         <tbody role="rowgroup" className="block max-md:space-y-3 md:table-row-group">
           {rows.map((row, rowIndex) => {
             const { className: rowClass = '', ...extra } = rowProps?.(row, rowIndex) ?? {};
+            const opened = detail?.(row, rowIndex) ?? null;
             return (
-              <tr
-                key={rowKey(row, rowIndex)}
-                role="row"
-                {...extra}
-                className={`block rounded-xl border border-slate-200 bg-white p-4 align-top shadow-sm md:table-row md:rounded-none md:border-0 md:border-b md:border-slate-100 md:p-0 md:shadow-none md:last:border-0 ${rowClass}`}
-              >
-                {columns.map((column, index) => {
-                  const Cell = column.rowHeader ? 'th' : 'td';
-                  const label = column.label ?? (typeof column.header === 'string' ? column.header : '');
-                  return (
-                    <Cell
-                      key={index}
-                      role={column.rowHeader ? 'rowheader' : 'cell'}
-                      scope={column.rowHeader ? 'row' : undefined}
-                      className={`${cellClass(column.kind)} text-slate-900 md:px-4 md:py-3 ${column.rowHeader ? 'font-normal' : ''} ${alignClass(column.align)} ${column.className ?? ''}`}
-                    >
-                      {column.kind === 'actions' ? (
-                        <div className="flex flex-wrap items-center gap-2 md:flex-nowrap md:justify-end">{column.cell(row, rowIndex)}</div>
-                      ) : column.kind === 'title' ? (
-                        column.cell(row, rowIndex)
-                      ) : (
-                        <>
-                          <CardLabel text={label} />
-                          {/* One grid item beside the label, whatever the cell holds (text and a badge stay together). */}
-                          <div className="min-w-0">{column.cell(row, rowIndex)}</div>
-                        </>
-                      )}
-                    </Cell>
-                  );
-                })}
-              </tr>
+              <Fragment key={rowKey(row, rowIndex)}>
+                <tr
+                  role="row"
+                  {...extra}
+                  className={`block rounded-xl border border-slate-200 bg-white p-4 align-top shadow-sm md:table-row md:rounded-none md:border-0 md:border-b md:border-slate-100 md:p-0 md:shadow-none md:last:border-0 ${opened === null ? '' : 'max-md:rounded-b-none'} ${rowClass}`}
+                >
+                  {columns.map((column, index) => {
+                    const Cell = column.rowHeader ? 'th' : 'td';
+                    const label = column.label ?? (typeof column.header === 'string' ? column.header : '');
+                    return (
+                      <Cell
+                        key={index}
+                        role={column.rowHeader ? 'rowheader' : 'cell'}
+                        scope={column.rowHeader ? 'row' : undefined}
+                        className={`${cellClass(column.kind)} text-slate-900 md:px-4 md:py-3 ${column.rowHeader ? 'font-normal' : ''} ${alignClass(column.align)} ${column.className ?? ''}`}
+                      >
+                        {column.kind === 'actions' ? (
+                          <div className="flex flex-wrap items-center gap-2 md:flex-nowrap md:justify-end md:[&_a]:whitespace-nowrap md:[&_button]:whitespace-nowrap">
+                            {column.cell(row, rowIndex)}
+                          </div>
+                        ) : column.kind === 'title' ? (
+                          column.cell(row, rowIndex)
+                        ) : (
+                          <>
+                            <CardLabel text={label} />
+                            {/* One grid item beside the label, whatever the cell holds (text and a badge stay together). */}
+                            <div className="min-w-0">{column.cell(row, rowIndex)}</div>
+                          </>
+                        )}
+                      </Cell>
+                    );
+                  })}
+                </tr>
+                {opened === null ? null : (
+                  <tr
+                    role="row"
+                    className="block rounded-b-xl border border-t-0 border-slate-200 bg-white p-4 shadow-sm max-md:-mt-3 max-md:rounded-t-none md:table-row md:rounded-none md:border-0 md:border-b md:border-slate-100 md:p-0 md:shadow-none"
+                  >
+                    <td role="cell" colSpan={columns.length} className="block md:table-cell md:px-4 md:pb-4 md:pt-0">
+                      {opened}
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
             );
           })}
         </tbody>
         {footer ? (
           <tfoot role="rowgroup" className="block md:table-footer-group md:border-t-2 md:border-slate-300">
-            <tr role="row" className="block rounded-xl border-2 border-slate-300 bg-white p-4 font-semibold md:table-row md:rounded-none md:border-0 md:p-0">
-              {footer.map((content, index) => (
-                <td key={index} role="cell" className={`${cellClass(index === 0 ? 'title' : 'field')} md:px-4 md:py-3 ${alignClass(columns[index]?.align)}`}>
-                  {index === 0 ? (
-                    content
-                  ) : (
-                    <>
-                      <CardLabel text={typeof columns[index]?.header === 'string' ? (columns[index]?.header as string) : (columns[index]?.label ?? '')} />
-                      <div className="min-w-0">{content}</div>
-                    </>
-                  )}
-                </td>
-              ))}
+            <tr
+              role="row"
+              {...footerProps}
+              className="block rounded-xl border-2 border-slate-300 bg-white p-4 font-semibold md:table-row md:rounded-none md:border-0 md:p-0"
+            >
+              {footer.map((content, index) => {
+                const header = index === 0 && columns[0]?.rowHeader;
+                const Cell = header ? 'th' : 'td';
+                return (
+                  <Cell
+                    key={index}
+                    role={header ? 'rowheader' : 'cell'}
+                    scope={header ? 'row' : undefined}
+                    className={`${cellClass(index === 0 ? 'title' : 'field')} text-slate-900 md:px-4 md:py-3 ${alignClass(columns[index]?.align)} ${columns[index]?.className ?? ''}`}
+                  >
+                    {index === 0 ? (
+                      <span className="font-semibold">{content}</span>
+                    ) : (
+                      <>
+                        <CardLabel text={typeof columns[index]?.header === 'string' ? (columns[index]?.header as string) : (columns[index]?.label ?? '')} />
+                        <div className="min-w-0">{content}</div>
+                      </>
+                    )}
+                  </Cell>
+                );
+              })}
             </tr>
           </tfoot>
         ) : null}

@@ -53,7 +53,7 @@ export default function AdminApprovalsPage() {
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No requests here.</p> : null}
-      {data && data.items.length > 0 ? <ApprovalQueue approvals={data.items} myId={user._id} /> : null}
+      {data && data.items.length > 0 ? <ApprovalQueue approvals={data.items} me={{ id: user._id, isAdmin: user.isAdmin, staffRole: user.staffRole }} /> : null}
       {data && pages > 1 ? (
         <Pager page={page} pageSize={data.pageSize} total={data.total} label="Requests" onPage={(next) => show({ status, page: next })} />
       ) : null}

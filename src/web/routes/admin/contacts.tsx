@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { CONTACT_DELETE_FAILED_MESSAGE, CONTACT_DELETED_MESSAGE, type ContactDto } from '../../../shared/contracts/contact-messages';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
+import { DataTable } from '../../components/ui/data-table';
 import { PageTitle } from '../../components/ui/card';
 import { Pager } from '../../components/ui/pager';
 import { contactsQuery, deleteContact, markContactRead } from '../../features/contact/api';
@@ -25,7 +26,8 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   return prefetch(contactsQuery(pageParam(searchOf(request))));
 }
 
-function ContactItem({ contact }: { contact: ContactDto }) {
+/** Mark as read and delete, for one message. */
+function ContactActions({ contact }: { contact: ContactDto }) {
   const read = useAction(() => markContactRead(contact._id), { errorToast: true });
   // A message someone else already deleted answers 404: the spec's failure toast, and the list is refreshed all the same.
   const remove = useAction(() => deleteContact(contact._id), {
@@ -33,41 +35,69 @@ function ContactItem({ contact }: { contact: ContactDto }) {
     errorToast: CONTACT_DELETE_FAILED_MESSAGE,
     refresh: 'always',
   });
-  const headingId = `contact-${contact._id}`;
   const confirmDelete = () => {
     if (window.confirm(`Delete the message from ${contact.name} (${contact.subject})? This cannot be undone.`)) void remove.run();
   };
+  // Stacked in a table (the message and its sender keep the width), side by side on a card.
   return (
-    <li aria-labelledby={headingId} className={`rounded-xl border bg-white p-5 shadow-sm ${contact.readAt ? 'border-slate-200' : 'border-brand-500'}`}>
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h2 id={headingId} className="text-lg font-semibold text-slate-900">
-            {!contact.readAt ? <span className="mr-2 rounded bg-brand-700 px-2 py-0.5 text-xs font-bold uppercase text-white">New</span> : null}
-            {contact.subject}
-          </h2>
-          <p className="mt-1 text-sm text-slate-700">
-            From <span className="font-medium text-slate-900">{contact.name}</span>{' '}
-            <a href={`mailto:${contact.email}`} className="text-brand-800 underline">
-              {contact.email}
-            </a>
-            {contact.phone ? ` · ${contact.phone}` : ''} · <time dateTime={contact.createdAt}>{formatDate(contact.createdAt, 'dateTime')}</time>
-          </p>
-        </div>
-        <div className="flex gap-2">
-          {!contact.readAt ? (
-            <Button variant="secondary" onClick={() => void read.run()} disabled={read.busy}>
-              <Mail aria-hidden="true" className="h-4 w-4" />
-              Mark as read
-            </Button>
-          ) : null}
-          <Button variant="danger" onClick={confirmDelete} disabled={remove.busy} aria-label={`Delete message from ${contact.name}: ${contact.subject}`}>
-            <Trash2 aria-hidden="true" className="h-4 w-4" />
-            Delete
-          </Button>
-        </div>
-      </div>
-      <p className="mt-4 whitespace-pre-line break-words text-slate-800">{contact.message}</p>
-    </li>
+    <div className="flex flex-wrap gap-2 md:flex-col md:items-stretch">
+      {!contact.readAt ? (
+        <Button variant="secondary" onClick={() => void read.run()} disabled={read.busy} aria-label={`Mark as read: ${contact.subject}`}>
+          <Mail aria-hidden="true" className="h-4 w-4" />
+          Mark as read
+        </Button>
+      ) : null}
+      <Button variant="danger" onClick={confirmDelete} disabled={remove.busy} aria-label={`Delete message from ${contact.name}: ${contact.subject}`}>
+        <Trash2 aria-hidden="true" className="h-4 w-4" />
+        Delete
+      </Button>
+    </div>
+  );
+}
+
+/** The messages in the back office's one list (DataTable): a table from 768 px, one card per message below it. */
+function ContactList({ contacts }: { contacts: ContactDto[] }) {
+  return (
+    <DataTable
+      caption="Contact messages, newest first"
+      rows={contacts}
+      rowKey={(contact) => contact._id}
+      rowProps={(contact) => ({ 'data-testid': 'contact-row', className: contact.readAt ? '' : 'max-md:border-brand-500!' })}
+      columns={[
+        {
+          header: 'Subject',
+          kind: 'title',
+          cell: (contact) => (
+            <>
+              {!contact.readAt ? <span className="mr-2 rounded bg-brand-700 px-2 py-0.5 text-xs font-bold uppercase text-white">New</span> : null}
+              <span className="font-semibold">{contact.subject}</span>
+            </>
+          ),
+        },
+        {
+          header: 'From',
+          cell: (contact) => (
+            <>
+              <span className="block font-medium">{contact.name}</span>
+              <a href={`mailto:${contact.email}`} className="block break-all text-brand-800 underline">
+                {contact.email}
+              </a>
+              {contact.phone ? <span className="block">{contact.phone}</span> : null}
+            </>
+          ),
+        },
+        {
+          header: 'Received',
+          cell: (contact) => <time dateTime={contact.createdAt}>{formatDate(contact.createdAt, 'dateTime')}</time>,
+        },
+        {
+          header: 'Message',
+          className: 'md:min-w-64',
+          cell: (contact) => <span className="whitespace-pre-line break-words text-slate-800">{contact.message}</span>,
+        },
+        { header: 'Actions', kind: 'actions', headerHidden: true, cell: (contact) => <ContactActions contact={contact} /> },
+      ]}
+    />
   );
 }
 
@@ -87,13 +117,7 @@ export default function AdminContactsPage() {
         </p>
       ) : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No contact messages yet.</p> : null}
-      {data && data.items.length > 0 ? (
-        <ul className="space-y-4" aria-label="Contact messages">
-          {data.items.map((contact) => (
-            <ContactItem key={contact._id} contact={contact} />
-          ))}
-        </ul>
-      ) : null}
+      {data && data.items.length > 0 ? <ContactList contacts={data.items} /> : null}
       {data && pages > 1 ? (
         <Pager page={page} pageSize={data.pageSize} total={data.total} label="Contact messages" onPage={(next) => setSearch(listSearch({ page: next }))} />
       ) : null}

@@ -4,7 +4,8 @@ import { Link, useSearchParams } from 'react-router';
 import { KYC_DOCUMENT_TYPES } from '../../../shared/contracts/kyc';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Card, PageTitle } from '../../components/ui/card';
+import { PageTitle } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
 import { Pager } from '../../components/ui/pager';
 import { StatusTabs } from '../../components/ui/status-tabs';
 import { KYC_QUEUE_STATUSES, kycQueueQuery, type KycQueueStatus } from '../../features/kyc/api';
@@ -59,42 +60,55 @@ export default function AdminKycPage() {
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No submissions here.</p> : null}
-      <ul className="space-y-4">
-        {data?.items.map((item) => (
-          <li key={item.id}>
-            <Card>
-              <div className="flex flex-wrap items-center justify-between gap-3">
-                <div>
-                  <p className="font-semibold text-slate-900">
-                    {item.customer.firstName} {item.customer.lastName}
-                  </p>
-                  <p className="text-sm text-slate-700">
-                    {item.customer.email} · {KYC_DOCUMENT_TYPES.find((type) => type.value === item.documentType)?.label} · submitted{' '}
-                    {formatDate(item.createdAt, 'dateTime')}
-                  </p>
-                </div>
-                <div className="flex gap-3">
-                  <Link to={paths.adminUser(item.userId)} className="self-center text-sm font-semibold text-brand-800 hover:underline">
+      {data && data.items.length > 0 ? (
+        <DataTable
+          caption={status === 'pending' ? 'Submissions waiting for review, oldest first' : 'Submissions, newest first'}
+          rows={data.items}
+          rowKey={(item) => item.id}
+          rowProps={() => ({ 'data-testid': 'kyc-row' })}
+          detail={(item) =>
+            open === item.id ? (
+              <div id={`kyc-review-${item.id}`}>
+                <KycReviewPanel userId={item.userId} />
+              </div>
+            ) : null
+          }
+          columns={[
+            { header: 'Customer', kind: 'title', cell: (item) => `${item.customer.firstName} ${item.customer.lastName}` },
+            { header: 'Email', cell: (item) => <span className="break-all md:break-normal">{item.customer.email}</span> },
+            { header: 'Document', cell: (item) => KYC_DOCUMENT_TYPES.find((type) => type.value === item.documentType)?.label },
+            { header: 'Submitted', cell: (item) => formatDate(item.createdAt, 'dateTime') },
+            {
+              header: 'Actions',
+              kind: 'actions',
+              headerHidden: true,
+              cell: (item) => (
+                <>
+                  <Link to={paths.adminUser(item.userId)} className="text-sm font-semibold text-brand-800 hover:underline">
                     Customer page
+                    <span className="sr-only">
+                      {' '}
+                      of {item.customer.firstName} {item.customer.lastName}
+                    </span>
                   </Link>
-                  <Button variant="secondary" aria-expanded={open === item.id} onClick={() => setOpen(open === item.id ? null : item.id)}>
+                  <Button
+                    variant="secondary"
+                    aria-expanded={open === item.id}
+                    aria-controls={open === item.id ? `kyc-review-${item.id}` : undefined}
+                    onClick={() => setOpen(open === item.id ? null : item.id)}
+                  >
                     {open === item.id ? 'Close' : 'Review'}
                     <span className="sr-only">
                       {' '}
                       documents of {item.customer.firstName} {item.customer.lastName}
                     </span>
                   </Button>
-                </div>
-              </div>
-              {open === item.id ? (
-                <div className="mt-4 border-t border-slate-200 pt-4">
-                  <KycReviewPanel userId={item.userId} />
-                </div>
-              ) : null}
-            </Card>
-          </li>
-        ))}
-      </ul>
+                </>
+              ),
+            },
+          ]}
+        />
+      ) : null}
       {data && pages > 1 ? (
         <Pager page={page} pageSize={data.pageSize} total={data.total} label="Identity reviews" onPage={(next) => show({ status, page: next })} />
       ) : null}

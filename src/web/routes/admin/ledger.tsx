@@ -4,6 +4,7 @@ import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
 import { Pager } from '../../components/ui/pager';
 import { ledgerOverviewQuery, verifyLedgerNow } from '../../features/admin/api';
 import { anchorListQuery, anchorNow } from '../../features/anchors/api';
@@ -78,47 +79,23 @@ export default function AdminLedgerPage() {
       {data ? (
         <>
           <Card title="Balances">
-            <div className="relative overflow-x-auto">
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Balances of the bank's accounts and of all customer accounts</caption>
-                <thead className="border-b border-slate-300 text-slate-800">
-                  <tr>
-                    <th scope="col" className="py-2 pr-3">
-                      Account
-                    </th>
-                    <th scope="col" className="py-2 text-right">
-                      Balance
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-200">
-                  {data.bankAccounts.map((account) => (
-                    <tr key={account.kind}>
-                      <th scope="row" className="py-2 pr-3 font-normal">
-                        {account.name}
-                      </th>
-                      <td className="py-2 text-right tabular-nums">{formatCents(account.balanceCents)}</td>
-                    </tr>
-                  ))}
-                  <tr>
-                    <th scope="row" className="py-2 pr-3 font-normal">
-                      Customer savings and checking ({formatNumber(data.customerAccounts)} accounts)
-                    </th>
-                    <td className="py-2 text-right tabular-nums">{formatCents(data.customerBalancesCents)}</td>
-                  </tr>
-                </tbody>
-                <tfoot className="border-t-2 border-slate-300 font-semibold text-slate-900">
-                  <tr>
-                    <th scope="row" className="py-2 pr-3">
-                      Sum of every account
-                    </th>
-                    <td className="py-2 text-right tabular-nums" data-testid="ledger-total">
-                      {formatCents(data.totalCents)}
-                    </td>
-                  </tr>
-                </tfoot>
-              </table>
-            </div>
+            <DataTable
+              caption="Balances of the bank's accounts and of all customer accounts"
+              rows={[
+                ...data.bankAccounts.map((account) => ({ key: account.kind, name: account.name, balanceCents: account.balanceCents })),
+                {
+                  key: 'customers',
+                  name: `Customer savings and checking (${formatNumber(data.customerAccounts)} accounts)`,
+                  balanceCents: data.customerBalancesCents,
+                },
+              ]}
+              rowKey={(row) => row.key}
+              columns={[
+                { header: 'Account', kind: 'title', rowHeader: true, cell: (row) => row.name },
+                { header: 'Balance', align: 'right', className: 'tabular-nums md:whitespace-nowrap', cell: (row) => formatCents(row.balanceCents) },
+              ]}
+              footer={['Sum of every account', <span data-testid="ledger-total">{formatCents(data.totalCents)}</span>]}
+            />
             <p className="mt-3 text-sm text-slate-700">
               {data.totalCents === 0
                 ? 'Every entry moves money between accounts, so the sum of every account is zero: the bank’s accounts mirror what customers hold.'

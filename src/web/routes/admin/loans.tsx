@@ -4,7 +4,8 @@ import { Link, useSearchParams } from 'react-router';
 import { ZLoanRejectRequest, type LoanDto } from '../../../shared/contracts/loans';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Card, PageTitle } from '../../components/ui/card';
+import { PageTitle } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
 import { Pager } from '../../components/ui/pager';
 import { ReasonForm } from '../../components/ui/reason-form';
 import { StatusTabs } from '../../components/ui/status-tabs';
@@ -40,72 +41,103 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   return prefetch(loanQueueQuery(status, page));
 }
 
-function LoanRow({ loan }: { loan: LoanDto }) {
+const customerName = (loan: LoanDto) => (loan.customer ? `${loan.customer.firstName} ${loan.customer.lastName}` : 'Customer');
+
+/** Approve (and pay out) or reject with a reason: finance's, on a pending application. */
+function LoanActions({ loan }: { loan: LoanDto }) {
   // Support reads the queue (a read of money); deciding is finance's (ADR 022).
   const decides = useStaffMay()(ROLES.finance);
   const [rejecting, setRejecting] = useState(false);
   // One key per loan shown: a retry after a lost answer replays instead of paying twice.
   const approvalKey = useRef(newIdempotencyKey());
   const approve = useAction(() => approveLoan(loan._id, approvalKey.current), { successToast: (message) => message });
-  const name = loan.customer ? `${loan.customer.firstName} ${loan.customer.lastName}` : 'Customer';
-  const progress = loanProgress(loan);
-
+  const name = customerName(loan);
+  if (loan.status !== 'pending' || !decides) return null;
   return (
-    <li>
-      <Card>
-        <div className="flex flex-wrap items-start justify-between gap-3">
-          <div>
-            <h2 className="text-lg font-semibold text-slate-900">
-              {loanLabel(loan.loanType)}: {formatDollars(loan.loanAmount)} over {loan.loanDuration} months
-            </h2>
-            <p className="text-sm text-slate-700">
-              {loan.customer ? (
-                <Link to={paths.adminUser(loan.customer.id)} className="font-medium text-brand-800 hover:underline">
-                  {name}
-                </Link>
-              ) : null}{' '}
-              · {loan.customer?.email} · identity {loan.customer?.verificationStatus} · applied {formatDate(loan.createdAt, 'dateTime')}
-            </p>
-            <p className="mt-1 text-sm text-slate-800">
-              {formatDollars(loan.monthlyPayment)} a month at {loan.interestRate.toFixed(2)}%. Purpose: {loan.loanPurpose}
-            </p>
-            {loan.decisionReason ? <p className="mt-1 text-sm text-slate-800">Reason: {loan.decisionReason}</p> : null}
-            {progress ? <p className="mt-1 text-sm text-slate-800">{progress}</p> : null}
-          </div>
-          <LoanStatusBadge status={loan.status} />
+    <div className="space-y-2 text-left">
+      {approve.error ? <Alert tone="error">{approve.error.message}</Alert> : null}
+      {rejecting ? (
+        <ReasonForm
+          label={`Reason for rejecting ${name}'s application`}
+          schema={ZLoanRejectRequest}
+          send={(reason) => rejectLoan(loan._id, reason)}
+          onCancel={() => setRejecting(false)}
+        />
+      ) : (
+        <div className="flex flex-wrap gap-2">
+          <Button
+            disabled={approve.busy}
+            onClick={() => {
+              if (window.confirm(`Approve and pay ${formatDollars(loan.loanAmount)} into ${name}'s checking account?`)) void approve.run();
+            }}
+          >
+            Approve and disburse<span className="sr-only"> {name}&apos;s loan</span>
+          </Button>
+          <Button variant="danger" onClick={() => setRejecting(true)}>
+            Reject<span className="sr-only"> {name}&apos;s loan</span>
+          </Button>
         </div>
-        {approve.error ? (
-          <Alert tone="error" className="mt-3">
-            {approve.error.message}
-          </Alert>
-        ) : null}
-        {loan.status === 'pending' && decides ? (
-          rejecting ? (
-            <ReasonForm
-              className="mt-4 space-y-3"
-              label={`Reason for rejecting ${name}'s application`}
-              schema={ZLoanRejectRequest}
-              send={(reason) => rejectLoan(loan._id, reason)}
-              onCancel={() => setRejecting(false)}
-            />
-          ) : (
-            <div className="mt-4 flex flex-wrap gap-3">
-              <Button
-                disabled={approve.busy}
-                onClick={() => {
-                  if (window.confirm(`Approve and pay ${formatDollars(loan.loanAmount)} into ${name}'s checking account?`)) void approve.run();
-                }}
-              >
-                Approve and disburse<span className="sr-only"> {name}&apos;s loan</span>
-              </Button>
-              <Button variant="danger" onClick={() => setRejecting(true)}>
-                Reject<span className="sr-only"> {name}&apos;s loan</span>
-              </Button>
-            </div>
-          )
-        ) : null}
-      </Card>
-    </li>
+      )}
+    </div>
+  );
+}
+
+/** The applications in the back office's one list (DataTable): a table from 768 px, one card per application below it. */
+function LoanList({ loans, decides }: { loans: LoanDto[]; decides: boolean }) {
+  return (
+    <DataTable
+      caption="Loan applications"
+      rows={loans}
+      rowKey={(loan) => loan._id}
+      rowProps={() => ({ 'data-testid': 'loan-row' })}
+      columns={[
+        {
+          header: 'Application',
+          kind: 'title',
+          cell: (loan) => (
+            <>
+              <span className="block font-semibold">
+                {loanLabel(loan.loanType)}: {formatDollars(loan.loanAmount)} over {loan.loanDuration} months
+              </span>
+              <span className="block text-sm font-normal text-slate-800">
+                {formatDollars(loan.monthlyPayment)} a month at {loan.interestRate.toFixed(2)}%. Purpose: {loan.loanPurpose}
+              </span>
+            </>
+          ),
+        },
+        {
+          header: 'Customer',
+          cell: (loan) => (
+            <>
+              {loan.customer ? (
+                <Link to={paths.adminUser(loan.customer.id)} className="block font-medium text-brand-800 hover:underline">
+                  {customerName(loan)}
+                </Link>
+              ) : null}
+              <span className="block break-all">{loan.customer?.email}</span>
+              <span className="block text-xs text-slate-700">Identity {loan.customer?.verificationStatus}</span>
+            </>
+          ),
+        },
+        { header: 'Applied', cell: (loan) => formatDate(loan.createdAt, 'dateTime') },
+        {
+          header: 'Status',
+          cell: (loan) => {
+            const progress = loanProgress(loan);
+            return (
+              <>
+                <LoanStatusBadge status={loan.status} />
+                {loan.decisionReason ? <span className="mt-1 block text-xs text-slate-800">Reason: {loan.decisionReason}</span> : null}
+                {progress ? <span className="mt-1 block text-xs text-slate-800">{progress}</span> : null}
+              </>
+            );
+          },
+        },
+        ...(decides
+          ? [{ header: 'Decision', kind: 'actions' as const, className: 'md:min-w-[21rem]', cell: (loan: LoanDto) => <LoanActions loan={loan} /> }]
+          : []),
+      ]}
+    />
   );
 }
 
@@ -114,6 +146,7 @@ export default function AdminLoansPage() {
   const { status, page } = readParams(search);
   const show = (next: { status: LoanQueueStatus; page: number }) => setSearch(listSearch(next, { status: 'pending', page: 1 }));
   const { data, isPending, error } = useQuery(loanQueueQuery(status, page));
+  const decides = useStaffMay()(ROLES.finance);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <div className="space-y-6">
@@ -122,11 +155,7 @@ export default function AdminLoansPage() {
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
       {data && data.items.length === 0 ? <p className="text-slate-700">No applications here.</p> : null}
-      <ul className="space-y-4">
-        {data?.items.map((loan) => (
-          <LoanRow key={loan._id} loan={loan} />
-        ))}
-      </ul>
+      {data && data.items.length > 0 ? <LoanList loans={data.items} decides={decides} /> : null}
       {data && pages > 1 ? (
         <Pager page={page} pageSize={data.pageSize} total={data.total} label="Loan applications" onPage={(next) => show({ status, page: next })} />
       ) : null}

@@ -3,17 +3,19 @@ import { Link } from 'react-router';
 import {
   APPROVAL_DECIDER_ROLES,
   APPROVAL_KIND_LABELS,
+  APPROVAL_REFUSAL_MESSAGES,
+  approvalRefusal,
   type ApprovalDto,
   type ApprovalStatus,
   ZApprovalRejection,
 } from '../../../../shared/contracts/approvals';
-import { STAFF_ROLE_LABELS } from '../../../../shared/staff-roles';
+import { STAFF_ROLE_LABELS, type StaffRole } from '../../../../shared/staff-roles';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { DataTable } from '../../../components/ui/data-table';
 import { ReasonForm } from '../../../components/ui/reason-form';
 import { useAction } from '../../../lib/action';
 import { formatDate } from '../../../lib/format';
-import { useStaffMay } from '../../../lib/staff-access';
 import { paths } from '../../../paths';
 import { approveApproval } from '../api/approve-approval';
 import { cancelApproval } from '../api/cancel-approval';
@@ -67,18 +69,24 @@ function Decision({ approval }: { approval: ApprovalDto }) {
   );
 }
 
+/** The signed-in staff member, as the rule of who may decide reads them. */
+export interface Decider {
+  id: string;
+  isAdmin: boolean;
+  staffRole: StaffRole | null | undefined;
+}
+
 /**
- * Approve, reject (with a reason) or, for the staff member who asked, cancel. The server refuses a
- * requester approving their own change, and a role the action does not need (403): the buttons
- * are offered only to a staff member whose role may decide this kind (APPROVAL_DECIDER_ROLES).
+ * Approve, reject (with a reason) or, for the staff member who asked, cancel. The buttons are
+ * offered only when approvalRefusal, the rule the server answers 403 by, lets this staff member
+ * decide: never the one who asked, never the one a staff change is about, only a role the action needs.
  */
-function Actions({ approval, myId }: { approval: ApprovalDto; myId: string }) {
-  const may = useStaffMay();
+function Actions({ approval, me }: { approval: ApprovalDto; me: Decider }) {
   const [rejecting, setRejecting] = useState(false);
   const approve = useAction(() => approveApproval(approval.id), { successToast: (message) => message });
   const cancel = useAction(() => cancelApproval(approval.id), { successToast: (message) => message, errorToast: true });
   if (approval.status !== 'pending') return null;
-  const mine = approval.requestedBy.id === myId;
+  const refusal = approvalRefusal({ kind: approval.kind, requestedById: approval.requestedBy.id, subjectId: approval.subjectId }, me);
   const what = `${APPROVAL_KIND_LABELS[approval.kind].toLowerCase()}: ${approval.summary}`;
   if (rejecting) {
     return (
@@ -92,16 +100,18 @@ function Actions({ approval, myId }: { approval: ApprovalDto; myId: string }) {
     );
   }
   return (
-    <div className="space-y-2">
+    <div className="space-y-2 text-left">
       {approve.error ? <Alert tone="error">{approve.error.message}</Alert> : null}
-      {mine ? (
+      {refusal === 'requester' ? (
         <>
           <p className="text-sm text-slate-700">You asked for this: a second staff member approves it.</p>
           <Button variant="secondary" disabled={cancel.busy} onClick={() => void cancel.run()}>
             Cancel request<span className="sr-only"> for the {what}</span>
           </Button>
         </>
-      ) : !may(APPROVAL_DECIDER_ROLES[approval.kind]) ? (
+      ) : refusal === 'subject' ? (
+        <p className="text-sm text-slate-700">{APPROVAL_REFUSAL_MESSAGES.subject}</p>
+      ) : refusal === 'role' ? (
         <p className="text-sm text-slate-700">{DECIDED_BY[approval.kind]}</p>
       ) : (
         <div className="flex flex-wrap gap-2">
@@ -122,91 +132,48 @@ function Actions({ approval, myId }: { approval: ApprovalDto; myId: string }) {
   );
 }
 
-/**
- * The queue: a table from 768 px, one card per request below it (each card whole, its buttons in
- * view, no sideways scrolling). Only one of the two is displayed at a time.
- */
-export function ApprovalQueue({ approvals, myId }: { approvals: ApprovalDto[]; myId: string }) {
+/** The queue, newest first: one DataTable (a table from 768 px, one card per request below, its buttons in view). */
+export function ApprovalQueue({ approvals, me }: { approvals: ApprovalDto[]; me: Decider }) {
   return (
-    <>
-      <ol className="space-y-3 md:hidden" aria-label="Requests, newest first">
-        {approvals.map((approval) => (
-          <li key={approval.id} className="rounded-lg border border-slate-200 bg-white p-4" data-testid="approval-card">
-            <div className="flex flex-wrap items-baseline justify-between gap-2">
-              <h2 className="font-semibold text-slate-900">{APPROVAL_KIND_LABELS[approval.kind]}</h2>
+    <DataTable
+      caption="Requests, newest first"
+      rows={approvals}
+      rowKey={(approval) => approval.id}
+      rowProps={() => ({ 'data-testid': 'approval-row' })}
+      columns={[
+        {
+          header: 'Request',
+          kind: 'title',
+          cell: (approval) => (
+            <>
+              <span className="block font-semibold text-slate-900">{APPROVAL_KIND_LABELS[approval.kind]}</span>
+              <span className="block text-sm font-normal text-slate-900">{approval.summary}</span>
+            </>
+          ),
+        },
+        { header: 'Customer', cell: (approval) => <Customer approval={approval} /> },
+        {
+          header: 'Asked by',
+          cell: (approval) => (
+            <>
+              {approval.requestedBy.name || approval.requestedBy.email}
+              <span className="block text-xs text-slate-700">{formatDate(approval.requestedAt, 'dateTime')}</span>
+            </>
+          ),
+        },
+        {
+          header: 'Status',
+          cell: (approval) => (
+            <>
               <StatusBadge status={approval.status} />
-            </div>
-            <p className="mt-1 text-slate-900">{approval.summary}</p>
-            <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-sm">
-              <dt className="text-slate-700">Customer</dt>
-              <dd className="min-w-0 break-words">
-                <Customer approval={approval} />
-              </dd>
-              <dt className="text-slate-700">Asked by</dt>
-              <dd className="min-w-0 break-words text-slate-900">
-                {approval.requestedBy.name || approval.requestedBy.email}, {formatDate(approval.requestedAt, 'dateTime')}
-              </dd>
-              <dt className="text-slate-700">{approval.status === 'pending' ? 'Waiting' : 'Decided'}</dt>
-              <dd className="min-w-0 break-words text-slate-900">
+              <span className="mt-1 block text-xs text-slate-700">
                 <Decision approval={approval} />
-              </dd>
-            </dl>
-            <div className="mt-3">
-              <Actions approval={approval} myId={myId} />
-            </div>
-          </li>
-        ))}
-      </ol>
-      <div className="hidden md:block">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Requests, newest first</caption>
-          <thead className="border-b border-slate-300 text-slate-800">
-            <tr>
-              <th scope="col" className="py-2 pr-3">
-                Request
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Customer
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Asked by
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Status
-              </th>
-              <th scope="col" className="py-2">
-                Action
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200">
-            {approvals.map((approval) => (
-              <tr key={approval.id} className="align-top" data-testid="approval-row">
-                <td className="py-2 pr-3">
-                  <span className="block font-semibold text-slate-900">{APPROVAL_KIND_LABELS[approval.kind]}</span>
-                  {approval.summary}
-                </td>
-                <td className="py-2 pr-3">
-                  <Customer approval={approval} />
-                </td>
-                <td className="py-2 pr-3">
-                  {approval.requestedBy.name || approval.requestedBy.email}
-                  <span className="block text-xs text-slate-700">{formatDate(approval.requestedAt, 'dateTime')}</span>
-                </td>
-                <td className="py-2 pr-3">
-                  <StatusBadge status={approval.status} />
-                  <span className="mt-1 block text-xs text-slate-700">
-                    <Decision approval={approval} />
-                  </span>
-                </td>
-                <td className="w-72 py-2">
-                  <Actions approval={approval} myId={myId} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
+              </span>
+            </>
+          ),
+        },
+        { header: 'Action', kind: 'actions', className: 'md:w-72', cell: (approval) => <Actions approval={approval} me={me} /> },
+      ]}
+    />
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { StaffMember } from '../../../../shared/contracts/staff';
 import { STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from '../../../../shared/staff-roles';
 import { Button } from '../../../components/ui/button';
+import { DataTable } from '../../../components/ui/data-table';
 import { useAction } from '../../../lib/action';
 import { formatDate } from '../../../lib/format';
 import { changeStaffRole } from '../api/change-staff-role';
@@ -19,13 +20,13 @@ function StatusBadge({ status }: { status: StaffMember['staffStatus'] }) {
   return <span className={`rounded px-2 py-0.5 text-xs font-semibold ${STATUS_TONES[status]}`}>{STATUS_LABELS[status]}</span>;
 }
 
-/** The role select and the access button of one staff member; `variant` keeps ids apart between the cards and the table. */
-function StaffActions({ member, variant, isSelf }: { member: StaffMember; variant: 'card' | 'row'; isSelf: boolean }) {
+/** The role select, a new invitation link (while invited) and the access button of one staff member. */
+function StaffActions({ member, isSelf }: { member: StaffMember; isSelf: boolean }) {
   const [role, setRole] = useState<StaffRole>(member.staffRole);
   const change = useAction(() => changeStaffRole(member._id, role), { successToast: (message) => message, errorToast: true });
   const access = useAction((next: 'suspend' | 'reinstate') => setStaffAccess(member._id, next), { successToast: (message) => message, errorToast: true });
   const resend = useAction(() => resendStaffInvitation(member._id), { successToast: (message) => message, errorToast: true });
-  const selectId = `staff-role-${variant}-${member._id}`;
+  const selectId = `staff-role-${member._id}`;
   const suspended = member.staffStatus === 'suspended';
   const confirmAccess = () => {
     const question = suspended
@@ -100,82 +101,44 @@ function InvitationNote({ member }: { member: StaffMember }) {
   );
 }
 
-/** Staff members: one card per member on a phone, a table from md up (ADR 022). */
+/** Staff members in the back office's one list (DataTable): a table from 768 px, one card per member below it (ADR 022). */
 export function StaffTable({ items, selfId }: { items: StaffMember[]; selfId: string }) {
   return (
-    <>
-      <ul className="space-y-3 md:hidden" aria-label="Staff members">
-        {items.map((member) => (
-          <li key={member._id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <p className="font-semibold text-slate-900">{member.name}</p>
-              <span className="text-right">
-                <StatusBadge status={member.staffStatus} />
-                <InvitationNote member={member} />
-              </span>
-            </div>
-            <p className="break-all text-sm text-slate-700">{member.email}</p>
-            <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
-              <dt className="text-slate-600">Role</dt>
-              <dd className="text-slate-900">{STAFF_ROLE_LABELS[member.staffRole]}</dd>
-              <dt className="text-slate-600">Second factor</dt>
-              <dd className="text-slate-900">{member.hasSecondFactor ? 'Yes' : 'No'}</dd>
-              <dt className="text-slate-600">Last sign-in</dt>
-              <dd className="text-slate-900">{lastSignIn(member)}</dd>
-            </dl>
-            <div className="mt-3">
-              <StaffActions member={member} variant="card" isSelf={member._id === selfId} />
-            </div>
-          </li>
-        ))}
-      </ul>
-      <div className="hidden md:block">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Staff members</caption>
-          <thead className="border-b border-slate-200 text-slate-700">
-            <tr>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Name
-              </th>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Role
-              </th>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Access
-              </th>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Second factor
-              </th>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Last sign-in
-              </th>
-              <th scope="col" className="py-2 font-semibold">
-                Actions
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((member) => (
-              <tr key={member._id} className="border-b border-slate-100 align-top">
-                <td className="py-3 pr-3">
-                  <p className="font-medium text-slate-900">{member.name}</p>
-                  <p className="break-all text-slate-700">{member.email}</p>
-                </td>
-                <td className="py-3 pr-3 text-slate-900">{STAFF_ROLE_LABELS[member.staffRole]}</td>
-                <td className="py-3 pr-3">
-                  <StatusBadge status={member.staffStatus} />
-                  <InvitationNote member={member} />
-                </td>
-                <td className="py-3 pr-3 text-slate-900">{member.hasSecondFactor ? 'Yes' : 'No'}</td>
-                <td className="py-3 pr-3 text-slate-900">{lastSignIn(member)}</td>
-                <td className="py-3">
-                  <StaffActions member={member} variant="row" isSelf={member._id === selfId} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
+    <DataTable
+      caption="Staff members"
+      rows={items}
+      rowKey={(member) => member._id}
+      rowProps={() => ({ 'data-testid': 'staff-row' })}
+      columns={[
+        {
+          header: 'Name',
+          kind: 'title',
+          cell: (member) => (
+            <>
+              <span className="block font-medium text-slate-900">{member.name}</span>
+              <span className="block break-all text-sm font-normal text-slate-700">{member.email}</span>
+            </>
+          ),
+        },
+        { header: 'Role', cell: (member) => STAFF_ROLE_LABELS[member.staffRole] },
+        {
+          header: 'Access',
+          cell: (member) => (
+            <>
+              <StatusBadge status={member.staffStatus} />
+              <InvitationNote member={member} />
+            </>
+          ),
+        },
+        { header: 'Second factor', cell: (member) => (member.hasSecondFactor ? 'Yes' : 'No') },
+        { header: 'Last sign-in', cell: lastSignIn },
+        {
+          header: 'Actions',
+          kind: 'actions',
+          className: 'md:min-w-[19rem]',
+          cell: (member) => <StaffActions member={member} isSelf={member._id === selfId} />,
+        },
+      ]}
+    />
   );
 }
