@@ -8,6 +8,9 @@ export const entryKindLabel = (kind: EntryKindName) => (kind === 'internal' ? 'B
 /** Whose account it is: the bank's, or a customer's. */
 export const isBankAccount = (kind: AccountKindName) => kind !== 'savings' && kind !== 'checking';
 
+/** A balance or a figure that may be below zero: −$934.15 with the real minus sign signedCents uses. */
+export const balanceCents = (cents: number) => (cents < 0 ? `−${formatCents(-cents)}` : formatCents(cents));
+
 /** +$25.00 when the posting raised the account's balance, −$25.00 when it lowered it (a real minus sign). */
 export const signedCents = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '−' : ''}${formatCents(Math.abs(cents))}`;
 

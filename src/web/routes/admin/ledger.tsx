@@ -11,7 +11,8 @@ import { anchorListQuery, anchorNow } from '../../features/anchors/api';
 import { AnchorList } from '../../features/anchors/components/anchor-list';
 import { useAction } from '../../lib/action';
 import { errorMessage } from '../../lib/api';
-import { formatCents, formatDate, formatNumber } from '../../lib/format';
+import { formatDate, formatNumber } from '../../lib/format';
+import { balanceCents } from '../../features/books/format';
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import { staffPageTitle } from '../../lib/title';
@@ -92,9 +93,9 @@ export default function AdminLedgerPage() {
               rowKey={(row) => row.key}
               columns={[
                 { header: 'Account', kind: 'title', rowHeader: true, cell: (row) => row.name },
-                { header: 'Balance', align: 'right', className: 'tabular-nums md:whitespace-nowrap', cell: (row) => formatCents(row.balanceCents) },
+                { header: 'Balance', align: 'right', className: 'tabular-nums md:whitespace-nowrap', cell: (row) => balanceCents(row.balanceCents) },
               ]}
-              footer={['Sum of every account', <span data-testid="ledger-total">{formatCents(data.totalCents)}</span>]}
+              footer={['Sum of every account', <span data-testid="ledger-total">{balanceCents(data.totalCents)}</span>]}
             />
             <p className="mt-3 text-sm text-slate-700">
               {data.totalCents === 0

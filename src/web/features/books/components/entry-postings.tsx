@@ -1,9 +1,8 @@
 import { Link } from 'react-router';
 import type { JournalPostingDto } from '../../../../shared/contracts/journal';
 import { DataTable } from '../../../components/ui/data-table';
-import { formatCents } from '../../../lib/format';
 import { paths } from '../../../paths';
-import { isBankAccount, signedCents } from '../format';
+import { balanceCents, isBankAccount, signedCents } from '../format';
 
 function AccountName({ posting }: { posting: JournalPostingDto }) {
   if (isBankAccount(posting.accountKind)) return <span className="font-medium text-slate-900">{posting.accountName} (bank)</span>;
@@ -49,7 +48,7 @@ export function EntryPostings({ postings }: { postings: JournalPostingDto[] }) {
           cell: (posting) => [posting.memo, posting.counterparty].filter(Boolean).join(' · ') || <span className="text-slate-700">None</span>,
         },
         { header: 'Amount', align: 'right', className: 'tabular-nums md:whitespace-nowrap', cell: (posting) => signedCents(posting.amountCents) },
-        { header: 'Balance after', align: 'right', className: 'tabular-nums md:whitespace-nowrap', cell: (posting) => formatCents(posting.balanceAfterCents) },
+        { header: 'Balance after', align: 'right', className: 'tabular-nums md:whitespace-nowrap', cell: (posting) => balanceCents(posting.balanceAfterCents) },
         { header: 'Links', headerHidden: true, kind: 'actions', cell: (posting) => <AccountJournalLink posting={posting} /> },
       ]}
     />

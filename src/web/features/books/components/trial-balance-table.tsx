@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
 import type { TrialBalanceDto, TrialBalanceLineDto } from '../../../../shared/contracts/reports';
 import { DataTable, type DataColumn } from '../../../components/ui/data-table';
-import { formatCents, formatNumber } from '../../../lib/format';
+import { formatNumber } from '../../../lib/format';
 import { paths } from '../../../paths';
-import { accountLine, isBankAccount } from '../format';
+import { accountLine, balanceCents, isBankAccount } from '../format';
 
 const FIGURES = [
   ['openingCents', 'Opening'],
@@ -42,7 +42,7 @@ const columns: Array<DataColumn<Row>> = [
     header: label,
     align: 'right',
     className: 'tabular-nums md:whitespace-nowrap',
-    cell: (row) => formatCents(figuresOf(row)[field]),
+    cell: (row) => balanceCents(figuresOf(row)[field]),
   })),
 ];
 
@@ -67,7 +67,7 @@ export function TrialBalanceTable({ report }: { report: TrialBalanceDto }) {
       rowKey={(row) => ('line' in row ? row.line.accountId : 'unchanged')}
       rowProps={(row) => ('line' in row ? { 'data-testid': 'trial-balance-row' } : { className: 'bg-slate-50!' })}
       columns={columns}
-      footer={['Totals', ...FIGURES.map(([field]) => formatCents(totals[field]))]}
+      footer={['Totals', ...FIGURES.map(([field]) => balanceCents(totals[field]))]}
       footerProps={{ 'data-testid': 'trial-balance-total-row' }}
     />
   );
