@@ -196,6 +196,16 @@ describe('GET /api/admin/dashboard', () => {
             { accountId: await accountId(bob.userId, 'savings'), amountCents: 5_000 },
           ],
         },
+        {
+          // A standing order's payment is a transfer too.
+          kind: 'standing_order',
+          description: 'Monthly allowance',
+          authorId: alice.userId,
+          postings: [
+            { accountId: await accountId(alice.userId, 'checking'), amountCents: -7_000 },
+            { accountId: await accountId(bob.userId, 'checking'), amountCents: 7_000 },
+          ],
+        },
       ]);
     });
     // Bob sends his documents: one review waiting.
@@ -235,10 +245,12 @@ describe('GET /api/admin/dashboard', () => {
 
     const todays = await sql<{ n: number; v: number }>`
       select count(*)::int as n, coalesce(sum(amount), 0)::bigint as v from journal_entries
-      where kind in ('transfer', 'wire', 'internal') and booked_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`.execute(db);
+      where kind in ('transfer', 'wire', 'internal', 'standing_order') and booked_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`.execute(
+      db,
+    );
     expect(data.transfersToday).toEqual({ count: todays.rows[0]!.n, volumeCents: Number(todays.rows[0]!.v) });
-    expect(data.transfersToday.count).toBeGreaterThanOrEqual(2);
-    expect(data.transfersToday.volumeCents).toBeGreaterThanOrEqual(30_050);
+    expect(data.transfersToday.count).toBeGreaterThanOrEqual(3);
+    expect(data.transfersToday.volumeCents).toBeGreaterThanOrEqual(37_050);
 
     const pending = await db
       .selectFrom('users')

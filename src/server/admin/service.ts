@@ -9,8 +9,12 @@ import * as repository from './repository';
 // The back office's reports: the dashboard and the general ledger, with its verification.
 
 export const SERIES_DAYS = 30;
-/** Journal kinds that count as transfers: payments to others, wires, and moves between own accounts. */
-export const TRANSFER_KINDS = ['transfer', 'wire', 'internal'] as const;
+/**
+ * Journal kinds that count as transfers: payments to others (bulk payments included), wires, moves
+ * between own accounts and standing orders' payments. The partial index the figures read names
+ * the same list (migration 2026-11-25-59).
+ */
+export const TRANSFER_KINDS = ['transfer', 'wire', 'internal', 'standing_order'] as const;
 
 const DAY_MS = 86_400_000;
 const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);

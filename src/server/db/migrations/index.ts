@@ -30,6 +30,7 @@ import * as approvals from './2026-11-24-55d-approvals';
 import * as trialBalancePositions from './2026-11-24-56-trial-balance-positions';
 import * as setBasedBalanceChecks from './2026-11-24-57-set-based-balance-checks';
 import * as wordSearch from './2026-11-25-58-word-search';
+import * as dashboardStandingOrders from './2026-11-25-59-dashboard-standing-orders';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-56-trial-balance-positions': trialBalancePositions,
   '2026-11-24-57-set-based-balance-checks': setBasedBalanceChecks,
   '2026-11-25-58-word-search': wordSearch,
+  '2026-11-25-59-dashboard-standing-orders': dashboardStandingOrders,
 };
