@@ -6,7 +6,7 @@ import { runningEmbeddedUrl } from '../src/server/db/embedded';
 import { inTransaction } from '../src/server/db/transaction';
 import { bankAccountId, postEntries } from '../src/server/ledger/posting';
 import { bankMonth, bankMonthRange, previousMonth } from '../src/server/lib/bank-time';
-import { expect, fromOurPages, newCustomer, tabTo, test } from './support/fixtures';
+import { expect, fromOurPages, newCustomer, tabTo, test, waitForHydration } from './support/fixtures';
 
 // Statements in the browser (issue 14): a customer whose last month has four known transactions
 // downloads its statement PDF and checks the totals with pdftotext (poppler-utils), exports the
@@ -171,6 +171,8 @@ for (const width of [1280, 375]) {
 
 test('the public site links to the verifier from its footer', async ({ page }) => {
   await page.goto('/');
+  // A click while React takes over the prerendered page can be lost (seen once in CI): click once it has.
+  await waitForHydration(page);
   await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Verify a statement' }).click();
   await expect(page).toHaveURL(/\/verify-statement$/);
   await expect(page.getByRole('heading', { name: 'Verify a statement', level: 1 })).toBeVisible();
