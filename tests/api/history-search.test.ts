@@ -1,6 +1,25 @@
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../src/server/db/database';
+import { migrateToLatest } from '../../src/server/db/migrate';
+import { migrations } from '../../src/server/db/migrations/index';
+import { ensureBankAccounts, openCustomerAccounts } from '../../src/server/ledger/accounts';
+import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
+import { listTransactions } from '../../src/server/transactions/repository';
 import { monthsUpTo } from '../../src/server/transactions/service';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, type TestContext, valueDate, staffCall, staffEntry } from '../support/app';
+import {
+  adminToken,
+  bearer,
+  createCustomer,
+  createTestApp,
+  createTestDatabase,
+  json,
+  lastCode,
+  type TestContext,
+  valueDate,
+  staffCall,
+  staffEntry,
+} from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -162,6 +181,67 @@ describe('GET /api/transaction: search by words and amount', () => {
     const response = await get(admin, `/api/transaction/admin/${alice.userId}?q=okafor&amountMin=100`);
     expect(response.statusCode).toBe(200);
     expect(json(response).data.items.map((line: Line) => line.amount)).toEqual([120]);
+  });
+});
+
+describe('migration 2026-11-26-60 (words instead of trigrams)', () => {
+  it('indexes the words of the lines written before it, and leaves no trigram index behind', async () => {
+    const { url } = await createTestDatabase();
+    const handle = createDatabase(url, { max: 2 });
+    try {
+      const names = Object.keys(migrations);
+      const before = names[names.indexOf('2026-11-26-60-history-words') - 1];
+      expect(before).toBe('2026-11-25-59-dashboard-standing-orders');
+      const partial = await new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } }).migrateTo(before!);
+      expect(partial.error).toBeUndefined();
+      await ensureBankAccounts(handle.db);
+      const user = await handle.db
+        .insertInto('users')
+        .values({ email: 'old.lines@example.com', password_hash: '!test', first_name: 'Old', last_name: 'Lines', is_email_confirmed: true })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await openCustomerAccounts(handle.db, user.id);
+      const checking = await handle.db
+        .selectFrom('ledger_accounts')
+        .select('id')
+        .where('owner_id', '=', user.id)
+        .where('kind', '=', 'checking')
+        .executeTakeFirstOrThrow();
+      const cash = await bankAccountId(handle.db, 'bank_cash');
+      await handle.db.transaction().execute((trx) =>
+        postEntries(trx, [
+          {
+            kind: 'adjustment',
+            description: 'Cheque from Zoë Ångström',
+            authorId: null,
+            postings: [
+              { accountId: cash, amountCents: -7_000 },
+              { accountId: checking.id, amountCents: 7_000, memo: null, counterparty: 'Harbor-Rent LLC' },
+            ],
+          },
+        ]),
+      );
+
+      await migrateToLatest(handle.db);
+      const indexes = await sql<{
+        indexname: string;
+      }>`select indexname from pg_indexes where indexname like '%trgm%' or indexname like '%history_words%' order by 1`.execute(handle.db);
+      expect(indexes.rows.map((row) => row.indexname)).toEqual([
+        'entry_notes_history_words_idx',
+        'journal_entries_history_words_idx',
+        'postings_history_words_idx',
+      ]);
+      const search = async (q: string) =>
+        (await listTransactions(handle.db, { userId: user.id, page: 1, pageSize: 20, q, amountMin: undefined, amountMax: undefined })).items.map(
+          (line) => line.amount,
+        );
+      expect(await search('ÅNGSTRÖM')).toEqual([70]);
+      expect(await search('zoë')).toEqual([70]);
+      expect(await search('harbor rent')).toEqual([70]);
+      expect(await search('arbor')).toEqual([]);
+    } finally {
+      await handle.close();
+    }
   });
 });
 
