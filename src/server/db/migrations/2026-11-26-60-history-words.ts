@@ -32,12 +32,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // A bank with a long journal may build the functions and indexes beforehand without blocking
   // postings (ADR 013, "Amended: words"): they are then found here and kept.
   await sql`set local statement_timeout = 0`.execute(db);
+  // pg_c_utf8 is PostgreSQL 17's; on 15 and 16 (still supported, README) ICU lowercases instead,
+  // as migration 58 does: slower to write, the same words on both sides.
+  const version = await sql<{ server_version_num: string }>`show server_version_num`.execute(db);
+  const collation = Number(version.rows[0]?.server_version_num ?? 0) >= 170000 ? 'pg_c_utf8' : '"und-x-icu"';
   await sql
     .raw(
       `
     create or replace function history_split(text) returns text[]
     language sql immutable parallel safe
-    return string_to_array(btrim(lower(regexp_replace($1, '${SEPARATORS}', ' ', 'g') collate pg_c_utf8)), ' ')`,
+    return string_to_array(btrim(lower(regexp_replace($1, '${SEPARATORS}', ' ', 'g') collate ${collation})), ' ')`,
     )
     .execute(db);
   await sql`
