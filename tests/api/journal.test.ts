@@ -144,6 +144,16 @@ describe('GET /api/admin/journal', () => {
     for (const item of page.items) expect(item.postings.some((posting) => posting.accountId === operationsId)).toBe(true);
     // With a customer too: the account must be theirs.
     expect((await journal(`account=${operationsId}&customer=${alice.userId}`)).items).toEqual([]);
+    // Paged one by one: each page knows whether anything lies beyond either end of it.
+    const first = await journal(`account=${operationsId}&pageSize=1`);
+    expect(first).toMatchObject({ newerCursor: null, olderCursor: String(first.items[0]?.seq) });
+    const second = await journal(`account=${operationsId}&pageSize=1&older=${first.olderCursor}`);
+    expect(second.items.map((item) => item.id)).toEqual([touching[1]?.entry_id]);
+    expect(second.newerCursor).toBe(String(second.items[0]?.seq));
+    const last = await journal(`account=${operationsId}&pageSize=1&older=${page.items[page.items.length - 2]?.seq}`);
+    expect(last.items.map((item) => item.id)).toEqual([touching[touching.length - 1]?.entry_id]);
+    expect(last.olderCursor).toBeNull();
+    expect(last.newerCursor).not.toBeNull();
   });
 
   it('filters by booking time and by value date', async () => {

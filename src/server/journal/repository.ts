@@ -64,6 +64,8 @@ interface Source {
    * a page keeps 25) and the planner may still walk the seq key for a broad one (migration 63).
    */
   keysFirst?: boolean;
+  /** Where the keys alone come from, when the conditions need nothing else (an account's postings). */
+  keysFrom?: RawBuilder<unknown> | undefined;
 }
 
 /** The day range a filter can be walked by, the shorter of the value-date and the booking-time ranges. */
@@ -95,7 +97,15 @@ function source(filter: JournalFilter): Source {
   if (filter.accountId) {
     conditions.push(sql`p.account_id = ${filter.accountId}::uuid`);
     if (filter.customerAccountIds) conditions.push(sql`p.account_id = any(${filter.customerAccountIds}::uuid[])`);
-    return { from: sql`postings p join journal_entries e on e.id = p.entry_id`, key: sql`p.entry_seq`, conditions };
+    // Filtered on the account alone, whether anything lies beyond a page is a question for the
+    // account's postings only (postings_account_seq_idx), without joining their entries.
+    const postingsOnly = conditions.length === (filter.customerAccountIds ? 2 : 1);
+    return {
+      from: sql`postings p join journal_entries e on e.id = p.entry_id`,
+      key: sql`p.entry_seq`,
+      conditions,
+      keysFrom: postingsOnly ? sql`postings p` : undefined,
+    };
   }
   if (filter.customerAccountIds) {
     return {
@@ -143,6 +153,9 @@ function firstRows(source: Source, extra: RawBuilder<unknown>[], order: 'asc' | 
         select ${columns} from journal_entries e ${walk(kind)}
         order by e.seq ${direction} limit ${limit}) e
       order by e.seq ${direction} limit ${limit}`;
+  }
+  if (columns === KEY_COLUMN && source.keysFrom) {
+    return sql`select ${source.key} as seq from ${source.keysFrom} ${whereAll(conditions)} order by ${source.key} ${direction} limit ${limit}`;
   }
   if (!source.keysFirst) return sql`select ${columns} from ${source.from} ${whereAll(conditions)} order by ${source.key} ${direction} limit ${limit}`;
   const keys = sql`select e.seq from journal_entries e ${whereAll(conditions)} order by e.seq ${direction} limit ${limit}`;
