@@ -1,9 +1,9 @@
 /**
  * npm run bench:history: the customer's history search on a long history, before and after
- * migration 2026-11-26-62b (trigram indexes, then word indexes), in one run.
+ * migration 2026-11-26-63b (trigram indexes, then word indexes), in one run.
  *
  * Starts its own embedded PostgreSQL in a temporary directory with two databases: "before"
- * migrated up to the migration before 2026-11-26-62b (the four trigram indexes of migration 31,
+ * migrated up to the migration before 2026-11-26-63b (the four trigram indexes of migration 31,
  * searched with ILIKE) and
  * "after" migrated to the latest (the word indexes, searched with history_query()). Each gets, by
  * SQL, one customer with BENCH_LINES (default 100,000) lines on checking among BENCH_OTHERS
@@ -26,8 +26,8 @@ import { migrations } from '../src/server/db/migrations/index';
 import { ensureBankAccounts } from '../src/server/ledger/accounts';
 import { listTransactions, type ListFilter } from '../src/server/transactions/repository';
 
-/** The migration before the history's words (migration 62b): the trigram indexes. */
-const LAST_BEFORE = Object.keys(migrations)[Object.keys(migrations).indexOf('2026-11-26-62b-history-words') - 1] as string;
+/** The migration before the history's words (migration 63b): the trigram indexes. */
+const LAST_BEFORE = Object.keys(migrations)[Object.keys(migrations).indexOf('2026-11-26-63b-history-words') - 1] as string;
 
 const LINES = Number(process.env.BENCH_LINES ?? 100_000);
 const OTHERS = Number(process.env.BENCH_OTHERS ?? 200_000);
@@ -105,7 +105,7 @@ async function accountIdsOf(db: DB, userId: string): Promise<string[]> {
 /**
  * The page and count statements the repository runs for a customer (amount filters as it writes
  * them), by SQL so both schemas run the same text but for the words' subquery: main's before
- * migration 62b (ILIKE '%words%' on each column, one union branch per trigram index) or the
+ * migration 63b (ILIKE '%words%' on each column, one union branch per trigram index) or the
  * repository's now (history_query() against each table's word index).
  */
 function statements(schema: 'before' | 'after', accountIds: string[], filter: ListFilter) {
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
       for (const bank of banks) {
         const { total, times } = timed.get(bank.name) as Timed;
         const { p50, p99 } = percentiles(times);
-        const variant = bank.name === 'before' ? 'before (trigrams, ILIKE)' : 'after (words, migration 62b)';
+        const variant = bank.name === 'before' ? 'before (trigrams, ILIKE)' : 'after (words, migration 63b)';
         log(
           `${scenario.name.padEnd(40)} ${variant.padEnd(28)} ${String(total).padStart(8)} ${p50.toFixed(1).padStart(8)} ${p99.toFixed(1).padStart(8)}  ${p99 < P99_TARGET_MS ? 'ok' : 'OVER TARGET'}`,
         );

@@ -7,8 +7,8 @@
 // into the bulk rows' validation, the payees' lookup, postEntries' write statement and the commit;
 // then the sealer chaining the batch (hashing) and the notify_ledger job notifying its payees
 // ("before" with main's per-event notifier, "after" with notifyMany). BENCH_BEFORE names another
-// last migration for "before" (e.g. 2026-11-26-62-plan-rows: the history search's
-// trigram indexes against migration 62b's word indexes); from migration 57 on both notify with notifyMany. With BENCH_EXPLAIN=1 (default on) it also prints
+// last migration for "before" (e.g. 2026-11-26-63-journal-amount-index: the history search's
+// trigram indexes against migration 63b's word indexes); from migration 57 on both notify with notifyMany. With BENCH_EXPLAIN=1 (default on) it also prints
 // the write statement's EXPLAIN ANALYZE of one batch of each (auto_explain, triggers included).
 // Then BENCH_SINGLES (default 300) one-entry transactions on each, A/B: single transfers must not
 // get slower. BENCH_ROUNDS (default 10), BENCH_BULK_ROWS (default 1000), BENCH_PAYEES (default 31).
@@ -328,7 +328,7 @@ async function main(): Promise<void> {
     const banks = [await seed('before', postgres.url('before'), LAST_BEFORE), await seed('after', postgres.url('after'), null)];
     if (process.env.BENCH_WITHOUT_TRGM) {
       // Diagnosis only: what the history search's indexes cost a batch (a third bank without any:
-      // migration 31's trigram ones, or migration 62b's word ones that replaced them).
+      // migration 31's trigram ones, or migration 63b's word ones that replaced them).
       await postgres.createDatabase('no_index');
       const bank = await seed('no_index', postgres.url('no_index'), null);
       for (const index of [

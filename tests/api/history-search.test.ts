@@ -184,13 +184,13 @@ describe('GET /api/transaction: search by words and amount', () => {
   });
 });
 
-describe('migration 2026-11-26-62b (words instead of trigrams)', () => {
+describe('migration 2026-11-26-63b (words instead of trigrams)', () => {
   it('indexes the words of the lines written before it, and leaves no trigram index behind', async () => {
     const { url } = await createTestDatabase();
     const handle = createDatabase(url, { max: 2 });
     try {
       const names = Object.keys(migrations);
-      const before = names[names.indexOf('2026-11-26-62b-history-words') - 1];
+      const before = names[names.indexOf('2026-11-26-63b-history-words') - 1];
       expect(before).toBeDefined();
       const partial = await new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } }).migrateTo(before!);
       expect(partial.error).toBeUndefined();

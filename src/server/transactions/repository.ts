@@ -44,7 +44,7 @@ function conditionsOf(filter: ListFilter, accountIds: string[] | null) {
 }
 
 /**
- * The postings whose words match (migration 2026-11-26-62b): every word typed is a word of the
+ * The postings whose words match (migration 2026-11-26-63b): every word typed is a word of the
  * posting's memo or counterparty, of its entry's description or of a staff note on the entry, the
  * last one typed may be a word's start. One branch per table, each naming the expression its
  * word index is built on, so a rare name is found without reading the whole history; an OR over

@@ -33,7 +33,8 @@ import * as wordSearch from './2026-11-25-58-word-search';
 import * as dashboardStandingOrders from './2026-11-25-59-dashboard-standing-orders';
 import * as usersNewestWords from './2026-11-26-61-users-newest-words';
 import * as planRows from './2026-11-26-62-plan-rows';
-import * as historyWords from './2026-11-26-62b-history-words';
+import * as journalAmountIndex from './2026-11-26-63-journal-amount-index';
+import * as historyWords from './2026-11-26-63b-history-words';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -71,5 +72,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-59-dashboard-standing-orders': dashboardStandingOrders,
   '2026-11-26-61-users-newest-words': usersNewestWords,
   '2026-11-26-62-plan-rows': planRows,
-  '2026-11-26-62b-history-words': historyWords,
+  '2026-11-26-63-journal-amount-index': journalAmountIndex,
+  '2026-11-26-63b-history-words': historyWords,
 };
