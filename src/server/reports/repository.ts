@@ -186,26 +186,6 @@ export async function trialBalanceLines(db: DB, day: string, options: { after: n
   return (await db.executeQuery(prepared(query.compile(db)))).rows;
 }
 
-/**
- * A page of the report with its day's header, in one round trip: nothing when the day is not
- * closed; no lines when the page lies past the last line.
- */
-export async function trialBalancePage(
-  db: DB,
-  day: string,
-  options: { after: number; limit: number },
-): Promise<{ header: TrialBalanceHeader; lines: NamedLine[] } | undefined> {
-  const query = sql<TrialBalanceHeader & (NamedLine | { [K in keyof NamedLine]: null })>`
-    select h.*, l.* from (select ${HEADER_COLUMNS} from trial_balances where day = ${day}::date) h
-    left join (${linesOf(day, options)}) l on true
-    order by l.position`;
-  const { rows } = await db.executeQuery(prepared(query.compile(db)));
-  const [first] = rows;
-  if (!first) return undefined;
-  // Each row is the header and a line (the header's columns do not share a name with a line's).
-  return { header: first, lines: rows.filter((row): row is TrialBalanceHeader & NamedLine => row.position !== null) };
-}
-
 // ---------------------------------------------------------------- balance at a past date
 
 /** The account's newest stored closing balance on or before a day. */
