@@ -419,6 +419,25 @@ test.describe('back office layout', () => {
         await expectWrappedAtSensiblePoints(shown, list.email, `${list.path} at ${width} px`);
       }
     }
+    // Between a phone and a laptop (800 px: tables, no sidebar) the staff and identity review lists
+    // are wider than their card: they scroll inside the card, and the page does not scroll sideways
+    // (nor does text past the card's edge widen it, even visually hidden: a row's "Review documents
+    // of ..." once made the whole page 200 px wider).
+    await page.setViewportSize({ width: 800, height: 900 });
+    for (const list of [
+      { path: '/admin/staff', table: 'Staff members' },
+      { path: '/admin/kyc?status=all', table: 'Submissions, newest first' },
+    ]) {
+      await page.goto(list.path);
+      const table = page.getByRole('table', { name: list.table });
+      await expect(table).toHaveCSS('display', 'table');
+      const { scrollWidth, clientWidth } = await table
+        .locator('xpath=..')
+        .evaluate((card) => ({ scrollWidth: card.scrollWidth, clientWidth: card.clientWidth }));
+      expect(scrollWidth, `${list.path}: the list is wider than its card at 800 px`).toBeGreaterThan(clientWidth);
+      await noSidewaysScroll(page, `${list.path} at 800 px`);
+      await checkA11y();
+    }
     await page.setViewportSize({ width: 1280, height: 900 });
 
     // A back office list on a phone: one card per row, each field labelled, nothing cut off.
