@@ -13,6 +13,8 @@
  * sizes skips the seeding (it still applies new migrations and closes new days), so a 1M database
  * is seeded once. Without it everything lives in a temporary directory, removed at the end.
  * BENCH_SECONDS (default 10) is the measured time per scenario, after a 2 s warm-up;
+ * BENCH_STATEMENTS=1 lists each scenario's statements (calls, plans, mean execution and planning
+ * time): a statement planned on every call is one whose generic plan PostgreSQL rejected;
  * BENCH_ONLY=<text> runs the scenarios whose name contains it; BENCH_VERIFY=1 chains every
  * seeded entry and runs the ledger verification after seeding (minutes at 1M).
  *
@@ -585,6 +587,16 @@ async function main(): Promise<void> {
         plan_ms: number;
       }>`select coalesce(sum(total_exec_time), 0)::float8 as total_ms, coalesce(sum(total_plan_time), 0)::float8 as plan_ms
          from pg_stat_statements where query not like '%pg_stat_statements%'`.execute(db);
+      if (process.env.BENCH_STATEMENTS === '1') {
+        const top = await sql<{ calls: number; plans: number; exec_ms: number; plan_ms: number; query: string }>`
+          select calls::int, plans::int, (total_exec_time / greatest(calls, 1))::float8 as exec_ms,
+            (total_plan_time / greatest(calls, 1))::float8 as plan_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) as query
+          from pg_stat_statements where query not like '%pg_stat_statements%'
+          order by total_exec_time + total_plan_time desc limit 4`.execute(db);
+        for (const row of top.rows) {
+          log(`  ${row.calls} calls, ${row.plans} plans, exec ${row.exec_ms.toFixed(3)} ms, plan ${row.plan_ms.toFixed(3)} ms: ${row.query}`);
+        }
+      }
       const databaseMs = (statements.rows[0]?.total_ms ?? 0) / Math.max(1, result.requests.total);
       const planMs = (statements.rows[0]?.plan_ms ?? 0) / Math.max(1, result.requests.total);
       const appCpuMs = ((await appCpuMicros()) - cpuBefore) / 1000 / Math.max(1, result.requests.total);

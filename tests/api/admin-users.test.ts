@@ -514,6 +514,10 @@ describe('GET /api/user/admin at scale (ADR 027)', () => {
     // Newest first: the last one inserted leads.
     expect(page.items[0].email).toBe('estimella.1200@example.com');
     for (const item of page.items) expect(item.firstName).toBe('Estimella');
+    // The next page goes on down the same order, whole rows read for the ids the walk found.
+    const next = json(await ctx.app.inject({ method: 'GET', url: '/api/user/admin?search=estimella&pageSize=20&page=2', headers: bearer(admin) })).data;
+    expect(next.items.map((item: { email: string }) => item.email)).toEqual(Array.from({ length: 20 }, (_, index) => `estimella.${1180 - index}@example.com`));
+    expect(next.items[0]).toMatchObject({ firstName: 'Estimella', lastName: 'Number1180' });
     // A narrower search is counted exactly, and says nothing about estimates.
     const few = json(await ctx.app.inject({ method: 'GET', url: '/api/user/admin?search=number119', headers: bearer(admin) })).data;
     expect(few.total).toBe(11);

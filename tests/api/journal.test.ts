@@ -144,6 +144,16 @@ describe('GET /api/admin/journal', () => {
     for (const item of page.items) expect(item.postings.some((posting) => posting.accountId === operationsId)).toBe(true);
     // With a customer too: the account must be theirs.
     expect((await journal(`account=${operationsId}&customer=${alice.userId}`)).items).toEqual([]);
+    // Paged one by one: each page knows whether anything lies beyond either end of it.
+    const first = await journal(`account=${operationsId}&pageSize=1`);
+    expect(first).toMatchObject({ newerCursor: null, olderCursor: String(first.items[0]?.seq) });
+    const second = await journal(`account=${operationsId}&pageSize=1&older=${first.olderCursor}`);
+    expect(second.items.map((item) => item.id)).toEqual([touching[1]?.entry_id]);
+    expect(second.newerCursor).toBe(String(second.items[0]?.seq));
+    const last = await journal(`account=${operationsId}&pageSize=1&older=${page.items[page.items.length - 2]?.seq}`);
+    expect(last.items.map((item) => item.id)).toEqual([touching[touching.length - 1]?.entry_id]);
+    expect(last.olderCursor).toBeNull();
+    expect(last.newerCursor).not.toBeNull();
   });
 
   it('filters by booking time and by value date', async () => {
@@ -199,6 +209,25 @@ describe('GET /api/admin/journal', () => {
     expect(small.items.map((item) => item.id)).toEqual(expect.arrayContaining([entries.aliceInternal, entries.bobDebit, entries.bobReversal]));
     const combined = await journal(`kind=adjustment&customer=${bob.userId}&amountMin=10&amountMax=10`);
     expect(combined.items.map((item) => item.id)).toEqual([entries.bobDebit]);
+  });
+
+  it('pages an amount range by key both ways, newest first, as the unfiltered journal orders it (the keys are found first, migration 63)', async () => {
+    const inRange = (await journal('pageSize=100')).items.filter((item) => item.amountCents >= 1000 && item.amountCents <= 30000);
+    expect(inRange.length).toBeGreaterThanOrEqual(3);
+    const seen: string[] = [];
+    let page = await journal('amountMin=10&amountMax=300&pageSize=1');
+    for (let guard = 0; guard < 20; guard += 1) {
+      seen.push(...page.items.map((item) => item.id));
+      if (!page.olderCursor) break;
+      page = await journal(`amountMin=10&amountMax=300&pageSize=1&older=${page.olderCursor}`);
+    }
+    expect(seen).toEqual(inRange.map((item) => item.id));
+    // From the oldest, the newer page is the one before it.
+    const oldest = await journal(`amountMin=10&amountMax=300&pageSize=1&older=${inRange[inRange.length - 2]?.seq}`);
+    expect(oldest.items.map((item) => item.id)).toEqual([inRange[inRange.length - 1]?.id]);
+    expect(oldest.olderCursor).toBeNull();
+    const back = await journal(`amountMin=10&amountMax=300&pageSize=1&newer=${oldest.newerCursor}`);
+    expect(back.items.map((item) => item.id)).toEqual([inRange[inRange.length - 2]?.id]);
   });
 
   it('answers 400 with the field at fault for every bad filter', async () => {

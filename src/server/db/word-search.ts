@@ -1,4 +1,4 @@
-import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 
 // Searching by words (ADR 027): the stored words of migration 58's search_words() and
 // the query its search_query() builds from what someone typed (every word whole, the last one a
@@ -15,6 +15,6 @@ const WORD_CHARACTER = /[A-Za-z0-9]|[^\x20-\x7e]/;
 export const hasWord = (search: string) => WORD_CHARACTER.test(search);
 
 /** The stored words `column` (a tsvector with a GIN index) match a search with at least one word. */
-export function matchesWords(column: RawBuilder<unknown>, search: string): Expression<SqlBool> {
+export function matchesWords(column: RawBuilder<unknown>, search: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`${column} @@ search_query(${search})`;
 }

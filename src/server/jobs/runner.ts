@@ -100,16 +100,16 @@ const RESTART_DELAY_MAX_MS = 30_000;
 interface Launched {
   runner: Runner;
   /** Its worker pools' ids: the jobs they hold are released when it ended on its own. */
-  workerIds: Set<string>;
+  poolIds: Set<string>;
   /** Settles when the runner stopped, or failed and had FAILED_RUNNER_GRACE_MS to stop. */
   ended: Promise<unknown>;
 }
 
 async function launch(ctx: AppContext, pool: pg.Pool): Promise<Launched> {
-  const workerIds = new Set<string>();
+  const poolIds = new Set<string>();
   const events = countedEvents();
   // Jobs are locked in the name of the worker pool (graphile-worker 0.17), not of each worker.
-  events.on('pool:create', ({ workerPool }) => workerIds.add(workerPool.id));
+  events.on('pool:create', ({ workerPool }) => poolIds.add(workerPool.id));
   const failed = new Promise<unknown>((resolve) => events.once('pool:fatalError', ({ error }) => resolve(error)));
   const runner = await run(options(ctx, pool, events), taskList(ctx), cronItems());
   const stopped = runner.promise.then(
@@ -117,7 +117,7 @@ async function launch(ctx: AppContext, pool: pg.Pool): Promise<Launched> {
     (error: unknown) => error,
   );
   const ended = Promise.race([stopped, failed.then((error) => new Promise((resolve) => setTimeout(() => resolve(error), FAILED_RUNNER_GRACE_MS).unref()))]);
-  return { runner, workerIds, ended };
+  return { runner, poolIds, ended };
 }
 
 /**
@@ -125,11 +125,11 @@ async function launch(ctx: AppContext, pool: pg.Pool): Promise<Launched> {
  * now rather than after graphile-worker's four-hour lock expiry. Jobs are at-least-once: one whose
  * success could not be recorded runs again, and every task is written to allow that.
  */
-async function releaseJobsOf(pool: pg.Pool, workerIds: Set<string>, log: Logger): Promise<void> {
-  if (workerIds.size === 0) return;
+async function releaseJobsOf(pool: pg.Pool, poolIds: Set<string>, log: Logger): Promise<void> {
+  if (poolIds.size === 0) return;
   const utils = await makeWorkerUtils({ pgPool: pool, logger: workerLogger(log) });
   try {
-    await utils.forceUnlockWorkers([...workerIds]);
+    await utils.forceUnlockWorkers([...poolIds]);
   } finally {
     await utils.release();
   }
@@ -148,34 +148,34 @@ export interface JobRunner {
 export async function startJobRunner(ctx: AppContext, pool: pg.Pool): Promise<JobRunner> {
   let stopping = false;
   let current: Launched | null = await launch(ctx, pool);
-  const count = () =>
-    countQueues(ctx).catch((error: unknown) =>
-      ctx.log.warn(isDatabaseUnavailable(error) ? { reason: describeDatabaseError(error) } : { err: error }, 'could not count the job queues'),
-    );
+  const reason = (error: unknown) => (isDatabaseUnavailable(error) ? { reason: describeDatabaseError(error) } : error ? { err: error } : {});
+  const count = () => countQueues(ctx).catch((error: unknown) => ctx.log.warn(reason(error), 'could not count the job queues'));
   void count();
   const timer = setInterval(count, QUEUE_DEPTH_INTERVAL_MS);
   timer.unref();
   const stopRequested = new AbortController();
+  // Waits, or less if stop() comes first; either way its listener goes (restarts may be many).
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timeout = setTimeout(resolve, ms);
-      stopRequested.signal.addEventListener('abort', () => {
+      const done = () => {
         clearTimeout(timeout);
+        stopRequested.signal.removeEventListener('abort', done);
         resolve();
-      });
+      };
+      const timeout = setTimeout(done, ms);
+      stopRequested.signal.addEventListener('abort', done, { once: true });
     });
-  const reason = (error: unknown) => (isDatabaseUnavailable(error) ? { reason: describeDatabaseError(error) } : error ? { err: error } : {});
   // A runner's pool fails when it could not record a job's outcome (the database went away at that
   // moment): its workers' jobs are released, as a crashed worker's would be, and another runner
   // starts once the database answers. The process keeps serving meanwhile.
   const supervised = (async () => {
     let failures = 0;
-    let held = new Set<string>();
+    let poolIds = new Set<string>();
     while (!stopping) {
       if (current) {
         const outcome = await current.ended;
         if (stopping) return;
-        held = current.workerIds;
+        poolIds = current.poolIds;
         current = null;
         ctx.log.warn(reason(outcome), 'background jobs stopped unexpectedly; starting them again');
         failures = 0;
@@ -183,8 +183,8 @@ export async function startJobRunner(ctx: AppContext, pool: pg.Pool): Promise<Jo
       await pause(Math.min(RESTART_DELAY_MAX_MS, RESTART_DELAY_MS * 2 ** failures));
       if (stopping) return;
       try {
-        await releaseJobsOf(pool, held, ctx.log);
-        held = new Set();
+        await releaseJobsOf(pool, poolIds, ctx.log);
+        poolIds = new Set();
         current = await launch(ctx, pool);
         if (stopping) return;
         ctx.log.info('background jobs running again');

@@ -58,6 +58,14 @@ interface Source {
    * kind, each day's entries of that kind are walked down (kind, seq) within the day's seq range.
    */
   days?: { day: (table: string) => RawBuilder<unknown>; first: string; last: string; kind?: EntryKind | undefined };
+  /**
+   * The entries themselves by amount: a page's keys are found first, then its entries read, so the
+   * (amount, seq) index answers the search alone (a narrow range is thousands of entries of which
+   * a page keeps 25) and the planner may still walk the seq key for a broad one (migration 63).
+   */
+  keysFirst?: boolean;
+  /** Where the keys alone come from, when the conditions need nothing else (an account's postings). */
+  keysFrom?: RawBuilder<unknown> | undefined;
 }
 
 /** The day range a filter can be walked by, the shorter of the value-date and the booking-time ranges. */
@@ -89,7 +97,15 @@ function source(filter: JournalFilter): Source {
   if (filter.accountId) {
     conditions.push(sql`p.account_id = ${filter.accountId}::uuid`);
     if (filter.customerAccountIds) conditions.push(sql`p.account_id = any(${filter.customerAccountIds}::uuid[])`);
-    return { from: sql`postings p join journal_entries e on e.id = p.entry_id`, key: sql`p.entry_seq`, conditions };
+    // Filtered on the account alone, whether anything lies beyond a page is a question for the
+    // account's postings only (postings_account_seq_idx), without joining their entries.
+    const postingsOnly = conditions.length === (filter.customerAccountIds ? 2 : 1);
+    return {
+      from: sql`postings p join journal_entries e on e.id = p.entry_id`,
+      key: sql`p.entry_seq`,
+      conditions,
+      keysFrom: postingsOnly ? sql`postings p` : undefined,
+    };
   }
   if (filter.customerAccountIds) {
     return {
@@ -99,11 +115,14 @@ function source(filter: JournalFilter): Source {
     };
   }
   const days = dayWalk(filter);
-  return { from: sql`journal_entries e`, key: sql`e.seq`, conditions, days: days && { ...days, kind: filter.kind } };
+  if (days) return { from: sql`journal_entries e`, key: sql`e.seq`, conditions, days: { ...days, kind: filter.kind } };
+  const byAmount = filter.amountMinCents !== undefined || filter.amountMaxCents !== undefined;
+  return { from: sql`journal_entries e`, key: sql`e.seq`, conditions, keysFirst: byAmount };
 }
 
 const whereAll = (conditions: RawBuilder<unknown>[]) => (conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
 
+const KEY_COLUMN = sql`e.seq`;
 const ENTRY_COLUMNS = sql`e.id, e.seq, e.kind, e.description, e.booked_at, e.value_date::text as value_date, e.amount, e.author_id, e.reversal_of, e.details`;
 
 /**
@@ -135,7 +154,12 @@ function firstRows(source: Source, extra: RawBuilder<unknown>[], order: 'asc' | 
         order by e.seq ${direction} limit ${limit}) e
       order by e.seq ${direction} limit ${limit}`;
   }
-  return sql`select ${columns} from ${source.from} ${whereAll(conditions)} order by ${source.key} ${direction} limit ${limit}`;
+  if (columns === KEY_COLUMN && source.keysFrom) {
+    return sql`select ${source.key} as seq from ${source.keysFrom} ${whereAll(conditions)} order by ${source.key} ${direction} limit ${limit}`;
+  }
+  if (!source.keysFirst) return sql`select ${columns} from ${source.from} ${whereAll(conditions)} order by ${source.key} ${direction} limit ${limit}`;
+  const keys = sql`select e.seq from journal_entries e ${whereAll(conditions)} order by e.seq ${direction} limit ${limit}`;
+  return columns === KEY_COLUMN ? keys : sql`select ${columns} from journal_entries e where e.seq in (${keys}) order by e.seq ${direction}`;
 }
 
 /** One page of entries, newest first, and whether there are more beyond each end. */
@@ -156,7 +180,7 @@ export async function journalPage(
   // The other end: is anything beyond it? One probe down the same index, in its order (unordered,
   // the planner may scan the whole table for a row that is not there).
   const exists = async (condition: RawBuilder<unknown>, order: 'asc' | 'desc') =>
-    (await sql<{ seq: number }>`${firstRows(found, [condition], order, 1, sql`e.seq`)}`.execute(db)).rows.length > 0;
+    (await sql<{ seq: number }>`${firstRows(found, [condition], order, 1, KEY_COLUMN)}`.execute(db)).rows.length > 0;
   const first = rows[0]?.seq;
   const last = rows[rows.length - 1]?.seq;
   if (direction === 'newest') return { rows, hasOlder: more, hasNewer: false };

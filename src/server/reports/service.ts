@@ -182,9 +182,10 @@ export async function trialBalance(
   ctx: AppContext,
   query: Required<Pick<TrialBalanceQuery, 'date'>> & { page: number; pageSize: number },
 ): Promise<TrialBalanceDto> {
-  const summary = await trialBalanceSummary(ctx, query.date);
-  const lines = await repository.trialBalanceLines(ctx.db, query.date, { after: (query.page - 1) * query.pageSize, limit: query.pageSize });
-  return { ...summary, lines: lines.map(toLineDto), page: query.page, pageSize: query.pageSize, total: summary.accountsMoved };
+  const found = await repository.trialBalancePage(ctx.db, query.date, { after: (query.page - 1) * query.pageSize, limit: query.pageSize });
+  if (!found) throw DAY_NOT_CLOSED(query.date);
+  const summary = toSummary(found.header);
+  return { ...summary, lines: found.lines.map(toLineDto), page: query.page, pageSize: query.pageSize, total: summary.accountsMoved };
 }
 
 const EXPORT_CHUNK = 2000;

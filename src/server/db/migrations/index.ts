@@ -31,6 +31,9 @@ import * as trialBalancePositions from './2026-11-24-56-trial-balance-positions'
 import * as setBasedBalanceChecks from './2026-11-24-57-set-based-balance-checks';
 import * as wordSearch from './2026-11-25-58-word-search';
 import * as dashboardStandingOrders from './2026-11-25-59-dashboard-standing-orders';
+import * as usersNewestWords from './2026-11-26-61-users-newest-words';
+import * as planRows from './2026-11-26-62-plan-rows';
+import * as journalAmountIndex from './2026-11-26-63-journal-amount-index';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -66,4 +69,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-57-set-based-balance-checks': setBasedBalanceChecks,
   '2026-11-25-58-word-search': wordSearch,
   '2026-11-25-59-dashboard-standing-orders': dashboardStandingOrders,
+  '2026-11-26-61-users-newest-words': usersNewestWords,
+  '2026-11-26-62-plan-rows': planRows,
+  '2026-11-26-63-journal-amount-index': journalAmountIndex,
 };
