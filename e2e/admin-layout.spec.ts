@@ -392,6 +392,14 @@ test.describe('back office layout', () => {
         await expectInView(page, suspend, `Suspend ${who} at ${width} px`);
         const [roleMiddle, changeMiddle, suspendMiddle] = [await middleOf(role), await middleOf(change), await middleOf(suspend)];
         expect(Math.abs(changeMiddle - roleMiddle), `${who}'s role and its button on one line at ${width} px`).toBeLessThan(4);
+        // Tab still goes select, (Change role: disabled until another role is chosen), new link, Suspend.
+        await role.focus();
+        if (who !== 'Second Approver') {
+          await page.keyboard.press('Tab');
+          await expect(row.getByRole('button', { name: `Send ${who} a new invitation link` })).toBeFocused();
+        }
+        await page.keyboard.press('Tab');
+        await expect(suspend).toBeFocused();
         if (who === 'Second Approver') {
           if (width === 1280) expect(Math.abs(roleMiddle - suspendMiddle), `${who}'s Suspend on the role's line at 1280 px`).toBeLessThan(4);
           else expect(suspendMiddle, `${who}'s Suspend under the role at 375 px`).toBeGreaterThan(roleMiddle + 20);
