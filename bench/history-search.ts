@@ -1,12 +1,16 @@
 /**
- * npm run bench:history: the customer's history search on a long history.
+ * npm run bench:history: the customer's history search on a long history, before and after
+ * migration 2026-11-26-63b (trigram indexes, then word indexes), in one run.
  *
- * Starts its own embedded PostgreSQL in a temporary directory, migrates a fresh database, and
- * writes with SQL one customer with BENCH_LINES (default 100,000) lines on checking, among
- * BENCH_OTHERS (default 200,000) lines of other customers. Then runs each search of
- * GET /api/transaction (the repository's own query, page 1 and its total) BENCH_RUNS times and
- * prints p50/p99 per search, with the indexes of migration 2026-11-24-31 and again without the
- * trigram ones, and the plan's index names. Bounded: seeding takes about 10-30 s.
+ * Starts its own embedded PostgreSQL in a temporary directory with two databases: "before"
+ * migrated up to the migration before 2026-11-26-63b (the four trigram indexes of migration 31,
+ * searched with ILIKE) and
+ * "after" migrated to the latest (the word indexes, searched with history_query()). Each gets, by
+ * SQL, one customer with BENCH_LINES (default 100,000) lines on checking among BENCH_OTHERS
+ * (default 200,000) lines of other customers. Then each search runs BENCH_RUNS times on each,
+ * alternating: the two statements GET /api/transaction runs (page 1 and its total), by SQL, the
+ * same on both but for the words' subquery. It prints p50/p99 per search and database, then the
+ * EXPLAIN ANALYZE of both statements of a rare and a common payee's search on each. Bounded: seeding takes about 10-60 s a database.
  *
  * The seeded journal is written with SQL for speed (no hash chain; entries balanced), as in
  * bench/admin.ts: only the read path is measured here.
@@ -17,9 +21,13 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { createDatabase, type DB } from '../src/server/db/database';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { migrateToLatest } from '../src/server/db/migrate';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { migrations } from '../src/server/db/migrations/index';
 import { ensureBankAccounts } from '../src/server/ledger/accounts';
 import { listTransactions, type ListFilter } from '../src/server/transactions/repository';
+
+/** The migration before the history's words (migration 63b): the trigram indexes. */
+const LAST_BEFORE = Object.keys(migrations)[Object.keys(migrations).indexOf('2026-11-26-63b-history-words') - 1] as string;
 
 const LINES = Number(process.env.BENCH_LINES ?? 100_000);
 const OTHERS = Number(process.env.BENCH_OTHERS ?? 200_000);
@@ -78,75 +86,167 @@ async function seedHistory(db: DB): Promise<string> {
   });
 }
 
-async function timeSearch(db: DB, filter: ListFilter): Promise<{ p50: number; p99: number; total: number }> {
-  const times: number[] = [];
-  let total = 0;
-  for (let run = 0; run < RUNS + 3; run += 1) {
-    const started = performance.now();
-    total = (await listTransactions(db, filter)).total;
-    if (run >= 3) times.push(performance.now() - started);
+async function migrateUpTo(db: DB, last: string | null): Promise<void> {
+  const names = Object.keys(migrations);
+  const upTo = last === null ? names : names.slice(0, names.indexOf(last) + 1);
+  const provider: MigrationProvider = {
+    getMigrations: async (): Promise<Record<string, Migration>> => Object.fromEntries(upTo.map((name) => [name, migrations[name] as Migration])),
+  };
+  const { error } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) throw error;
+}
+
+/** The customer's account ids, as the repository passes them (values). */
+async function accountIdsOf(db: DB, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).where('kind', 'in', ['savings', 'checking']).execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The page and count statements the repository runs for a customer (amount filters as it writes
+ * them), by SQL so both schemas run the same text but for the words' subquery: main's before
+ * migration 63b (ILIKE '%words%' on each column, one union branch per trigram index) or the
+ * repository's now (history_query() against each table's word index).
+ */
+function statements(schema: 'before' | 'after', accountIds: string[], filter: ListFilter) {
+  const ids = sql.join(accountIds);
+  const where = [sql`p.account_id in (${ids})`];
+  if (filter.amountMin !== undefined) where.push(sql`abs(p.amount) >= ${filter.amountMin}`);
+  if (filter.amountMax !== undefined) where.push(sql`abs(p.amount) <= ${filter.amountMax}`);
+  if (filter.q && schema === 'before') {
+    const pattern = `%${filter.q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    where.push(sql`p.id in (
+      select p1.id from postings p1 where (p1.memo ilike ${pattern} or p1.counterparty ilike ${pattern}) and p1.account_id in (${ids})
+      union
+      select p2.id from postings p2 join journal_entries e2 on e2.id = p2.entry_id where e2.description ilike ${pattern} and p2.account_id in (${ids})
+      union
+      select p3.id from postings p3 join entry_notes n3 on n3.entry_id = p3.entry_id where n3.description ilike ${pattern} and p3.account_id in (${ids}))`);
   }
-  times.sort((a, b) => a - b);
-  const at = (fraction: number) => times[Math.min(times.length - 1, Math.floor(fraction * times.length))] ?? 0;
-  return { p50: at(0.5), p99: at(0.99), total };
+  if (filter.q && schema === 'after') {
+    const query = sql`history_query(${filter.q})`;
+    where.push(sql`p.id in (
+      select p1.id from postings p1 where history_words(coalesce(p1.memo, '') || ' ' || coalesce(p1.counterparty, '')) @@ ${query} and p1.account_id in (${ids})
+      union
+      select p2.id from postings p2 join journal_entries e2 on e2.id = p2.entry_id where history_words(e2.description) @@ ${query} and p2.account_id in (${ids})
+      union
+      select p3.id from postings p3 join entry_notes n3 on n3.entry_id = p3.entry_id where history_words(n3.description) @@ ${query} and p3.account_id in (${ids}))`);
+  }
+  const conditions = sql.join(where, sql` and `);
+  return {
+    page: sql`
+      select p.id, p.amount, p.memo, p.counterparty, a.kind, e.description, e.value_date, r.id as reversed_by,
+             (select n.description from entry_notes n where n.entry_id = e.id order by n.id desc limit 1) as note
+      from postings p join ledger_accounts a on a.id = p.account_id join journal_entries e on e.id = p.entry_id
+      left join journal_entries r on r.reversal_of = e.id join users u on u.id = a.owner_id
+      where ${conditions} order by p.entry_seq desc, a.kind limit ${filter.pageSize} offset 0`,
+    count: sql<{ total: string }>`select count(*) as total from postings p where ${conditions}`,
+  };
+}
+
+async function search(schema: 'before' | 'after', db: DB, accountIds: string[], filter: ListFilter): Promise<number> {
+  const { page, count } = statements(schema, accountIds, filter);
+  const [, counted] = await Promise.all([page.execute(db), count.execute(db)]);
+  return Number(counted.rows[0]?.total ?? 0);
+}
+
+interface Timed {
+  times: number[];
+  total: number;
+}
+
+async function timeOnce(into: Timed, run: () => Promise<number>, warm: boolean): Promise<void> {
+  const started = performance.now();
+  into.total = await run();
+  if (!warm) into.times.push(performance.now() - started);
+}
+
+function percentiles(times: number[]): { p50: number; p99: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99) };
 }
 
 async function main(): Promise<void> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-bench-history-'));
   const server = await startEmbeddedPostgres(path.join(directory, 'pg'), { flags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] });
   try {
-    await server.createDatabase('bench_history');
-    const database = createDatabase(server.url('bench_history'), { max: 4 });
-    database.pool.on('error', () => {});
-    const db = database.db;
-    await migrateToLatest(db);
-    const seedStarted = performance.now();
-    const userId = await seedHistory(db);
-    log(
-      `Seeded ${LINES.toLocaleString('en-US')} lines for one customer among ${OTHERS.toLocaleString('en-US')} others in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s.`,
-    );
-
+    const banks: Array<{ name: 'before' | 'after'; db: DB; close: () => Promise<void>; userId: string; accountIds: string[] }> = [];
+    for (const [name, last] of [
+      ['before', LAST_BEFORE],
+      ['after', null],
+    ] as const) {
+      await server.createDatabase(name);
+      const database = createDatabase(server.url(name), { max: 4 });
+      database.pool.on('error', () => {});
+      await migrateUpTo(database.db, last);
+      const seedStarted = performance.now();
+      const userId = await seedHistory(database.db);
+      log(
+        `${name}: seeded ${LINES.toLocaleString('en-US')} lines for one customer among ${OTHERS.toLocaleString('en-US')} others in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s.`,
+      );
+      banks.push({ name, db: database.db, close: () => database.close(), userId, accountIds: await accountIdsOf(database.db, userId) });
+    }
     if (process.env.BENCH_KEEP) {
-      // For looking at plans by hand: the database stays up until Ctrl-C.
-      log(`Keeping ${server.url('bench_history')} (customer ${userId}) until interrupted.`);
+      // For looking at plans by hand: the databases stay up until Ctrl-C.
+      for (const bank of banks) log(`Keeping ${server.url(bank.name)} (customer ${bank.userId}) until interrupted.`);
       await new Promise((resolve) => process.once('SIGINT', resolve));
     }
-    const base: ListFilter = { userId, page: 1, pageSize: 20, q: undefined, amountMin: undefined, amountMax: undefined };
-    const scenarios: Array<{ name: string; filter: ListFilter }> = [
+    const base = { page: 1, pageSize: 20, q: undefined, amountMin: undefined, amountMax: undefined };
+    const scenarios: Array<{ name: string; filter: Omit<ListFilter, 'userId'> }> = [
       { name: 'no filter (page 1 and total)', filter: base },
       { name: 'payee, common ("grocer", 1 in 8)', filter: { ...base, q: 'grocer' } },
       { name: 'payee, rare ("rocket", 1 in 4,000)', filter: { ...base, q: 'rocket' } },
+      { name: 'two words ("rare rocket")', filter: { ...base, q: 'rare rocket' } },
       { name: 'words, none match ("xylophone")', filter: { ...base, q: 'xylophone' } },
       { name: 'amount range $500.00-$510.00', filter: { ...base, amountMin: 50_000, amountMax: 51_000 } },
       { name: 'payee and amount ("dental", >= $800)', filter: { ...base, q: 'dental', amountMin: 80_000 } },
     ];
-    const rows: Array<{ name: string; variant: string; p50: number; p99: number; total: number }> = [];
-    for (const variant of ['with trigram indexes', 'without trigram indexes']) {
-      if (variant === 'without trigram indexes') {
-        for (const index of [
-          'postings_memo_trgm_idx',
-          'postings_counterparty_trgm_idx',
-          'journal_entries_description_trgm_idx',
-          'entry_notes_description_trgm_idx',
-        ])
-          await sql.raw(`drop index ${index}`).execute(db);
-        await sql`analyze`.execute(db);
-      }
-      for (const scenario of scenarios) rows.push({ name: scenario.name, variant, ...(await timeSearch(db, scenario.filter)) });
-    }
-    const plan = await sql<{ 'QUERY PLAN': string }>`explain select 1 from postings p where p.counterparty ilike '%rocket%'`.execute(db);
     log('');
     log(
-      `History search, one customer with ${LINES.toLocaleString('en-US')} lines, ${RUNS} runs each (page of 20 and its total; target p99 < ${P99_TARGET_MS} ms)`,
+      `History search, one customer with ${LINES.toLocaleString('en-US')} lines, ${RUNS} runs each alternating before/after (page of 20 and its total; target p99 < ${P99_TARGET_MS} ms); load average ${os.loadavg()[0]?.toFixed(1)}, ${os.cpus().length} cores`,
     );
-    log(`${'search'.padEnd(40)} ${'indexes'.padEnd(24)} ${'matches'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  result`);
-    for (const row of rows) {
-      log(
-        `${row.name.padEnd(40)} ${row.variant.padEnd(24)} ${String(row.total).padStart(8)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)}  ${row.p99 < P99_TARGET_MS ? 'ok' : 'OVER TARGET'}`,
-      );
+    log(`${'search'.padEnd(40)} ${'schema'.padEnd(28)} ${'matches'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  result`);
+    for (const scenario of scenarios) {
+      const timed = new Map(banks.map((bank) => [bank.name, { times: [], total: 0 } as Timed]));
+      for (let run = 0; run < RUNS + 3; run += 1) {
+        for (const bank of run % 2 === 0 ? banks : [...banks].reverse()) {
+          const filter: ListFilter = { ...scenario.filter, userId: bank.userId };
+          const into = timed.get(bank.name) as Timed;
+          await timeOnce(into, () => search(bank.name, bank.db, bank.accountIds, filter), run < 3);
+        }
+      }
+      // The bench's statements answer what the repository answers (GET /api/transaction).
+      const after = banks.find((bank) => bank.name === 'after');
+      if (after) {
+        const answered = (await listTransactions(after.db, { ...scenario.filter, userId: after.userId })).total;
+        if (answered !== timed.get('after')?.total)
+          throw new Error(`${scenario.name}: the repository answers ${answered}, the bench ${timed.get('after')?.total}`);
+      }
+      for (const bank of banks) {
+        const { total, times } = timed.get(bank.name) as Timed;
+        const { p50, p99 } = percentiles(times);
+        const variant = bank.name === 'before' ? 'before (trigrams, ILIKE)' : 'after (words, migration 63b)';
+        log(
+          `${scenario.name.padEnd(40)} ${variant.padEnd(28)} ${String(total).padStart(8)} ${p50.toFixed(1).padStart(8)} ${p99.toFixed(1).padStart(8)}  ${p99 < P99_TARGET_MS ? 'ok' : 'OVER TARGET'}`,
+        );
+      }
     }
-    log(`(plan without trigram indexes, for reference: ${plan.rows.map((row) => row['QUERY PLAN'].trim()).join(' / ')})`);
-    await database.close();
+    // The statements of a rare and a common payee's search, as each schema runs them.
+    for (const q of ['rocket', 'grocer']) {
+      for (const bank of banks) {
+        const { page, count } = statements(bank.name, bank.accountIds, { ...base, userId: bank.userId, q });
+        for (const [what, statement] of [
+          ['total', count],
+          ['page', page],
+        ] as const) {
+          const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze, costs off, buffers off) ${statement}`.execute(bank.db);
+          log('');
+          log(`EXPLAIN ANALYZE, ${bank.name}: the ${what} of the search "${q}"`);
+          for (const row of plan.rows) log(row['QUERY PLAN']);
+        }
+      }
+    }
+    for (const bank of banks) await bank.close();
   } finally {
     await server.stop();
     fs.rmSync(directory, { recursive: true, force: true });

@@ -6,7 +6,9 @@
 // and CPU milliseconds of the app (this process) and of PostgreSQL's backend (from /proc), split
 // into the bulk rows' validation, the payees' lookup, postEntries' write statement and the commit;
 // then the sealer chaining the batch (hashing) and the notify_ledger job notifying its payees
-// ("before" with main's per-event notifier, "after" with notifyMany). With BENCH_EXPLAIN=1 (default on) it also prints
+// ("before" with main's per-event notifier, "after" with notifyMany). BENCH_BEFORE names another
+// last migration for "before" (e.g. 2026-11-26-63-journal-amount-index: the history search's
+// trigram indexes against migration 63b's word indexes); from migration 57 on both notify with notifyMany. With BENCH_EXPLAIN=1 (default on) it also prints
 // the write statement's EXPLAIN ANALYZE of one batch of each (auto_explain, triggers included).
 // Then BENCH_SINGLES (default 300) one-entry transactions on each, A/B: single transfers must not
 // get slower. BENCH_ROUNDS (default 10), BENCH_BULK_ROWS (default 1000), BENCH_PAYEES (default 31).
@@ -38,7 +40,10 @@ const EXPLAIN = (process.env.BENCH_EXPLAIN ?? '1') !== '0';
 /** Single transfers (one entry a transaction, as the writer's smallest batch) timed A/B after the batches. */
 const SINGLES = Number(process.env.BENCH_SINGLES ?? 300);
 const CONFIG = loadConfig({ NODE_ENV: 'test', DATABASE_URL: 'postgres://unused' });
-const LAST_BEFORE = '2026-11-24-55d-approvals';
+const LAST_BEFORE = process.env.BENCH_BEFORE ?? '2026-11-24-55d-approvals';
+if (!Object.keys(migrations).includes(LAST_BEFORE)) throw new Error(`BENCH_BEFORE: no migration ${LAST_BEFORE}`);
+/** Whether "before" predates notifyMany (migration 57's statement-level checks landed with it). */
+const BEFORE_NOTIFIES_PER_EVENT = Object.keys(migrations).indexOf(LAST_BEFORE) < Object.keys(migrations).indexOf('2026-11-24-57-set-based-balance-checks');
 
 async function migrateUpTo(db: DB, last: string | null): Promise<void> {
   const names = Object.keys(migrations);
@@ -223,7 +228,7 @@ async function oneBatch(bank: Bank, round: number): Promise<Timing> {
     const sealMs = performance.now() - started;
     // The money-received notifications of the batch (the notify_ledger job's work after the sealer).
     started = performance.now();
-    if (bank.name === 'before') await notifyPerEvent(bank.db);
+    if (bank.name === 'before' && BEFORE_NOTIFIES_PER_EVENT) await notifyPerEvent(bank.db);
     else await notifyLedgerEntries({ db: bank.db, clock: systemClock, config: CONFIG });
     const notifyMs = performance.now() - started;
     const appAfter = process.cpuUsage(afterApp);
@@ -322,11 +327,18 @@ async function main(): Promise<void> {
     await postgres.createDatabase('after');
     const banks = [await seed('before', postgres.url('before'), LAST_BEFORE), await seed('after', postgres.url('after'), null)];
     if (process.env.BENCH_WITHOUT_TRGM) {
-      // Diagnosis only: what the history search's trigram indexes cost a batch (a third bank without them).
-      await postgres.createDatabase('no_trgm');
-      const bank = await seed('no_trgm', postgres.url('no_trgm'), null);
-      for (const index of ['postings_memo_trgm_idx', 'postings_counterparty_trgm_idx', 'journal_entries_description_trgm_idx'])
-        await sql.raw(`drop index ${index}`).execute(bank.db);
+      // Diagnosis only: what the history search's indexes cost a batch (a third bank without any:
+      // migration 31's trigram ones, or migration 63b's word ones that replaced them).
+      await postgres.createDatabase('no_index');
+      const bank = await seed('no_index', postgres.url('no_index'), null);
+      for (const index of [
+        'postings_memo_trgm_idx',
+        'postings_counterparty_trgm_idx',
+        'journal_entries_description_trgm_idx',
+        'postings_history_words_idx',
+        'journal_entries_history_words_idx',
+      ])
+        await sql.raw(`drop index if exists ${index}`).execute(bank.db);
       banks.push(bank);
     }
     postmaster = Number(fs.readFileSync(path.join(directory, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);

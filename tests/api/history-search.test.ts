@@ -1,6 +1,25 @@
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../src/server/db/database';
+import { migrateToLatest } from '../../src/server/db/migrate';
+import { migrations } from '../../src/server/db/migrations/index';
+import { ensureBankAccounts, openCustomerAccounts } from '../../src/server/ledger/accounts';
+import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
+import { listTransactions } from '../../src/server/transactions/repository';
 import { monthsUpTo } from '../../src/server/transactions/service';
-import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, type TestContext, valueDate, staffCall, staffEntry } from '../support/app';
+import {
+  adminToken,
+  bearer,
+  createCustomer,
+  createTestApp,
+  createTestDatabase,
+  json,
+  lastCode,
+  type TestContext,
+  valueDate,
+  staffCall,
+  staffEntry,
+} from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -85,14 +104,51 @@ describe('GET /api/transaction: search by words and amount', () => {
     ]);
   });
 
-  it('finds lines by description, with LIKE wildcards taken literally', async () => {
+  it('finds lines by the words of their description, the last word typed by its start', async () => {
     expect((await history(alice.token, '?q=rent')).items.map((line) => line.description)).toEqual(['Rent share']);
     expect((await history(alice.token, '?q=salary%20nov')).items.map((line) => line.description)).toEqual(['Salary November']);
     expect((await history(alice.token, '?q=100%25')).items.map((line) => line.description)).toEqual(['Coffee 100% arabica']);
-    expect((await history(alice.token, '?q=%25')).items.map((line) => line.description)).toEqual(['Coffee 100% arabica']);
-    expect((await history(alice.token, '?q=_')).total).toBe(0);
+    // Every word typed must be there: a word of another line does not widen the search.
+    expect((await history(alice.token, '?q=rent%20coffee')).total).toBe(0);
+    // Words are split at punctuation on both sides, and letters beyond ASCII are words' letters, in any case.
     expect((await history(alice.token, '?q=d%C3%ADaz')).total).toBe(2);
+    expect((await history(alice.token, '?q=D%C3%8DAZ')).total).toBe(2);
+    expect((await history(alice.token, '?q=coffee,100')).items.map((line) => line.description)).toEqual(['Coffee 100% arabica']);
     expect((await history(alice.token, '?q=nothing-like-this')).items).toEqual([]);
+  });
+
+  it('matches the start of a word, not its middle, and punctuation alone matches nothing (ADR 013)', async () => {
+    // A word's start: the payee's name as it is being typed.
+    expect((await history(alice.token, '?q=okaf')).total).toBe(2);
+    expect((await history(alice.token, '?q=arab')).items.map((line) => line.description)).toEqual(['Coffee 100% arabica']);
+    // The middle of a word is not a word: "kafor" and "abica" find nothing (the trigram search of
+    // migration 31 found them), nor does a word that is only a start when it is not the last typed.
+    expect((await history(alice.token, '?q=kafor')).total).toBe(0);
+    expect((await history(alice.token, '?q=abica')).total).toBe(0);
+    expect((await history(alice.token, '?q=okaf%20rent')).total).toBe(0);
+    // LIKE's wildcards and other punctuation are no words: they match nothing, as in the staff search.
+    expect((await history(alice.token, '?q=%25')).total).toBe(0);
+    expect((await history(alice.token, '?q=_')).total).toBe(0);
+    expect((await history(alice.token, '?q=.-')).total).toBe(0);
+  });
+
+  it("finds a line by a staff note's words and an email address by its local part", async () => {
+    const erin = await createCustomer(ctx, { firstName: 'Erin', lastName: 'Moss' });
+    const entryId = await staffEntry(ctx, erin.userId, 'credit', 80, { description: 'Refund from mary.zimm@example.com' });
+    await staffEntry(ctx, erin.userId, 'credit', 5, { description: 'Cashback' });
+    expect((await history(erin.token, '?q=mary')).items.map((line) => line.amount)).toEqual([80]);
+    expect((await history(erin.token, '?q=zimm')).items.map((line) => line.amount)).toEqual([80]);
+    expect((await history(erin.token, '?q=mary.zimm%40example.com')).items.map((line) => line.amount)).toEqual([80]);
+    const described = await staffCall(ctx, {
+      method: 'PUT',
+      url: `/api/transaction/admin/${entryId}`,
+      headers: { ...bearer(admin), 'idempotency-key': key() },
+      payload: { description: 'Goodwill for the delayed parcel', reason: 'test: a note' },
+    });
+    expect(described.statusCode, described.body).toBe(200);
+    const found = await history(erin.token, '?q=delayed%20parc');
+    expect(found.items.map((line) => [line.description, line.amount])).toEqual([['Goodwill for the delayed parcel', 80]]);
+    expect((await history(erin.token, '?q=elayed')).total).toBe(0);
   });
 
   it('filters by an amount range (a debit and a credit by their size), with the other filters', async () => {
@@ -125,6 +181,67 @@ describe('GET /api/transaction: search by words and amount', () => {
     const response = await get(admin, `/api/transaction/admin/${alice.userId}?q=okafor&amountMin=100`);
     expect(response.statusCode).toBe(200);
     expect(json(response).data.items.map((line: Line) => line.amount)).toEqual([120]);
+  });
+});
+
+describe('migration 2026-11-26-63b (words instead of trigrams)', () => {
+  it('indexes the words of the lines written before it, and leaves no trigram index behind', async () => {
+    const { url } = await createTestDatabase();
+    const handle = createDatabase(url, { max: 2 });
+    try {
+      const names = Object.keys(migrations);
+      const before = names[names.indexOf('2026-11-26-63b-history-words') - 1];
+      expect(before).toBeDefined();
+      const partial = await new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } }).migrateTo(before!);
+      expect(partial.error).toBeUndefined();
+      await ensureBankAccounts(handle.db);
+      const user = await handle.db
+        .insertInto('users')
+        .values({ email: 'old.lines@example.com', password_hash: '!test', first_name: 'Old', last_name: 'Lines', is_email_confirmed: true })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await openCustomerAccounts(handle.db, user.id);
+      const checking = await handle.db
+        .selectFrom('ledger_accounts')
+        .select('id')
+        .where('owner_id', '=', user.id)
+        .where('kind', '=', 'checking')
+        .executeTakeFirstOrThrow();
+      const cash = await bankAccountId(handle.db, 'bank_cash');
+      await handle.db.transaction().execute((trx) =>
+        postEntries(trx, [
+          {
+            kind: 'adjustment',
+            description: 'Cheque from Zoë Ångström',
+            authorId: null,
+            postings: [
+              { accountId: cash, amountCents: -7_000 },
+              { accountId: checking.id, amountCents: 7_000, memo: null, counterparty: 'Harbor-Rent LLC' },
+            ],
+          },
+        ]),
+      );
+
+      await migrateToLatest(handle.db);
+      const indexes = await sql<{
+        indexname: string;
+      }>`select indexname from pg_indexes where indexname like '%trgm%' or indexname like '%history_words%' order by 1`.execute(handle.db);
+      expect(indexes.rows.map((row) => row.indexname)).toEqual([
+        'entry_notes_history_words_idx',
+        'journal_entries_history_words_idx',
+        'postings_history_words_idx',
+      ]);
+      const search = async (q: string) =>
+        (await listTransactions(handle.db, { userId: user.id, page: 1, pageSize: 20, q, amountMin: undefined, amountMax: undefined })).items.map(
+          (line) => line.amount,
+        );
+      expect(await search('ÅNGSTRÖM')).toEqual([70]);
+      expect(await search('zoë')).toEqual([70]);
+      expect(await search('harbor rent')).toEqual([70]);
+      expect(await search('arbor')).toEqual([]);
+    } finally {
+      await handle.close();
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { AdminTransactionDto, CustomerAccountKind, TransactionDto, TransactionListQuery, TransactionPage } from '../../shared/contracts/transactions';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
+import { hasWord } from '../db/word-search';
 
 export interface ListFilter extends TransactionListQuery {
   page: number;
@@ -38,24 +39,27 @@ function conditionsOf(filter: ListFilter, accountIds: string[] | null) {
     needs.entry = needs.reversal = true;
     where.push(sql`r.id is null`);
   }
-  if (filter.q) where.push(sql`p.id in ${matchingPostings(`%${escapeLike(filter.q)}%`, accountIds)}`);
+  if (filter.q) where.push(hasWord(filter.q) ? sql`p.id in ${matchingPostings(filter.q, accountIds)}` : sql`false`);
   return { where: sql.join(where, sql` and `), needs };
 }
 
 /**
- * The postings whose words match: what a line shows (a staff note, else the posting's memo, else
- * the entry's description) or its counterparty. One branch per column, so each uses its trigram
- * index (migration 2026-11-24-31, ADR 013) and a rare name is found without reading the whole
- * history; an OR over the joined tables could use none of them.
+ * The postings whose words match (migration 2026-11-26-63b): every word typed is a word of the
+ * posting's memo or counterparty, of its entry's description or of a staff note on the entry, the
+ * last one typed may be a word's start. One branch per table, each naming the expression its
+ * word index is built on, so a rare name is found without reading the whole history; an OR over
+ * the joined tables could use none of them. history_query() splits what was typed as
+ * history_words() splits the texts.
  */
-function matchingPostings(pattern: string, accountIds: string[] | null) {
+function matchingPostings(search: string, accountIds: string[] | null) {
   const within = (alias: string) => (accountIds ? sql`and ${sql.ref(`${alias}.account_id`)} in (${sql.join(accountIds)})` : sql``);
+  const query = sql`history_query(${search})`;
   return sql`(
-    select p1.id from postings p1 where (p1.memo ilike ${pattern} or p1.counterparty ilike ${pattern}) ${within('p1')}
+    select p1.id from postings p1 where history_words(coalesce(p1.memo, '') || ' ' || coalesce(p1.counterparty, '')) @@ ${query} ${within('p1')}
     union
-    select p2.id from postings p2 join journal_entries e2 on e2.id = p2.entry_id where e2.description ilike ${pattern} ${within('p2')}
+    select p2.id from postings p2 join journal_entries e2 on e2.id = p2.entry_id where history_words(e2.description) @@ ${query} ${within('p2')}
     union
-    select p3.id from postings p3 join entry_notes n3 on n3.entry_id = p3.entry_id where n3.description ilike ${pattern} ${within('p3')})`;
+    select p3.id from postings p3 join entry_notes n3 on n3.entry_id = p3.entry_id where history_words(n3.description) @@ ${query} ${within('p3')})`;
 }
 
 /** The customer's savings and checking account ids (or the one the filter names); null for every customer's lines (staff). */
@@ -69,9 +73,6 @@ async function accountIdsOf(db: DB, filter: ListFilter): Promise<string[] | null
     .execute();
   return rows.map((row) => row.id);
 }
-
-/** A search text as a LIKE pattern's literal part: %, _ and the escape character match themselves. */
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 interface Row {
   id: string;

@@ -34,6 +34,7 @@ import * as dashboardStandingOrders from './2026-11-25-59-dashboard-standing-ord
 import * as usersNewestWords from './2026-11-26-61-users-newest-words';
 import * as planRows from './2026-11-26-62-plan-rows';
 import * as journalAmountIndex from './2026-11-26-63-journal-amount-index';
+import * as historyWords from './2026-11-26-63b-history-words';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-61-users-newest-words': usersNewestWords,
   '2026-11-26-62-plan-rows': planRows,
   '2026-11-26-63-journal-amount-index': journalAmountIndex,
+  '2026-11-26-63b-history-words': historyWords,
 };
