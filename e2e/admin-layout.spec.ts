@@ -1,7 +1,19 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import pg from 'pg';
 import { runningEmbeddedUrl } from '../src/server/db/embedded';
-import { ADMIN, DEMO_CUSTOMER, enterAuthenticatorCode, expect, fromOurPages, test, waitForHydration } from './support/fixtures';
+import { png } from '../tests/support/multipart';
+import {
+  ADMIN,
+  approvedStaffCall,
+  DEMO_CUSTOMER,
+  enterAuthenticatorCode,
+  expect,
+  fromOurPages,
+  newCustomer,
+  test,
+  uniqueEmail,
+  waitForHydration,
+} from './support/fixtures';
 
 // The back office as a phone and a desktop show it (issue 15, "details found when the back office
 // was tried"): a visitor is sent to the staff login and back to the page asked for; every page's
@@ -49,6 +61,44 @@ async function expectInView(page: Page, target: Locator, what: string): Promise<
   expect(box, what).not.toBeNull();
   expect(box!.x, `${what}: left edge`).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width, `${what}: right edge within ${width} px`).toBeLessThanOrEqual(width);
+}
+
+/** The lines an element's text is laid out on, as the reader sees them (from each character's box). */
+async function linesOf(target: Locator): Promise<string[]> {
+  return target.evaluate((element) => {
+    const lines: Array<{ top: number; text: string }> = [];
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let index = 0; index < text.length; index += 1) {
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        const top = Math.round(range.getBoundingClientRect().top);
+        const last = lines.at(-1);
+        if (last && Math.abs(last.top - top) < 4) last.text += text[index];
+        else lines.push({ top, text: text[index] ?? '' });
+      }
+    }
+    return lines.map((line) => line.text);
+  });
+}
+
+/** An email address shown whole, each line break before an `@` or a `.` or after a `-`: never mid-word. */
+async function expectWrappedAtSensiblePoints(target: Locator, email: string, what: string): Promise<void> {
+  const lines = await linesOf(target);
+  expect(lines.join(''), what).toBe(email);
+  for (let index = 1; index < lines.length; index += 1) {
+    const sensible = /^[@.]/.test(lines[index] ?? '') || (lines[index - 1] ?? '').endsWith('-');
+    expect(sensible, `${what}: breaks between "${lines[index - 1]}" and "${lines[index]}"`).toBe(true);
+  }
+}
+
+/** The vertical middle of an element's box. */
+async function middleOf(target: Locator): Promise<number> {
+  const box = await target.boundingBox();
+  expect(box).not.toBeNull();
+  return box!.y + box!.height / 2;
 }
 
 async function noSidewaysScroll(page: Page, what: string): Promise<void> {
@@ -108,6 +158,50 @@ test.describe('back office layout', () => {
       data: { name: 'Layout Visitor', email: 'layout.visitor@example.com', subject: 'Layout journey question', message: 'A message to list' },
     });
     expect(contact.status(), await contact.text()).toBe(201);
+    // Long values, as real customers and staff have them (40+ character emails, long names): they
+    // wrap at sensible points or stay inside their card, never widening the page.
+    const longCustomer = await newCustomer(request, page, {
+      firstName: 'Maximiliana-Josephine',
+      lastName: 'Wolfeschlegelsteinhausen-Bergdorff',
+      prefix: 'maximiliana-josephine.wolfeschlegelsteinhausen',
+    });
+    expect(longCustomer.email.length).toBeGreaterThan(40);
+    const longStaffEmail = uniqueEmail('bartholomew.featherstonehaugh-cholmondeley');
+    const invited = await page.request.post('/api/admin/staff', {
+      headers: fromOurPages(),
+      data: { name: 'Bartholomew Alexander Featherstonehaugh-Cholmondeley', email: longStaffEmail, staffRole: 'compliance' },
+    });
+    expect((await approvedStaffCall(invited)).status).toBe(201);
+    // A credit for the long-named customer left waiting: the approvals queue has a row with its buttons.
+    const credit = await page.request.post(`/api/transaction/admin/${longCustomer.id}`, {
+      headers: { ...fromOurPages(), 'idempotency-key': `layout-${Date.now().toString(36)}` },
+      data: {
+        amount: 12.5,
+        transactionType: 'credit',
+        date: new Date().toISOString().slice(0, 10),
+        description: 'Layout journey credit',
+        reason: 'layout check',
+        account: 'checking',
+      },
+    });
+    expect(credit.status(), await credit.text()).toBe(202);
+    // Their identity documents, so the identity reviews list has a row with the long address.
+    const image = { name: 'document.png', mimeType: 'image/png', buffer: await png() };
+    const kyc = await request.post('/api/user/verification', {
+      headers: { authorization: `Bearer ${longCustomer.token}`, ...fromOurPages() },
+      multipart: { passportImageFile: image, documentType: 'passport', documentFile: image, proofOfAddressFile: image, dateOfBirth: '1989-06-01' },
+    });
+    expect(kyc.status(), await kyc.text()).toBe(201);
+    const longContact = await page.request.post('/api/contacts', {
+      headers: fromOurPages(),
+      data: {
+        name: 'Maximiliana-Josephine Wolfeschlegelsteinhausen-Bergdorff',
+        email: longCustomer.email,
+        subject: 'A question with a long address',
+        message: 'A message to list',
+      },
+    });
+    expect(longContact.status(), await longContact.text()).toBe(201);
     const journal = (await (await page.request.get('/api/admin/journal?pageSize=1')).json()) as { data: { items: Array<{ id: string }> } };
     const entryId = journal.data.items[0]?.id ?? '';
     expect(entryId).not.toBe('');
@@ -132,6 +226,25 @@ test.describe('back office layout', () => {
         path: `/admin/users/${customerId}`,
         title: 'User',
         heading: 'Alex Morgan',
+        action: (page) => page.getByRole('link', { name: 'Edit user' }),
+      },
+      {
+        name: 'users-long',
+        path: '/admin/users?search=maximiliana',
+        title: 'Users',
+        heading: 'Users',
+        action: (page) =>
+          page
+            .getByRole('table', { name: /Users, page 1/ })
+            .getByRole('row')
+            .nth(1)
+            .getByRole('link', { name: /^View / }),
+      },
+      {
+        name: 'user-long',
+        path: `/admin/users/${longCustomer.id}`,
+        title: 'User',
+        heading: longCustomer.name,
         action: (page) => page.getByRole('link', { name: 'Edit user' }),
       },
       {
@@ -260,6 +373,80 @@ test.describe('back office layout', () => {
         await page.screenshot({ path: test.info().outputPath(`admin-${admin.name}-${width}.png`), fullPage: true });
       }
     }
+
+    // Long values: the staff list's actions on one line at 1280 px, under the role on a phone; long
+    // addresses wrap before an '@' or a '.', never mid-word, on the lists that show them.
+    const staffRows = page.getByRole('table', { name: 'Staff members' }).getByTestId('staff-row');
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/admin/staff');
+      await expect(staffRows.first()).toBeVisible();
+      // An active member: the role select, its button and Suspend on one line at 1280 px; on a
+      // phone's card, Suspend under the role. An invited member has a fourth control (a new link):
+      // the link and Suspend stay together, right-aligned under the role at 1280 px.
+      for (const who of ['Second Approver', 'Bartholomew Alexander Featherstonehaugh-Cholmondeley']) {
+        const row = staffRows.filter({ hasText: who });
+        const role = row.getByLabel(`Role for ${who}`);
+        const change = row.getByRole('button', { name: `Change role of ${who}` });
+        const suspend = row.getByRole('button', { name: `Suspend ${who}` });
+        await expectInView(page, suspend, `Suspend ${who} at ${width} px`);
+        const [roleMiddle, changeMiddle, suspendMiddle] = [await middleOf(role), await middleOf(change), await middleOf(suspend)];
+        expect(Math.abs(changeMiddle - roleMiddle), `${who}'s role and its button on one line at ${width} px`).toBeLessThan(4);
+        // Tab still goes select, (Change role: disabled until another role is chosen), new link, Suspend.
+        await role.focus();
+        if (who !== 'Second Approver') {
+          await page.keyboard.press('Tab');
+          await expect(row.getByRole('button', { name: `Send ${who} a new invitation link` })).toBeFocused();
+        }
+        await page.keyboard.press('Tab');
+        await expect(suspend).toBeFocused();
+        if (who === 'Second Approver') {
+          if (width === 1280) expect(Math.abs(roleMiddle - suspendMiddle), `${who}'s Suspend on the role's line at 1280 px`).toBeLessThan(4);
+          else expect(suspendMiddle, `${who}'s Suspend under the role at 375 px`).toBeGreaterThan(roleMiddle + 20);
+        } else {
+          const link = row.getByRole('button', { name: `Send ${who} a new invitation link` });
+          expect(Math.abs((await middleOf(link)) - suspendMiddle), `${who}'s new link and Suspend on one line at ${width} px`).toBeLessThan(4);
+          expect(suspendMiddle, `${who}'s Suspend under the role at ${width} px`).toBeGreaterThan(roleMiddle + 20);
+          if (width === 1280) {
+            const [changeBox, suspendBox] = [await change.boundingBox(), await suspend.boundingBox()];
+            expect(Math.abs(changeBox!.x + changeBox!.width - (suspendBox!.x + suspendBox!.width)), `${who}'s actions right-aligned`).toBeLessThan(2);
+          }
+        }
+      }
+      const lists: Array<{ path: string; email: string; where: (page: Page) => Locator }> = [
+        { path: '/admin/staff', email: longStaffEmail, where: () => staffRows },
+        { path: '/admin/users?search=maximiliana', email: longCustomer.email, where: (page) => page.getByRole('table', { name: /Users, page 1/ }) },
+        { path: '/admin/kyc?status=all', email: longCustomer.email, where: (page) => page.getByRole('table', { name: /Submissions/ }) },
+        { path: '/admin/contacts', email: longCustomer.email, where: (page) => page.getByRole('table', { name: /^Contact messages/ }) },
+        { path: `/admin/users/${longCustomer.id}`, email: longCustomer.email, where: (page) => page.getByRole('main') },
+      ];
+      for (const list of lists) {
+        await page.goto(list.path);
+        const shown = list.where(page).getByText(list.email, { exact: true }).first();
+        await expect(shown, `${list.email} on ${list.path}`).toBeVisible();
+        await expectWrappedAtSensiblePoints(shown, list.email, `${list.path} at ${width} px`);
+      }
+    }
+    // Between a phone and a laptop (800 px: tables, no sidebar) the staff and identity review lists
+    // are wider than their card: they scroll inside the card, and the page does not scroll sideways
+    // (nor does text past the card's edge widen it, even visually hidden: a row's "Review documents
+    // of ..." once made the whole page 200 px wider).
+    await page.setViewportSize({ width: 800, height: 900 });
+    for (const list of [
+      { path: '/admin/staff', table: 'Staff members' },
+      { path: '/admin/kyc?status=all', table: 'Submissions, newest first' },
+    ]) {
+      await page.goto(list.path);
+      const table = page.getByRole('table', { name: list.table });
+      await expect(table).toHaveCSS('display', 'table');
+      const { scrollWidth, clientWidth } = await table
+        .locator('xpath=..')
+        .evaluate((card) => ({ scrollWidth: card.scrollWidth, clientWidth: card.clientWidth }));
+      expect(scrollWidth, `${list.path}: the list is wider than its card at 800 px`).toBeGreaterThan(clientWidth);
+      await noSidewaysScroll(page, `${list.path} at 800 px`);
+      await checkA11y();
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // A back office list on a phone: one card per row, each field labelled, nothing cut off.
     await page.setViewportSize({ width: 375, height: 900 });

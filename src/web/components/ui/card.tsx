@@ -17,7 +17,7 @@ export function Card({ title, children, className = '', actions }: { title?: Rea
 export function PageTitle({ children, subtitle }: { children: ReactNode; subtitle?: ReactNode }) {
   return (
     <div className="mb-6">
-      <h1 className="text-2xl font-bold text-slate-900">{children}</h1>
+      <h1 className="break-words text-2xl font-bold text-slate-900">{children}</h1>
       {subtitle ? <p className="mt-1 text-slate-600">{subtitle}</p> : null}
     </div>
   );

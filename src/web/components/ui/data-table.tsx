@@ -36,7 +36,10 @@ import { Fragment, type HTMLAttributes, type ReactNode } from 'react';
  *   opened from the row's button): return null while it is closed. On a phone it is a card
  *   joined to the row's card.
  * Long values (ids, emails, hashes) wrap inside their card instead of widening the page; wrap an
- * id in `<TruncatedId>` to keep it on one line.
+ * id in `<TruncatedId>` to keep it on one line, an email address in `<EmailAddress>` (email-address.tsx)
+ * so it breaks before its `@` or a `.`, not mid-word. A table wider than its card scrolls inside
+ * the card (the wrapper is `relative`, so even visually hidden text past its edge stays inside it
+ * instead of widening the page).
  */
 export interface DataColumn<Row> {
   header: ReactNode;
@@ -92,7 +95,7 @@ export function DataTable<Row>({
   className = '',
 }: DataTableProps<Row>) {
   return (
-    <div className={`max-md:space-y-3 md:overflow-x-auto md:rounded-xl md:border md:border-slate-200 md:bg-white md:shadow-sm ${className}`}>
+    <div className={`relative max-md:space-y-3 md:overflow-x-auto md:rounded-xl md:border md:border-slate-200 md:bg-white md:shadow-sm ${className}`}>
       <table role="table" className="block w-full text-left text-sm md:table">
         <caption className={captionVisible ? 'block px-1 pb-2 text-left font-semibold text-slate-900 md:table-caption md:px-4 md:pt-3' : 'sr-only'}>
           {caption}

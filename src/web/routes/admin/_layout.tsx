@@ -111,7 +111,7 @@ function AdminLayoutFrame() {
       header={
         <div className="flex min-w-0 flex-1 items-center justify-between gap-3">
           <p className="text-lg font-semibold text-slate-900">Back office</p>
-          <p className="hidden min-w-0 truncate text-sm text-slate-700 sm:block">
+          <p className="hidden min-w-0 truncate text-sm text-slate-700 sm:block" title={user.email}>
             Signed in as <span className="font-semibold text-slate-900">{user.email}</span>
           </p>
         </div>

@@ -20,6 +20,7 @@ import { paths } from '../../paths';
 import type { Route } from './+types/cards';
 import { staffPageTitle } from '../../lib/title';
 import { requireStaffPage } from '../../lib/staff-access';
+import { EmailAddress } from '../../components/ui/email-address';
 
 export function meta() {
   return [{ title: staffPageTitle('Card requests') }];
@@ -98,7 +99,7 @@ const REQUEST_COLUMNS: Array<DataColumn<CardRequestDto>> = [
             {customerName(request)}
           </Link>
         ) : null}
-        <span className="block text-sm font-normal text-slate-700">{request.customer?.email}</span>
+        {request.customer ? <EmailAddress value={request.customer.email} className="block text-sm font-normal text-slate-700" /> : null}
       </>
     ),
   },

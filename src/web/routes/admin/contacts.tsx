@@ -16,6 +16,7 @@ import { prefetch } from '../../lib/query';
 import type { Route } from './+types/contacts';
 import { staffPageTitle } from '../../lib/title';
 import { requireStaffPage } from '../../lib/staff-access';
+import { EmailAddress } from '../../components/ui/email-address';
 
 export function meta() {
   return [{ title: staffPageTitle('Contacts') }];
@@ -79,8 +80,8 @@ function ContactList({ contacts }: { contacts: ContactDto[] }) {
           cell: (contact) => (
             <>
               <span className="block font-medium">{contact.name}</span>
-              <a href={`mailto:${contact.email}`} className="block break-all text-brand-800 underline">
-                {contact.email}
+              <a href={`mailto:${contact.email}`} className="block text-brand-800 underline">
+                <EmailAddress value={contact.email} />
               </a>
               {contact.phone ? <span className="block">{contact.phone}</span> : null}
             </>

@@ -24,6 +24,7 @@ import { paths } from '../../paths';
 import type { Route } from './+types/journal-entry';
 import { staffPageTitle } from '../../lib/title';
 import { requireStaffPage, ROLES, useStaffMay } from '../../lib/staff-access';
+import { EmailAddress } from '../../components/ui/email-address';
 
 export function meta() {
   return [{ title: staffPageTitle('Journal entry') }];
@@ -106,7 +107,9 @@ function Summary({ entry }: { entry: JournalEntryDetailDto }) {
         <dt className="font-medium text-slate-800">Value date</dt>
         <dd>{formatDate(entry.valueDate)}</dd>
         <dt className="font-medium text-slate-800">Posted by</dt>
-        <dd className="min-w-0 break-words">{entry.authorEmail ?? (entry.authorId ? 'A staff member' : 'The bank (a customer’s request or a job)')}</dd>
+        <dd className="min-w-0 break-words">
+          {entry.authorEmail ? <EmailAddress value={entry.authorEmail} /> : entry.authorId ? 'A staff member' : 'The bank (a customer’s request or a job)'}
+        </dd>
         {entry.reason ? (
           <>
             <dt className="font-medium text-slate-800">Reason</dt>
@@ -117,14 +120,14 @@ function Summary({ entry }: { entry: JournalEntryDetailDto }) {
           <>
             <dt className="font-medium text-slate-800">Approved by</dt>
             <dd className="min-w-0 break-words" data-testid="entry-approval">
-              {entry.approval.decidedBy?.email ?? 'A second staff member'}
+              {entry.approval.decidedBy?.email ? <EmailAddress value={entry.approval.decidedBy.email} /> : 'A second staff member'}
               {entry.approval.decidedAt ? (
                 <>
                   {' '}
                   on <time dateTime={entry.approval.decidedAt}>{formatDate(entry.approval.decidedAt, 'dateTime')}</time>
                 </>
               ) : null}{' '}
-              (asked by {entry.approval.requestedBy.email ?? entry.approval.requestedBy.name},{' '}
+              (asked by {entry.approval.requestedBy.email ? <EmailAddress value={entry.approval.requestedBy.email} /> : entry.approval.requestedBy.name},{' '}
               <time dateTime={entry.approval.requestedAt}>{formatDate(entry.approval.requestedAt, 'dateTime')}</time>)
             </dd>
           </>

@@ -18,6 +18,7 @@ import { paths } from '../../paths';
 import type { Route } from './+types/kyc';
 import { staffPageTitle } from '../../lib/title';
 import { requireStaffPage } from '../../lib/staff-access';
+import { EmailAddress } from '../../components/ui/email-address';
 
 export function meta() {
   return [{ title: staffPageTitle('Identity reviews') }];
@@ -75,7 +76,7 @@ export default function AdminKycPage() {
           }
           columns={[
             { header: 'Customer', kind: 'title', cell: (item) => `${item.customer.firstName} ${item.customer.lastName}` },
-            { header: 'Email', cell: (item) => <span className="break-all md:break-normal">{item.customer.email}</span> },
+            { header: 'Email', cell: (item) => <EmailAddress value={item.customer.email} /> },
             { header: 'Document', cell: (item) => KYC_DOCUMENT_TYPES.find((type) => type.value === item.documentType)?.label },
             { header: 'Submitted', cell: (item) => formatDate(item.createdAt, 'dateTime') },
             {

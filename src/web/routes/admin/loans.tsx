@@ -20,6 +20,7 @@ import { paths } from '../../paths';
 import type { Route } from './+types/loans';
 import { staffPageTitle } from '../../lib/title';
 import { requireStaffPage, ROLES, useStaffMay } from '../../lib/staff-access';
+import { EmailAddress } from '../../components/ui/email-address';
 
 export function meta() {
   return [{ title: staffPageTitle('Loan applications') }];
@@ -114,7 +115,7 @@ function LoanList({ loans, decides }: { loans: LoanDto[]; decides: boolean }) {
                   {customerName(loan)}
                 </Link>
               ) : null}
-              <span className="block break-all">{loan.customer?.email}</span>
+              {loan.customer ? <EmailAddress value={loan.customer.email} className="block" /> : null}
               <span className="block text-xs text-slate-700">Identity {loan.customer?.verificationStatus}</span>
             </>
           ),

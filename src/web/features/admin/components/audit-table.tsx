@@ -3,6 +3,7 @@ import type { AuditEntryDto } from '../../../../shared/contracts/admin';
 import { formatDate } from '../../../lib/format';
 import { DataTable, type DataColumn } from '../../../components/ui/data-table';
 import { paths } from '../../../paths';
+import { EmailAddress } from '../../../components/ui/email-address';
 
 function Change({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-slate-600">—</span>;
@@ -36,7 +37,7 @@ const columns: Array<DataColumn<AuditEntryDto>> = [
     className: 'md:whitespace-nowrap',
     cell: (entry) => <time dateTime={entry.at}>{formatDate(entry.at, 'dateTimeSeconds')}</time>,
   },
-  { header: 'Staff member', cell: (entry) => entry.actorEmail ?? 'System' },
+  { header: 'Staff member', cell: (entry) => (entry.actorEmail ? <EmailAddress value={entry.actorEmail} /> : 'System') },
   { header: 'Action', cell: (entry) => <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-900">{entry.action}</code> },
   {
     header: 'Customer',

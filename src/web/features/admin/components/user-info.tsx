@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { AdminUserDto } from '../../../../shared/contracts/admin';
 import { formatDate, formatDollars } from '../../../lib/format';
 import { formatPhone } from '../../../lib/phone';
+import { EmailAddress } from '../../../components/ui/email-address';
 
 const STATUS_TEXT: Record<string, string> = { awaiting: 'Awaiting', pending: 'Pending review', verified: 'Verified', failed: 'Failed' };
 
@@ -22,7 +23,7 @@ export function BasicInfo({ user }: { user: AdminUserDto }) {
       <Row label="First name">{user.firstName}</Row>
       <Row label="Last name">{user.lastName}</Row>
       <Row label="Email">
-        {user.email} {user.isEmailConfirmed ? '(confirmed)' : '(not confirmed)'}
+        <EmailAddress value={user.email} /> {user.isEmailConfirmed ? '(confirmed)' : '(not confirmed)'}
       </Row>
       <Row label="Phone">{user.phone ? formatPhone(user.phone) : '—'}</Row>
       <Row label="Address">{user.location.address || '—'}</Row>

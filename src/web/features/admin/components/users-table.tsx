@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { AdminUserList, UserSortField } from '../../../../shared/contracts/admin';
 import { DataTable, type DataColumn } from '../../../components/ui/data-table';
 import { paths } from '../../../paths';
+import { EmailAddress } from '../../../components/ui/email-address';
 
 const COLUMNS: Array<{ field: UserSortField; label: string }> = [
   { field: 'firstName', label: 'First name' },
@@ -83,7 +84,7 @@ export function UsersTable({
 function EmailCell({ user }: { user: AdminUserList['items'][number] }) {
   return (
     <>
-      {user.email}
+      <EmailAddress value={user.email} />
       {user.isAdmin ? (
         <span className="ml-2 inline-block whitespace-nowrap rounded bg-slate-200 px-1.5 py-0.5 text-xs font-semibold text-slate-800">Admin</span>
       ) : null}

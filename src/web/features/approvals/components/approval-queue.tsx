@@ -20,6 +20,7 @@ import { paths } from '../../../paths';
 import { approveApproval } from '../api/approve-approval';
 import { cancelApproval } from '../api/cancel-approval';
 import { rejectApproval } from '../api/reject-approval';
+import { NameOrEmail } from '../../../components/ui/email-address';
 
 const STATUS_LABELS: Record<ApprovalStatus, string> = {
   pending: 'Pending',
@@ -52,7 +53,7 @@ function Customer({ approval }: { approval: ApprovalDto }) {
   if (!approval.customer) return <span className="text-slate-700">None</span>;
   return (
     <Link to={paths.adminUser(approval.customer.id)} className="font-medium text-brand-800 hover:underline">
-      {approval.customer.name || approval.customer.email}
+      <NameOrEmail name={approval.customer.name} email={approval.customer.email} />
     </Link>
   );
 }
@@ -62,7 +63,11 @@ function Decision({ approval }: { approval: ApprovalDto }) {
   if (approval.status === 'pending') return <span>Expires {formatDate(approval.expiresAt, 'dateTime')}</span>;
   return (
     <span>
-      {approval.decidedBy ? `${approval.decidedBy.name || approval.decidedBy.email}, ` : ''}
+      {approval.decidedBy ? (
+        <>
+          <NameOrEmail name={approval.decidedBy.name} email={approval.decidedBy.email} />,{' '}
+        </>
+      ) : null}
       {approval.decidedAt ? formatDate(approval.decidedAt, 'dateTime') : ''}
       {approval.reason ? <span className="block text-slate-800">Reason: {approval.reason}</span> : null}
     </span>
@@ -156,7 +161,7 @@ export function ApprovalQueue({ approvals, me }: { approvals: ApprovalDto[]; me:
           header: 'Asked by',
           cell: (approval) => (
             <>
-              {approval.requestedBy.name || approval.requestedBy.email}
+              <NameOrEmail name={approval.requestedBy.name} email={approval.requestedBy.email} />
               <span className="block text-xs text-slate-700">{formatDate(approval.requestedAt, 'dateTime')}</span>
             </>
           ),

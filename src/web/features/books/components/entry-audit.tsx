@@ -1,5 +1,6 @@
 import type { JournalEntryDetailDto } from '../../../../shared/contracts/journal';
 import { formatDate } from '../../../lib/format';
+import { EmailAddress } from '../../../components/ui/email-address';
 
 /** The audit records about an entry, oldest first: who posted, reversed or re-described it, and why. */
 export function EntryAudit({ records }: { records: JournalEntryDetailDto['audit'] }) {
@@ -15,7 +16,7 @@ export function EntryAudit({ records }: { records: JournalEntryDetailDto['audit'
             </time>
           </p>
           <p className="mt-1 break-words text-slate-800">
-            {record.actorEmail ?? 'A staff member (erased)'}
+            {record.actorEmail ? <EmailAddress value={record.actorEmail} /> : 'A staff member (erased)'}
             {record.reason ? ` · ${record.reason}` : ''}
           </p>
         </li>

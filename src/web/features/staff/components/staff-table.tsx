@@ -8,6 +8,7 @@ import { formatDate } from '../../../lib/format';
 import { changeStaffRole } from '../api/change-staff-role';
 import { resendStaffInvitation } from '../api/resend-invitation';
 import { setStaffAccess } from '../api/set-staff-access';
+import { EmailAddress } from '../../../components/ui/email-address';
 
 const STATUS_LABELS: Record<StaffMember['staffStatus'], string> = { invited: 'Invited', active: 'Active', suspended: 'Suspended' };
 const STATUS_TONES: Record<StaffMember['staffStatus'], string> = {
@@ -34,9 +35,16 @@ function StaffActions({ member, isSelf }: { member: StaffMember; isSelf: boolean
       : `Suspend back office access for ${member.name}? Their sessions end at once and they cannot sign in until reinstated.`;
     if (window.confirm(question)) void access.run(suspended ? 'reinstate' : 'suspend');
   };
+  // Two groups that never break inside: the role (select and its button), then the access buttons.
+  // From 768 px a member's three controls sit on one line (that sets the column's width); an
+  // invited member's four would not fit beside the other columns at 1280 px, so theirs are two
+  // right-aligned lines, the role over the new link and Suspend (a column: the table then gives
+  // the room they would have asked for to the names). On a phone's card the access buttons go
+  // under the role, a line of their own. The order of the controls (and of Tab) is the same.
+  const invited = member.staffStatus === 'invited';
   return (
-    <div className="flex flex-wrap items-end gap-2">
-      <div>
+    <div className={`flex flex-wrap items-center gap-2 ${invited ? 'md:flex-col md:items-end' : 'md:flex-nowrap md:justify-end'}`}>
+      <div className="flex items-center gap-2">
         <label htmlFor={selectId} className="sr-only">
           Role for {member.name}
         </label>
@@ -52,37 +60,39 @@ function StaffActions({ member, isSelf }: { member: StaffMember; isSelf: boolean
             </option>
           ))}
         </select>
-      </div>
-      <Button
-        variant="secondary"
-        onClick={() => void change.run()}
-        disabled={change.busy || role === member.staffRole}
-        aria-label={`Change role of ${member.name}`}
-      >
-        Change role
-      </Button>
-      {member.staffStatus === 'invited' ? (
         <Button
           variant="secondary"
-          onClick={() => {
-            if (window.confirm(`Send ${member.name} a new invitation link? The earlier link stops working.`)) void resend.run();
-          }}
-          disabled={resend.busy}
-          aria-label={`Send ${member.name} a new invitation link`}
+          onClick={() => void change.run()}
+          disabled={change.busy || role === member.staffRole}
+          aria-label={`Change role of ${member.name}`}
         >
-          Send a new link
+          Change role
         </Button>
-      ) : null}
-      {isSelf ? null : (
-        <Button
-          variant={suspended ? 'secondary' : 'danger'}
-          onClick={confirmAccess}
-          disabled={access.busy}
-          aria-label={`${suspended ? 'Reinstate' : 'Suspend'} ${member.name}`}
-        >
-          {suspended ? 'Reinstate' : 'Suspend'}
-        </Button>
-      )}
+      </div>
+      <div className="flex items-center gap-2 empty:hidden">
+        {invited ? (
+          <Button
+            variant="secondary"
+            onClick={() => {
+              if (window.confirm(`Send ${member.name} a new invitation link? The earlier link stops working.`)) void resend.run();
+            }}
+            disabled={resend.busy}
+            aria-label={`Send ${member.name} a new invitation link`}
+          >
+            Send a new link
+          </Button>
+        ) : null}
+        {isSelf ? null : (
+          <Button
+            variant={suspended ? 'secondary' : 'danger'}
+            onClick={confirmAccess}
+            disabled={access.busy}
+            aria-label={`${suspended ? 'Reinstate' : 'Suspend'} ${member.name}`}
+          >
+            {suspended ? 'Reinstate' : 'Suspend'}
+          </Button>
+        )}
+      </div>
     </div>
   );
 }
@@ -116,7 +126,7 @@ export function StaffTable({ items, selfId }: { items: StaffMember[]; selfId: st
           cell: (member) => (
             <>
               <span className="block font-medium text-slate-900">{member.name}</span>
-              <span className="block break-all text-sm font-normal text-slate-700">{member.email}</span>
+              <EmailAddress value={member.email} className="block text-sm font-normal text-slate-700" />
             </>
           ),
         },
@@ -135,7 +145,6 @@ export function StaffTable({ items, selfId }: { items: StaffMember[]; selfId: st
         {
           header: 'Actions',
           kind: 'actions',
-          className: 'md:min-w-[19rem]',
           cell: (member) => <StaffActions member={member} isSelf={member._id === selfId} />,
         },
       ]}
