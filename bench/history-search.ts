@@ -21,7 +21,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { createDatabase, type DB } from '../src/server/db/database';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { migrateToLatest } from '../src/server/db/migrate';
 import { migrations } from '../src/server/db/migrations/index';
 import { ensureBankAccounts } from '../src/server/ledger/accounts';
 import { listTransactions, type ListFilter } from '../src/server/transactions/repository';
@@ -84,16 +84,6 @@ async function seedHistory(db: DB): Promise<string> {
     await sql`vacuum analyze`.execute(conn);
     return heavyUser;
   });
-}
-
-async function migrateUpTo(db: DB, last: string | null): Promise<void> {
-  const names = Object.keys(migrations);
-  const upTo = last === null ? names : names.slice(0, names.indexOf(last) + 1);
-  const provider: MigrationProvider = {
-    getMigrations: async (): Promise<Record<string, Migration>> => Object.fromEntries(upTo.map((name) => [name, migrations[name] as Migration])),
-  };
-  const { error } = await new Migrator({ db, provider }).migrateToLatest();
-  if (error) throw error;
 }
 
 /** The customer's account ids, as the repository passes them (values). */
@@ -178,7 +168,7 @@ async function main(): Promise<void> {
       await server.createDatabase(name);
       const database = createDatabase(server.url(name), { max: 4 });
       database.pool.on('error', () => {});
-      await migrateUpTo(database.db, last);
+      await migrateToLatest(database.db, { upTo: last });
       const seedStarted = performance.now();
       const userId = await seedHistory(database.db);
       log(

@@ -16,7 +16,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
+import { migrateToLatest } from '../src/server/db/migrate';
 import { type DB, createDatabase } from '../src/server/db/database';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { migrations } from '../src/server/db/migrations/index';
@@ -44,16 +45,6 @@ const LAST_BEFORE = process.env.BENCH_BEFORE ?? '2026-11-24-55d-approvals';
 if (!Object.keys(migrations).includes(LAST_BEFORE)) throw new Error(`BENCH_BEFORE: no migration ${LAST_BEFORE}`);
 /** Whether "before" predates notifyMany (migration 57's statement-level checks landed with it). */
 const BEFORE_NOTIFIES_PER_EVENT = Object.keys(migrations).indexOf(LAST_BEFORE) < Object.keys(migrations).indexOf('2026-11-24-57-set-based-balance-checks');
-
-async function migrateUpTo(db: DB, last: string | null): Promise<void> {
-  const names = Object.keys(migrations);
-  const upTo = last === null ? names : names.slice(0, names.indexOf(last) + 1);
-  const provider: MigrationProvider = {
-    getMigrations: async (): Promise<Record<string, Migration>> => Object.fromEntries(upTo.map((name) => [name, migrations[name] as Migration])),
-  };
-  const { error } = await new Migrator({ db, provider }).migrateToLatest();
-  if (error) throw error;
-}
 
 /**
  * The notify_ledger job as main had it (one notifyWith, one insert, per event), for "before": the
@@ -90,7 +81,7 @@ interface Bank {
 async function seed(name: string, url: string, last: string | null): Promise<Bank> {
   const handle = createDatabase(url, { max: 2 });
   const db = handle.db;
-  await migrateUpTo(db, last);
+  await migrateToLatest(db, { upTo: last });
   await ensureBankAccounts(db);
   const cash = await bankAccountId(db, 'bank_cash');
   const accounts: Array<{ id: string; number: string }> = [];

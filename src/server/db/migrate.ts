@@ -2,9 +2,16 @@ import { Migrator, type MigrationProvider, type Migration, sql } from 'kysely';
 import type { DB } from './database';
 import { migrations } from './migrations/index';
 
-const provider: MigrationProvider = { getMigrations: async (): Promise<Record<string, Migration>> => migrations };
-
-export async function migrateToLatest(db: DB): Promise<string[]> {
+/**
+ * Runs the migrations the database has not run. `upTo` (a benchmark's "before" schema) stops after
+ * that migration; null or absent runs them all.
+ */
+export async function migrateToLatest(db: DB, options: { upTo?: string | null } = {}): Promise<string[]> {
+  const names = Object.keys(migrations);
+  const upTo = options.upTo ? names.slice(0, names.indexOf(options.upTo) + 1) : names;
+  const provider: MigrationProvider = {
+    getMigrations: async (): Promise<Record<string, Migration>> => Object.fromEntries(upTo.map((name) => [name, migrations[name] as Migration])),
+  };
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
