@@ -206,6 +206,13 @@ test.describe('back office layout', () => {
     const entryId = journal.data.items[0]?.id ?? '';
     expect(entryId).not.toBe('');
 
+    // The users list's first row's link, on the list and on a search of it.
+    const firstUserView = (page: Page) =>
+      page
+        .getByRole('table', { name: /Users, page 1/ })
+        .getByRole('row')
+        .nth(1)
+        .getByRole('link', { name: /^View / });
     const pages: AdminPage[] = [
       { name: 'index', path: '/admin', title: 'Dashboard', heading: 'Back office overview' },
       { name: 'dashboard', path: '/admin/dashboard', title: 'Dashboard', heading: 'Back office overview' },
@@ -214,12 +221,7 @@ test.describe('back office layout', () => {
         path: '/admin/users',
         title: 'Users',
         heading: 'Users',
-        action: (page) =>
-          page
-            .getByRole('table', { name: /Users, page 1/ })
-            .getByRole('row')
-            .nth(1)
-            .getByRole('link', { name: /^View / }),
+        action: firstUserView,
       },
       {
         name: 'user',
@@ -233,12 +235,7 @@ test.describe('back office layout', () => {
         path: '/admin/users?search=maximiliana',
         title: 'Users',
         heading: 'Users',
-        action: (page) =>
-          page
-            .getByRole('table', { name: /Users, page 1/ })
-            .getByRole('row')
-            .nth(1)
-            .getByRole('link', { name: /^View / }),
+        action: firstUserView,
       },
       {
         name: 'user-long',
