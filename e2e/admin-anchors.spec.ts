@@ -37,6 +37,9 @@ for (const width of [375, 1280]) {
       .find((anchor) => anchor?.seq === seq);
     expect(line).toBeDefined();
     await expect(newest).toContainText(line!.ledgerHead.hash);
+    // The page settled: the button is back (its colour then eases in, which checkA11y waits out).
+    // Checked while it was still coming back, axe once measured a frame of that transition.
+    await expect(page.getByRole('button', { name: 'Anchor now' })).toBeEnabled();
     await checkA11y();
     await page.screenshot({ path: test.info().outputPath(`ledger-anchors-${width}.png`), fullPage: true });
 
