@@ -138,15 +138,28 @@ export async function insertTrialBalance(trx: DB, header: Omit<TrialBalanceHeade
   await sql`drop table trial_balance_staged`.execute(trx);
 }
 
-const HEADER_COLUMNS = sql.raw(
-  'day::text as day, starts_at, ends_at, time_zone, accounts_moved, opening_total, debits_total, credits_total, closing_total, unchanged_accounts, unchanged_balance, entries, created_at',
-);
-
 export async function trialBalanceHeader(db: DB, day: string): Promise<TrialBalanceHeader | undefined> {
-  // A constant text, prepared once per connection.
-  const query = sql<TrialBalanceHeader>`select ${HEADER_COLUMNS} from trial_balances where day = ${day}::date`;
-  const [row] = (await db.executeQuery(prepared(query.compile(db)))).rows;
-  return row;
+  const query = db
+    .selectFrom('trial_balances')
+    .select([
+      sql<string>`day::text`.as('day'),
+      'starts_at',
+      'ends_at',
+      'time_zone',
+      'accounts_moved',
+      'opening_total',
+      'debits_total',
+      'credits_total',
+      'closing_total',
+      'unchanged_accounts',
+      'unchanged_balance',
+      'entries',
+      'created_at',
+    ])
+    .where('day', '=', day);
+  // Constant texts, prepared once per connection (each report page reads both).
+  const [row] = (await db.executeQuery(prepared(query.compile()))).rows;
+  return row as TrialBalanceHeader | undefined;
 }
 
 export interface NamedLine extends TrialBalanceLine {
@@ -171,18 +184,15 @@ export interface NamedLine extends TrialBalanceLine {
  * every call again (its generic estimate of a range is thousands of lines): 0.4 to 0.9 ms of
  * planning a page at a million customers, more than the page's execution (ADR 027).
  */
-function linesOf(day: string, options: { after: number; limit: number }) {
+export async function trialBalanceLines(db: DB, day: string, options: { after: number; limit: number }): Promise<NamedLine[]> {
   const positions = Array.from({ length: options.limit }, (_, index) => options.after + 1 + index);
-  return sql`
+  const query = sql<NamedLine>`
     select l.account_id, l.opening, l.debits, l.credits, l.closing, a.kind, a.name, a.number, a.owner_id, u.first_name, u.last_name, l.position
     from trial_balance_lines l
     join ledger_accounts a on a.id = l.account_id
     left join users u on u.id = a.owner_id
-    where l.day = ${day}::date and l.position = any(${positions}::int[])`;
-}
-
-export async function trialBalanceLines(db: DB, day: string, options: { after: number; limit: number }): Promise<NamedLine[]> {
-  const query = sql<NamedLine>`${linesOf(day, options)} order by l.position`;
+    where l.day = ${day}::date and l.position = any(${positions}::int[])
+    order by l.position`;
   return (await db.executeQuery(prepared(query.compile(db)))).rows;
 }
 
