@@ -1,6 +1,6 @@
 import type { Config } from './config';
 import type { DB } from './db/database';
-import type { User } from './db/schema';
+import type { SessionUser } from './db/schema';
 import type { Logger } from './lib/logger';
 import { LedgerWriter } from './ledger/writer';
 import type { Mailer } from './mail/mailer';
@@ -28,7 +28,7 @@ export interface AppContext {
 
 /** Who is acting and from where (the audit log records both). */
 export interface Actor {
-  user: User;
+  user: SessionUser;
   sessionId: string | null;
   ip: string | null;
   userAgent: string | null;

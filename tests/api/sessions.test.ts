@@ -1,6 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/server/auth/crypto';
+import { resolveSession } from '../../src/server/auth/sessions';
 import { adminToken, bearer, createCustomer, createTestApp, json, mailbox, type TestContext } from '../support/app';
 
 let ctx: TestContext;
@@ -294,5 +296,26 @@ describe('staff and a customer’s sessions', () => {
       await ctx.app.inject({ method: 'GET', url: `/api/admin/audit?action=session.end&customer=${other.userId}`, headers: bearer(admin) }),
     ).data;
     expect(audit.items).toEqual([]);
+  });
+});
+
+describe('what a signed-in request knows of its user', () => {
+  it('carries every column but the password hash, which a password change checks from the database', async () => {
+    const customer = await createCustomer(ctx);
+    const session = await resolveSession(ctx.context, customer.token);
+    expect(session?.user).toMatchObject({ id: expect.any(String), email: customer.email, is_admin: false, is_email_confirmed: true });
+    expect(session?.user).not.toHaveProperty('password_hash');
+    expect(session?.user).not.toHaveProperty('search_words');
+
+    // The hash is read fresh: a password changed elsewhere (a reset) is the one a change must name.
+    const hash = await hashPassword('Another-Password-2026!');
+    await sql`update users set password_hash = ${hash} where email = ${customer.email}`.execute(ctx.database.db);
+    const change = (oldPassword: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/auth/change-password', headers: bearer(customer.token), payload: { oldPassword, newPassword: 'Yet-Another-Password-2026!' } });
+    const stale = await change(customer.password);
+    expect(stale.statusCode, stale.body).toBe(400);
+    expect(json(stale).message).toBe('Your current password is not correct.');
+    const fresh = await change('Another-Password-2026!');
+    expect(fresh.statusCode, fresh.body).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import { type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
-import type { CodePurpose, Database, NewUser, SignInScope, User } from '../db/schema';
+import { type CodePurpose, type Database, type NewUser, SESSION_USER_COLUMNS, type SignInScope, type User } from '../db/schema';
 import { assert } from '../lib/errors';
 import { COUNT_HIT_ON_CONFLICT } from '../lib/rate-limit-count';
 
@@ -51,6 +51,11 @@ export function markEmailConfirmed(db: DB, userId: string): Promise<User> {
     .where('id', '=', userId)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** A user's password hash, read only where a password is checked (a request's user never carries it). */
+export async function passwordHashOf(db: DB, userId: string): Promise<string | undefined> {
+  return (await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst())?.password_hash;
 }
 
 export function setPasswordHash(db: DB, userId: string, passwordHash: string): Promise<User> {
@@ -130,7 +135,7 @@ function sessionLookup(db: DB, tokenHash: string) {
     db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
+      .select(SESSION_USER_COLUMNS.map((column) => `users.${column}` as const))
       .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.ended_at'])
       // Staff without a second factor may only enrol one (ADR 011); customers never pay for the check.
       .select(

@@ -15,7 +15,8 @@ import { type SignUpInput } from '../../shared/contracts/signup';
 import type { UserDto } from '../../shared/contracts/user';
 import { EMAIL_CODE_TTL_MS, PASSWORD_RESET_TTL_MS, RESEND_INTERVAL_MS } from '../../shared/limits';
 import { type ActorContext, type AppContext, type ServiceContext, withDb } from '../context';
-import type { User } from '../db/schema';
+import type { DB } from '../db/database';
+import type { SessionUser, User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { openCustomerAccounts } from '../ledger/accounts';
 import { AppError, badRequest } from '../lib/errors';
@@ -43,7 +44,7 @@ const guessesFor = (ctx: AppContext, person: { email: string; first_name?: strin
   [person.email, person.first_name ?? person.firstName ?? '', person.last_name ?? person.lastName ?? '', ctx.config.bankName, 'ledgerline'].filter(Boolean);
 
 /** Mails a fresh email verification code (the earlier one stops working), in one transaction with the code. */
-async function sendVerificationCode(ctx: AppContext, user: User): Promise<void> {
+async function sendVerificationCode(ctx: AppContext, user: SessionUser): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
     const { code, expiresAt } = await issueCode(trx, {
       userId: user.id,
@@ -158,6 +159,12 @@ export async function verifyEmail(ctx: ActorContext, otp: string): Promise<Outco
   return { data: await toUserDto(ctx.db, user), message: EMAIL_VERIFIED_MESSAGE };
 }
 
+/** Whether a password is the user's current one, checked against a fresh read of its hash. */
+export async function isCurrentPassword(db: DB, userId: string, password: string): Promise<boolean> {
+  const hash = await repository.passwordHashOf(db, userId);
+  return hash !== undefined && (await verifyPassword(hash, password));
+}
+
 /** A new verification code, at most once per RESEND_INTERVAL_MS. */
 export async function resendVerificationCode(ctx: ActorContext): Promise<Outcome<null>> {
   const user = ctx.actor.user;
@@ -220,7 +227,7 @@ export async function changePassword(
   input: { oldPassword: string; newPassword: string; secondFactorCode?: string; secondFactorPasskey?: AuthenticationResponseJSON },
 ): Promise<Outcome<null>> {
   const { user, sessionId } = ctx.actor;
-  if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
+  if (!(await isCurrentPassword(ctx.db, user.id, input.oldPassword))) {
     throw badRequest('Your current password is not correct.', { oldPassword: 'Incorrect password' });
   }
   if (input.oldPassword === input.newPassword) throw badRequest('The new password must be different from the current one.');

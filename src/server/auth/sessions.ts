@@ -7,7 +7,7 @@ import {
 } from '../../shared/contracts/sessions';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../shared/limits';
 import type { Actor, ActorContext, AppContext } from '../context';
-import type { User } from '../db/schema';
+import type { SessionUser, User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
@@ -89,7 +89,7 @@ async function noteDevice(ctx: SignInContext, userId: string, origin: SessionOri
 /** The session's live state, if it is live, with how many seconds of idleness it has left. */
 export interface LiveSession {
   id: string;
-  user: User;
+  user: SessionUser;
   idleSecondsLeft: number;
   /** A staff member without a second factor: the session may only enrol one (ADR 011). */
   enrolOnly: boolean;

@@ -741,6 +741,43 @@ export interface ApprovalsTable {
 }
 
 export type User = Selectable<UsersTable>;
+/**
+ * A user as a signed-in request knows it: every column but the password hash, which the session
+ * lookup never reads (it is checked only where a password is, from a fresh read).
+ */
+export type SessionUser = Omit<User, 'password_hash'>;
+/** The columns of a SessionUser, in the table's order (checked against the table's type). */
+export const SESSION_USER_COLUMNS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'address',
+  'state',
+  'date_of_birth',
+  'sex',
+  'country_code',
+  'occupation',
+  'annual_income_range',
+  'account_type',
+  'ssn_tin',
+  'is_admin',
+  'is_blocked',
+  'is_account_disabled',
+  'is_email_confirmed',
+  'verification_status',
+  'profile_picture',
+  'payments_held_until',
+  'code_failures_since',
+  'closed_at',
+  'staff_role',
+  'staff_status',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof SessionUser)[];
+// Every column of SessionUser is listed: a column added to UsersTable and not here fails to compile.
+true satisfies Exclude<keyof SessionUser, (typeof SESSION_USER_COLUMNS)[number]> extends never ? true : never;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Session = Selectable<SessionsTable>;

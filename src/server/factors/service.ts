@@ -21,7 +21,7 @@ import {
 } from '../../shared/contracts/factors';
 import { audit } from '../audit/audit';
 import { type ActorContext, withDb } from '../context';
-import type { User } from '../db/schema';
+import type { SessionUser } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
@@ -69,7 +69,7 @@ async function recordChange(ctx: ActorContext, change: string, action: 'second_f
 }
 
 /** Staff keep at least one factor: refuses a removal that would leave none. Use inside the removal's transaction. */
-async function assertStaffKeepsAFactor(trx: ActorContext, user: User, removing: { passkey?: boolean; totp?: boolean }) {
+async function assertStaffKeepsAFactor(trx: ActorContext, user: SessionUser, removing: { passkey?: boolean; totp?: boolean }) {
   if (!user.is_admin) return;
   await repository.lockUserPasskeys(trx.db, user.id);
   const counts = await repository.countFactors(trx.db, user.id);

@@ -5,7 +5,7 @@ import { newToken } from '../auth/crypto';
 import { resolveSession, type SessionOrigin } from '../auth/sessions';
 import type { Config } from '../config';
 import type { Actor, AppContext, ActorContext, ServiceContext } from '../context';
-import type { User } from '../db/schema';
+import type { SessionUser } from '../db/schema';
 import { SECOND_FACTOR_REQUIRED_MESSAGE } from '../../shared/contracts/factors';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import type { Logger } from '../lib/logger';
@@ -36,7 +36,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** The signed-in user, set by the session hook; null when the request carries no valid session. */
-    user: User | null;
+    user: SessionUser | null;
     sessionId: string | null;
     /** The session is a staff member's without a second factor: it may only enrol one. */
     enrolOnly: boolean;
@@ -114,7 +114,7 @@ function tokenFrom(request: FastifyRequest): string | null {
  * Throws unless the request's user may use a route of this access: a staff route also needs an
  * active staff member whose role the route admits (a staff route with no roles admits nobody).
  */
-export function checkAccess(access: Access, user: User | null, staffRoles: readonly StaffRole[] = []): void {
+export function checkAccess(access: Access, user: SessionUser | null, staffRoles: readonly StaffRole[] = []): void {
   if (access === 'public') return;
   if (!user) throw unauthorized();
   if (access === 'staff') {

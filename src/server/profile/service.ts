@@ -12,8 +12,8 @@ import {
 import type { UserDto } from '../../shared/contracts/user';
 import { EMAIL_CODE_TTL_MS } from '../../shared/limits';
 import { consumeCode, issueCode } from '../auth/codes';
-import { verifyPassword } from '../auth/crypto';
 import { endUserSessions } from '../auth/repository';
+import { isCurrentPassword } from '../auth/service';
 import { assertFreshFactor, type FreshFactorInput } from '../factors/proofs';
 import { countFactors } from '../factors/repository';
 import { type ActorContext, withDb } from '../context';
@@ -105,7 +105,7 @@ export async function updateProfile(ctx: ActorContext, input: ProfileUpdate): Pr
 async function sendEmailChangeCode(ctx: ActorContext, newEmail: string, password: string | undefined, proof: FreshFactorInput): Promise<void> {
   const user = ctx.actor.user;
   if (!password) throw badRequest('Please enter your current password to change your email address.', { password: 'Current password is required' });
-  if (!(await verifyPassword(user.password_hash, password))) throw badRequest('Your current password is not correct.', { password: 'Incorrect password' });
+  if (!(await isCurrentPassword(ctx.db, user.id, password))) throw badRequest('Your current password is not correct.', { password: 'Incorrect password' });
   if (await repository.emailInUse(ctx.db, newEmail)) throw emailTaken();
   const factors = await countFactors(ctx.db, user.id);
   await inTransaction(ctx.db, async (trx) => {

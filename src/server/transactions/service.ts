@@ -22,7 +22,7 @@ import type { ActorContext } from '../context';
 import type { DB } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
 import { inTransaction } from '../db/transaction';
-import type { User } from '../db/schema';
+import type { SessionUser, User } from '../db/schema';
 import { isValidAccountNumber } from '../ledger/accounts';
 import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
 import { bankAccountId, type EntryInput, type PostedEntry } from '../ledger/posting';
@@ -132,7 +132,7 @@ export async function internalTransfer(ctx: ActorContext, input: InternalTransfe
 // ---------------------------------------------------------------- customer: to another account (code step)
 
 /** A customer may send money out: not blocked by staff, and no hold after wrong codes (payment-limits). */
-function assertCanSend(ctx: ActorContext, user: User): void {
+function assertCanSend(ctx: ActorContext, user: SessionUser): void {
   if (user.is_blocked) throw forbidden(BLOCKED_MESSAGE);
   assertPaymentsNotHeld(ctx, user);
 }

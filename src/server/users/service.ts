@@ -1,7 +1,7 @@
 import type { UserDto } from '../../shared/contracts/user';
 import type { ActorContext } from '../context';
 import type { DB } from '../db/database';
-import type { User } from '../db/schema';
+import type { SessionUser, User } from '../db/schema';
 import { userVerification } from '../kyc/repository';
 import { getAccountSummary } from '../ledger/accounts';
 
@@ -10,7 +10,7 @@ export function profilePictureUrl(user: Pick<User, 'id' | 'profile_picture'>): {
 }
 
 /** The spec's user object. Balances come from the ledger, in dollars as the API carries them. */
-export async function toUserDto(db: DB, user: User): Promise<UserDto> {
+export async function toUserDto(db: DB, user: SessionUser): Promise<UserDto> {
   const account = user.is_admin ? null : await getAccountSummary(db, user.id);
   return {
     _id: user.id,
