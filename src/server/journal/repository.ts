@@ -341,7 +341,23 @@ export function findAccount(db: DB, id: string): Promise<AccountRow | undefined>
 }
 
 /** A customer's account ids (savings and checking). */
-export async function customerAccountIds(db: DB, userId: string): Promise<string[]> {
-  const rows = await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).execute();
-  return rows.map((row) => row.id);
+/** How staff name a customer: a user id, an email address (lowercase) or one of their account numbers. */
+export type CustomerKey = { id: string } | { email: string } | { number: string };
+
+/**
+ * The accounts of a customer, named as staff have them at hand, in one prepared statement (one per
+ * way of naming: the owner is found inside it, not by a round trip before it).
+ */
+export async function customerAccountIds(db: DB, customer: CustomerKey): Promise<string[]> {
+  const accounts = db.selectFrom('ledger_accounts').select('id');
+  const query =
+    'id' in customer
+      ? accounts.where('owner_id', '=', customer.id)
+      : accounts.where('owner_id', 'in', (eb) =>
+          'email' in customer
+            ? eb.selectFrom('users').select('id').where('email', '=', customer.email)
+            : eb.selectFrom('ledger_accounts as named').select('named.owner_id').where('named.number', '=', customer.number).where('named.owner_id', 'is not', null),
+        );
+  const rows = await db.executeQuery(prepared(query.compile()));
+  return rows.rows.map((row) => row.id);
 }

@@ -3,9 +3,7 @@ import { toApprovalDto } from '../approvals/service';
 import type { z } from 'zod';
 import type { JournalEntryDetailDto, JournalEntryDto, JournalPage, JournalPostingDto, LedgerAccountDto, ZJournalQuery } from '../../shared/contracts/journal';
 import type { AppContext } from '../context';
-import { findUserByEmail } from '../customers/repository';
 import type { DB } from '../db/database';
-import { accountOwner } from '../ledger/accounts';
 import { assert, badRequest, notFound } from '../lib/errors';
 import * as repository from './repository';
 
@@ -18,10 +16,10 @@ export const ENTRY_NOT_FOUND = 'Entry not found';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The customer filter takes what staff have at hand: a user id, an email or an account number. */
-async function resolveCustomer(db: DB, customer: string): Promise<string | null> {
-  if (UUID.test(customer)) return customer.toLowerCase();
-  if (/^\d{10}$/.test(customer)) return accountOwner(db, customer);
-  if (customer.includes('@')) return (await findUserByEmail(db, customer.toLowerCase()))?.id ?? null;
+function customerKey(customer: string): repository.CustomerKey {
+  if (UUID.test(customer)) return { id: customer.toLowerCase() };
+  if (/^\d{10}$/.test(customer)) return { number: customer };
+  if (customer.includes('@')) return { email: customer.toLowerCase() };
   throw badRequest('customer must be a user id, an email address or a 10-digit account number', { customer: 'Not recognised' });
 }
 
@@ -87,8 +85,7 @@ const EMPTY_PAGE = (pageSize: number): JournalPage => ({ items: [], olderCursor:
 export async function listJournal(ctx: AppContext, query: JournalQuery): Promise<JournalPage> {
   let customerAccountIds: string[] | undefined;
   if (query.customer) {
-    const customerId = await resolveCustomer(ctx.db, query.customer);
-    customerAccountIds = customerId ? await repository.customerAccountIds(ctx.db, customerId) : [];
+    customerAccountIds = await repository.customerAccountIds(ctx.db, customerKey(query.customer));
     if (customerAccountIds.length === 0) return EMPTY_PAGE(query.pageSize);
   }
   const filter: repository.JournalFilter = {

@@ -104,7 +104,7 @@ function parseCursor(cursor: string): repository.TimelinePosition {
 /** GET /user/admin/:id/timeline: one page, newest first. */
 export async function customerTimeline(ctx: AppContext, userId: string, query: { before?: string | undefined; pageSize: number }): Promise<TimelinePage> {
   if (!(await findUser(ctx.db, userId))) throw notFound(USER_NOT_FOUND);
-  const accounts = await customerAccountIds(ctx.db, userId);
+  const accounts = await customerAccountIds(ctx.db, { id: userId });
   const rows = await repository.timeline(ctx.db, userId, accounts, query.before ? parseCursor(query.before) : undefined, query.pageSize + 1);
   const page = rows.slice(0, query.pageSize);
   const last = page[page.length - 1];
