@@ -529,3 +529,71 @@ describe('GET /api/user/admin at scale (ADR 027)', () => {
     expect(all.totalEstimated).toBeUndefined();
   });
 });
+
+describe('GET /api/user/admin: a broad one-word search (ADR 027)', () => {
+  let broad: TestContext;
+  let staff: string;
+  beforeAll(async () => {
+    // Its own bank: the word statistics are read once per process and database, and must see these.
+    broad = await createTestApp();
+    staff = await adminToken(broad);
+    // 3,000 customers called Broadwell, a second apart, and 30 called Broadwood, the newest.
+    await sql`
+      insert into users (email, password_hash, first_name, last_name, phone, address, state, created_at)
+      select 'broadwell.' || i || '@example.com', '!test', 'Casey', 'Broadwell', '+12025550100', '1 Test Road', 'Ohio', timestamptz '2020-01-01' + make_interval(secs => i)
+      from generate_series(1, 3000) as i`.execute(broad.database.db);
+    await sql`
+      insert into users (email, password_hash, first_name, last_name, phone, address, state, created_at)
+      select 'broadwood.' || i || '@example.com', '!test', 'Robin', 'Broadwood', '+12025550100', '1 Test Road', 'Ohio', timestamptz '2021-01-01' + make_interval(secs => i)
+      from generate_series(1, 30) as i`.execute(broad.database.db);
+    await sql`analyze users`.execute(broad.database.db);
+  });
+  afterAll(async () => broad?.close());
+  const search = async (params: string) => {
+    const response = await broad.app.inject({ method: 'GET', url: `/api/user/admin?${params}`, headers: bearer(staff) });
+    expect(response.statusCode, response.body).toBe(200);
+    return json(response).data as { items: Array<{ email: string; lastName: string }>; total: number; totalEstimated?: boolean };
+  };
+
+  it('walks the newest first without counting, and says its total is the statistics’ estimate', async () => {
+    const first = await search('search=broadwell&pageSize=20');
+    expect(first.items.map((item) => item.email)).toEqual(Array.from({ length: 20 }, (_, index) => `broadwell.${3000 - index}@example.com`));
+    expect(first.totalEstimated).toBe(true);
+    // ANALYZE read every row of so small a table: the estimate is the count.
+    expect(first.total).toBeGreaterThanOrEqual(2950);
+    expect(first.total).toBeLessThanOrEqual(3050);
+    const second = await search('search=broadwell&pageSize=20&page=2');
+    expect(second.items.map((item) => item.email)).toEqual(Array.from({ length: 20 }, (_, index) => `broadwell.${2980 - index}@example.com`));
+    // Oldest first walks the same index the other way.
+    const oldest = await search('search=Broadwell&pageSize=3&order=asc');
+    expect(oldest.items.map((item) => item.email)).toEqual(['broadwell.1@example.com', 'broadwell.2@example.com', 'broadwell.3@example.com']);
+  });
+
+  it('counts exactly where the walk runs out, and past the end still answers the total', async () => {
+    // 3,000 in pages of 7: the 429th holds the last 4, and then the total is known.
+    const last = await search('search=broadwell&pageSize=7&page=429');
+    expect(last.items.map((item) => item.email)).toEqual(['broadwell.4@example.com', 'broadwell.3@example.com', 'broadwell.2@example.com', 'broadwell.1@example.com']);
+    expect(last.total).toBe(3000);
+    expect(last.totalEstimated).toBeUndefined();
+    const past = await search('search=broadwell&pageSize=7&page=500');
+    expect(past.items).toEqual([]);
+    expect(past.total).toBeGreaterThan(1000);
+  });
+
+  it('takes a word’s start as the words it begins, and leaves narrower or other searches to the count', async () => {
+    // "broadw" begins both names: the 30 Broadwoods are the newest.
+    const start = await search('search=broadw&pageSize=40');
+    expect(start.items.slice(0, 30).every((item) => item.lastName === 'Broadwood')).toBe(true);
+    expect(start.items.slice(30).every((item) => item.lastName === 'Broadwell')).toBe(true);
+    expect(start.totalEstimated).toBe(true);
+    // Two words, or another sort, or a rare word: counted up to the limit as before.
+    const two = await search('search=robin%20broadwood');
+    expect(two).toMatchObject({ total: 30 });
+    expect(two.totalEstimated).toBeUndefined();
+    const rare = await search('search=broadwood');
+    expect(rare).toMatchObject({ total: 30 });
+    const byName = await search('search=broadwell&sort=lastName&pageSize=5');
+    expect(byName.items).toHaveLength(5);
+    expect(byName.totalEstimated).toBe(true);
+  });
+});
