@@ -572,7 +572,12 @@ describe('GET /api/user/admin: a broad one-word search (ADR 027)', () => {
   it('counts exactly where the walk runs out, and past the end still answers the total', async () => {
     // 3,000 in pages of 7: the 429th holds the last 4, and then the total is known.
     const last = await search('search=broadwell&pageSize=7&page=429');
-    expect(last.items.map((item) => item.email)).toEqual(['broadwell.4@example.com', 'broadwell.3@example.com', 'broadwell.2@example.com', 'broadwell.1@example.com']);
+    expect(last.items.map((item) => item.email)).toEqual([
+      'broadwell.4@example.com',
+      'broadwell.3@example.com',
+      'broadwell.2@example.com',
+      'broadwell.1@example.com',
+    ]);
     expect(last.total).toBe(3000);
     expect(last.totalEstimated).toBeUndefined();
     const past = await search('search=broadwell&pageSize=7&page=500');

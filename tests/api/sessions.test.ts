@@ -311,7 +311,12 @@ describe('what a signed-in request knows of its user', () => {
     const hash = await hashPassword('Another-Password-2026!');
     await sql`update users set password_hash = ${hash} where email = ${customer.email}`.execute(ctx.database.db);
     const change = (oldPassword: string) =>
-      ctx.app.inject({ method: 'POST', url: '/api/auth/change-password', headers: bearer(customer.token), payload: { oldPassword, newPassword: 'Yet-Another-Password-2026!' } });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/change-password',
+        headers: bearer(customer.token),
+        payload: { oldPassword, newPassword: 'Yet-Another-Password-2026!' },
+      });
     const stale = await change(customer.password);
     expect(stale.statusCode, stale.body).toBe(400);
     expect(json(stale).message).toBe('Your current password is not correct.');

@@ -12,23 +12,38 @@ import type { StaffRole } from '../../shared/staff-roles';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** What a search box's text asks for: an account number's start (4 to 10 digits), a user id, words, or nothing. */
+type SearchKind = { kind: 'number'; digits: string } | { kind: 'id' } | { kind: 'words' } | { kind: 'nothing' };
+
+function searchKind(search: string): SearchKind {
+  const digits = search.replace(/[\s-]/g, '');
+  if (/^\d{4,10}$/.test(digits)) return { kind: 'number', digits };
+  if (UUID.test(search)) return { kind: 'id' };
+  // Nothing but punctuation is no word at all: nothing matches it.
+  return hasWord(search) ? { kind: 'words' } : { kind: 'nothing' };
+}
+
 /**
  * The search box: an account number (4 to 10 digits: its start), a user id, or words of a name or
  * email address, each a whole word but the last, which may be a word's start ("mary zimm"; ADR 027).
  * Every branch is served by an index: account numbers' prefixes, the primary key, and the word
  * index of migration 58 (the query is built by the same splitting as the stored words).
  */
-function searchCondition(search: string): RawBuilder<SqlBool> {
-  const digits = search.replace(/[\s-]/g, '');
-  if (/^\d{4,10}$/.test(digits)) {
-    // A whole number (ten digits) is one account: asked as such, PostgreSQL plans it in a tenth of
-    // the time it takes to weigh a prefix against the numbers' histogram (0.1 against 0.3-2 ms).
-    const match = digits.length === 10 ? sql`number = ${digits}` : sql`number like ${`${digits}%`}`;
-    return sql<SqlBool>`u.id in (select owner_id from ledger_accounts where owner_id is not null and ${match})`;
+function searchCondition(search: string, asked: SearchKind): RawBuilder<SqlBool> {
+  switch (asked.kind) {
+    case 'number': {
+      // A whole number (ten digits) is one account: asked as such, PostgreSQL plans it in a tenth of
+      // the time it takes to weigh a prefix against the numbers' histogram (0.1 against 0.3-2 ms).
+      const match = asked.digits.length === 10 ? sql`number = ${asked.digits}` : sql`number like ${`${asked.digits}%`}`;
+      return sql<SqlBool>`u.id in (select owner_id from ledger_accounts where owner_id is not null and ${match})`;
+    }
+    case 'id':
+      return sql<SqlBool>`u.id = ${search.toLowerCase()}::uuid`;
+    case 'words':
+      return matchesWords(sql`u.search_words`, search);
+    case 'nothing':
+      return sql<SqlBool>`false`;
   }
-  if (UUID.test(search)) return sql<SqlBool>`u.id = ${search.toLowerCase()}::uuid`;
-  // Nothing but punctuation is no word at all: nothing matches it.
-  return hasWord(search) ? matchesWords(sql`u.search_words`, search) : sql<SqlBool>`false`;
 }
 
 /**
@@ -122,7 +137,8 @@ export async function listUsers(db: DB, query: UserListQuery): Promise<Paginated
       order by ${sortKey}`.execute(db);
     return { ...pageOf(result.rows), page: query.page, pageSize: query.pageSize, total: result.rows[0]?.total ?? 0 };
   }
-  const words = isWordSearch(query.search) ? wordsOf(query.search) : [];
+  const asked = searchKind(query.search);
+  const words = asked.kind === 'words' ? wordsOf(query.search) : [];
   if (query.sort === 'createdAt' && words.length === 1) {
     const estimate = await estimatedWithWord(db, words[0] as string);
     if (estimate >= SEARCH_WALK_ONLY_MIN) {
@@ -130,10 +146,8 @@ export async function listUsers(db: DB, query: UserListQuery): Promise<Paginated
       if (broad) return broad;
     }
   }
-  return listMatching(db, query, offset, sortKey, words.length > 0 && query.sort === 'createdAt');
+  return listMatching(db, query, offset, sortKey, asked, asked.kind === 'words' && query.sort === 'createdAt');
 }
-
-const isWordSearch = (search: string) => !/^\d{4,10}$/.test(search.replace(/[\s-]/g, '')) && !UUID.test(search) && hasWord(search);
 
 /** A page's rows without the statement's totals (a page past the end is one row with no user). */
 function pageOf(rows: ListRow[]): { items: UserListRow[] } {
@@ -157,9 +171,16 @@ function pageOf(rows: ListRow[]): { items: UserListRow[] } {
  * not see, and the page walks the newest-first index whatever the estimates (a subquery with
  * OFFSET 0 is planned on its own, so the match is checked on the index's rows in its order).
  */
-async function listMatching(db: DB, query: UserListQuery, offset: number, sortKey: RawBuilder<unknown>, planOnce: boolean): Promise<Paginated<UserListRow>> {
+async function listMatching(
+  db: DB,
+  query: UserListQuery,
+  offset: number,
+  sortKey: RawBuilder<unknown>,
+  asked: SearchKind,
+  planOnce: boolean,
+): Promise<Paginated<UserListRow>> {
   const search = query.search as string;
-  const condition = searchCondition(search);
+  const condition = searchCondition(search, asked);
   const matches = planOnce ? matchesWordsUnseen(sql`u.search_words`, search) : condition;
   const estimate = planRows(db, condition);
   const { limit, offset: skip } = pageBounds(query.pageSize, offset, planOnce);
@@ -197,7 +218,13 @@ async function listMatching(db: DB, query: UserListQuery, offset: number, sortKe
  * total is the statistics' estimate, unless the walk ran out of matches: then the count is exact.
  * Null for a page past the end (the total is then unknown here: the caller counts).
  */
-async function listBroadWord(db: DB, query: UserListQuery, offset: number, sortKey: RawBuilder<unknown>, estimate: number): Promise<Paginated<UserListRow> | null> {
+async function listBroadWord(
+  db: DB,
+  query: UserListQuery,
+  offset: number,
+  sortKey: RawBuilder<unknown>,
+  estimate: number,
+): Promise<Paginated<UserListRow> | null> {
   const { limit, offset: skip } = pageBounds(query.pageSize, offset, true);
   const statement = sql<ListRow>`
     select 0 as total, null as estimate, ${LIST_COLUMNS}, a.number from (

@@ -19,7 +19,11 @@ const SEPARATORS = /[\x01-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/;
  * The words of a search as search_query() makes them (lowercase, split at ASCII punctuation). For
  * weighing a search against the planner's statistics only: what matches is always decided by SQL.
  */
-export const wordsOf = (search: string): string[] => search.toLowerCase().split(SEPARATORS).filter((word) => word !== '');
+export const wordsOf = (search: string): string[] =>
+  search
+    .toLowerCase()
+    .split(SEPARATORS)
+    .filter((word) => word !== '');
 
 /** Whether a search has a word in it at all (punctuation alone has none and matches nothing). */
 export const hasWord = (search: string) => WORD_CHARACTER.test(search);

@@ -356,7 +356,11 @@ export async function customerAccountIds(db: DB, customer: CustomerKey): Promise
       : accounts.where('owner_id', 'in', (eb) =>
           'email' in customer
             ? eb.selectFrom('users').select('id').where('email', '=', customer.email)
-            : eb.selectFrom('ledger_accounts as named').select('named.owner_id').where('named.number', '=', customer.number).where('named.owner_id', 'is not', null),
+            : eb
+                .selectFrom('ledger_accounts as named')
+                .select('named.owner_id')
+                .where('named.number', '=', customer.number)
+                .where('named.owner_id', 'is not', null),
         );
   const rows = await db.executeQuery(prepared(query.compile()));
   return rows.rows.map((row) => row.id);

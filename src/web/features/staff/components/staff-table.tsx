@@ -102,7 +102,8 @@ function LastSignIn({ member }: { member: StaffMember }) {
   if (!member.lastSignInAt) return 'Never';
   return (
     <time dateTime={member.lastSignInAt}>
-      <span className="whitespace-nowrap">{formatDate(member.lastSignInAt)},</span> <span className="whitespace-nowrap">{formatDate(member.lastSignInAt, 'time')}</span>
+      <span className="whitespace-nowrap">{formatDate(member.lastSignInAt)},</span>{' '}
+      <span className="whitespace-nowrap">{formatDate(member.lastSignInAt, 'time')}</span>
     </time>
   );
 }
