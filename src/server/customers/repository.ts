@@ -117,6 +117,21 @@ function pageBounds(pageSize: number, offset: number, unseen: boolean): { limit:
     : { limit: sql<number>`${pageSize}`, offset: sql<number>`${offset}` };
 }
 
+/**
+ * The ids of one page walked down the newest-first index in a subquery with OFFSET 0 (planned on
+ * its own, so the match is checked on the index's rows in their order, whatever the estimates);
+ * `gate`, when given, is checked before the walk starts.
+ */
+function walkedPage(
+  sortKey: RawBuilder<unknown>,
+  matches: RawBuilder<SqlBool>,
+  bounds: { limit: RawBuilder<number>; offset: RawBuilder<number> },
+  gate?: RawBuilder<SqlBool>,
+): RawBuilder<unknown> {
+  return sql`select u.id from (select u.id, u.created_at, u.search_words from users u ${gate ? sql`where ${gate}` : sql``} order by ${sortKey} offset 0) u
+    where ${matches} order by ${sortKey} limit ${bounds.limit} offset ${bounds.offset}`;
+}
+
 type ListRow = Omit<UserListRow, 'id'> & { id: string | null; total: number; estimate: number | null };
 
 /**
@@ -138,8 +153,8 @@ export async function listUsers(db: DB, query: UserListQuery): Promise<Paginated
     return { ...pageOf(result.rows), page: query.page, pageSize: query.pageSize, total: result.rows[0]?.total ?? 0 };
   }
   const asked = searchKind(query.search);
-  const words = asked.kind === 'words' ? wordsOf(query.search) : [];
-  if (query.sort === 'createdAt' && words.length === 1) {
+  const words = asked.kind === 'words' && query.sort === 'createdAt' ? wordsOf(query.search) : [];
+  if (words.length === 1) {
     const estimate = await estimatedWithWord(db, words[0] as string);
     if (estimate >= SEARCH_WALK_ONLY_MIN) {
       const broad = await listBroadWord(db, query, offset, sortKey, estimate);
@@ -183,11 +198,12 @@ async function listMatching(
   const condition = searchCondition(search, asked);
   const matches = planOnce ? matchesWordsUnseen(sql`u.search_words`, search) : condition;
   const estimate = planRows(db, condition);
-  const { limit, offset: skip } = pageBounds(query.pageSize, offset, planOnce);
+  const bounds = pageBounds(query.pageSize, offset, planOnce);
+  const { limit, offset: skip } = bounds;
+  const gate = sql<SqlBool>`(select total from counted) > ${EXACT_MAX}`;
   const walk = planOnce
-    ? sql`select u.id from (select u.id, u.created_at, u.search_words from users u where (select total from counted) > ${EXACT_MAX} order by ${sortKey} offset 0) u
-          where ${matches} order by ${sortKey} limit ${limit} offset ${skip}`
-    : sql`select u.id from users u where (select total from counted) > ${EXACT_MAX} and ${matches}
+    ? walkedPage(sortKey, matches, bounds, gate)
+    : sql`select u.id from users u where ${gate} and ${matches}
           order by ${sortKey} limit ${limit} offset ${skip}`;
   const statement = sql<ListRow>`
     with found as materialized (select ${LIST_COLUMNS} from users u where ${matches} limit ${sql.lit(SEARCH_COUNT_EXACT_MAX + 1)}),
@@ -225,12 +241,9 @@ async function listBroadWord(
   sortKey: RawBuilder<unknown>,
   estimate: number,
 ): Promise<Paginated<UserListRow> | null> {
-  const { limit, offset: skip } = pageBounds(query.pageSize, offset, true);
+  const walk = walkedPage(sortKey, matchesWordsUnseen(sql`u.search_words`, query.search as string), pageBounds(query.pageSize, offset, true));
   const statement = sql<ListRow>`
-    select 0 as total, null as estimate, ${LIST_COLUMNS}, a.number from (
-      select u.id from (select u.id, u.created_at, u.search_words from users u order by ${sortKey} offset 0) u
-      where ${matchesWordsUnseen(sql`u.search_words`, query.search as string)}
-      order by ${sortKey} limit ${limit} offset ${skip}) k
+    select 0 as total, null as estimate, ${LIST_COLUMNS}, a.number from (${walk}) k
     join users u on u.id = k.id
     left join ledger_accounts a on a.owner_id = u.id and a.kind = 'checking'
     order by ${sortKey}`.compile(db);
