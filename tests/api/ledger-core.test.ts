@@ -237,6 +237,69 @@ describe('ledger basics', () => {
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 
+  it('refuses a posting to an account or entry that does not exist, and deleting an account that has postings, even while the posting is uncommitted', async () => {
+    const client = new pg.Client({ connectionString: ctx.databaseUrl });
+    const other = new pg.Client({ connectionString: ctx.databaseUrl });
+    await client.connect();
+    await other.connect();
+    try {
+      const [cash, operations] = (
+        await client.query<{ id: string }>("select id from ledger_accounts where owner_id is null and kind in ('bank_cash', 'bank_operations') order by kind")
+      ).rows.map((row) => row.id) as [string, string];
+      const before = (await client.query('select (select count(*) from journal_entries) as entries, (select count(*) from postings) as postings')).rows[0];
+      const write = (accounts: string[]) =>
+        client.query(
+          `with new_entry as (
+             insert into journal_entries (id, seq, kind, description, value_date, booked_at, amount)
+             values (gen_random_uuid(), nextval('journal_entries_seq'), 'adjustment', 'references', current_date, now(), 5)
+             returning id, seq
+           )
+           insert into postings (entry_id, entry_seq, account_id, amount, balance_after)
+           select e.id, e.seq, l.account, l.amount, 0 from new_entry e cross join unnest($1::uuid[], array[5, -5]::bigint[]) as l(account, amount)`,
+          [accounts],
+        );
+      const nowhere = '00000000-0000-4000-8000-000000000001';
+      await expect(write([cash, nowhere])).rejects.toMatchObject({ code: '23503', message: expect.stringMatching(/account .* does not exist/) });
+      // Postings of an entry that was never written (balanced among themselves).
+      await expect(
+        client.query(
+          `insert into postings (entry_id, entry_seq, account_id, amount, balance_after)
+           select $1::uuid, 1, l.account, l.amount, 0 from unnest($2::uuid[], array[5, -5]::bigint[]) as l(account, amount)`,
+          [nowhere, [cash, operations]],
+        ),
+      ).rejects.toMatchObject({ code: '23503', message: expect.stringMatching(/journal entry .* does not exist/) });
+      await expect(client.query('insert into ledger_unsealed (entry_id, seq, booked_at) values ($1, 1, now())', [nowhere])).rejects.toMatchObject({
+        code: '23503',
+      });
+      await expect(
+        client.query("insert into ledger_chain (position, entry_id, prev_hash, hash) values (1000000, $1, 'x', 'y')", [nowhere]),
+      ).rejects.toMatchObject({
+        code: '23503',
+      });
+      const after = (await client.query('select (select count(*) from journal_entries) as entries, (select count(*) from postings) as postings')).rows[0];
+      expect(after).toEqual(before);
+
+      // A customer's account that has postings cannot be deleted.
+      const checking = (await client.query("select id from ledger_accounts where kind = 'checking' and owner_id is not null and balance > 0 limit 1")).rows[0]
+        .id as string;
+      await expect(client.query('delete from ledger_accounts where id = $1', [checking])).rejects.toMatchObject({ code: '23503' });
+      // An account without postings: a posting written in an open transaction keeps it from being
+      // deleted by another (the delete waits for the posting's lock, as with a foreign key).
+      const customer = await createCustomer(ctx);
+      const fresh = (await client.query("select id from ledger_accounts where owner_id = $1 and kind = 'savings'", [customer.userId])).rows[0].id as string;
+      await client.query('begin');
+      await write([fresh, cash]);
+      await other.query("set lock_timeout = '300ms'");
+      await expect(other.query('delete from ledger_accounts where id = $1', [fresh])).rejects.toMatchObject({ code: '55P03' });
+      await client.query('rollback');
+      expect((await client.query('select count(*)::int as n from ledger_accounts where id = $1', [fresh])).rows[0].n).toBe(1);
+    } finally {
+      await client.end();
+      await other.end();
+    }
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
   it('gives a new customer empty accounts', async () => {
     const customer = await createCustomer(ctx);
     const list = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).data;

@@ -107,7 +107,7 @@ export async function hasLedgerHistory(db: DB, userId: string): Promise<boolean>
   return found !== undefined;
 }
 
-/** Deletes a customer's accounts; only possible while no posting refers to them (a foreign key refuses otherwise). */
+/** Deletes a customer's accounts; only possible while no posting refers to them (the database refuses otherwise, 23503: migration 64). */
 export async function deleteCustomerAccounts(trx: DB, userId: string): Promise<void> {
   await trx.deleteFrom('ledger_accounts').where('owner_id', '=', userId).execute();
 }

@@ -35,6 +35,7 @@ import * as usersNewestWords from './2026-11-26-61-users-newest-words';
 import * as planRows from './2026-11-26-62-plan-rows';
 import * as journalAmountIndex from './2026-11-26-63-journal-amount-index';
 import * as historyWords from './2026-11-26-63b-history-words';
+import * as ledgerStatementReferences from './2026-11-27-64-ledger-statement-references';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-62-plan-rows': planRows,
   '2026-11-26-63-journal-amount-index': journalAmountIndex,
   '2026-11-26-63b-history-words': historyWords,
+  '2026-11-27-64-ledger-statement-references': ledgerStatementReferences,
 };
