@@ -25,9 +25,11 @@ export async function chainHead(db: DB): Promise<ChainHead> {
 /** An entry and its postings as stored: what its hash covers. */
 export async function loadHashedEntries(db: DB, entryIds: string[]): Promise<Map<string, Omit<HashedEntry, 'seq'>>> {
   if (entryIds.length === 0) return new Map();
+  // The ids as one array parameter (a list of 2,000 parameters was parsed and planned for each count).
+  const ids = sql<string>`any(${entryIds}::uuid[])`;
   const [entries, postings] = await Promise.all([
-    db.selectFrom('journal_entries').selectAll().where('id', 'in', entryIds).execute(),
-    db.selectFrom('postings').select(['entry_id', 'account_id', 'amount', 'balance_after', 'memo', 'counterparty']).where('entry_id', 'in', entryIds).execute(),
+    db.selectFrom('journal_entries').selectAll().where('id', '=', ids).execute(),
+    db.selectFrom('postings').select(['entry_id', 'account_id', 'amount', 'balance_after', 'memo', 'counterparty']).where('entry_id', '=', ids).execute(),
   ]);
   const linesOf = new Map<string, HashedEntry['postings']>();
   for (const line of postings) {
@@ -88,7 +90,10 @@ export async function sealPending(db: DB, batchMax = SEAL_BATCH_MAX): Promise<nu
       insert into ledger_chain (position, entry_id, prev_hash, hash)
       select * from unnest(${rows.map((row) => row.position)}::bigint[], ${rows.map((row) => row.entryId)}::uuid[],
         ${rows.map((row) => row.prevHash)}::text[], ${rows.map((row) => row.hash)}::text[])`.execute(trx);
-    await trx.deleteFrom('ledger_unsealed').where('entry_id', 'in', ids).execute();
+    await trx
+      .deleteFrom('ledger_unsealed')
+      .where('entry_id', '=', sql<string>`any(${ids}::uuid[])`)
+      .execute();
     return rows.length;
   });
 }

@@ -1,22 +1,36 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 let lastMs = 0;
 let sequence = 0;
+
+/** Random bytes drawn a pool at a time (one call of the generator per 256 ids, as randomUUID does). */
+const pool = Buffer.alloc(16 * 256);
+let poolOffset = pool.length;
+function random16(): Buffer {
+  if (poolOffset + 16 > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 16));
+  poolOffset += 16;
+  return bytes;
+}
 
 /**
  * UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then a 12-bit counter and random bits, so ids made
  * in one process sort in creation order.
  */
 export function uuidv7(now = Date.now()): string {
+  const bytes = random16();
   if (now <= lastMs) {
     sequence = (sequence + 1) & 0xfff;
     if (sequence === 0) lastMs += 1;
     now = lastMs;
   } else {
     lastMs = now;
-    sequence = randomBytes(2).readUInt16BE(0) & 0x7ff;
+    // The counter starts at a random point of its lower half (bytes 6 and 7 are overwritten below).
+    sequence = bytes.readUInt16BE(6) & 0x7ff;
   }
-  const bytes = randomBytes(16);
   bytes.writeUIntBE(now, 0, 6);
   bytes[6] = 0x70 | ((sequence >> 8) & 0x0f);
   bytes[7] = sequence & 0xff;
