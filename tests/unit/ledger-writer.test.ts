@@ -133,6 +133,46 @@ describe('ledger writer', () => {
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 
+  it('posts entries all together from its book in one statement, from locked balances once the book is stale, and none when one would overdraw', async () => {
+    const writer = ctx.context.ledger;
+    const all = (count: number, cents: number) =>
+      writer.postAll({
+        entries: Array.from({ length: count }, () => move(1, cents)),
+        answer: (posted) => ({ data: { ids: posted.map((entry) => entry.id) }, created: true }),
+        idempotency: null,
+      });
+    await writer.submit({ entry: move(1, 1), answer: () => ({ data: {}, created: true }), idempotency: null }); // the book knows both accounts
+    const start = await balanceOf(accounts[1]!.checking);
+    const fromBookBefore = writer.stats.fromBook;
+    await expect(all(3, 10)).resolves.toMatchObject({ data: { ids: expect.arrayContaining([expect.any(String)]) } });
+    expect(writer.stats.fromBook).toBe(fromBookBefore + 1);
+    expect(await balanceOf(accounts[1]!.checking)).toBe(start - 30);
+
+    // A staff debit behind the book: the one statement posts nothing, the locked way posts from the real balance.
+    await staffEntry(accounts[1]!.checking, -100);
+    await expect(all(2, 10)).resolves.toMatchObject({ created: true });
+    expect(await balanceOf(accounts[1]!.checking)).toBe(start - 30 - 100 - 20);
+    // The book it set under locks is right: the next one takes the one-statement way again.
+    const fromBookNow = writer.stats.fromBook;
+    await all(1, 10);
+    expect(writer.stats.fromBook).toBe(fromBookNow + 1);
+
+    // Two entries the balance covers and a third it does not: none is posted.
+    const left = await balanceOf(accounts[1]!.checking);
+    const entriesBefore = await ctx.database.db
+      .selectFrom('journal_entries')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    await expect(all(3, Math.floor(left / 2) - 1)).rejects.toThrow('Insufficient funds');
+    expect(await balanceOf(accounts[1]!.checking)).toBe(left);
+    const entriesAfter = await ctx.database.db
+      .selectFrom('journal_entries')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(entriesAfter.n).toBe(entriesBefore.n);
+    expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
+  });
+
   it('interleaves with entries posted the plain way (the chain head moves under it)', async () => {
     const writer = ctx.context.ledger;
     const staff = Array.from({ length: 10 }, () => staffEntry(accounts[2]!.savings, 50));

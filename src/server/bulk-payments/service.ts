@@ -17,7 +17,6 @@ import { formatCents } from '../../shared/money';
 import { sha256 } from '../auth/crypto';
 import type { ActorContext } from '../context';
 import type { IdempotencyTicket } from '../ledger/idempotency';
-import { storeOutcome } from '../ledger/idempotency';
 import type { EntryInput } from '../ledger/posting';
 import { uuidv7 } from '../ledger/uuid';
 import { AppError, assert, badRequest, forbidden, notFound } from '../lib/errors';
@@ -152,16 +151,17 @@ export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: Idemp
       ],
     };
   });
-  // One transaction of the writer's: every entry commits with the stored answer, or none does.
-  return ctx.ledger.transaction(async (trx, post) => {
-    const posted = await post(entries);
-    assert(posted.length === rows.length, 'one entry per row');
-    const outcome: Outcome<BulkResult> = {
-      data: { batchId, count: rows.length, total: totalCents / 100, results: posted.map((entry, index) => ({ row: index + 1, entryId: entry.id })) },
-      message: BULK_SUCCESS_MESSAGE,
-      created: true,
-    };
-    await storeOutcome(trx, ticket, outcome, posted[0]?.id ?? null);
-    return outcome;
+  // All or nothing through the writer: every entry commits with the stored answer, or none does.
+  return ctx.ledger.postAll({
+    entries,
+    idempotency: ticket,
+    answer: (posted): Outcome<BulkResult> => {
+      assert(posted.length === rows.length, 'one entry per row');
+      return {
+        data: { batchId, count: rows.length, total: totalCents / 100, results: posted.map((entry, index) => ({ row: index + 1, entryId: entry.id })) },
+        message: BULK_SUCCESS_MESSAGE,
+        created: true,
+      };
+    },
   });
 }

@@ -85,8 +85,8 @@ function checkEntry(entry: EntryInput): number {
  * together or none does. Nothing here assumes one entry per transaction: a batch of many entries
  * takes each lock once.
  */
-export async function postEntries(trx: DB, entries: EntryInput[], options: { now?: Date } = {}): Promise<PostedEntry[]> {
-  const posted = await postBatch(trx, entries, { skipUnaffordable: false, now: options.now });
+export async function postEntries(trx: DB, entries: EntryInput[], options: Omit<BatchOptions, 'skipUnaffordable'> = {}): Promise<PostedEntry[]> {
+  const posted = await postBatch(trx, entries, { ...options, skipUnaffordable: false });
   return posted.map((entry) => {
     assert(entry, 'every entry posted');
     return entry;

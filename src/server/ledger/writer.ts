@@ -5,7 +5,7 @@ import { AppError, assert } from '../lib/errors';
 import { ledgerWriterBatchSize, ledgerWriterFallbacks, ledgerWriterQueueDepth } from '../lib/metrics';
 import { storedOutcome, type Outcome } from '../lib/outcome';
 import type { IdempotencyTicket } from './idempotency';
-import { type BookedAccount, InsufficientFundsError, postEntries, postEntriesLenient, type EntryInput, type PostedEntry } from './posting';
+import { type BookedAccount, type IdempotencyRow, InsufficientFundsError, postEntries, postEntriesLenient, type EntryInput, type PostedEntry } from './posting';
 
 /** What a request wants posted, and how to answer once it is. */
 export interface PostJob<T> {
@@ -18,6 +18,15 @@ export interface PostJob<T> {
 
 /** Posts entries inside an exclusive transaction (the only way to post there). */
 export type Post = (entries: EntryInput[]) => Promise<PostedEntry[]>;
+
+/** Entries that post together or not at all (a bulk payment), and how to answer once they have. */
+export interface PostAllJob<T> {
+  entries: EntryInput[];
+  /** Builds the outcome from the posted entries; pure (it runs while they are written). */
+  answer: (posted: PostedEntry[]) => Outcome<T>;
+  /** Stored with the entries, in the same statement, so a retry replays the outcome. */
+  idempotency: IdempotencyTicket | null;
+}
 
 interface Batched {
   kind: 'batched';
@@ -33,7 +42,14 @@ interface Exclusive {
   reject: (error: unknown) => void;
 }
 
-type Pending = Batched | Exclusive;
+interface Atomic {
+  kind: 'atomic';
+  job: PostAllJob<unknown>;
+  resolve: (outcome: Outcome<unknown>) => void;
+  reject: (error: unknown) => void;
+}
+
+type Pending = Batched | Exclusive | Atomic;
 
 export const BATCH_ENTRIES_MAX = 256;
 /**
@@ -48,6 +64,12 @@ export const WRITER_BUSY_MESSAGE = 'The bank is very busy right now. Please try 
 export const WRITER_CLOSED_MESSAGE = 'The bank is restarting. Please try again in a moment.';
 /** The book holds at most this many accounts; past it, it starts again (a miss only costs a locking read). */
 const BOOK_ACCOUNTS_MAX = 100_000;
+
+/** The idempotency record written in the same statement as the entries it answers for. */
+function idempotencyRow(ticket: IdempotencyTicket, outcome: Outcome<unknown>, entryId: string | null): IdempotencyRow {
+  const stored = storedOutcome(outcome);
+  return { ...ticket, status: stored.status, response: stored.body, entryId };
+}
 
 export interface WriterLog {
   warn(details: object, message: string): void;
@@ -117,6 +139,19 @@ export class LedgerWriter {
   }
 
   /**
+   * Posts entries all together or none, alone between batches as transaction() does, with their
+   * idempotency record in the same statement. When the book knows every account (this writer
+   * posted to them, and nobody else did since), that is one autocommit statement, one round trip;
+   * otherwise, or when the book was stale or refused, a transaction that reads the balances under
+   * locks first. Answers the job's outcome, or rejects with InsufficientFundsError.
+   */
+  postAll<T>(job: PostAllJob<T>): Promise<Outcome<T>> {
+    return new Promise((resolve, reject) => {
+      this.enqueue({ kind: 'atomic', job: job as PostAllJob<unknown>, resolve: resolve as (outcome: Outcome<unknown>) => void, reject });
+    });
+  }
+
+  /**
    * Refuses new work (503, the client retries on another process) and settles once everything
    * already queued is committed or refused: a shutdown loses no accepted posting.
    */
@@ -140,9 +175,9 @@ export class LedgerWriter {
     this.pump();
   }
 
-  /** The next exclusive transaction (at the head of the queue). */
-  private takeExclusive(): Exclusive {
-    const first = this.queue.shift() as Exclusive;
+  /** The next exclusive transaction or atomic posting (at the head of the queue). */
+  private takeExclusive(): Exclusive | Atomic {
+    const first = this.queue.shift() as Exclusive | Atomic;
     ledgerWriterQueueDepth.dec();
     return first;
   }
@@ -162,7 +197,7 @@ export class LedgerWriter {
     let index = 0;
     for (; index < this.queue.length && taken.length < BATCH_ENTRIES_MAX; index += 1) {
       const item = this.queue[index] as Pending;
-      if (item.kind === 'exclusive') break;
+      if (item.kind !== 'batched') break;
       const accounts = item.job.entry.postings.map((posting) => posting.accountId);
       if (busy.size > 0 && accounts.some((id) => busy.has(id))) {
         for (const id of accounts) busy.add(id);
@@ -184,11 +219,12 @@ export class LedgerWriter {
   private pump(): void {
     const limit = Math.max(1, this.options.batchesInFlight ?? BATCHES_IN_FLIGHT_DEFAULT);
     while (this.queue.length > 0 && !this.exclusiveRunning) {
-      if (this.queue[0]?.kind === 'exclusive') {
+      const head = this.queue[0];
+      if (head && head.kind !== 'batched') {
         if (this.inFlight > 0) return;
         const next = this.takeExclusive();
         this.exclusiveRunning = true;
-        void this.runExclusive(next)
+        void (next.kind === 'atomic' ? this.runAtomic(next) : this.runExclusive(next))
           .catch((error: unknown) => next.reject(error))
           .finally(() => {
             this.exclusiveRunning = false;
@@ -273,8 +309,57 @@ export class LedgerWriter {
     }
   }
 
+  private async runAtomic(item: Atomic): Promise<void> {
+    const { entries, answer, idempotency } = item.job;
+    const write = async (executor: DB) => {
+      let outcome: Outcome<unknown> | null = null;
+      await postEntries(executor, entries, {
+        book: this.book,
+        now: this.options.now?.(),
+        extraRows: (posted) => {
+          const all = posted.map((entry) => {
+            assert(entry, 'every entry of an atomic posting is posted');
+            return entry;
+          });
+          outcome = answer(all);
+          return idempotency ? [idempotencyRow(idempotency, outcome, all[0]?.id ?? null)] : [];
+        },
+      });
+      assert(outcome, 'the outcome was built');
+      return outcome as Outcome<unknown>;
+    };
+    try {
+      const fromBook = this.knowsEvery(entries);
+      let outcome: Outcome<unknown> | null = null;
+      if (fromBook) {
+        try {
+          outcome = await write(this.db);
+          this.stats.fromBook += 1;
+        } catch (error) {
+          // A stale book (another writer moved a balance) posts nothing, and its refusal is not
+          // final: read the balances under locks instead.
+          this.forget();
+          if (isDatabaseUnavailable(error)) throw error;
+        }
+      }
+      // Under locks the book is set to the balances this transaction writes: forgotten if it fails.
+      outcome ??= await this.db.transaction().execute(write);
+      item.resolve(outcome);
+    } catch (error) {
+      this.forget();
+      if (isDatabaseUnavailable(error)) this.refuseUnavailable([item], error);
+      else item.reject(error);
+    }
+  }
+
   private forget(): void {
     this.book.clear();
+  }
+
+  /** Whether the book knows every account of these entries (a book grown past its bound starts again). */
+  private knowsEvery(entries: EntryInput[]): boolean {
+    if (this.book.size > BOOK_ACCOUNTS_MAX) this.book.clear();
+    return entries.every((entry) => entry.postings.every((posting) => this.book.has(posting.accountId)));
   }
 
   /**
@@ -283,8 +368,7 @@ export class LedgerWriter {
    */
   private async post(batch: Batched[], mayUseBook: boolean): Promise<void> {
     const entries = batch.map((item) => item.job.entry);
-    if (this.book.size > BOOK_ACCOUNTS_MAX) this.book.clear();
-    const fromBook = mayUseBook && entries.every((entry) => entry.postings.every((posting) => this.book.has(posting.accountId)));
+    const fromBook = mayUseBook && this.knowsEvery(entries);
     const write = async (executor: DB) => {
       let outcomes: Array<{ outcome: Outcome<unknown>; entry: PostedEntry } | null> = [];
       const posted = await postEntriesLenient(executor, entries, {
@@ -298,9 +382,7 @@ export class LedgerWriter {
           return batch.flatMap((item, index) => {
             const result = outcomes[index];
             const ticket = item.job.idempotency;
-            if (!result || !ticket) return [];
-            const stored = storedOutcome(result.outcome);
-            return [{ ...ticket, status: stored.status, response: stored.body, entryId: result.entry.id }];
+            return result && ticket ? [idempotencyRow(ticket, result.outcome, result.entry.id)] : [];
           });
         },
       });
