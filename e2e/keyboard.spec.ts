@@ -42,3 +42,26 @@ test('the header menus open with Enter and close with Escape', async ({ page }) 
   await expect(personal).toHaveAttribute('aria-expanded', 'false');
   await expect(personal).toBeFocused();
 });
+
+test('a menu pressed before the page has come alive opens once it has', async ({ page }) => {
+  // Holds back the module that starts hydration, so the Enter below certainly lands before React
+  // has the page: the loader keeps the press and makes it again once React has taken over.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/entry\.client-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/');
+  const personal = page.getByRole('button', { name: 'Personal' });
+  await tabTo(page, personal);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('html')).not.toHaveAttribute('data-hydrated', 'true');
+  await expect(personal).toHaveAttribute('aria-expanded', 'false');
+  release();
+  await expect(personal).toHaveAttribute('aria-expanded', 'true');
+  await expect(personal).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Personal Checking' })).toBeFocused();
+});
