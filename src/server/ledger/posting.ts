@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
 import type { EntryKind, LedgerAccountKind } from '../db/schema';
 import { AppError, assert } from '../lib/errors';
+import { rememberWritten } from './sealer';
 import { uuidv7 } from './uuid';
 
 export interface PostingInput {
@@ -217,7 +217,7 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
       reversalOf: entry.reversalOf ?? null,
       details: entry.details ?? null,
       postings: entry.postings.map((posting, postingIndex) => ({
-        id: randomUUID(),
+        id: uuidv7(bookedAt.getTime()),
         accountId: posting.accountId,
         amountCents: posting.amountCents,
         balanceAfterCents: balances[postingIndex] ?? Number.NaN,
@@ -249,13 +249,13 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     -- After the balances moved (so under every lock): seq then orders each account's postings
     -- as their running balances were computed, whichever process wrote them.
     insert into journal_entries (id, seq, kind, description, value_date, booked_at, author_id, amount, reversal_of, details)
-    select batch.id, nextval('journal_entries_seq'), batch.kind, batch.description, batch.value_date, batch.booked_at, batch.author_id, batch.amount, batch.reversal_of, batch.details
+    select batch.id, nextval('journal_entries_seq'), batch.kind, batch.description, batch.value_date, ${bookedAt.toISOString()}::timestamptz, batch.author_id, batch.amount, batch.reversal_of, batch.details
     from (
       select * from unnest(${posted.map((entry) => entry.id)}::uuid[], ${posted.map((entry) => entry.kind)}::text[],
-        ${posted.map((entry) => entry.description)}::text[], ${posted.map((entry) => entry.valueDate)}::date[], ${posted.map((entry) => entry.bookedAt.toISOString())}::timestamptz[],
+        ${posted.map((entry) => entry.description)}::text[], ${posted.map((entry) => entry.valueDate)}::date[],
         ${posted.map((entry) => entry.authorId)}::uuid[], ${posted.map((entry) => entry.amountCents)}::bigint[], ${posted.map((entry) => entry.reversalOf)}::uuid[],
         ${posted.map((entry) => (entry.details === null ? null : JSON.stringify(entry.details)))}::jsonb[])
-        with ordinality as rows(id, kind, description, value_date, booked_at, author_id, amount, reversal_of, details, position)
+        with ordinality as rows(id, kind, description, value_date, author_id, amount, reversal_of, details, position)
       where (select count(*) from moved) = ${accountIds.length}::integer
       order by rows.position
     ) as batch
@@ -286,6 +286,7 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     assert(seq !== undefined, 'every posted entry got its seq');
     entry.seq = seq;
   }
+  rememberWritten(posted);
   return results;
 }
 

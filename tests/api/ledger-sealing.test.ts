@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryHash, GENESIS_HASH } from '../../src/server/ledger/chain';
+import { bankAccountId, type EntryInput, postEntries } from '../../src/server/ledger/posting';
+import { loadHashedEntries, sealAll, storedForm } from '../../src/server/ledger/sealer';
+import { verifyLedger } from '../../src/server/ledger/verify';
+import { createTestApp, type TestContext } from '../support/app';
+
+// The sealer hashes an entry this process has just written from what it wrote, not from a read of
+// it (ADR 021, "Speed, sealing"). That is only right if what it wrote is exactly what a read gives:
+// these entries carry what PostgreSQL could store differently from how it was sent.
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => ctx?.close());
+
+describe('sealing from what was written', () => {
+  it('hashes each written entry exactly as a read of it after the commit would, and declines what PostgreSQL respells', async () => {
+    const db = ctx.database.db;
+    const cash = await bankAccountId(db, 'bank_cash');
+    const adjustments = await bankAccountId(db, 'bank_operations');
+    const entry = (description: string, details: Record<string, unknown> | null, memo: string | null = null): EntryInput => ({
+      kind: 'adjustment',
+      description,
+      authorId: null,
+      details,
+      postings: [
+        { accountId: cash, amountCents: -1234, memo, counterparty: 'Bank adjustment' },
+        { accountId: adjustments, amountCents: 1234, memo: null, counterparty: null },
+      ],
+    });
+    const posted = await db.transaction().execute((trx) =>
+      postEntries(trx, [
+        entry('Plain', null),
+        entry('Ünïcödé, "quotes", \\backslash\\ and emoji 💶', {
+          b: 2,
+          a: { z: [1, 2.5, null, 'x'], y: 1e21 },
+          when: new Date('2026-11-25T10:00:00.123Z'),
+          gone: undefined,
+        }),
+        entry('Key order and nesting', { list: [{ c: 3, b: 2 }], empty: {}, negativeZero: -0 }, 'A memo'),
+        entry('A lone surrogate \ud800 here', null),
+        entry('Its memo has one', null, 'memo \udc00'),
+      ]),
+    );
+    const read = await loadHashedEntries(
+      db,
+      posted.map((one) => one.id),
+    );
+    const hashOf = (form: Parameters<typeof entryHash>[1]) => entryHash(GENESIS_HASH, form);
+    const forms = posted.map(storedForm);
+    // The first three are hashed from memory, each as its read hashes; the lone surrogates are sent
+    // as U+FFFD, so those two are left to a read.
+    expect(forms.map((form) => form !== null)).toEqual([true, true, true, false, false]);
+    for (const [index, form] of forms.entries()) {
+      if (!form) continue;
+      const stored = read.get(posted[index]!.id);
+      expect(stored).toBeDefined();
+      expect(hashOf({ ...form, seq: 1 })).toBe(hashOf({ ...stored!, seq: 1 }));
+    }
+    // A reversal whose id was given in capitals is stored lowercased: not hashed from memory.
+    const [original] = posted;
+    const [reversal] = await db.transaction().execute((trx) =>
+      postEntries(trx, [
+        {
+          ...entry('Reversal', null),
+          kind: 'reversal',
+          reversalOf: original!.id.toUpperCase(),
+          postings: entry('', null).postings.map((line) => ({ ...line, amountCents: -line.amountCents })),
+        },
+      ]),
+    );
+    expect(storedForm(reversal!)).toBeNull();
+
+    // Sealed (from memory where it could, from reads for the rest), the chain verifies.
+    await sealAll(db);
+    expect(await verifyLedger(db)).toMatchObject({ ok: true, unsealed: 0 });
+  });
+
+  it('catches an entry edited after its commit and before sealing: the chain holds what was written', async () => {
+    const db = ctx.database.db;
+    const cash = await bankAccountId(db, 'bank_cash');
+    const adjustments = await bankAccountId(db, 'bank_operations');
+    const [posted] = await db.transaction().execute((trx) =>
+      postEntries(trx, [
+        {
+          kind: 'adjustment',
+          description: 'Written this way',
+          authorId: null,
+          postings: [
+            { accountId: cash, amountCents: -500 },
+            { accountId: adjustments, amountCents: 500 },
+          ],
+        },
+      ]),
+    );
+    // What a database superuser could do inside the window before the sealer runs.
+    await db.transaction().execute(async (trx) => {
+      await sql`alter table journal_entries disable trigger journal_entries_append_only`.execute(trx);
+      await sql`update journal_entries set description = 'Edited' where id = ${posted!.id}`.execute(trx);
+      await sql`alter table journal_entries enable trigger journal_entries_append_only`.execute(trx);
+    });
+    await sealAll(db);
+    const result = await verifyLedger(db);
+    expect(result.ok).toBe(false);
+  });
+});
