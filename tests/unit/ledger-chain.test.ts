@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, entryHash, GENESIS_HASH, type HashedEntry } from '../../src/server/ledger/chain';
@@ -46,6 +47,53 @@ describe('hash chain', () => {
     ];
     for (const variant of variants) expect(entryHash(GENESIS_HASH, variant)).not.toBe(original);
     expect(entryHash('1'.repeat(64), entry)).not.toBe(original);
+  });
+
+  it('hashes exactly the canonical JSON of the entry, whatever its content', () => {
+    // The format as first written (chains sealed then verify with the hand-written serializer).
+    const reference = (prevHash: string, hashed: HashedEntry) => {
+      const postings = [...hashed.postings]
+        .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
+        .map((posting) => [posting.accountId, posting.amountCents, posting.balanceAfterCents, posting.memo, posting.counterparty]);
+      const body = canonicalJson({
+        prev: prevHash,
+        id: hashed.id,
+        seq: hashed.seq,
+        kind: hashed.kind,
+        description: hashed.description,
+        valueDate: hashed.valueDate,
+        bookedAt: hashed.bookedAt.toISOString(),
+        authorId: hashed.authorId,
+        amount: hashed.amountCents,
+        reversalOf: hashed.reversalOf,
+        details: hashed.details,
+        postings,
+      });
+      return createHash('sha256').update(body).digest('hex');
+    };
+    const text = fc.string({ unit: 'binary' });
+    const cents = fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+    const posting = fc.record({ accountId: text, amountCents: cents, balanceAfterCents: cents, memo: fc.option(text), counterparty: fc.option(text) });
+    const arbitraryEntry = fc.record({
+      id: text,
+      seq: fc.nat(),
+      kind: text,
+      description: text,
+      valueDate: text,
+      bookedAt: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),
+      authorId: fc.option(text),
+      amountCents: cents,
+      reversalOf: fc.option(text),
+      details: fc.option(fc.dictionary(text, fc.jsonValue())),
+      postings: fc.array(posting, { maxLength: 4 }),
+    });
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9a-f]{64}$/), arbitraryEntry, (prevHash, hashed) => {
+        expect(entryHash(prevHash, hashed)).toBe(reference(prevHash, hashed));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(entryHash(GENESIS_HASH, entry)).toBe(reference(GENESIS_HASH, entry));
   });
 
   it('UUIDv7 ids are valid and sort in creation order', () => {

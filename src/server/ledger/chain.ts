@@ -28,24 +28,27 @@ export interface HashedEntry {
   postings: Array<{ accountId: string; amountCents: number; balanceAfterCents: number; memo: string | null; counterparty: string | null }>;
 }
 
-/** The entry's hash covers its predecessor's hash, every field, and every posting (sorted by account). */
+/** A JSON value as canonicalJson writes one that is not an object (null for a missing one). */
+const scalar = (value: unknown): string => JSON.stringify(value ?? null);
+const byAccount = (a: { accountId: string }, b: { accountId: string }) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0);
+
+/**
+ * The entry's hash covers its predecessor's hash, every field, and every posting (sorted by
+ * account): SHA-256 of the canonical JSON of { prev, id, seq, kind, description, valueDate,
+ * bookedAt, authorId, amount, reversalOf, details, postings: [[accountId, amount, balanceAfter,
+ * memo, counterparty]...] }. Written out here with the keys already in canonicalJson's order (the
+ * sealer hashes thousands of entries a second; tests/unit/ledger-chain.test.ts checks it against
+ * canonicalJson of that object for arbitrary entries).
+ */
 export function entryHash(prevHash: string, entry: HashedEntry): string {
-  const postings = [...entry.postings]
-    .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
-    .map((posting) => [posting.accountId, posting.amountCents, posting.balanceAfterCents, posting.memo, posting.counterparty]);
-  const body = canonicalJson({
-    prev: prevHash,
-    id: entry.id,
-    seq: entry.seq,
-    kind: entry.kind,
-    description: entry.description,
-    valueDate: entry.valueDate,
-    bookedAt: entry.bookedAt.toISOString(),
-    authorId: entry.authorId,
-    amount: entry.amountCents,
-    reversalOf: entry.reversalOf,
-    details: entry.details,
-    postings,
-  });
+  let postings = '';
+  for (const posting of [...entry.postings].sort(byAccount)) {
+    if (postings !== '') postings += ',';
+    postings += `[${scalar(posting.accountId)},${scalar(posting.amountCents)},${scalar(posting.balanceAfterCents)},${scalar(posting.memo)},${scalar(posting.counterparty)}]`;
+  }
+  const body =
+    `{"amount":${scalar(entry.amountCents)},"authorId":${scalar(entry.authorId)},"bookedAt":${scalar(entry.bookedAt.toISOString())},` +
+    `"description":${scalar(entry.description)},"details":${canonicalJson(entry.details)},"id":${scalar(entry.id)},"kind":${scalar(entry.kind)},` +
+    `"postings":[${postings}],"prev":${scalar(prevHash)},"reversalOf":${scalar(entry.reversalOf)},"seq":${scalar(entry.seq)},"valueDate":${scalar(entry.valueDate)}}`;
   return createHash('sha256').update(body).digest('hex');
 }
