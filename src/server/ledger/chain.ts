@@ -5,13 +5,19 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** JSON with sorted keys, so jsonb's reordering never changes a hash. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let items = '';
+    for (let index = 0; index < value.length; index += 1) items += (index === 0 ? '' : ',') + canonicalJson(value[index]);
+    return `[${items}]`;
+  }
   const record = value as Record<string, unknown>;
-  return `{${Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
-    .join(',')}}`;
+  let fields = '';
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key];
+    if (item === undefined) continue;
+    fields += `${fields === '' ? '' : ','}${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `{${fields}}`;
 }
 
 export interface HashedEntry {
