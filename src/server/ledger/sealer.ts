@@ -8,6 +8,8 @@ import type { PostedEntry } from './posting';
 
 /** Entries chained per sealing transaction. */
 export const SEAL_BATCH_MAX = 2000;
+/** Entries hashed between two turns of the event loop (a full round of 2,000 at once held it for tens of milliseconds). */
+const HASH_SLICE = 200;
 /** How often a process looks for entries to seal; an entry is chained within about this long (plus a batch). */
 export const SEAL_INTERVAL_MS = 200;
 /** The advisory lock that makes one sealer at a time (any process may be it, one round at a time). */
@@ -156,15 +158,17 @@ export async function sealPending(db: DB, batchMax = SEAL_BATCH_MAX): Promise<nu
     ids = pending.map((row) => row.entry_id);
     const entries = await entriesToSeal(trx, ids);
     let { position, hash: prevHash } = await chainHead(trx);
-    const rows = ids.map((id) => {
+    const rows: Array<{ position: number; entryId: string; prevHash: string; hash: string }> = [];
+    for (const id of ids) {
+      // Requests waiting on this process's event loop get a turn between slices of hashing.
+      if (rows.length > 0 && rows.length % HASH_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
       const entry = entries.get(id);
       assert(entry, 'an unsealed entry exists');
       position += 1;
       const hash = entryHash(prevHash, { ...entry, seq: position });
-      const row = { position, entryId: id, prevHash, hash };
+      rows.push({ position, entryId: id, prevHash, hash });
       prevHash = hash;
-      return row;
-    });
+    }
     await sql`
       insert into ledger_chain (position, entry_id, prev_hash, hash)
       select * from unnest(${rows.map((row) => row.position)}::bigint[], ${rows.map((row) => row.entryId)}::uuid[],
