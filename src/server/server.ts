@@ -11,7 +11,7 @@ import { createDatabase, type DB } from './db/database';
 import { describeDatabaseError, isDatabaseUnavailable } from './db/errors';
 import { startJobRunner } from './jobs/runner';
 import { loadCryptoDeposits } from './deposits/service';
-import { SEAL_INTERVAL_MS, sealAll, sealPending, startSealer } from './ledger/sealer';
+import { keepWrittenForSealing, SEAL_INTERVAL_MS, sealAll, sealPending, startSealer } from './ledger/sealer';
 import { sealAuditAll, sealAuditPending } from './audit/sealer';
 import { wakeLedgerNotifier } from './notifications/ledger-notifier';
 import { createLogger, type Logger } from './lib/logger';
@@ -232,6 +232,8 @@ async function runWorker(config: Config): Promise<void> {
   const database = createDatabase(config.databaseUrl, { log });
   trackPool(database.poolStats);
   const context = contextFor(config, database.db, log);
+  // The primary seals what the workers write, reading it back.
+  keepWrittenForSealing(false);
   const app = await buildApp(context, { serveWeb: true, metrics: clusterWorkerMetrics() });
   let closing = false;
   const closer = closeGracefully(

@@ -6,6 +6,7 @@ import { createAppContext } from '../context';
 import { createDatabase } from '../db/database';
 import { runningEmbeddedUrl } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
+import { keepWrittenForSealing } from '../ledger/sealer';
 import { installJobSchema, startJobRunner } from '../jobs/runner';
 import { createLogger } from '../lib/logger';
 import { trackPool } from '../lib/metrics';
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
   trackPool(runtime.database.poolStats);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => log.info(line) });
   const context = createAppContext({ config, db: runtime.database.db, mailer, log });
+  // The app's processes seal; what jobs here post they read back.
+  keepWrittenForSealing(false);
   const runner = await startJobRunner(context, runtime.database.pool);
   log.info(`${config.bankName} worker: running background jobs (mail: ${config.smtpUrl ? 'SMTP' : 'development transport'})`);
   closeWithGrace({ delay: WORKER_GRACE_MS, logger: false }, async ({ signal, err }) => {

@@ -74,8 +74,18 @@ export function storedForm(entry: PostedEntry): Omit<HashedEntry, 'seq'> | null 
   };
 }
 
+/** Whether this process keeps what it writes for a sealer of its own (a cluster's workers do not seal). */
+let keeping = true;
+
+/** Off in a process that never seals (server.ts, a cluster worker): it would hold 20,000 entries nobody reads. */
+export function keepWrittenForSealing(keep: boolean): void {
+  keeping = keep;
+  if (!keep) written.clear();
+}
+
 /** Called by the posting function once its statement has written these entries. */
 export function rememberWritten(entries: PostedEntry[]): void {
+  if (!keeping) return;
   for (const entry of entries) {
     const stored = storedForm(entry);
     if (stored) written.set(entry.id, stored);
