@@ -2,9 +2,12 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryHash, GENESIS_HASH } from '../../src/server/ledger/chain';
 import { bankAccountId, type EntryInput, postEntries } from '../../src/server/ledger/posting';
-import { loadHashedEntries, sealAll, storedForm } from '../../src/server/ledger/sealer';
+import { loadHashedEntries, sealAll } from '../../src/server/ledger/sealer';
+import { storedForm, writtenEntry } from '../../src/server/ledger/written';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { createTestApp, type TestContext } from '../support/app';
+import { chainedSince } from '../../src/server/notifications/ledger-notifier';
+import * as notifications from '../../src/server/notifications/repository';
+import { createCustomer, createTestApp, drainJobs, type TestContext } from '../support/app';
 
 // The sealer hashes an entry this process has just written from what it wrote, not from a read of
 // it (ADR 021, "Speed, sealing"). That is only right if what it wrote is exactly what a read gives:
@@ -76,6 +79,66 @@ describe('sealing from what was written', () => {
     // Sealed (from memory where it could, from reads for the rest), the chain verifies.
     await sealAll(db);
     expect(await verifyLedger(db)).toMatchObject({ ok: true, unsealed: 0 });
+  });
+
+  it('notifies from what was written exactly as from a read, and forgets each entry once notified', async () => {
+    const db = ctx.database.db;
+    const alex = await createCustomer(ctx, { email: 'written.alex@example.com' });
+    const jamie = await createCustomer(ctx, { email: 'written.jamie@example.com' });
+    const accountOf = async (userId: string, kind: 'savings' | 'checking') =>
+      (await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).where('kind', '=', kind).executeTakeFirstOrThrow()).id;
+    const [alexChecking, alexSavings, jamieChecking, cash] = await Promise.all([
+      accountOf(alex.userId, 'checking'),
+      accountOf(alex.userId, 'savings'),
+      accountOf(jamie.userId, 'checking'),
+      bankAccountId(db, 'bank_cash'),
+    ]);
+    await sealAll(db);
+    const after = await notifications.chainHeadPosition(db);
+    const posted = await db.transaction().execute((trx) =>
+      postEntries(trx, [
+        {
+          kind: 'adjustment',
+          description: 'Deposit',
+          authorId: null,
+          postings: [
+            { accountId: cash, amountCents: -50_00, counterparty: 'Bank adjustment' },
+            { accountId: alexChecking, amountCents: 50_00, counterparty: 'Bank adjustment' },
+          ],
+        },
+        {
+          kind: 'transfer',
+          description: 'Rent',
+          authorId: alex.userId,
+          postings: [
+            { accountId: alexChecking, amountCents: -12_34, memo: 'Rent', counterparty: 'Jamie Lee' },
+            { accountId: jamieChecking, amountCents: 12_34, memo: 'Transfer from Alex Morgan: Rent', counterparty: 'Alex Morgan' },
+          ],
+        },
+        {
+          kind: 'internal',
+          description: 'To savings',
+          authorId: alex.userId,
+          postings: [
+            { accountId: alexChecking, amountCents: -1_00 },
+            { accountId: alexSavings, amountCents: 1_00 },
+          ],
+        },
+      ]),
+    );
+    await sealAll(db);
+    expect(posted.every((entry) => writtenEntry(entry.id) !== undefined)).toBe(true);
+    const fromMemory = await chainedSince(db, after, 100);
+    const read = await notifications.chainedPostings(db, after, 100);
+    expect(fromMemory).toHaveLength(6);
+    expect(fromMemory).toEqual(read);
+    // The job notifies them (Jamie is told of the rent) and lets them go.
+    await drainJobs(ctx);
+    expect(posted.some((entry) => writtenEntry(entry.id) !== undefined)).toBe(false);
+    const jamieHears = await db.selectFrom('notifications').select('title').where('user_id', '=', jamie.userId).where('kind', '=', 'money_received').execute();
+    expect(jamieHears).toHaveLength(1);
+    // Forgotten, the same positions are read: the same rows.
+    expect(await chainedSince(db, after, 100)).toEqual(read);
   });
 
   it('catches an entry edited after its commit and before sealing: the chain holds what was written', async () => {

@@ -6,7 +6,7 @@ import { createAppContext } from '../context';
 import { createDatabase } from '../db/database';
 import { runningEmbeddedUrl } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
-import { keepWrittenForSealing } from '../ledger/sealer';
+import { keepWrittenForSealing } from '../ledger/written';
 import { installJobSchema, startJobRunner } from '../jobs/runner';
 import { createLogger } from '../lib/logger';
 import { trackPool } from '../lib/metrics';

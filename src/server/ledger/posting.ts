@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
 import type { EntryKind, LedgerAccountKind } from '../db/schema';
 import { AppError, assert } from '../lib/errors';
-import { rememberWritten } from './sealer';
+import { rememberWritten } from './written';
 import { uuidv7 } from './uuid';
 
 export interface PostingInput {

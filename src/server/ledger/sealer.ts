@@ -4,7 +4,7 @@ import { describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import { inTransaction } from '../db/transaction';
 import { assert } from '../lib/errors';
 import { entryHash, GENESIS_HASH, type HashedEntry } from './chain';
-import type { PostedEntry } from './posting';
+import { writtenEntry } from './written';
 
 /** Entries chained per sealing transaction. */
 export const SEAL_BATCH_MAX = 2000;
@@ -25,86 +25,12 @@ export async function chainHead(db: DB): Promise<ChainHead> {
   return head ? { position: Number(head.position), hash: head.hash } : { position: 0, hash: GENESIS_HASH };
 }
 
-/**
- * Entries this process has just written, in the form a read of them would give (the same values,
- * as PostgreSQL stores and returns them), by id: the sealer hashes these without reading them back.
- * An entry whose transaction rolled back is never asked for (only committed entries are queued)
- * and leaves with the oldest; entries sealed by another process too.
- */
-const written = new Map<string, Omit<HashedEntry, 'seq'>>();
-/** About two seconds of bulk payments at their fastest; past it the oldest go (a miss only costs a read). */
-const WRITTEN_MAX = 20_000;
-const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
-const storedAsGiven = (text: string | null) => text === null || (text as unknown as { isWellFormed(): boolean }).isWellFormed();
-const canonicalId = (id: string | null) => id === null || CANONICAL_UUID.test(id);
-
-/**
- * The entry as a read of it after its commit answers, or null when that is not certain without the
- * read: an id not in PostgreSQL's own spelling of a uuid (it lowercases), a date it would respell,
- * or text with a lone surrogate (sent as U+FFFD). The details go through JSON as jsonb does.
- */
-export function storedForm(entry: PostedEntry): Omit<HashedEntry, 'seq'> | null {
-  const exact =
-    canonicalId(entry.id) &&
-    canonicalId(entry.authorId) &&
-    canonicalId(entry.reversalOf) &&
-    ISO_DATE.test(entry.valueDate) &&
-    storedAsGiven(entry.kind) &&
-    storedAsGiven(entry.description) &&
-    entry.postings.every((posting) => canonicalId(posting.accountId) && storedAsGiven(posting.memo) && storedAsGiven(posting.counterparty));
-  if (!exact) return null;
-  return {
-    id: entry.id,
-    kind: entry.kind,
-    description: entry.description,
-    valueDate: entry.valueDate,
-    bookedAt: entry.bookedAt,
-    authorId: entry.authorId,
-    amountCents: entry.amountCents,
-    reversalOf: entry.reversalOf,
-    details: entry.details === null ? null : (JSON.parse(JSON.stringify(entry.details)) as Record<string, unknown>),
-    postings: entry.postings.map((posting) => ({
-      accountId: posting.accountId,
-      amountCents: posting.amountCents,
-      balanceAfterCents: posting.balanceAfterCents,
-      memo: posting.memo,
-      counterparty: posting.counterparty,
-    })),
-  };
-}
-
-/** Whether this process keeps what it writes for a sealer of its own (a cluster's workers do not seal). */
-let keeping = true;
-
-/** Off in a process that never seals (server.ts, a cluster worker): it would hold 20,000 entries nobody reads. */
-export function keepWrittenForSealing(keep: boolean): void {
-  keeping = keep;
-  if (!keep) written.clear();
-}
-
-/** Called by the posting function once its statement has written these entries. */
-export function rememberWritten(entries: PostedEntry[]): void {
-  if (!keeping) return;
-  for (const entry of entries) {
-    const stored = storedForm(entry);
-    if (stored) written.set(entry.id, stored);
-  }
-  if (written.size > WRITTEN_MAX) {
-    let excess = written.size - WRITTEN_MAX;
-    for (const id of written.keys()) {
-      if (excess-- <= 0) break;
-      written.delete(id);
-    }
-  }
-}
-
 /** The entries to chain: those this process wrote from memory, the rest read. */
 async function entriesToSeal(db: DB, entryIds: string[]): Promise<Map<string, Omit<HashedEntry, 'seq'>>> {
   const found = new Map<string, Omit<HashedEntry, 'seq'>>();
   const unknown: string[] = [];
   for (const id of entryIds) {
-    const entry = written.get(id);
+    const entry = writtenEntry(id);
     if (entry) found.set(id, entry);
     else unknown.push(id);
   }
@@ -159,13 +85,12 @@ export async function loadHashedEntries(db: DB, entryIds: string[]): Promise<Map
  * entries it chained, or null when another sealer is at work.
  */
 export async function sealPending(db: DB, batchMax = SEAL_BATCH_MAX): Promise<number | null> {
-  let ids: string[] = [];
-  const sealed = await inTransaction(db, async (trx) => {
+  return inTransaction(db, async (trx) => {
     const lock = await sql<{ got: boolean }>`select pg_try_advisory_xact_lock(${SEAL_LOCK_KEY}) as got`.execute(trx);
     if (!lock.rows[0]?.got) return null;
     const pending = await trx.selectFrom('ledger_unsealed').select('entry_id').orderBy('seq').limit(batchMax).execute();
     if (pending.length === 0) return 0;
-    ids = pending.map((row) => row.entry_id);
+    const ids = pending.map((row) => row.entry_id);
     const entries = await entriesToSeal(trx, ids);
     let { position, hash: prevHash } = await chainHead(trx);
     const rows: Array<{ position: number; entryId: string; prevHash: string; hash: string }> = [];
@@ -189,9 +114,6 @@ export async function sealPending(db: DB, batchMax = SEAL_BATCH_MAX): Promise<nu
       .execute();
     return rows.length;
   });
-  // Chained and committed: this process needs them no more.
-  for (const id of ids) written.delete(id);
-  return sealed;
 }
 
 /** Seals until nothing is left (tests, the verify command, shutdown); waits for a sealer at work elsewhere. */

@@ -1,6 +1,9 @@
 import type { CustomerAccountKind } from '../../shared/contracts/transactions';
 import type { AppContext } from '../context';
+import type { DB } from '../db/database';
 import { inTransaction } from '../db/transaction';
+import { assert } from '../lib/errors';
+import { forgetWritten, type WrittenEntry, writtenEntry } from '../ledger/written';
 import { addJob } from '../queues/repository';
 import type { NotifyInput } from './messages';
 import * as repository from './repository';
@@ -97,6 +100,41 @@ function groupByEntry(rows: repository.ChainedPosting[]): repository.ChainedPost
 }
 
 /**
+ * The postings of the entries chained at positions (after, after + count], in chain order and each
+ * entry's in posting order, as repository.chainedPostings reads them: built from what this
+ * process wrote when it still holds every one of those entries (ledger/written.ts), else read.
+ */
+export async function chainedSince(db: DB, after: number, count: number): Promise<repository.ChainedPosting[]> {
+  const links = await repository.chainLinks(db, after, count);
+  if (links.length === 0) return [];
+  const entries = links.map((link) => writtenEntry(link.entry_id));
+  if (entries.some((entry) => entry === undefined)) return repository.chainedPostings(db, after, count);
+  const held = entries as WrittenEntry[];
+  const accounts = await repository.accountKinds(db, [...new Set(held.flatMap((entry) => entry.postings.map((posting) => posting.accountId)))]);
+  return held.flatMap((entry, index) =>
+    [...entry.postings]
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((posting) => {
+        const account = accounts.get(posting.accountId);
+        assert(account, 'a posted account exists');
+        return {
+          position: links[index]?.position ?? 0,
+          entry_id: entry.id,
+          entry_kind: entry.kind,
+          entry_description: entry.description,
+          account_id: posting.accountId,
+          account_kind: account.kind,
+          owner_id: account.owner_id,
+          amount: posting.amountCents,
+          balance_after: posting.balanceAfterCents,
+          memo: posting.memo,
+          counterparty: posting.counterparty,
+        };
+      }),
+  );
+}
+
+/**
  * The notify_ledger job: notifies every entry chained after the cursor, in chain order, a batch per
  * transaction that also moves the cursor. The cursor row is locked for the batch, so two runs at
  * once take turns and the second finds nothing left; a run that fails rolls back its batch and the
@@ -106,19 +144,21 @@ function groupByEntry(rows: repository.ChainedPosting[]): repository.ChainedPost
 export async function notifyLedgerEntries(ctx: Pick<AppContext, 'db' | 'clock' | 'config'>, batchMax = LEDGER_NOTIFY_BATCH_MAX): Promise<number> {
   let total = 0;
   for (;;) {
-    const read = await inTransaction(ctx.db, async (trx) => {
+    const { read, entryIds } = await inTransaction(ctx.db, async (trx) => {
       const after = await repository.lockCursor(trx, CURSOR);
-      const rows = await repository.chainedPostings(trx, after, batchMax);
+      const rows = await chainedSince(trx, after, batchMax);
       const last = rows[rows.length - 1];
-      if (!last) return 0;
+      if (!last) return { read: 0, entryIds: [] };
       const events = groupByEntry(rows).flatMap(eventsOf);
       // Most events are not notified (a payment below the customer's amount): their recipients
       // and choices are read once for the batch, not twice per event.
       const lookup = await lookupRecipients(trx, [...new Set(events.map((event) => event.userId))]);
       await notifyMany({ ...ctx, db: trx }, events, lookup);
       await repository.moveCursor(trx, CURSOR, last.position, ctx.clock.now());
-      return last.position - after;
+      return { read: last.position - after, entryIds: [...new Set(rows.map((row) => row.entry_id))] };
     });
+    // Notified and committed: nothing reads these entries after this job.
+    forgetWritten(entryIds);
     total += read;
     if (read < batchMax) return total;
   }

@@ -194,6 +194,22 @@ export async function chainedPostings(db: DB, after: number, count: number): Pro
   return result.rows.map((row) => ({ ...row, position: Number(row.position) }));
 }
 
+/** The entries chained at positions (after, after + count], in chain order: the positions alone. */
+export async function chainLinks(db: DB, after: number, count: number): Promise<Array<{ position: number; entry_id: string }>> {
+  const query = sql<{ position: string; entry_id: string }>`
+    select position, entry_id from ledger_chain where position > ${after} and position <= ${after + count} order by position`;
+  const result = await db.executeQuery(prepared(query.compile(db)));
+  return result.rows.map((row) => ({ position: Number(row.position), entry_id: row.entry_id }));
+}
+
+/** Each account's kind and owner (neither ever changes), by id. */
+export async function accountKinds(db: DB, accountIds: string[]): Promise<Map<string, { kind: string; owner_id: string | null }>> {
+  const query = sql<{ id: string; kind: string; owner_id: string | null }>`
+    select id, kind, owner_id from ledger_accounts where id = any(${accountIds}::uuid[])`;
+  const result = await db.executeQuery(prepared(query.compile(db)));
+  return new Map(result.rows.map((row) => [row.id, { kind: row.kind, owner_id: row.owner_id }]));
+}
+
 /** The newest chain position (0 for an empty chain). */
 export async function chainHeadPosition(db: DB): Promise<number> {
   const row = await db

@@ -1,0 +1,96 @@
+import type { HashedEntry } from './chain';
+import type { PostedEntry } from './posting';
+
+// What this process has just written to the ledger, in the form a read of it after the commit
+// gives (the same values, as PostgreSQL stores and returns them), by entry id. The readers that
+// follow every entry, the sealer (which hashes it, ledger/sealer.ts) and the money notifier
+// (notifications/ledger-notifier.ts), take it from here instead of reading it back (ADR 021,
+// "Speed, sealing from what was written"). A reader that does not find an entry reads it. An entry
+// whose transaction rolled back is never asked for (only committed, chained entries are) and
+// leaves with the oldest, as do entries another process seals and notifies.
+
+/** A written entry: what its hash covers, and each posting's id (the notifier's order). */
+export interface WrittenEntry extends Omit<HashedEntry, 'seq' | 'postings'> {
+  postings: Array<HashedEntry['postings'][number] & { id: string }>;
+}
+
+const written = new Map<string, WrittenEntry>();
+/** About two seconds of bulk payments at their fastest; past it the oldest go (a miss only costs a read). */
+const WRITTEN_MAX = 20_000;
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+const storedAsGiven = (text: string | null) => text === null || (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+const canonicalId = (id: string | null) => id === null || CANONICAL_UUID.test(id);
+
+/** Whether this process keeps what it writes (a process that never seals keeps nothing). */
+let keeping = true;
+
+/**
+ * The entry as a read of it after its commit answers, or null when that is not certain without the
+ * read: an id not in PostgreSQL's own spelling of a uuid (it lowercases), a date it would respell,
+ * or text with a lone surrogate (sent as U+FFFD). The details go through JSON as jsonb does.
+ */
+export function storedForm(entry: PostedEntry): WrittenEntry | null {
+  const exact =
+    canonicalId(entry.id) &&
+    canonicalId(entry.authorId) &&
+    canonicalId(entry.reversalOf) &&
+    ISO_DATE.test(entry.valueDate) &&
+    storedAsGiven(entry.kind) &&
+    storedAsGiven(entry.description) &&
+    entry.postings.every(
+      (posting) => canonicalId(posting.id) && canonicalId(posting.accountId) && storedAsGiven(posting.memo) && storedAsGiven(posting.counterparty),
+    );
+  if (!exact) return null;
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    description: entry.description,
+    valueDate: entry.valueDate,
+    bookedAt: entry.bookedAt,
+    authorId: entry.authorId,
+    amountCents: entry.amountCents,
+    reversalOf: entry.reversalOf,
+    details: entry.details === null ? null : (JSON.parse(JSON.stringify(entry.details)) as Record<string, unknown>),
+    postings: entry.postings.map((posting) => ({
+      id: posting.id,
+      accountId: posting.accountId,
+      amountCents: posting.amountCents,
+      balanceAfterCents: posting.balanceAfterCents,
+      memo: posting.memo,
+      counterparty: posting.counterparty,
+    })),
+  };
+}
+
+/** Off in a process that never seals (server.ts, a cluster worker; the worker command): it would hold 20,000 entries nobody reads. */
+export function keepWrittenForSealing(keep: boolean): void {
+  keeping = keep;
+  if (!keep) written.clear();
+}
+
+/** Called by the posting function once its statement has written these entries. */
+export function rememberWritten(entries: PostedEntry[]): void {
+  if (!keeping) return;
+  for (const entry of entries) {
+    const stored = storedForm(entry);
+    if (stored) written.set(entry.id, stored);
+  }
+  if (written.size > WRITTEN_MAX) {
+    let excess = written.size - WRITTEN_MAX;
+    for (const id of written.keys()) {
+      if (excess-- <= 0) break;
+      written.delete(id);
+    }
+  }
+}
+
+/** An entry this process wrote and still holds. */
+export function writtenEntry(id: string): WrittenEntry | undefined {
+  return written.get(id);
+}
+
+/** The last reader of these entries (the notifier) is done with them. */
+export function forgetWritten(ids: string[]): void {
+  for (const id of ids) written.delete(id);
+}
