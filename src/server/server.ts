@@ -12,7 +12,7 @@ import { describeDatabaseError, isDatabaseUnavailable } from './db/errors';
 import { startJobRunner } from './jobs/runner';
 import { loadCryptoDeposits } from './deposits/service';
 import { SEAL_INTERVAL_MS, sealAll, sealPending, startSealer } from './ledger/sealer';
-import { keepWrittenForSealing } from './ledger/written';
+import { readWrittenBy } from './ledger/written';
 import { sealAuditAll, sealAuditPending } from './audit/sealer';
 import { wakeLedgerNotifier } from './notifications/ledger-notifier';
 import { createLogger, type Logger } from './lib/logger';
@@ -89,6 +89,8 @@ async function startInstance(config: Config, options: { poolMax?: number } = {})
   const runtime = await openRuntime(config, { poolMax: options.poolMax, databaseLog: log });
   trackPool(runtime.database.poolStats);
   const context = contextFor(config, runtime.database.db, log);
+  // This process seals; the money notifier reads after it where background jobs run here.
+  readWrittenBy(config.runJobs ? 'sealer and notifier' : 'sealer');
   const signIns = await seed(context);
   // Chains committed entries and audit records into their hash chains within about a second
   // (ADR 008, ADR 014); after a round that chained entries it wakes the job that notifies customers
@@ -234,7 +236,7 @@ async function runWorker(config: Config): Promise<void> {
   trackPool(database.poolStats);
   const context = contextFor(config, database.db, log);
   // The primary seals what the workers write, reading it back.
-  keepWrittenForSealing(false);
+  readWrittenBy('none');
   const app = await buildApp(context, { serveWeb: true, metrics: clusterWorkerMetrics() });
   let closing = false;
   const closer = closeGracefully(

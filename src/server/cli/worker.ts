@@ -6,7 +6,7 @@ import { createAppContext } from '../context';
 import { createDatabase } from '../db/database';
 import { runningEmbeddedUrl } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
-import { keepWrittenForSealing } from '../ledger/written';
+import { readWrittenBy } from '../ledger/written';
 import { installJobSchema, startJobRunner } from '../jobs/runner';
 import { createLogger } from '../lib/logger';
 import { trackPool } from '../lib/metrics';
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => log.info(line) });
   const context = createAppContext({ config, db: runtime.database.db, mailer, log });
   // The app's processes seal; what jobs here post they read back.
-  keepWrittenForSealing(false);
+  readWrittenBy('none');
   const runner = await startJobRunner(context, runtime.database.pool);
   log.info(`${config.bankName} worker: running background jobs (mail: ${config.smtpUrl ? 'SMTP' : 'development transport'})`);
   closeWithGrace({ delay: WORKER_GRACE_MS, logger: false }, async ({ signal, err }) => {

@@ -4,7 +4,7 @@ import { describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import { inTransaction } from '../db/transaction';
 import { assert } from '../lib/errors';
 import { entryHash, GENESIS_HASH, type HashedEntry } from './chain';
-import { writtenEntry } from './written';
+import { doneWithWritten, writtenEntry } from './written';
 
 /** Entries chained per sealing transaction. */
 export const SEAL_BATCH_MAX = 2000;
@@ -85,12 +85,13 @@ export async function loadHashedEntries(db: DB, entryIds: string[]): Promise<Map
  * entries it chained, or null when another sealer is at work.
  */
 export async function sealPending(db: DB, batchMax = SEAL_BATCH_MAX): Promise<number | null> {
-  return inTransaction(db, async (trx) => {
+  let ids: string[] = [];
+  const sealed = await inTransaction(db, async (trx) => {
     const lock = await sql<{ got: boolean }>`select pg_try_advisory_xact_lock(${SEAL_LOCK_KEY}) as got`.execute(trx);
     if (!lock.rows[0]?.got) return null;
     const pending = await trx.selectFrom('ledger_unsealed').select('entry_id').orderBy('seq').limit(batchMax).execute();
     if (pending.length === 0) return 0;
-    const ids = pending.map((row) => row.entry_id);
+    ids = pending.map((row) => row.entry_id);
     const entries = await entriesToSeal(trx, ids);
     let { position, hash: prevHash } = await chainHead(trx);
     const rows: Array<{ position: number; entryId: string; prevHash: string; hash: string }> = [];
@@ -114,6 +115,8 @@ export async function sealPending(db: DB, batchMax = SEAL_BATCH_MAX): Promise<nu
       .execute();
     return rows.length;
   });
+  doneWithWritten(ids, 'sealer');
+  return sealed;
 }
 
 /** Seals until nothing is left (tests, the verify command, shutdown); waits for a sealer at work elsewhere. */

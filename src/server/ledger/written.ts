@@ -22,8 +22,9 @@ const ISO_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 const storedAsGiven = (text: string | null) => text === null || (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 const canonicalId = (id: string | null) => id === null || CANONICAL_UUID.test(id);
 
-/** Whether this process keeps what it writes (a process that never seals keeps nothing). */
-let keeping = true;
+/** Who in this process reads what it writes, the last of them letting each entry go. */
+export type WrittenReaders = 'none' | 'sealer' | 'sealer and notifier';
+let readers: WrittenReaders = 'sealer and notifier';
 
 /**
  * The entry as a read of it after its commit answers, or null when that is not certain without the
@@ -63,15 +64,19 @@ export function storedForm(entry: PostedEntry): WrittenEntry | null {
   };
 }
 
-/** Off in a process that never seals (server.ts, a cluster worker; the worker command): it would hold 20,000 entries nobody reads. */
-export function keepWrittenForSealing(keep: boolean): void {
-  keeping = keep;
-  if (!keep) written.clear();
+/**
+ * Set once at start (server.ts, the worker command): 'none' in a process that never seals (a
+ * cluster's worker, the worker command), which would otherwise hold 20,000 entries nobody reads;
+ * 'sealer' where background jobs run elsewhere (RUN_JOBS=false).
+ */
+export function readWrittenBy(who: WrittenReaders): void {
+  readers = who;
+  if (who === 'none') written.clear();
 }
 
 /** Called by the posting function once its statement has written these entries. */
 export function rememberWritten(entries: PostedEntry[]): void {
-  if (!keeping) return;
+  if (readers === 'none') return;
   for (const entry of entries) {
     const stored = storedForm(entry);
     if (stored) written.set(entry.id, stored);
@@ -90,7 +95,8 @@ export function writtenEntry(id: string): WrittenEntry | undefined {
   return written.get(id);
 }
 
-/** The last reader of these entries (the notifier) is done with them. */
-export function forgetWritten(ids: string[]): void {
+/** A reader is done with these entries (committed what it read): the last one lets them go. */
+export function doneWithWritten(ids: string[], reader: 'sealer' | 'notifier'): void {
+  if (reader === 'sealer' && readers === 'sealer and notifier') return;
   for (const id of ids) written.delete(id);
 }

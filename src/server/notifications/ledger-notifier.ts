@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import type { DB } from '../db/database';
 import { inTransaction } from '../db/transaction';
 import { assert } from '../lib/errors';
-import { forgetWritten, type WrittenEntry, writtenEntry } from '../ledger/written';
+import { doneWithWritten, type WrittenEntry, writtenEntry } from '../ledger/written';
 import { addJob } from '../queues/repository';
 import type { NotifyInput } from './messages';
 import * as repository from './repository';
@@ -158,7 +158,7 @@ export async function notifyLedgerEntries(ctx: Pick<AppContext, 'db' | 'clock' |
       return { read: last.position - after, entryIds: [...new Set(rows.map((row) => row.entry_id))] };
     });
     // Notified and committed: nothing reads these entries after this job.
-    forgetWritten(entryIds);
+    doneWithWritten(entryIds, 'notifier');
     total += read;
     if (read < batchMax) return total;
   }
