@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { PaymentApprovalKind } from '../db/schema';
+import { canonicalJson } from '../ledger/chain';
 import { assert } from '../lib/errors';
 
 // Dynamic linking (PSD2 RTS article 5, ADR 024): what an approval is bound to. Every kind of
@@ -23,31 +24,19 @@ export interface PaymentSubject {
   terms?: Record<string, unknown>;
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
 /**
- * A canonical JSON text: object keys sorted (by code unit), no whitespace, undefined members left
- * out, only finite numbers. Two equal subjects always encode to the same bytes, whatever order
- * their fields were written in.
+ * Refuses what is not JSON before it is encoded: only finite numbers, strings, booleans, null,
+ * arrays and plain members (an undefined member is left out, an undefined item is null), so no
+ * NaN or function can slip into a binding as null.
  */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(canonical(value));
-}
-
-function canonical(value: unknown): Json {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
+function assertJson(value: unknown): void {
+  if (value === null || value === undefined || typeof value === 'boolean' || typeof value === 'string') return;
   if (typeof value === 'number') {
     assert(Number.isFinite(value), 'a canonical number is finite');
-    return value;
+    return;
   }
-  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : canonical(item)));
   assert(typeof value === 'object', `a canonical value is JSON (got ${typeof value})`);
-  const out: { [key: string]: Json } = {};
-  for (const key of Object.keys(value).sort()) {
-    const item = (value as Record<string, unknown>)[key];
-    if (item !== undefined) out[key] = canonical(item);
-  }
-  return out;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) assertJson(item);
 }
 
 /** The version of the encoding: bumped if the subject's shape ever changes meaning. */
@@ -56,7 +45,7 @@ const ENCODING = 'ledgerline-payment-approval/1';
 /** The payment's binding: SHA-256 (hex) over the canonical encoding of exactly this payment. */
 export function paymentBinding(subject: PaymentSubject): string {
   assert(Number.isSafeInteger(subject.amountCents) && subject.amountCents > 0, 'an approved amount is a positive number of cents');
-  const encoded = canonicalJson({
+  const subjectJson = {
     v: ENCODING,
     kind: subject.kind,
     from: subject.fromAccountId,
@@ -65,7 +54,10 @@ export function paymentBinding(subject: PaymentSubject): string {
     payee: subject.payee,
     description: subject.description,
     terms: subject.terms ?? {},
-  });
+  };
+  assertJson(subjectJson);
+  // Keys sorted by code unit, no whitespace: the ledger's canonical JSON (one encoder in the bank).
+  const encoded = canonicalJson(subjectJson);
   return createHash('sha256').update(encoded, 'utf8').digest('hex');
 }
 
