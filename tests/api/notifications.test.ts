@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { NOTIFICATION_DEFAULTS, NOTIFICATION_KINDS } from '../../src/shared/contracts/notifications';
 import { sql } from 'kysely';
 import { inTransaction } from '../../src/server/db/transaction';
@@ -279,6 +280,78 @@ describe('the kinds whose producers come later, through notify() directly', () =
     const closed = await createCustomer(ctx);
     await ctx.database.db.updateTable('users').set({ closed_at: new Date() }).where('id', '=', closed.userId).execute();
     expect(await notify(ctx.context, { kind: 'statement_ready', userId: closed.userId, key: 'closed', month: '2026-10', account: 'savings' })).toBeNull();
+  });
+});
+
+describe('what the database holds to (migration 65)', () => {
+  const insert = (client: pg.Client, userId: string, kind: string, dedupeKey = `db-${keySeq++}`) =>
+    client.query(
+      `insert into notifications (id, user_id, kind, dedupe_key, title, body, link, in_app, emailed, created_at)
+       values (gen_random_uuid(), $1, $2, $3, 'Title', 'Body', null, true, false, now())`,
+      [userId, kind, dedupeKey],
+    );
+
+  it('every kind the app writes and no other; a customer who exists, and the notification stays theirs', async () => {
+    const customer = await createCustomer(ctx);
+    const other = await createCustomer(ctx);
+    const client = new pg.Client({ connectionString: ctx.databaseUrl });
+    await client.connect();
+    try {
+      await client.query('begin');
+      for (const kind of NOTIFICATION_KINDS) await insert(client, customer.userId, kind);
+      await client.query('rollback');
+      await expect(insert(client, customer.userId, 'money_receivedx')).rejects.toMatchObject({ code: '23514' });
+      await expect(insert(client, customer.userId, 'Money_received')).rejects.toMatchObject({ code: '23514' });
+      await expect(insert(client, '00000000-0000-4000-8000-000000000001', 'money_received')).rejects.toMatchObject({
+        code: '23503',
+        message: expect.stringMatching(/user .* does not exist/),
+      });
+      // One unknown customer among many rows refuses the whole statement.
+      await expect(
+        client.query(
+          `insert into notifications (id, user_id, kind, dedupe_key, title, body, in_app, emailed, created_at)
+           select gen_random_uuid(), person, 'statement_ready', 'many-' || ordinal, 'Title', 'Body', true, false, now()
+           from unnest($1::uuid[]) with ordinality as people(person, ordinal)`,
+          [[customer.userId, '00000000-0000-4000-8000-000000000002', other.userId]],
+        ),
+      ).rejects.toMatchObject({ code: '23503' });
+      expect((await list(customer.token)).total).toBe(0);
+
+      await insert(client, customer.userId, 'statement_ready', 'stays');
+      await expect(
+        client.query("update notifications set user_id = $1 where user_id = $2 and dedupe_key = 'stays'", [other.userId, customer.userId]),
+      ).rejects.toMatchObject({ code: '23503' });
+      await client.query("update notifications set read_at = now() where user_id = $1 and dedupe_key = 'stays'", [customer.userId]);
+      expect((await list(customer.token)).items.map((item) => item.readAt === null)).toEqual([false]);
+      expect((await list(other.token)).total).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('deleting a customer deletes their notifications, and waits for one being written', async () => {
+    const customer = await createCustomer(ctx);
+    const client = new pg.Client({ connectionString: ctx.databaseUrl });
+    const other = new pg.Client({ connectionString: ctx.databaseUrl });
+    await client.connect();
+    await other.connect();
+    try {
+      await insert(client, customer.userId, 'statement_ready');
+      // A notification written in an open transaction holds its customer as a foreign key does.
+      await client.query('begin');
+      await insert(client, customer.userId, 'new_device_sign_in');
+      await other.query("set lock_timeout = '300ms'");
+      await expect(other.query('delete from users where id = $1', [customer.userId])).rejects.toMatchObject({ code: '55P03' });
+      await client.query('commit');
+
+      const deleted = await staffCall(ctx, { method: 'DELETE', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect((await client.query('select count(*)::int as n from users where id = $1', [customer.userId])).rows[0].n).toBe(0);
+      expect((await client.query('select count(*)::int as n from notifications where user_id = $1', [customer.userId])).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+      await other.end();
+    }
   });
 });
 
