@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -56,5 +56,6 @@ export function entryHash(prevHash: string, entry: HashedEntry): string {
     `{"amount":${scalar(entry.amountCents)},"authorId":${scalar(entry.authorId)},"bookedAt":${scalar(entry.bookedAt.toISOString())},` +
     `"description":${scalar(entry.description)},"details":${canonicalJson(entry.details)},"id":${scalar(entry.id)},"kind":${scalar(entry.kind)},` +
     `"postings":[${postings}],"prev":${scalar(prevHash)},"reversalOf":${scalar(entry.reversalOf)},"seq":${scalar(entry.seq)},"valueDate":${scalar(entry.valueDate)}}`;
-  return createHash('sha256').update(body).digest('hex');
+  // One-shot hashing: half the time of a Hash object per entry for these few hundred bytes.
+  return hash('sha256', body, 'hex');
 }
