@@ -2,22 +2,20 @@ import type { z } from 'zod';
 import type { AuditFilters, AuditList, ZAuditQuery } from '../../shared/contracts/admin';
 import type { AppContext } from '../context';
 import { displayNames, findUserByEmail, listStaff } from '../customers/repository';
+import { customerKey } from '../customers/service';
 import { accountOwner } from '../ledger/accounts';
-import { badRequest, notFound } from '../lib/errors';
+import { notFound } from '../lib/errors';
 import * as repository from './repository';
 
 type AuditQuery = z.output<typeof ZAuditQuery>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STAFF_LIST_MAX = 500;
 
 /** The customer filter accepts what an admin has at hand: an id, an email or an account number. */
 async function resolveCustomer(ctx: AppContext, customer: string): Promise<string> {
-  if (UUID.test(customer)) return customer.toLowerCase();
-  let found: string | null | undefined;
-  if (/^\d{10}$/.test(customer)) found = await accountOwner(ctx.db, customer);
-  else if (customer.includes('@')) found = (await findUserByEmail(ctx.db, customer.toLowerCase()))?.id;
-  else throw badRequest('Customer must be a user id, an email address or a 10-digit account number', { customer: 'Not recognised' });
+  const key = customerKey(customer);
+  if ('id' in key) return key.id;
+  const found = 'number' in key ? await accountOwner(ctx.db, key.number) : (await findUserByEmail(ctx.db, key.email))?.id;
   if (!found) throw notFound('No customer has that email address or account number');
   return found;
 }

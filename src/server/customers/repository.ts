@@ -6,11 +6,10 @@ import { isForeignKeyViolation } from '../db/errors';
 import { hasWord, matchesWords, matchesWordsUnseen, wordsOf } from '../db/word-search';
 import type { User, VerificationStatus } from '../db/schema';
 import type { StaffRole } from '../../shared/staff-roles';
+import { isUuid } from '../ledger/uuid';
 
 // The back office's queries on the users table: the customers list, one customer, staff edits, and
 // closing or deleting (DESIGN.md rule 6). Other domains' rows go through their own erase functions.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a search box's text asks for: an account number's start (4 to 10 digits), a user id, words, or nothing. */
 type SearchKind = { kind: 'number'; digits: string } | { kind: 'id' } | { kind: 'words' } | { kind: 'nothing' };
@@ -18,7 +17,7 @@ type SearchKind = { kind: 'number'; digits: string } | { kind: 'id' } | { kind: 
 function searchKind(search: string): SearchKind {
   const digits = search.replace(/[\s-]/g, '');
   if (/^\d{4,10}$/.test(digits)) return { kind: 'number', digits };
-  if (UUID.test(search)) return { kind: 'id' };
+  if (isUuid(search)) return { kind: 'id' };
   // Nothing but punctuation is no word at all: nothing matches it.
   return hasWord(search) ? { kind: 'words' } : { kind: 'nothing' };
 }

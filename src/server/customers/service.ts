@@ -26,7 +26,8 @@ import { eraseCustomerKyc, lockPendingSubmission } from '../kyc/repository';
 import { recordDecision, STATUS_SET_REASON } from '../kyc/service';
 import { eraseNotes } from '../timeline/repository';
 import { deleteCustomerAccounts, hasLedgerHistory, lockCustomerAccounts } from '../ledger/accounts';
-import { AppError, conflict, forbidden, notFound } from '../lib/errors';
+import { isUuid } from '../ledger/uuid';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import { ROLES, roleMayUse, type StaffRole } from '../../shared/staff-roles';
 import type { Outcome } from '../lib/outcome';
 import { amountOwed } from '../loans/repository';
@@ -42,6 +43,17 @@ type ListQuery = z.output<typeof ZAdminUserListQuery>;
 type UpdateInput = z.output<typeof ZAdminUserUpdate>;
 
 export const USER_NOT_FOUND = 'User not found';
+export const CUSTOMER_KEY_INVALID = 'Customer must be a user id, an email address or a 10-digit account number';
+
+/** How staff name a customer in a filter (the journal's, the audit log's): what they have at hand. */
+export type CustomerKey = { id: string } | { email: string } | { number: string };
+
+export function customerKey(text: string): CustomerKey {
+  if (isUuid(text)) return { id: text.toLowerCase() };
+  if (/^\d{10}$/.test(text)) return { number: text };
+  if (text.includes('@')) return { email: text.toLowerCase() };
+  throw badRequest(CUSTOMER_KEY_INVALID, { customer: 'Not recognised' });
+}
 export const USER_UPDATED_MESSAGE = 'User updated successfully';
 const EMAIL_IN_USE = () => new AppError('conflict', 'This email address is already used by another account.', { email: 'Already in use' });
 const ADMIN_NOT_DISABLED = () => new AppError('validation', ADMIN_CANNOT_BE_DISABLED, { isAccountDisabled: ADMIN_CANNOT_BE_DISABLED });

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
 import type { EntryKind, LedgerAccountKind } from '../db/schema';
+import type { CustomerKey } from '../customers/service';
 
 // The whole journal's SQL: every entry on every account, paged by key (the entry's seq, the order
 // entries were applied in), never by offset, so the thousandth page costs what the first does.
@@ -342,7 +343,6 @@ export function findAccount(db: DB, id: string): Promise<AccountRow | undefined>
 
 /** A customer's account ids (savings and checking). */
 /** How staff name a customer: a user id, an email address (lowercase) or one of their account numbers. */
-export type CustomerKey = { id: string } | { email: string } | { number: string };
 
 /**
  * The accounts of a customer, named as staff have them at hand, in one prepared statement (one per

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import type { JournalEntryDetailDto, JournalEntryDto, JournalPage, JournalPostingDto, LedgerAccountDto, ZJournalQuery } from '../../shared/contracts/journal';
 import type { AppContext } from '../context';
 import type { DB } from '../db/database';
-import { assert, badRequest, notFound } from '../lib/errors';
+import { assert, notFound } from '../lib/errors';
+import { customerKey } from '../customers/service';
 import * as repository from './repository';
 
 // The whole journal (issue 15): every entry on every account, filtered and paged by key; one entry
@@ -13,16 +14,6 @@ import * as repository from './repository';
 type JournalQuery = z.output<typeof ZJournalQuery>;
 
 export const ENTRY_NOT_FOUND = 'Entry not found';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The customer filter takes what staff have at hand: a user id, an email or an account number. */
-function customerKey(customer: string): repository.CustomerKey {
-  if (UUID.test(customer)) return { id: customer.toLowerCase() };
-  if (/^\d{10}$/.test(customer)) return { number: customer };
-  if (customer.includes('@')) return { email: customer.toLowerCase() };
-  throw badRequest('customer must be a user id, an email address or a 10-digit account number', { customer: 'Not recognised' });
-}
-
 const name = (row: { first_name: string | null; last_name: string | null }) =>
   row.first_name === null ? null : `${row.first_name} ${row.last_name ?? ''}`.trim();
 
