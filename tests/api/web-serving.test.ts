@@ -73,7 +73,7 @@ describe.skipIf(!built)('serving the built web app', () => {
   });
 
   it("shows the demo notice by this start's DEMO_MODE, whatever the build's (a demo build served with DEMO_MODE=false hides it)", async () => {
-    const notice = /<div class="demo-banner[^"]*" role="note"( hidden="")?>Demo bank: no real money<\/div>/;
+    const notice = /<aside class="demo-banner[^"]*" aria-label="Demo"( hidden="")?>Demo bank: no real money<\/aside>/;
     for (const url of ['/', '/admin/login', '/admin/users']) {
       const page = await web.inject({ method: 'GET', url });
       expect(page.body.match(notice)?.[1], url).toBeUndefined();

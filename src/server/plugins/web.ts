@@ -121,9 +121,9 @@ function demoNoticeOf(buildDir: string): boolean | undefined {
   return typeof built.demoMode === 'boolean' ? built.demoMode : undefined;
 }
 
-const NOTICE_TAG = /<div class="demo-banner([^"]*)" role="note"( hidden="")?>/;
+const NOTICE_TAG = /<aside class="demo-banner([^"]*)" aria-label="Demo"( hidden="")?>/;
 
 /** A page's HTML with its demo notice shown or hidden. */
 export function withDemoNotice(html: string, shown: boolean): string {
-  return html.replace(NOTICE_TAG, (_tag, classes: string) => `<div class="demo-banner${classes}" role="note"${shown ? '' : ' hidden=""'}>`);
+  return html.replace(NOTICE_TAG, (_tag, classes: string) => `<aside class="demo-banner${classes}" aria-label="Demo"${shown ? '' : ' hidden=""'}>`);
 }
