@@ -70,7 +70,7 @@ export default function App() {
 
 export function HydrateFallback() {
   return (
-    <main id="main" className="flex min-h-[60vh] items-center justify-center">
+    <main id="main" className="flex min-h-[60vh] items-center justify-center" data-hydrate-fallback="">
       <p className="text-slate-700" role="status">
         Loading...
       </p>
