@@ -11,6 +11,9 @@ import { isUuid } from '../ledger/uuid';
 // The back office's queries on the users table: the customers list, one customer, staff edits, and
 // closing or deleting (DESIGN.md rule 6). Other domains' rows go through their own erase functions.
 
+/** A customer as staff name them in a filter: a user id, an email address or an account number. */
+export type CustomerKey = { id: string } | { email: string } | { number: string };
+
 /** What a search box's text asks for: an account number's start (4 to 10 digits), a user id, words, or nothing. */
 type SearchKind = { kind: 'number'; digits: string } | { kind: 'id' } | { kind: 'words' } | { kind: 'nothing' };
 

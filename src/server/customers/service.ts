@@ -44,19 +44,17 @@ type UpdateInput = z.output<typeof ZAdminUserUpdate>;
 
 export const USER_NOT_FOUND = 'User not found';
 export const CUSTOMER_KEY_INVALID = 'Customer must be a user id, an email address or a 10-digit account number';
+export const USER_UPDATED_MESSAGE = 'User updated successfully';
+const EMAIL_IN_USE = () => new AppError('conflict', 'This email address is already used by another account.', { email: 'Already in use' });
+const ADMIN_NOT_DISABLED = () => new AppError('validation', ADMIN_CANNOT_BE_DISABLED, { isAccountDisabled: ADMIN_CANNOT_BE_DISABLED });
 
 /** How staff name a customer in a filter (the journal's, the audit log's): what they have at hand. */
-export type CustomerKey = { id: string } | { email: string } | { number: string };
-
-export function customerKey(text: string): CustomerKey {
+export function customerKey(text: string): repository.CustomerKey {
   if (isUuid(text)) return { id: text.toLowerCase() };
   if (/^\d{10}$/.test(text)) return { number: text };
   if (text.includes('@')) return { email: text.toLowerCase() };
   throw badRequest(CUSTOMER_KEY_INVALID, { customer: 'Not recognised' });
 }
-export const USER_UPDATED_MESSAGE = 'User updated successfully';
-const EMAIL_IN_USE = () => new AppError('conflict', 'This email address is already used by another account.', { email: 'Already in use' });
-const ADMIN_NOT_DISABLED = () => new AppError('validation', ADMIN_CANNOT_BE_DISABLED, { isAccountDisabled: ADMIN_CANNOT_BE_DISABLED });
 
 export async function listCustomers(ctx: AppContext, query: ListQuery): Promise<AdminUserList> {
   const order = query.order ?? (query.sort === 'createdAt' ? 'desc' : 'asc');

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
 import type { EntryKind, LedgerAccountKind } from '../db/schema';
-import type { CustomerKey } from '../customers/service';
+import type { CustomerKey } from '../customers/repository';
 
 // The whole journal's SQL: every entry on every account, paged by key (the entry's seq, the order
 // entries were applied in), never by offset, so the thousandth page costs what the first does.

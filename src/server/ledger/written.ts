@@ -1,5 +1,6 @@
 import type { HashedEntry } from './chain';
 import type { PostedEntry } from './posting';
+import { isCanonicalUuid } from './uuid';
 
 // What this process has just written to the ledger, in the form a read of it after the commit
 // gives (the same values, as PostgreSQL stores and returns them), by entry id. The readers that
@@ -17,10 +18,9 @@ export interface WrittenEntry extends Omit<HashedEntry, 'seq' | 'postings'> {
 const written = new Map<string, WrittenEntry>();
 /** About two seconds of bulk payments at their fastest; past it the oldest go (a miss only costs a read). */
 const WRITTEN_MAX = 20_000;
-const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 const storedAsGiven = (text: string | null) => text === null || (text as unknown as { isWellFormed(): boolean }).isWellFormed();
-const canonicalId = (id: string | null) => id === null || CANONICAL_UUID.test(id);
+const canonicalId = (id: string | null) => id === null || isCanonicalUuid(id);
 
 /** Who in this process reads what it writes, the last of them letting each entry go. */
 export type WrittenReaders = 'none' | 'sealer' | 'sealer and notifier';
