@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/server/auth/crypto';
+import { findSessions } from '../../src/server/auth/repository';
 import { PAYMENT_HOLD_MS } from '../../src/shared/limits';
 import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, signIn, type TestContext, staffCall, fund } from '../support/app';
 
@@ -324,6 +325,48 @@ describe('money calls per customer per minute', () => {
     for (let call = 2; call <= 5; call += 1) expect((await post(capped, customer.token, '/api/transaction/internal-transfer', move)).statusCode).toBe(201);
     expect((await post(capped, customer.token, '/api/transaction/internal-transfer', move)).statusCode).toBe(429);
     expect(await hits(customer.userId)).toBe(6);
+  });
+
+  it('counts money calls looked up together one by one, in the order asked, and only live ones', async () => {
+    const first = await createCustomer(capped);
+    const second = await createCustomer(capped);
+    const ended = await signIn(capped, first.email, first.password);
+    await capped.database.pool.query(`update sessions set ended_at = now() where token_hash = $1`, [sha256(ended)]);
+    const now = new Date();
+    const moneyCall = { now, idleSince: new Date(now.getTime() - 60 * 60 * 1000) };
+    const asks = [
+      { tokenHash: sha256(first.token), moneyCall },
+      { tokenHash: sha256(second.token), moneyCall: null },
+      { tokenHash: sha256(first.token), moneyCall },
+      { tokenHash: sha256('no such token'), moneyCall },
+      { tokenHash: sha256(ended), moneyCall },
+      { tokenHash: sha256(second.token), moneyCall },
+      { tokenHash: sha256(first.token), moneyCall },
+    ];
+    const found = await findSessions(capped.database.db, asks);
+    expect(found.map((one) => one?.row.id ?? null)).toEqual([first.userId, second.userId, first.userId, null, first.userId, second.userId, first.userId]);
+    expect(found.map((one) => one?.hit?.hits ?? null)).toEqual([1, null, 2, null, null, 1, 3]);
+    expect(found[4]?.row.ended_at).not.toBeNull();
+    for (const one of found) if (one?.hit) expect(one.hit.ttlMs).toBeGreaterThan(55_000);
+    // The next statement goes on counting from there.
+    expect((await findSessions(capped.database.db, [{ tokenHash: sha256(first.token), moneyCall }]))[0]?.hit?.hits).toBe(4);
+  });
+
+  it('lets exactly MONEY_CALLS_PER_MINUTE of many concurrent money calls through, whatever shares a lookup', async () => {
+    const customer = await createCustomer(capped);
+    const other = await createCustomer(capped);
+    await fund(capped, customer.userId, 100);
+    await fund(capped, other.userId, 100);
+    const move = { from: 'checking', to: 'savings', amount: 1 };
+    const [mine, others, reads] = await Promise.all([
+      Promise.all(Array.from({ length: 12 }, () => post(capped, customer.token, '/api/transaction/internal-transfer', move))),
+      Promise.all(Array.from({ length: 3 }, () => post(capped, other.token, '/api/transaction/internal-transfer', move))),
+      Promise.all(Array.from({ length: 4 }, () => capped.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) }))),
+    ]);
+    expect(mine.map((response) => response.statusCode).sort()).toEqual([...Array(5).fill(201), ...Array(7).fill(429)]);
+    expect(others.map((response) => response.statusCode)).toEqual([201, 201, 201]);
+    expect(reads.map((response) => response.statusCode)).toEqual([200, 200, 200, 200]);
+    expect((await balances(capped, customer.token)).savings).toBe(5);
   });
 
   it('counts nothing with RATE_LIMITS=false (test runs)', async () => {

@@ -129,8 +129,8 @@ export async function insertSession(
     .execute();
 }
 
-/** The session lookup's query: the session of a token's hash with its user. */
-function sessionLookup(db: DB, tokenHash: string) {
+/** The session lookup's query: a session with its user, for the token hash `asked.token_hash` (see findSessions). */
+function sessionLookup(db: DB) {
   return (
     db
       .selectFrom('sessions')
@@ -143,7 +143,7 @@ function sessionLookup(db: DB, tokenHash: string) {
         and not exists (select 1 from totp_factors where totp_factors.user_id = users.id and totp_factors.confirmed_at is not null)
         else false end`.as('second_factor_missing'),
       )
-      .where('sessions.token_hash', '=', tokenHash)
+      .where(sql<boolean>`sessions.token_hash = asked.token_hash`)
   );
 }
 
@@ -169,20 +169,10 @@ function compiledOnce<Args extends unknown[], R>(build: (...args: Args) => { com
   };
 }
 
-const SAMPLE_HASH = '0'.repeat(64);
-const sessionLookupQuery = compiledOnce((tokenHash: string) => sessionLookup(dummyDb, tokenHash), [SAMPLE_HASH]);
-
-/**
- * The session of a token's hash with its user. Every signed-in request runs this: a prepared
- * statement, planned once per connection, compiled once per process.
- */
-export async function findSessionByTokenHash(db: DB, tokenHash: string): Promise<SessionRow | undefined> {
-  const [row] = (await db.executeQuery(sessionLookupQuery([tokenHash]))).rows;
-  return row;
-}
-
 /** The money-call counter's key of a customer (plugins/rate-limit.ts counts it, ADR 016). */
 export const MONEY_CALL_KEY_PREFIX = 'money-calls user:';
+/** The money-call counter's window (ADR 016): MONEY_CALLS_PER_MINUTE counts calls in it. */
+export const MONEY_CALL_WINDOW_MS = 60_000;
 
 /** A money call counted with the session lookup: the customer's calls in the window so far, and its time left. */
 export interface MoneyCallHit {
@@ -191,43 +181,93 @@ export interface MoneyCallHit {
 }
 
 /**
- * The session lookup of a money call (ADR 016): the same row as findSessionByTokenHash, and in
- * the same statement (one round trip instead of two on every payment) one hit counted on the
- * customer's money-call counter, by the same COUNT_HIT_ON_CONFLICT as countHit in plugins/rate-limit.ts. Counted
- * only when the session is live by the caller's clock (not ended, not past its absolute or idle
- * expiry: the same tests as resolveSession, at millisecond precision) and its user may call a
- * customer route (a customer with a confirmed email, neither disabled nor closed), i.e. only for
- * a request that the customer access check lets through; otherwise `hit` is null and nothing is
- * counted.
+ * One token's lookup: its hash, and for a money call (ADR 016) the caller's clock, by which a hit
+ * is counted on the customer's money-call counter only if the session is live then.
  */
-export async function findSessionCountingMoneyCall(
-  db: DB,
-  tokenHash: string,
-  count: { now: Date; idleSince: Date; windowMs: number },
-): Promise<{ row: SessionRow; hit: MoneyCallHit | null } | undefined> {
-  const [row] = (await db.executeQuery(countingLookupQuery([tokenHash, count.windowMs / 1000, count.now, count.idleSince]))).rows;
-  if (!row) return undefined;
-  const { money_call_hits: hits, money_call_ttl_ms: ttlMs, ...session } = row;
-  return { row: session as SessionRow, hit: hits === null ? null : { hits, ttlMs: ttlMs ?? count.windowMs } };
+export interface SessionAsk {
+  tokenHash: string;
+  moneyCall: { now: Date; idleSince: Date } | null;
 }
 
-const countingLookupQuery = compiledOnce(
-  (tokenHash: string, windowSeconds: number, now: Date, idleSince: Date) => ({
+/** What a lookup finds: the session with its user, and the money call's hit if one was counted. */
+export interface SessionFound {
+  row: SessionRow;
+  hit: MoneyCallHit | null;
+}
+
+/**
+ * The sessions of several tokens' hashes with their users, in one statement (every signed-in
+ * request runs it, and concurrent requests share it: see resolveSession): a prepared statement,
+ * planned once per connection, compiled once per process. Answers one result per ask, in order.
+ *
+ * A money call's hit is counted in the same statement (one round trip instead of two on every
+ * payment), by the same COUNT_HIT_ON_CONFLICT as countHit in plugins/rate-limit.ts. It is counted
+ * only when the session is live by the caller's clock (not ended, not past its absolute or idle
+ * expiry: the same tests as resolveSession, at millisecond precision) and its user may call a
+ * customer route (a customer with a confirmed email, neither disabled nor closed), i.e. only for a
+ * request that the customer access check lets through; otherwise `hit` is null and nothing is
+ * counted. Several money calls of one customer in one statement add up on one upsert, and each is
+ * answered its own place in the count (the first n-1 + 1, the next n-1 + 2...), as if they had
+ * come one after another in the order asked.
+ */
+export async function findSessions(db: DB, asks: readonly SessionAsk[]): Promise<(SessionFound | undefined)[]> {
+  const asked = asks.map((ask, index) => ({
+    ord: index + 1,
+    token_hash: ask.tokenHash,
+    money_call: ask.moneyCall !== null,
+    asked_at: ask.moneyCall?.now.toISOString() ?? null,
+    idle_since: ask.moneyCall?.idleSince.toISOString() ?? null,
+  }));
+  const { rows } = await db.executeQuery(sessionsQuery([JSON.stringify(asked)]));
+  const found: (SessionFound | undefined)[] = asks.map(() => undefined);
+  for (const { ord, money_call: _moneyCall, asked_at: _askedAt, idle_since: _idleSince, money_call_hits: hits, money_call_ttl_ms: ttlMs, ...row } of rows) {
+    found[ord - 1] = { row, hit: hits === null ? null : { hits, ttlMs: ttlMs ?? MONEY_CALL_WINDOW_MS } };
+  }
+  return found;
+}
+
+const sessionsQuery = compiledOnce(
+  (asked: string) => ({
     compile: () =>
-      sql<SessionRow & { money_call_hits: number | null; money_call_ttl_ms: number | null }>`
-      with found as materialized (${sessionLookup(dummyDb, tokenHash)}), hit as (
-        insert into rate_limits as stored (key, hits, window_ends_at)
-        select ${sql.lit(MONEY_CALL_KEY_PREFIX)} || found.id::text, 1, now() + make_interval(secs => ${windowSeconds}::double precision)
+      sql<
+        SessionRow & {
+          ord: number;
+          money_call: boolean;
+          asked_at: Date | null;
+          idle_since: Date | null;
+          money_call_hits: number | null;
+          money_call_ttl_ms: number | null;
+        }
+      >`
+      with asked as (
+        select * from jsonb_to_recordset(${asked}::jsonb) as asked (ord int, token_hash text, money_call boolean, asked_at timestamptz, idle_since timestamptz)
+      ), found as materialized (
+        select asked.ord, asked.money_call, asked.asked_at, asked.idle_since, session.*
+        from asked cross join lateral (${sessionLookup(dummyDb)}) as session
+      ), counted as (
+        select found.ord, found.id, row_number() over calls as nth, count(*) over calls as calls
         from found
-        where found.ended_at is null and found.expires_at > ${now}::timestamptz
-          and date_trunc('milliseconds', found.last_seen_at) > ${idleSince}::timestamptz
+        where found.money_call and found.ended_at is null and found.expires_at > found.asked_at
+          and date_trunc('milliseconds', found.last_seen_at) > found.idle_since
           and not found.is_admin and found.is_email_confirmed and not found.is_account_disabled and found.closed_at is null
+        window calls as (partition by found.id order by found.ord rows between unbounded preceding and unbounded following)
+      ), hit as (
+        insert into rate_limits as stored (key, hits, window_ends_at)
+        select ${sql.lit(MONEY_CALL_KEY_PREFIX)} || counted.id::text, counted.calls, now() + make_interval(secs => ${sql.lit(MONEY_CALL_WINDOW_MS / 1000)})
+        from counted
+        where counted.nth = 1
         ${COUNT_HIT_ON_CONFLICT}
       )
-      select found.*, hit.hits as money_call_hits, hit.ttl_ms as money_call_ttl_ms from found left join hit on true`.compile(dummyDb),
+      select found.*, (hit.hits - counted.calls + counted.nth)::int as money_call_hits, hit.ttl_ms as money_call_ttl_ms
+      from found
+      left join counted on counted.ord = found.ord
+      left join hit on hit.key = ${sql.lit(MONEY_CALL_KEY_PREFIX)} || found.id::text`.compile(dummyDb),
   }),
-  // The values in the order the text takes them ($1..$4).
-  [SAMPLE_HASH, 60, new Date(0), new Date(0)],
+  // The asks as JSON rows rather than arrays: the planner counts the elements of an array
+  // (unnest) in every custom plan, and so planned this statement anew on every call (0.4 ms,
+  // four times its execution); a JSON set is 100 rows to it whatever it holds, so PostgreSQL keeps
+  // one generic plan, which is the same plan (an index lookup per token) for one token or two hundred.
+  ['[]'],
 );
 
 /** The user's live sessions (not ended, not past their absolute or idle expiry), newest first. */

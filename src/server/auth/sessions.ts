@@ -9,6 +9,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../shared/limits';
 import type { Actor, ActorContext, AppContext } from '../context';
 import type { SessionUser, User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
+import { batched } from '../lib/batched';
 import { notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { describeUserAgent } from '../lib/user-agent';
@@ -100,29 +101,50 @@ export function staffAccessEnded(user: Pick<User, 'is_admin' | 'staff_status'>):
   return user.is_admin && user.staff_status !== 'active';
 }
 
+/** How many session lookups one process has out at once; the requests that arrive meanwhile share the next. */
+const SESSION_LOOKUPS_IN_FLIGHT = 1;
+/** At most this many tokens in one lookup statement. */
+const SESSION_LOOKUP_BATCH_MAX = 200;
+const lookups = new WeakMap<AppContext['db'], (ask: repository.SessionAsk) => Promise<repository.SessionFound | undefined>>();
+
+/**
+ * Looks a token up with the requests of the same moment (ADR 008): the lookup is a round trip of
+ * its own on every signed-in request, and the round trip (not the statement) is most of its cost.
+ * A request waits for nothing when no lookup is out; under load, one statement answers many.
+ */
+function lookup(db: AppContext['db'], ask: repository.SessionAsk): Promise<repository.SessionFound | undefined> {
+  let batch = lookups.get(db);
+  if (!batch) {
+    batch = batched((asks: repository.SessionAsk[]) => repository.findSessions(db, asks), {
+      inFlight: SESSION_LOOKUPS_IN_FLIGHT,
+      max: SESSION_LOOKUP_BATCH_MAX,
+    });
+    lookups.set(db, batch);
+  }
+  return batch(ask);
+}
+
 /**
  * The session of a token, if it is live: not ended, not past its idle or absolute expiry, and its
  * user neither disabled nor closed nor suspended staff (such a session is ended on the spot).
+ * With `countMoneyCall`, a money call's hit is counted for the customer in the lookup's statement
+ * (ADR 016), only if the session is live.
  */
 export async function resolveSession(
   ctx: Pick<AppContext, 'db' | 'clock'>,
   token: string,
-  options: { moneyCallWindowMs?: number } = {},
+  options: { countMoneyCall?: boolean } = {},
 ): Promise<(LiveSession & { moneyCallHit: repository.MoneyCallHit | null }) | null> {
   if (token.length > 200) return null;
   const nowDate = ctx.clock.now();
   const now = nowDate.getTime();
-  // A money call counts its hit in the lookup's statement (ADR 016), only if the session is live.
-  const found =
-    options.moneyCallWindowMs === undefined
-      ? { row: await repository.findSessionByTokenHash(ctx.db, sha256(token)), hit: null }
-      : ((await repository.findSessionCountingMoneyCall(ctx.db, sha256(token), {
-          now: nowDate,
-          idleSince: new Date(now - SESSION_IDLE_MS),
-          windowMs: options.moneyCallWindowMs,
-        })) ?? { row: undefined, hit: null });
+  const found = await lookup(ctx.db, {
+    tokenHash: sha256(token),
+    moneyCall: options.countMoneyCall ? { now: nowDate, idleSince: new Date(now - SESSION_IDLE_MS) } : null,
+  });
+  if (!found) return null;
   const row = found.row;
-  if (!row || row.ended_at) return null;
+  if (row.ended_at) return null;
   let lastSeen = new Date(row.last_seen_at).getTime();
   if (new Date(row.expires_at).getTime() <= now || lastSeen + SESSION_IDLE_MS <= now || row.is_account_disabled || row.closed_at || staffAccessEnded(row)) {
     await repository.endSession(ctx.db, row.session_id);

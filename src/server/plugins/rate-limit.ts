@@ -3,7 +3,7 @@ import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
-import { MONEY_CALL_KEY_PREFIX, type MoneyCallHit } from '../auth/repository';
+import { MONEY_CALL_KEY_PREFIX, MONEY_CALL_WINDOW_MS, type MoneyCallHit } from '../auth/repository';
 import { type DB, prepared } from '../db/database';
 import { rateLimited } from '../lib/errors';
 import { COUNT_HIT_ON_CONFLICT } from '../lib/rate-limit-count';
@@ -111,17 +111,15 @@ declare module 'fastify' {
   }
 }
 
-const MONEY_CALL_WINDOW_MS = 60_000;
-
 /**
  * The sign-in hook's option for resolveSession: on a customer money call with the cap on, the
  * session lookup counts the hit in its own statement (one round trip instead of two on every
  * payment), and only when the session is live and its user passes the customer access check;
  * the hook below then checks the cap with that count. Anything else is counted by the hook.
  */
-export function moneyCallCounting(request: FastifyRequest, context: Pick<AppContext, 'config'>): { moneyCallWindowMs?: number } {
+export function moneyCallCounting(request: FastifyRequest, context: Pick<AppContext, 'config'>): { countMoneyCall: boolean } {
   const config = request.routeOptions.config;
-  return context.config.rateLimits && config.moneyCall && config.access === 'customer' ? { moneyCallWindowMs: MONEY_CALL_WINDOW_MS } : {};
+  return { countMoneyCall: context.config.rateLimits && config.moneyCall === true && config.access === 'customer' };
 }
 export const MONEY_CALLS_MESSAGE = 'Too many payments in a minute. Please wait a moment and try again.';
 
