@@ -207,8 +207,8 @@ export interface SessionFound {
  * customer route (a customer with a confirmed email, neither disabled nor closed), i.e. only for a
  * request that the customer access check lets through; otherwise `hit` is null and nothing is
  * counted. Several money calls of one customer in one statement add up on one upsert, and each is
- * answered its own place in the count (the first n-1 + 1, the next n-1 + 2...), as if they had
- * come one after another in the order asked.
+ * answered its own place in the count (the count before the statement plus one, plus two...), as
+ * if they had come one after another in the order asked.
  */
 export async function findSessions(db: DB, asks: readonly SessionAsk[]): Promise<(SessionFound | undefined)[]> {
   const asked = asks.map((ask, index) => ({
