@@ -39,11 +39,10 @@ export function uuidv7(now = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Whether text is a uuid in its usual spelling (either case), as staff paste an id. */
-export const isUuid = (text: string): boolean => UUID_TEXT.test(text);
 
 /** Whether text is a uuid exactly as PostgreSQL writes one back (lowercase). */
 export const isCanonicalUuid = (text: string): boolean => CANONICAL_UUID.test(text);
+
+/** Whether text is a uuid in its usual spelling (either case), as staff paste an id. */
+export const isUuid = (text: string): boolean => isCanonicalUuid(text.toLowerCase());
