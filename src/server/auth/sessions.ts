@@ -10,7 +10,7 @@ import type { Actor, ActorContext, AppContext } from '../context';
 import type { SessionUser, User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { batched } from '../lib/batched';
-import { notFound } from '../lib/errors';
+import { busy, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { describeUserAgent } from '../lib/user-agent';
 import { notify } from '../notifications/service';
@@ -105,6 +105,8 @@ export function staffAccessEnded(user: Pick<User, 'is_admin' | 'staff_status'>):
 const SESSION_LOOKUPS_IN_FLIGHT = 1;
 /** At most this many tokens in one lookup statement. */
 const SESSION_LOOKUP_BATCH_MAX = 200;
+/** Requests waiting for a lookup; past this (PostgreSQL stalled, or far more load than it answers) the bank answers 503 at once. */
+export const SESSION_LOOKUPS_WAITING_MAX = 10_000;
 const lookups = new WeakMap<AppContext['db'], (ask: repository.SessionAsk) => Promise<repository.SessionFound | undefined>>();
 
 /**
@@ -118,6 +120,8 @@ function lookup(db: AppContext['db'], ask: repository.SessionAsk): Promise<repos
     batch = batched((asks: repository.SessionAsk[]) => repository.findSessions(db, asks), {
       inFlight: SESSION_LOOKUPS_IN_FLIGHT,
       max: SESSION_LOOKUP_BATCH_MAX,
+      waitingMax: SESSION_LOOKUPS_WAITING_MAX,
+      refuse: busy,
     });
     lookups.set(db, batch);
   }

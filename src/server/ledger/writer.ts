@@ -1,7 +1,7 @@
 import type { DB } from '../db/database';
 import { databaseUnavailable, describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import { inTransaction } from '../db/transaction';
-import { AppError, assert } from '../lib/errors';
+import { AppError, assert, busy } from '../lib/errors';
 import { ledgerWriterBatchSize, ledgerWriterFallbacks, ledgerWriterQueueDepth } from '../lib/metrics';
 import { storedOutcome, type Outcome } from '../lib/outcome';
 import type { IdempotencyTicket } from './idempotency';
@@ -60,7 +60,6 @@ export const BATCH_ENTRIES_MAX = 256;
 export const BATCHES_IN_FLIGHT_DEFAULT = 1;
 /** Requests waiting for the writer; past this the bank answers 503 and the client retries later. */
 export const WRITER_QUEUE_MAX = 10_000;
-export const WRITER_BUSY_MESSAGE = 'The bank is very busy right now. Please try again in a moment.';
 export const WRITER_CLOSED_MESSAGE = 'The bank is restarting. Please try again in a moment.';
 /** The book holds at most this many accounts; past it, it starts again (a miss only costs a locking read). */
 const BOOK_ACCOUNTS_MAX = 100_000;
@@ -167,7 +166,7 @@ export class LedgerWriter {
       return;
     }
     if (this.queue.length >= (this.options.queueMax ?? WRITER_QUEUE_MAX)) {
-      item.reject(new AppError('unavailable', WRITER_BUSY_MESSAGE));
+      item.reject(busy());
       return;
     }
     this.queue.push(item);

@@ -43,6 +43,9 @@ export const badRequest = (message: string, fields?: Record<string, string>) => 
 export const notFound = (message = 'Not found') => new AppError('not_found', message);
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('forbidden', message);
 export const unauthorized = (message = 'Please sign in') => new AppError('unauthorized', message);
+/** More work waiting than the bank takes on (a full queue): 503 with Retry-After; the client tries again shortly. */
+export const BUSY_MESSAGE = 'The bank is very busy right now. Please try again in a moment.';
+export const busy = () => new AppError('unavailable', BUSY_MESSAGE);
 export const conflict = (message: string, fields?: Record<string, string>) => new AppError('conflict', message, fields);
 
 /** An invariant of the bank's own code: failing it is a bug, answered 500 and logged. */
