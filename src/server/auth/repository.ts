@@ -220,7 +220,7 @@ export async function findSessions(db: DB, asks: readonly SessionAsk[]): Promise
   }));
   const { rows } = await db.executeQuery(sessionsQuery([JSON.stringify(asked)]));
   const found: (SessionFound | undefined)[] = asks.map(() => undefined);
-  for (const { ord, money_call: _moneyCall, asked_at: _askedAt, idle_since: _idleSince, money_call_hits: hits, money_call_ttl_ms: ttlMs, ...row } of rows) {
+  for (const { ord, money_call_hits: hits, money_call_ttl_ms: ttlMs, ...row } of rows) {
     found[ord - 1] = { row, hit: hits === null ? null : { hits, ttlMs: ttlMs ?? MONEY_CALL_WINDOW_MS } };
   }
   return found;
@@ -232,9 +232,6 @@ const sessionsQuery = compiledOnce(
       sql<
         SessionRow & {
           ord: number;
-          money_call: boolean;
-          asked_at: Date | null;
-          idle_since: Date | null;
           money_call_hits: number | null;
           money_call_ttl_ms: number | null;
         }
@@ -242,13 +239,13 @@ const sessionsQuery = compiledOnce(
       with asked as (
         select * from jsonb_to_recordset(${asked}::jsonb) as asked (ord int, token_hash text, money_call boolean, asked_at timestamptz, idle_since timestamptz)
       ), found as materialized (
-        select asked.ord, asked.money_call, asked.asked_at, asked.idle_since, session.*
+        select asked.ord, session.*
         from asked cross join lateral (${sessionLookup(dummyDb)}) as session
       ), counted as (
         select found.ord, found.id, row_number() over calls as nth, count(*) over calls as calls
-        from found
-        where found.money_call and found.ended_at is null and found.expires_at > found.asked_at
-          and date_trunc('milliseconds', found.last_seen_at) > found.idle_since
+        from found join asked on asked.ord = found.ord
+        where asked.money_call and found.ended_at is null and found.expires_at > asked.asked_at
+          and date_trunc('milliseconds', found.last_seen_at) > asked.idle_since
           and not found.is_admin and found.is_email_confirmed and not found.is_account_disabled and found.closed_at is null
         window calls as (partition by found.id order by found.ord rows between unbounded preceding and unbounded following)
       ), hit as (
