@@ -389,6 +389,9 @@ async function scenarios(db: DB): Promise<Scenario[]> {
   // A day in the middle of the seeded month, by booking time and by value date.
   const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
   const dayAfter = new Date(Date.parse(tenDaysAgo) + 86_400_000).toISOString().slice(0, 10);
+  // Ranges longer than two months: a year that ended before the seeded month (nothing in it, the
+  // whole journal newer), and the last 120 days (the seeded month and the empty months before it).
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
   const list: Scenario[] = [
     { name: 'users list (page 1, newest first)', path: '/api/user/admin?page=1&pageSize=20' },
     { name: 'users list sorted by last name, page 50', path: '/api/user/admin?page=50&pageSize=20&sort=lastName' },
@@ -403,6 +406,11 @@ async function scenarios(db: DB): Promise<Scenario[]> {
     { name: 'journal, amount $400-$401', path: '/api/admin/journal?amountMin=400&amountMax=401' },
     { name: 'journal, booked on one day 10 days ago', path: `/api/admin/journal?bookedFrom=${tenDaysAgo}T00:00:00.000Z&bookedTo=${dayAfter}T00:00:00.000Z` },
     { name: 'journal, value date 10 days ago', path: `/api/admin/journal?valueFrom=${tenDaysAgo}&valueTo=${tenDaysAgo}` },
+    {
+      name: 'journal, booked in a year that ended 60 days ago',
+      path: `/api/admin/journal?bookedFrom=${daysAgo(425)}T00:00:00.000Z&bookedTo=${daysAgo(60)}T00:00:00.000Z`,
+    },
+    { name: 'journal, value dates of the last 120 days', path: `/api/admin/journal?valueFrom=${daysAgo(120)}&valueTo=${daysAgo(0)}` },
     { name: 'journal, wires over $400 on one day', path: `/api/admin/journal?kind=wire&amountMin=400&valueFrom=${tenDaysAgo}&valueTo=${tenDaysAgo}` },
     { name: 'trial balance, newest day', path: `/api/admin/reports/trial-balance?date=${last}` },
     { name: `trial balance, opening day, page 1`, path: `/api/admin/reports/trial-balance?date=${first}` },
