@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postEntries } from '../../src/server/ledger/posting';
 import { sealAll } from '../../src/server/ledger/sealer';
 import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext, valueDate, staffCall, staffEntry } from '../support/app';
 
@@ -87,6 +88,51 @@ describe('GET /api/admin/journal', () => {
     expect(page.items.find((item) => item.id === entries.bobReversal)).toMatchObject({ kind: 'reversal', reversalOf: entries.bobDebit });
     expect(page.olderCursor).toBeNull();
     expect(page.newerCursor).toBeNull();
+  });
+
+  it("shows an entry's postings in one order on every load: between two customers, the payer before the payee", async () => {
+    const db = ctx.database.db;
+    // Customers of their own: the other tests count Alice's and Bob's entries.
+    const bob = await createCustomer(ctx, { firstName: 'Bob', lastName: 'Order' });
+    const alice = await createCustomer(ctx, { firstName: 'Alice', lastName: 'Order' });
+    for (const customer of [bob, alice]) await staffEntry(ctx, customer.userId, 'credit', 10, { date: valueDate(0), description: 'Funding' });
+    const checking = async (userId: string) =>
+      (await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).where('kind', '=', 'checking').executeTakeFirstOrThrow()).id;
+    // Bob pays Alice, and Alice pays Bob: whichever account sorts first, the debit leads.
+    const [bobToAlice, aliceToBob] = await db.transaction().execute(async (trx) =>
+      postEntries(trx, [
+        {
+          kind: 'transfer',
+          description: 'Bob pays Alice',
+          authorId: bob.userId,
+          postings: [
+            { accountId: await checking(bob.userId), amountCents: -1_00, counterparty: 'Alice Journal' },
+            { accountId: await checking(alice.userId), amountCents: 1_00, counterparty: 'Bob Journal' },
+          ],
+        },
+        {
+          kind: 'transfer',
+          description: 'Alice pays Bob',
+          authorId: alice.userId,
+          postings: [
+            { accountId: await checking(bob.userId), amountCents: 2_00, counterparty: 'Alice Journal' },
+            { accountId: await checking(alice.userId), amountCents: -2_00, counterparty: 'Bob Journal' },
+          ],
+        },
+      ]),
+    );
+    for (let load = 0; load < 3; load += 1) {
+      const page = await journal('kind=transfer&pageSize=100');
+      const owners = (id: string | undefined) => page.items.find((item) => item.id === id)?.postings.map((posting) => [posting.ownerId, posting.amountCents]);
+      expect(owners(bobToAlice?.id)).toEqual([
+        [bob.userId, -1_00],
+        [alice.userId, 1_00],
+      ]);
+      expect(owners(aliceToBob?.id)).toEqual([
+        [alice.userId, -2_00],
+        [bob.userId, 2_00],
+      ]);
+    }
   });
 
   it('pages by key: older and newer pages meet without a gap or a repeat', async () => {

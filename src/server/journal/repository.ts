@@ -213,7 +213,9 @@ export interface EntryDetails {
  * postings with their accounts and owners, its reversal and its newest description note. The
  * three reads are the ones the journal made as three statements, each for the page's entries at
  * once down its index ((entry_id, account_id), reversal_of, (entry_id, id)), joined by `union all`
- * (`part` says which read a row comes from).
+ * (`part` says which read a row comes from). An entry's postings come in one order on every load:
+ * the bank's accounts before customers', by kind, then the debit before the credit (who paid whom),
+ * then by account number.
  */
 export async function entryDetails(db: DB, entryIds: string[]): Promise<Map<string, EntryDetails>> {
   if (entryIds.length === 0) return new Map();
@@ -229,7 +231,7 @@ export async function entryDetails(db: DB, entryIds: string[]): Promise<Map<stri
     union all
     (select distinct on (n.entry_id) 2, n.entry_id, null, null, null, null, null, null, null, null, null, null, null, null, n.description, null
      from entry_notes n where n.entry_id = any(${ids}) order by n.entry_id, n.id desc)
-    order by part, entry_id, customer_first, account_kind`;
+    order by part, entry_id, customer_first, account_kind, amount, number`;
   // A constant text (the ids are one array parameter): prepared once per connection, not planned per page.
   const rows = await db.executeQuery(prepared(query.compile(db)));
   const details = new Map<string, EntryDetails>();
