@@ -31,9 +31,27 @@ describe('beneficiaries', () => {
 
   it('saves a payee at this bank without routing number or bank name', async () => {
     const customer = await createCustomer(ctx);
-    const response = await save(customer.token, { name: 'Alex Morgan', accountNumber: '4000000006' });
+    const other = await createCustomer(ctx);
+    const response = await save(customer.token, { name: 'A Neighbour', accountNumber: other.accountNumber });
     expect(response.statusCode).toBe(201);
-    expect(json(response).data).toMatchObject({ routingNumber: '', bankName: '' });
+    expect(json(response).data).toMatchObject({ accountNumber: other.accountNumber, routingNumber: '', bankName: '' });
+  });
+
+  it('refuses a payee it could never pay: no account here by that number, or another bank without its routing number or name', async () => {
+    const customer = await createCustomer(ctx);
+    const unknown = await save(customer.token, { name: 'Nobody Here', accountNumber: '1234567890' });
+    expect(unknown.statusCode).toBe(400);
+    expect(json(unknown)).toMatchObject({
+      message: 'No account at this bank has that number. For an account at another bank, enter its routing number and bank name.',
+      fields: { accountNumber: 'No account at this bank has that number' },
+    });
+    const noBankName = await save(customer.token, { ...payee, bankName: '' });
+    expect(noBankName.statusCode).toBe(400);
+    expect(json(noBankName).fields).toEqual({ bankName: 'Bank name is required for another bank' });
+    const noRouting = await save(customer.token, { ...payee, routingNumber: '' });
+    expect(noRouting.statusCode).toBe(400);
+    expect(json(noRouting).fields).toEqual({ routingNumber: 'Routing number is required for another bank' });
+    expect(await list(customer.token)).toEqual([]);
   });
 
   it('refuses bad input', async () => {

@@ -3,6 +3,7 @@ import type { ActorContext } from '../context';
 import { inTransaction } from '../db/transaction';
 import { badRequest, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
+import * as transactions from '../transactions/repository';
 import * as repository from './repository';
 
 // Saved payees. Every query filters by the acting customer: another customer's payee id is a 404.
@@ -21,9 +22,29 @@ export async function myBeneficiaries(ctx: ActorContext): Promise<BeneficiaryDto
   return rows.map(toBeneficiaryDto);
 }
 
+/**
+ * A payee the transfer form can pay: at another bank with both its routing number and its bank
+ * name, or at this bank (neither) with an account that exists here, as the transfer checks it.
+ */
+async function assertPayable(ctx: ActorContext, payee: repository.NewBeneficiary): Promise<void> {
+  if (payee.routingNumber !== '' || payee.bankName !== '') {
+    if (payee.routingNumber === '')
+      throw badRequest('Please enter the routing number of the bank', { routingNumber: 'Routing number is required for another bank' });
+    if (payee.bankName === '') throw badRequest('Please enter the name of the bank', { bankName: 'Bank name is required for another bank' });
+    return;
+  }
+  const account = await transactions.findPayeeByAccountNumber(ctx.db, payee.accountNumber);
+  if (!account) {
+    throw badRequest('No account at this bank has that number. For an account at another bank, enter its routing number and bank name.', {
+      accountNumber: 'No account at this bank has that number',
+    });
+  }
+}
+
 /** Saving a payee twice is harmless: the answer is the saved one (200 instead of 201). */
 export async function saveBeneficiary(ctx: ActorContext, payee: repository.NewBeneficiary): Promise<Outcome<BeneficiaryDto>> {
   const userId = ctx.actor.user.id;
+  await assertPayable(ctx, payee);
   const { row, created } = await inTransaction(ctx.db, async (trx) => {
     await repository.lockOwner(trx, userId);
     const existing = await repository.findSavedPayee(trx, userId, payee);
