@@ -48,10 +48,15 @@ export const AMOUNT_JSON_SCHEMA = {
   examples: [120.25],
 };
 
-export const amountCents = (missingMessage: string) =>
+/** Plain decimal digits with more whole digits than any amount the bank takes ("99999999999999999999"). */
+const beyondAnyAmount = (value: unknown) =>
+  (typeof value === 'number' && Number.isFinite(value) && value > AMOUNT_CENTS_MAX / 100) ||
+  (typeof value === 'string' && /^[0-9]{13,}(\.[0-9]*)?$/.test(value.trim()));
+
+export const amountCents = (missingMessage: string, description = AMOUNT_JSON_SCHEMA.description) =>
   z
     .unknown()
-    .meta(AMOUNT_JSON_SCHEMA)
+    .meta({ ...AMOUNT_JSON_SCHEMA, description })
     .transform((value, ctx) => {
       if (value === undefined || value === null || value === '') {
         ctx.addIssue({ code: 'custom', message: missingMessage });
@@ -59,7 +64,11 @@ export const amountCents = (missingMessage: string) =>
       }
       const cents = dollarsToCents(value);
       if (cents === null) {
-        ctx.addIssue({ code: 'custom', message: 'Amount must be a number with at most 2 decimal places' });
+        // A number too large to be an amount is told the limit, as one just above it is.
+        const message = beyondAnyAmount(value)
+          ? `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}`
+          : 'Amount must be a number with at most 2 decimal places';
+        ctx.addIssue({ code: 'custom', message });
         return z.NEVER;
       }
       if (cents <= 0) {

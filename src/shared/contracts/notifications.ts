@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AMOUNT_CENTS_MAX, AMOUNT_JSON_SCHEMA, dollarsToCents, formatCents } from '../money';
+import { amountCents } from '../money';
 import { envelope, ZPage, ZTimestamp } from './common';
 
 // GET /api/notifications, POST /api/notifications/{id}/read, POST /api/notifications/read-all,
@@ -121,29 +121,7 @@ export type NotificationPreferencesDto = Record<NotificationKind, NotificationPr
 export const ZNotificationPreferencesAnswer = envelope(ZNotificationPreferences);
 
 /** A threshold: decimal dollars (number or string) with at most 2 places, more than 0; cents inside. */
-const threshold = z
-  .unknown()
-  .meta({ ...AMOUNT_JSON_SCHEMA, description: 'Decimal dollars with at most 2 places, more than 0, e.g. 500 or 99.50' })
-  .transform((value, ctx) => {
-    if (value === undefined || value === null || value === '') {
-      ctx.addIssue({ code: 'custom', message: THRESHOLD_REQUIRED_MESSAGE });
-      return z.NEVER;
-    }
-    const cents = dollarsToCents(value);
-    if (cents === null) {
-      ctx.addIssue({ code: 'custom', message: 'Amount must be a number with at most 2 decimal places' });
-      return z.NEVER;
-    }
-    if (cents <= 0) {
-      ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
-      return z.NEVER;
-    }
-    if (cents > AMOUNT_CENTS_MAX) {
-      ctx.addIssue({ code: 'custom', message: `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}` });
-      return z.NEVER;
-    }
-    return cents;
-  });
+const threshold = amountCents(THRESHOLD_REQUIRED_MESSAGE, 'Decimal dollars with at most 2 places, more than 0, e.g. 500 or 99.50');
 
 const onOff = (label: string) => z.boolean({ message: `${label} must be true or false` });
 const ZChannels = z.strictObject({ inApp: onOff('inApp'), email: onOff('email') });
