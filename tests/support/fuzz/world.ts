@@ -107,8 +107,8 @@ export class World {
       const body = await this.call('POST', '/api/beneficiaries', person.token, {
         name: 'Jordan Payee',
         accountNumber: '12345678',
-        routingNumber: '',
-        bankName: '',
+        routingNumber: '021000021',
+        bankName: 'Chase',
       });
       return body.data._id as string;
     });
