@@ -46,8 +46,16 @@ test.describe('admin back office', () => {
     await expect(page).toHaveURL(/\/admin\/users$/);
     await expect(page.getByRole('table', { name: /Users, page 1/ })).toBeVisible();
     await checkA11y();
+    // A search that finds no one is echoed back whole, and wraps on a phone rather than widen the page.
+    await page.setViewportSize({ width: 375, height: 900 });
+    const longTerm = 'x'.repeat(100);
+    await page.getByLabel('Search users').fill(longTerm);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: `No users match "${longTerm}".` })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByLabel('Search users').fill(customer.accountNumber);
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`search=${customer.accountNumber}`));
     const rows = page.getByRole('table', { name: /Users/ }).getByRole('row');
     await expect(rows).toHaveCount(2);

@@ -21,6 +21,12 @@ async function accountNumberOf(request: APIRequestContext, user: { email: string
   return ((await response.json()) as { data: { user: { account: { number: string } } } }).data.user.account.number;
 }
 
+/** No sideways scroll: long texts customers typed wrap on a phone's page. */
+async function noSidewaysScroll(page: Page, what: string) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${what} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+}
+
 /** The account navigation as a customer uses it: the sidebar, or the menu on a phone. */
 async function openFromNav(page: Page, width: number, name: string) {
   if (width < 1024) await page.getByRole('button', { name: 'Open menu' }).click();
@@ -34,6 +40,8 @@ for (const width of [375, 1280]) {
     const tag = `${width}-${Date.now().toString(36)}`;
     const paidNote = `Concert tickets ${tag}`;
     const declinedNote = `Taxi ${tag}`;
+    // A note that is one long word (the longest a note may be): it must wrap, not widen the page.
+    const longNote = `Note${tag.replace('-', '')}`.padEnd(140, 'N');
     const amount = width === 375 ? 12.34 : 21.5;
 
     // ---------------------------------------------------------------- Alex: his details, then the request
@@ -90,6 +98,13 @@ for (const width of [375, 1280]) {
     await alex.getByLabel('Note (optional)').fill(declinedNote);
     await alex.getByRole('button', { name: 'Send request' }).click();
     await expect(alex.getByTestId('sent-request').filter({ hasText: declinedNote })).toContainText('Waiting');
+    // A third, with the long note: Alex cancels it at the end.
+    await to.fill(DEMO_CUSTOMER_2.email);
+    await alex.getByLabel('Amount (USD)').fill('3');
+    await alex.getByLabel('Note (optional)').fill(longNote);
+    await alex.getByRole('button', { name: 'Send request' }).click();
+    await expect(alex.getByTestId('sent-request').filter({ hasText: longNote })).toContainText('Waiting');
+    await noSidewaysScroll(alex, 'Payment requests (sent, with a long note)');
     await noToasts(alex);
     await checkA11y(alex);
 
@@ -113,6 +128,8 @@ for (const width of [375, 1280]) {
     const received = jamie.getByTestId('received-request').filter({ hasText: paidNote });
     await expect(received).toContainText(title);
     await expect(received).toContainText('Waiting');
+    await expect(jamie.getByTestId('received-request').filter({ hasText: longNote })).toContainText(`Alex Morgan asks you for ${money(3)}`);
+    await noSidewaysScroll(jamie, 'Payment requests (asked of you, with a long note)');
     await checkA11y(jamie);
 
     await received.getByRole('button', { name: `Pay Alex Morgan ${money(amount)}` }).click();
@@ -166,6 +183,11 @@ for (const width of [375, 1280]) {
     await openFromNav(alex, width, 'Requests');
     await expect(alex.getByTestId('sent-request').filter({ hasText: paidNote })).toContainText('Paid');
     await expect(alex.getByTestId('sent-request').filter({ hasText: declinedNote })).toContainText('Declined');
+    const sentLong = alex.getByTestId('sent-request').filter({ hasText: longNote });
+    await sentLong.getByRole('button', { name: `Cancel request for ${money(3)} from ${DEMO_CUSTOMER_2.email}` }).click();
+    await expect(sentLong).toContainText('Cancelled');
+    await noSidewaysScroll(alex, 'Payment requests (sent, with a long note)');
+    await noToasts(alex);
     await checkA11y(alex);
     await alex.goto('/account/transactions');
     await expect(alex.getByTestId('transaction-line').filter({ hasText: paidNote }).first()).toContainText(`+${money(amount)}`);

@@ -82,7 +82,8 @@ export default function AdminUsersPage() {
       {data ? (
         <>
           {data.items.length === 0 ? (
-            <p className="text-slate-700" role="status">
+            // The search echoed back may be one long word: it breaks rather than widen a phone's page.
+            <p className="text-slate-700 [overflow-wrap:anywhere]" role="status">
               {params.search ? `No users match "${params.search}".` : 'No users yet.'}
             </p>
           ) : (

@@ -27,17 +27,22 @@ function StatusBadge({ status }: { status: PaymentRequestStatus }) {
   return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${className}`}>{label}</span>;
 }
 
+/**
+ * One request. Its names and note are what customers typed, possibly one long word: they may break
+ * anywhere (not only `break-words`, which leaves the word's width as the card's least width), so a
+ * phone's page never scrolls sideways.
+ */
 function RequestLine({ request, children }: { request: PaymentRequestDto; children?: React.ReactNode }) {
   return (
     <li data-testid={`${request.direction}-request`} className="py-3">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <p className="font-semibold break-words text-slate-900">
+          <p className="font-semibold text-slate-900 [overflow-wrap:anywhere]">
             {request.direction === 'received'
               ? `${request.counterparty} asks you for ${formatDollars(request.amount)}`
               : `${formatDollars(request.amount)} from ${request.counterparty}`}
           </p>
-          {request.note ? <p className="text-sm break-words text-slate-800">“{request.note}”</p> : null}
+          {request.note ? <p className="text-sm text-slate-800 [overflow-wrap:anywhere]">“{request.note}”</p> : null}
           <p className="text-sm text-slate-700">
             Sent {formatDate(request.createdAt, 'dateTime')}
             {lifeOf(request)}
