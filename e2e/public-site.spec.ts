@@ -159,6 +159,17 @@ test.describe('navigation', () => {
     await expect(menu.getByRole('link', { name: 'Open Account' })).toHaveAttribute('href', '/signin');
     await expect(menu.getByRole('link', { name: 'Activate Account' })).toHaveAttribute('href', '/signup');
     await checkA11y();
+    // Escape closes it and leaves focus on the button that opened it, from the button or from a link in it.
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(menu).toBeVisible();
+    await menu.getByRole('link', { name: 'Open Account' }).focus();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    await page.getByRole('button', { name: 'Open menu' }).click();
     await menu.getByRole('link', { name: 'Savings', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Savings Accounts');
     await expect(menu).toBeHidden();

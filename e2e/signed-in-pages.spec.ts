@@ -74,6 +74,23 @@ for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await signInByApi(page, DEMO_CUSTOMER_2);
     for (const path of accountPaths) await checkPage(page, path, checkA11y);
+    if (width < 1024) {
+      // The phone's menu: Escape closes it and leaves focus on the button that opened it, from the
+      // button or from a link in it.
+      const opener = page.getByRole('button', { name: 'Open menu' });
+      const menu = page.locator('#shell-menu').getByRole('navigation', { name: 'Account' });
+      await opener.click();
+      await expect(menu).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Close menu' })).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(menu).toBeHidden();
+      await expect(opener).toBeFocused();
+      await page.keyboard.press('Enter');
+      await menu.getByRole('link').first().focus();
+      await page.keyboard.press('Escape');
+      await expect(menu).toBeHidden();
+      await expect(opener).toBeFocused();
+    }
   });
 
   test(`back-office pages at ${width} px`, async ({ page, checkA11y, request }) => {

@@ -1,8 +1,9 @@
 import { LogOut, Menu, X } from 'lucide-react';
-import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, useLocation, useNavigation } from 'react-router';
 import { IdleWarning } from './idle-warning';
 import { Logo } from './logo';
+import { useEscapeCloses } from '../../lib/escape-closes';
 import { paths, type AppPath } from '../../paths';
 
 export interface ShellLink {
@@ -35,6 +36,9 @@ export function AppShell({
   // While the next page (or the same list with other filters) loads, what is shown is the old one.
   const loading = useNavigation().state === 'loading';
   useEffect(() => setOpen(false), [pathname]);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  useEscapeCloses({ open, onClose: useCallback(() => setOpen(false), []), opener: menuButton, menu });
 
   async function logout() {
     await onSignOut().catch(() => undefined);
@@ -89,6 +93,7 @@ export function AppShell({
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-16 items-center justify-between gap-3 border-b border-slate-200 bg-white px-4">
           <button
+            ref={menuButton}
             type="button"
             className="rounded p-2 text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 lg:hidden"
             aria-expanded={open}
@@ -100,7 +105,7 @@ export function AppShell({
           </button>
           {header}
         </header>
-        <div id="shell-menu" hidden={!open} className="flex-col bg-brand-900 lg:hidden">
+        <div ref={menu} id="shell-menu" hidden={!open} className="flex-col bg-brand-900 lg:hidden">
           {sidebar}
         </div>
         <main id="main" aria-busy={loading} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6">

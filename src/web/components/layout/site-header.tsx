@@ -1,6 +1,7 @@
 import { ChevronDown, Menu, X } from 'lucide-react';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useLocation } from 'react-router';
+import { useEscapeCloses } from '../../lib/escape-closes';
 import { buttonClass } from '../ui/button';
 import { Logo } from './logo';
 import { menus, type NavLink as NavLinkEntry } from './nav-links';
@@ -70,6 +71,9 @@ export function SiteHeader() {
   const [mobileOpen, setMobileOpen] = useState(false);
   const location = useLocation();
   const navRef = useRef<HTMLElement>(null);
+  const mobileButton = useRef<HTMLButtonElement>(null);
+  const mobileMenu = useRef<HTMLElement>(null);
+  useEscapeCloses({ open: mobileOpen, onClose: useCallback(() => setMobileOpen(false), []), opener: mobileButton, menu: mobileMenu });
 
   useEffect(() => {
     setOpenMenu(null);
@@ -121,6 +125,7 @@ export function SiteHeader() {
           </ul>
         </nav>
         <button
+          ref={mobileButton}
           type="button"
           className="rounded p-2 text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 lg:hidden"
           aria-expanded={mobileOpen}
@@ -132,6 +137,7 @@ export function SiteHeader() {
         </button>
       </div>
       <nav
+        ref={mobileMenu}
         id="mobile-menu"
         aria-label="Mobile"
         hidden={!mobileOpen}
