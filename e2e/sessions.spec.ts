@@ -56,6 +56,10 @@ test('the security page ends another session, staff end one from the user page, 
     .click();
   await expect(laptop.page.getByText('Session ended').first()).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(2);
+  // The button pressed is gone with its session: focus goes to the list's heading, not the page.
+  const sessionsHeading = laptop.page.getByRole('heading', { name: 'Where you are signed in' });
+  await expect(sessionsHeading).toBeFocused();
+  expect(await laptop.page.evaluate(() => document.activeElement === document.body)).toBe(false);
   expect(await stillSignedIn(phone.context)).toBe(401);
   // The phone's page finds out at its next call and goes to the sign-in page.
   await phone.page.goto('/account/home');
@@ -90,6 +94,7 @@ test('the security page ends another session, staff end one from the user page, 
   await expect(laptop.page.getByText('Signed out everywhere else').first()).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(laptop.page.getByRole('button', { name: 'Sign out everywhere else' })).toBeDisabled();
+  await expect(sessionsHeading).toBeFocused();
   expect(await stillSignedIn(desktop.context)).toBe(401);
   expect(await stillSignedIn(laptop.context)).toBe(200);
 

@@ -43,7 +43,16 @@ for (const width of [375, 1280]) {
     await expect(page.getByRole('alert').filter({ hasText: 'Please fill all fields' })).toBeVisible();
     await page.getByLabel('Description').fill('Rent share');
     await page.getByLabel('First payment').fill(daysFromToday(3));
-    await page.getByLabel('Number of payments (optional)').fill('6');
+    // The contract's limits on the count, named as the form labels the field.
+    const count = page.getByLabel('Number of payments (optional)');
+    await count.fill('0');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Number of payments must be at least 1' })).toBeVisible();
+    await count.fill('521');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Number of payments must be at most 520' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: /\bcount\b/ })).toHaveCount(0);
+    await count.fill('6');
     const after = await lastMailId(page);
     await tabTo(page, page.getByRole('button', { name: 'Continue' }));
     await page.keyboard.press('Enter');
@@ -80,13 +89,30 @@ for (const width of [375, 1280]) {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
 
-    // Cancel with the keyboard, after saying yes.
-    await tabTo(page, page.getByRole('button', { name: `Cancel standing order: $25.00 to Account ending ${last4}` }));
+    // Cancel with the keyboard, after saying yes. Focus never falls to the page: the question that
+    // replaces the button takes it, "Keep it" gives it back to the button, and once cancelled the
+    // order's title has it.
+    const focusOnBody = () => page.evaluate(() => document.activeElement === document.body);
+    const cancelButton = page.getByRole('button', { name: `Cancel standing order: $25.00 to Account ending ${last4}` });
+    const question = order.getByText('Cancel this standing order? No further payment will be made.');
+    await tabTo(page, cancelButton);
     await page.keyboard.press('Enter');
+    await expect(question).toBeFocused();
+    expect(await focusOnBody()).toBe(false);
     await checkA11y();
-    await page.getByRole('button', { name: 'Yes, cancel it' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Yes, cancel it' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Keep it' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(cancelButton).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(question).toBeFocused();
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect(page.getByText('Standing order cancelled').first()).toBeVisible();
+    await expect(order.getByRole('heading', { name: `$25.00 to Account ending ${last4}` })).toBeFocused();
+    expect(await focusOnBody()).toBe(false);
     await expect(order).toContainText('Cancelled');
     await expect(order).toContainText('None: cancelled');
     await expect(order.getByRole('button', { name: /Cancel/ })).toHaveCount(0);

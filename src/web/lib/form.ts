@@ -29,7 +29,32 @@ export interface ContractResolverOptions<Values extends FieldValues> {
   required?: { fields: Array<Path<Values>>; message: string };
   /** Checks the contract cannot make (a ticked box, the balance on screen), once it passed: field -> message. */
   check?: (values: Values) => Partial<Record<Path<Values>, string>> | null;
+  /**
+   * The form's labels for the API parameter names the contract's messages use ("amountMin must not
+   * be more than amountMax"): the form's messages name the fields as the user sees them.
+   */
+  labels?: FieldLabels;
 }
+
+/** API parameter name -> the label of the form field that holds it. */
+export type FieldLabels = Record<string, string>;
+
+/**
+ * A contract's message in the form's words: "amountMax must not be below amountMin (amountMin)" as
+ * "Amount to must not be below Amount from". The API keeps its messages (its clients rely on them);
+ * only the form rewrites them. A trailing "(name)" (the other field of a range) is dropped.
+ */
+export function withFormLabels(message: string, labels: FieldLabels): string {
+  const names = Object.keys(labels);
+  if (names.length === 0) return message;
+  const parameter = new RegExp(`\\b(${names.join('|')})\\b`, 'g');
+  return message.replace(/ \((\w+)\)$/, '').replace(parameter, (name) => labels[name] ?? name);
+}
+
+const relabel = (errors: FieldErrors, labels: FieldLabels | undefined): void => {
+  if (!labels) return;
+  for (const error of Object.values(flattenErrors(errors))) if (typeof error.message === 'string') error.message = withFormLabels(error.message, labels);
+};
 
 /**
  * A contract fetched on demand. The public pages' forms use these, so zod (and what a contract
@@ -86,6 +111,7 @@ export function contractResolver<Values extends FieldValues>(
     const input = options.toInput ? options.toInput(values) : values;
     const check = await validator();
     const result = check ? await check(input as FieldValues, context, resolverOptions as never) : { values: input, errors: {} };
+    relabel(result.errors, options.labels);
     if (Object.keys(result.errors).length === 0) {
       const problems = Object.entries(options.check?.(values) ?? {}).filter(([, message]) => message);
       if (problems.length === 0) return { values, errors: {} };

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { SessionList } from '../../components/ui/session-list';
@@ -13,15 +14,27 @@ import { endOtherSessions, endSession, mySessionsQuery } from './sessions-api';
  */
 export function Sessions() {
   const { data, isPending, error } = useQuery(mySessionsQuery());
-  const endOne = useAction((id: string) => endSession(id), { successToast: (message) => message ?? 'Session ended', errorToast: true });
-  const endOthers = useAction(() => endOtherSessions(), { successToast: (message) => message ?? 'Signed out everywhere else', errorToast: true });
+  // The button pressed goes (its session ended) or is disabled (no other session left): focus moves
+  // to the list's heading rather than fall to the page, and the toast says what happened.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const focusHeading = () => heading.current?.focus();
+  const endOne = useAction((id: string) => endSession(id), {
+    successToast: (message) => message ?? 'Session ended',
+    errorToast: true,
+    onSuccess: focusHeading,
+  });
+  const endOthers = useAction(() => endOtherSessions(), {
+    successToast: (message) => message ?? 'Signed out everywhere else',
+    errorToast: true,
+    onSuccess: focusHeading,
+  });
   const others = data?.filter((session) => !session.current) ?? [];
 
   return (
     <section aria-labelledby="sessions-heading" className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h2 id="sessions-heading" className="text-lg font-semibold text-slate-900">
+          <h2 ref={heading} id="sessions-heading" tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
             Where you are signed in
           </h2>
           <p className="text-sm text-slate-700">If you do not recognise a device, end its session and change your password.</p>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { ZJournalQuery } from '../../../../shared/contracts/journal';
 import { ENTRY_KINDS } from '../../../../shared/contracts/transactions';
 import { EMAIL_LENGTH_MAX } from '../../../../shared/limits';
@@ -40,19 +40,8 @@ const LABELS: Record<keyof JournalFilterValues, string> = {
   valueFrom: 'Value date from',
   valueTo: 'Value date to',
 };
-const PARAMETER = new RegExp(`\\b(${Object.keys(LABELS).join('|')})\\b`, 'g');
 
-/** "amountMax must not be below amountMin (amountMin)" as "Amount to must not be below Amount from". */
-export function withFormLabels(message: string): string {
-  return message.replace(/ \((\w+)\)$/, '').replace(PARAMETER, (name) => LABELS[name as keyof JournalFilterValues]);
-}
-
-const contractCheck = contractResolver<JournalFilterValues>(ZJournalQuery, { toInput: nonEmpty });
-const labelledResolver: Resolver<JournalFilterValues> = async (...args) => {
-  const result = await contractCheck(...args);
-  for (const error of Object.values(result.errors)) if (error && typeof error.message === 'string') error.message = withFormLabels(error.message);
-  return result;
-};
+const resolver = contractResolver<JournalFilterValues>(ZJournalQuery, { toInput: nonEmpty, labels: LABELS });
 
 /**
  * The journal's filters, checked with the API's own contract (ZJournalQuery) before the address
@@ -60,7 +49,7 @@ const labelledResolver: Resolver<JournalFilterValues> = async (...args) => {
  */
 export function JournalFilterForm({ value, onApply }: { value: JournalFilterValues; onApply: (filter: JournalFilterValues) => void }) {
   const bankAccounts = useQuery(ledgerAccountsQuery());
-  const form = useForm<JournalFilterValues>({ resolver: labelledResolver, defaultValues: toForm(value) });
+  const form = useForm<JournalFilterValues>({ resolver, defaultValues: toForm(value) });
   const { errors } = form.formState;
   const firstError = Object.values(errors)[0]?.message;
   const alert = firstError ? { message: String(firstError) } : null;

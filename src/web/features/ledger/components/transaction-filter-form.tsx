@@ -7,6 +7,8 @@ import { contractResolver } from '../../../lib/form';
 import { NO_FILTER, type TransactionFilterValues } from '../filter';
 
 const FROM_AFTER_TO = '"From" must be on or before "To"';
+/** The amount fields' labels for the contract's parameter names ("amountMin must not be more than amountMax"). */
+const LABELS = { amountMin: 'Amount from (USD)', amountMax: 'Amount to (USD)' } as const;
 
 /**
  * A history list's filters, applied with the Filter button (or Enter in any field) and kept in the
@@ -35,6 +37,7 @@ export function TransactionFilterForm({
     resolver: contractResolver(ZTransactionListQuery, {
       toInput: (values) => Object.fromEntries(Object.entries(values).filter(([, field]) => field !== '')),
       check: (values) => (values.from && values.to && values.from > values.to ? { to: FROM_AFTER_TO } : null),
+      labels: LABELS,
     }),
     defaultValues: value,
   });
@@ -55,8 +58,8 @@ export function TransactionFilterForm({
             error={errors.q?.message}
             {...form.register('q')}
           />
-          <TextField label="Amount from (USD)" inputMode="decimal" autoComplete="off" error={errors.amountMin?.message} {...form.register('amountMin')} />
-          <TextField label="Amount to (USD)" inputMode="decimal" autoComplete="off" error={errors.amountMax?.message} {...form.register('amountMax')} />
+          <TextField label={LABELS.amountMin} inputMode="decimal" autoComplete="off" error={errors.amountMin?.message} {...form.register('amountMin')} />
+          <TextField label={LABELS.amountMax} inputMode="decimal" autoComplete="off" error={errors.amountMax?.message} {...form.register('amountMax')} />
         </div>
       ) : null}
       <FilterRow search={search} className={className}>

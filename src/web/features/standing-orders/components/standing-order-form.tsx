@@ -37,6 +37,8 @@ interface Values {
 }
 
 const FREQUENCY_TEXT = { once: 'Once', weekly: 'Every week', monthly: 'Every month' } as const;
+/** The form's label for the contract's parameter name in its messages ("count must be at least 1"). */
+const LABELS = { count: 'Number of payments' } as const;
 
 function toRequest(values: Values, approval?: ApprovalFields): StandingOrderRequest {
   const to =
@@ -72,6 +74,7 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
     resolver: contractResolver(ZStandingOrderRequest, {
       toInput: (values) => toRequest(values),
       fieldOf: { 'to.kind': 'toKind', 'to.payeeId': 'payeeId', 'to.accountNumber': 'accountNumber' },
+      labels: LABELS,
     }),
     defaultValues: {
       from: 'checking',
@@ -208,7 +211,7 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField label="Last payment on or before (optional)" type="date" invalid={!!errors.endDate} {...form.register('endDate')} />
           <TextField
-            label="Number of payments (optional)"
+            label={`${LABELS.count} (optional)`}
             type="number"
             min="1"
             max={STANDING_ORDER_COUNT_MAX}

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { StandingOrderDto } from '../../../../shared/contracts/standing-orders';
-import { Button } from '../../../components/ui/button';
+import { Button, buttonClass } from '../../../components/ui/button';
 import { formatDate, formatDollars } from '../../../lib/format';
 
 const FREQUENCY_LABELS: Record<StandingOrderDto['frequency'], string> = { once: 'Once', weekly: 'Every week', monthly: 'Every month' };
@@ -21,9 +21,47 @@ function nextRunText(order: StandingOrderDto): string {
   return order.retryAt ? `${date} (tried again at ${formatDate(order.retryAt, 'time')})` : date;
 }
 
-/** The customer's standing orders: each with its payee, schedule, next run date and last result; active ones can be cancelled. */
+/**
+ * The question that replaces an order's Cancel button. Focus moves to it (the button it replaces is
+ * gone): a screen reader reads it, and its two answers come next.
+ */
+function CancelConfirmation({ title, busy, onYes, onKeep }: { title: string; busy: boolean; onYes: () => void; onKeep: () => void }) {
+  const question = useRef<HTMLParagraphElement>(null);
+  useEffect(() => question.current?.focus(), []);
+  return (
+    <div className="flex flex-wrap items-center gap-3" role="group" aria-label={`Cancel the standing order of ${title}?`}>
+      <p ref={question} tabIndex={-1} className="text-sm font-medium text-slate-900 focus:outline-none">
+        Cancel this standing order? No further payment will be made.
+      </p>
+      <Button variant="danger" className="px-3 py-1.5" disabled={busy} onClick={onYes}>
+        Yes, cancel it
+      </Button>
+      <Button variant="secondary" className="px-3 py-1.5" disabled={busy} onClick={onKeep}>
+        Keep it
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * The customer's standing orders: each with its payee, schedule, next run date and last result;
+ * active ones can be cancelled. Focus never falls to the page: "Keep it" returns it to the order's
+ * Cancel button, and once the order is cancelled it goes to the order's title.
+ */
 export function StandingOrderList({ orders, busy, onCancel }: { orders: StandingOrderDto[]; busy: boolean; onCancel: (order: StandingOrderDto) => void }) {
   const [confirming, setConfirming] = useState<string | null>(null);
+  const [kept, setKept] = useState<string | null>(null);
+  const keptButton = useRef<HTMLButtonElement>(null);
+  const cancelledTitle = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (kept) keptButton.current?.focus();
+  }, [kept]);
+  const cancelled = confirming !== null && orders.some((order) => order.id === confirming && order.status !== 'active');
+  useEffect(() => {
+    if (!cancelled) return;
+    cancelledTitle.current?.focus();
+    setConfirming(null);
+  }, [cancelled]);
   if (orders.length === 0) return <p className="text-slate-700">You have no standing orders yet.</p>;
   return (
     <ul className="divide-y divide-slate-200" aria-label="Standing orders">
@@ -33,7 +71,13 @@ export function StandingOrderList({ orders, busy, onCancel }: { orders: Standing
           <li key={order.id} className="space-y-2 py-4" data-testid="standing-order">
             <div className="flex flex-wrap items-start justify-between gap-2">
               <div className="min-w-0">
-                <h3 className="break-words font-semibold text-slate-900">{title}</h3>
+                <h3
+                  ref={order.id === confirming ? cancelledTitle : undefined}
+                  tabIndex={-1}
+                  className="break-words font-semibold text-slate-900 focus:outline-none"
+                >
+                  {title}
+                </h3>
                 <p className="break-words text-sm text-slate-700">{order.description}</p>
               </div>
               <span
@@ -66,25 +110,29 @@ export function StandingOrderList({ orders, busy, onCancel }: { orders: Standing
             </dl>
             {order.status === 'active' ? (
               confirming === order.id ? (
-                <div className="flex flex-wrap items-center gap-3" role="group" aria-label={`Cancel the standing order of ${title}?`}>
-                  <p className="text-sm font-medium text-slate-900">Cancel this standing order? No further payment will be made.</p>
-                  <Button variant="danger" className="px-3 py-1.5" disabled={busy} onClick={() => onCancel(order)}>
-                    Yes, cancel it
-                  </Button>
-                  <Button variant="secondary" className="px-3 py-1.5" disabled={busy} onClick={() => setConfirming(null)}>
-                    Keep it
-                  </Button>
-                </div>
+                <CancelConfirmation
+                  title={title}
+                  busy={busy}
+                  onYes={() => onCancel(order)}
+                  onKeep={() => {
+                    setConfirming(null);
+                    setKept(order.id);
+                  }}
+                />
               ) : (
-                <Button
-                  variant="secondary"
-                  className="px-3 py-1.5"
+                <button
+                  ref={order.id === kept ? keptButton : undefined}
+                  type="button"
+                  className={buttonClass('secondary', 'px-3 py-1.5')}
                   disabled={busy}
                   aria-label={`Cancel standing order: ${title}`}
-                  onClick={() => setConfirming(order.id)}
+                  onClick={() => {
+                    setKept(null);
+                    setConfirming(order.id);
+                  }}
                 >
                   Cancel
-                </Button>
+                </button>
               )
             ) : null}
           </li>
