@@ -136,6 +136,11 @@ for (const width of [1280, 375]) {
     await form.getByLabel('To').fill(`${month}-01`);
     await form.getByRole('button', { name: 'Download export' }).click();
     await expect(form.getByRole('alert')).toHaveText('The start date must be on or before the end date');
+    // Empty dates are asked for as the date pickers show them (not as the API's YYYY-MM-DD).
+    await form.getByLabel('From').fill('');
+    await form.getByLabel('To').fill('');
+    await form.getByRole('button', { name: 'Download export' }).click();
+    await expect(form.getByRole('alert')).toHaveText('Choose a start and an end date.');
     await checkA11y();
 
     // A landlord, on the public page: the genuine file...
@@ -166,6 +171,20 @@ for (const width of [1280, 375]) {
     await expect(page.getByText('Genuine statement', { exact: true })).toHaveCount(0);
     await checkA11y();
     await page.screenshot({ path: test.info().outputPath(`verify-tampered-${width}.png`), fullPage: true });
+
+    // The wrong file is told as such, not taken for an edited statement: an empty one, and one that is no PDF.
+    const emptyPath = test.info().outputPath('empty.pdf');
+    fs.writeFileSync(emptyPath, '');
+    await page.getByLabel('Statement PDF').setInputFiles(emptyPath);
+    await page.getByRole('button', { name: 'Check statement' }).click();
+    await expect(page.getByRole('alert')).toHaveText('That file is empty. Please choose the statement PDF exactly as it was downloaded.');
+    const textPath = test.info().outputPath('statement.txt');
+    fs.writeFileSync(textPath, 'Closing balance $1,326.85');
+    await page.getByLabel('Statement PDF').setInputFiles(textPath);
+    await page.getByRole('button', { name: 'Check statement' }).click();
+    await expect(page.getByRole('alert')).toHaveText('statement.txt is not a PDF. Please choose the statement PDF exactly as it was downloaded.');
+    await expect(page.getByRole('status').filter({ hasText: 'Not a genuine statement' })).toHaveCount(0);
+    await checkA11y();
   });
 }
 

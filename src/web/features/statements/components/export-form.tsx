@@ -16,8 +16,12 @@ export function ExportForm() {
   return <ExportFormFields defaults={{ format: 'csv', account: 'checking', from: `${calendar.data.currentMonth}-01`, to: calendar.data.today }} />;
 }
 
+// A date input left empty sends "": the contract's "Dates look like YYYY-MM-DD" would not match what
+// the date picker shows (its format follows the browser's language), so an empty date gets its own message.
+const resolver = contractResolver<ExportValues>(ZExportQuery, { required: { fields: ['from', 'to'], message: 'Choose a start and an end date.' } });
+
 function ExportFormFields({ defaults }: { defaults: ExportValues }) {
-  const form = useForm<ExportValues>({ resolver: contractResolver(ZExportQuery), defaultValues: defaults });
+  const form = useForm<ExportValues>({ resolver, defaultValues: defaults });
   const { errors } = form.formState;
   const action = useFormAction(form, exportTransactions, { refresh: false });
   return (

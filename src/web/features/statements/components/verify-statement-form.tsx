@@ -24,7 +24,11 @@ export function VerifyStatementForm({ bankName }: { bankName: string }) {
     event.preventDefault();
     setResult(null);
     if (!file) return setProblem('Please choose the statement PDF to check.');
+    if (file.size === 0) return setProblem('That file is empty. Please choose the statement PDF exactly as it was downloaded.');
     if (file.size > UPLOAD_BYTES_MAX) return setProblem(`That file is larger than ${SIZE_MB} MB: no statement of ours is.`);
+    // Every PDF starts with "%PDF-": anything else is the wrong file, not an edited statement.
+    if ((await file.slice(0, 5).text()) !== '%PDF-')
+      return setProblem(`${file.name} is not a PDF. Please choose the statement PDF exactly as it was downloaded.`);
     setProblem(null);
     setBusy(true);
     try {
