@@ -83,6 +83,8 @@ test('the security page ends another session, staff end one from the user page, 
     .click();
   await expect(admin.getByText('Session ended').first()).toBeVisible();
   await expect(staffList.getByRole('listitem')).toHaveCount(2);
+  // Here too focus goes to the sessions, not the page.
+  await expect(admin.getByRole('region', { name: 'Sessions' })).toBeFocused();
   expect(await stillSignedIn(tablet.context)).toBe(401);
   expect(await stillSignedIn(laptop.context)).toBe(200);
 
