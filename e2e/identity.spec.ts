@@ -8,6 +8,15 @@ test.describe('identity journeys', () => {
     await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
     await expect(page).toHaveTitle('Create an Account - Ledgerline Bank');
     await checkA11y();
+    // One submit names every problem: the passwords that differ and the unticked terms come with
+    // the empty fields, not one after another.
+    await page.getByLabel('Password', { exact: true }).fill('Maple-Lantern-73');
+    await page.getByLabel('Confirm password').fill('Maple-Lantern-74');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText('Passwords do not match')).toBeVisible();
+    await expect(page.getByText('You must agree to the Privacy Policy and Terms & Conditions to continue.')).toBeVisible();
+    await expect(page.getByLabel('First name')).toHaveAttribute('aria-invalid', 'true');
+    await checkA11y();
     await page.getByLabel('First name').fill('Robin');
     await page.getByLabel('Last name').fill('Okafor');
     await page.getByLabel('Email').fill(email);

@@ -52,12 +52,19 @@ export const ZSignUpRequest = z
       .max(PASSWORD_LENGTH_MAX)
       .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password')),
   })
+  // Checked with the other fields' problems, not after them (a customer would otherwise learn of it
+  // only once everything else is right): whenever both passwords are text.
+  .refine((value) => value.password === value.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'Passwords do not match',
+    when: (payload) => {
+      const value = payload.value as { password?: unknown; confirmPassword?: unknown };
+      return typeof value.password === 'string' && typeof value.confirmPassword === 'string';
+    },
+  })
   .superRefine((value, ctx) => {
     if (!signUpPhone(value.phone, value.countryCode)) {
       ctx.addIssue({ code: 'custom', path: ['phone'], message: PHONE_INVALID_MESSAGE });
-    }
-    if (value.password !== value.confirmPassword) {
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
     }
     if (value.countryCode !== '1' && !value.ssnTIN) {
       ctx.addIssue({ code: 'custom', path: ['ssnTIN'], message: 'SSN/TIN is required' });

@@ -1,7 +1,7 @@
 import { toNestErrors } from '@hookform/resolvers';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, type BaseSyntheticEvent } from 'react';
-import { get, set, type FieldError, type FieldErrors, type FieldValues, type Path, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { get, type FieldError, type FieldErrors, type FieldValues, type Path, type Resolver, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiError } from './api';
 import { useAction, type Action, type ActionOptions } from './action';
@@ -112,16 +112,14 @@ export function contractResolver<Values extends FieldValues>(
     const check = await validator();
     const result = check ? await check(input as FieldValues, context, resolverOptions as never) : { values: input, errors: {} };
     relabel(result.errors, options.labels);
-    if (Object.keys(result.errors).length === 0) {
-      const problems = Object.entries(options.check?.(values) ?? {}).filter(([, message]) => message);
-      if (problems.length === 0) return { values, errors: {} };
-      const errors = Object.fromEntries(problems.map(([field, message]) => [field, { type: 'check', message }]));
-      return { values: {}, errors: toNestErrors(errors as Record<string, FieldError>, resolverOptions) as FieldErrors<Values> };
-    }
-    if (!options.fieldOf) return { values: {}, errors: result.errors as FieldErrors<Values> };
-    const renamed: FieldErrors<FieldValues> = {};
-    for (const [path, error] of Object.entries(flattenErrors(result.errors))) set(renamed, options.fieldOf[path] ?? path, error);
-    return { values: {}, errors: renamed as FieldErrors<Values> };
+    // The form's own checks are told together with the contract's problems (a field the contract
+    // already faulted keeps the contract's message), so one submit names everything to fix.
+    const problems = Object.entries(options.check?.(values) ?? {}).filter(([, message]) => message);
+    if (Object.keys(result.errors).length === 0 && problems.length === 0) return { values, errors: {} };
+    const errors: Record<string, FieldError> = {};
+    for (const [path, error] of Object.entries(flattenErrors(result.errors))) errors[options.fieldOf?.[path] ?? path] = error;
+    for (const [field, message] of problems) errors[field] ??= { type: 'check', message: String(message) };
+    return { values: {}, errors: toNestErrors(errors, resolverOptions) as FieldErrors<Values> };
   };
 }
 
