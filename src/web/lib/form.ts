@@ -27,7 +27,7 @@ export interface ContractResolverOptions<Values extends FieldValues> {
    * field) before the contract runs, as the forms have always answered an empty form.
    */
   required?: { fields: Array<Path<Values>>; message: string };
-  /** Checks the contract cannot make (a ticked box, the balance on screen), once it passed: field -> message. */
+  /** Checks the contract cannot make (a ticked box, the balance on screen), told with its problems: field -> message. */
   check?: (values: Values) => Partial<Record<Path<Values>, string>> | null;
   /**
    * The form's labels for the API parameter names the contract's messages use ("amountMin must not
@@ -42,19 +42,15 @@ export type FieldLabels = Record<string, string>;
 /**
  * A contract's message in the form's words: "amountMax must not be below amountMin (amountMin)" as
  * "Amount to must not be below Amount from". The API keeps its messages (its clients rely on them);
- * only the form rewrites them. A trailing "(name)" (the other field of a range) is dropped.
+ * only the form rewrites them. A trailing "(name)" (the other field of a range) is dropped. Built
+ * once per form; without labels, messages stay as they are.
  */
-export function withFormLabels(message: string, labels: FieldLabels): string {
-  const names = Object.keys(labels);
-  if (names.length === 0) return message;
+function inFormWords(labels: FieldLabels | undefined): (message: string) => string {
+  const names = Object.keys(labels ?? {});
+  if (!labels || names.length === 0) return (message) => message;
   const parameter = new RegExp(`\\b(${names.join('|')})\\b`, 'g');
-  return message.replace(/ \((\w+)\)$/, '').replace(parameter, (name) => labels[name] ?? name);
+  return (message) => message.replace(/ \((\w+)\)$/, '').replace(parameter, (name) => labels[name] ?? name);
 }
-
-const relabel = (errors: FieldErrors, labels: FieldLabels | undefined): void => {
-  if (!labels) return;
-  for (const error of Object.values(flattenErrors(errors))) if (typeof error.message === 'string') error.message = withFormLabels(error.message, labels);
-};
 
 /**
  * A contract fetched on demand. The public pages' forms use these, so zod (and what a contract
@@ -102,6 +98,7 @@ export function contractResolver<Values extends FieldValues>(
     validate = zodResolver(schema as never, undefined, { raw: true }) as unknown as Resolver<FieldValues>;
     return validate;
   };
+  const formWords = inFormWords(options.labels);
   return async (values, context, resolverOptions) => {
     const missing = options.required?.fields.filter((field) => isBlank(get(values, field))) ?? [];
     if (options.required && missing.length > 0) {
@@ -111,13 +108,15 @@ export function contractResolver<Values extends FieldValues>(
     const input = options.toInput ? options.toInput(values) : values;
     const check = await validator();
     const result = check ? await check(input as FieldValues, context, resolverOptions as never) : { values: input, errors: {} };
-    relabel(result.errors, options.labels);
     // The form's own checks are told together with the contract's problems (a field the contract
     // already faulted keeps the contract's message), so one submit names everything to fix.
     const problems = Object.entries(options.check?.(values) ?? {}).filter(([, message]) => message);
     if (Object.keys(result.errors).length === 0 && problems.length === 0) return { values, errors: {} };
     const errors: Record<string, FieldError> = {};
-    for (const [path, error] of Object.entries(flattenErrors(result.errors))) errors[options.fieldOf?.[path] ?? path] = error;
+    for (const [path, error] of Object.entries(flattenErrors(result.errors))) {
+      if (typeof error.message === 'string') error.message = formWords(error.message);
+      errors[options.fieldOf?.[path] ?? path] = error;
+    }
     for (const [field, message] of problems) errors[field] ??= { type: 'check', message: String(message) };
     return { values: {}, errors: toNestErrors(errors, resolverOptions) as FieldErrors<Values> };
   };
