@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { StandingOrderDto } from '../../../../shared/contracts/standing-orders';
-import { Button, buttonClass } from '../../../components/ui/button';
+import { Button } from '../../../components/ui/button';
 import { formatDate, formatDollars } from '../../../lib/format';
 
 const FREQUENCY_LABELS: Record<StandingOrderDto['frequency'], string> = { once: 'Once', weekly: 'Every week', monthly: 'Every month' };
@@ -120,10 +120,10 @@ export function StandingOrderList({ orders, busy, onCancel }: { orders: Standing
                   }}
                 />
               ) : (
-                <button
+                <Button
                   ref={order.id === kept ? keptButton : undefined}
-                  type="button"
-                  className={buttonClass('secondary', 'px-3 py-1.5')}
+                  variant="secondary"
+                  className="px-3 py-1.5"
                   disabled={busy}
                   aria-label={`Cancel standing order: ${title}`}
                   onClick={() => {
@@ -132,7 +132,7 @@ export function StandingOrderList({ orders, busy, onCancel }: { orders: Standing
                   }}
                 >
                   Cancel
-                </button>
+                </Button>
               )
             ) : null}
           </li>
