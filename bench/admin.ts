@@ -386,12 +386,12 @@ async function scenarios(db: DB): Promise<Scenario[]> {
            (select day::text from trial_balances where day > (select min(day) from trial_balances) order by entries desc, day limit 1) as busiest
     from trial_balances`.execute(db);
   const { first, last, busiest } = days.rows[0] ?? { first: '', last: '', busiest: '' };
-  // A day in the middle of the seeded month, by booking time and by value date.
-  const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
-  const dayAfter = new Date(Date.parse(tenDaysAgo) + 86_400_000).toISOString().slice(0, 10);
-  // Ranges longer than two months: a year that ended before the seeded month (nothing in it, the
-  // whole journal newer), and the last 120 days (the seeded month and the empty months before it).
   const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  // A day in the middle of the seeded month, by booking time and by value date.
+  const tenDaysAgo = daysAgo(10);
+  const dayAfter = daysAgo(9);
+  // Ranges longer than two months (daysAgo below): a year that ended before the seeded month (nothing
+  // in it, the whole journal newer), and the last 120 days (the seeded month and the empty months before it).
   const list: Scenario[] = [
     { name: 'users list (page 1, newest first)', path: '/api/user/admin?page=1&pageSize=20' },
     { name: 'users list sorted by last name, page 50', path: '/api/user/admin?page=50&pageSize=20&sort=lastName' },
