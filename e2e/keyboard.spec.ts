@@ -43,6 +43,32 @@ test('the header menus open with Enter and close with Escape', async ({ page }) 
   await expect(personal).toBeFocused();
 });
 
+test('a sign-in sent before the page has come alive is sent once it has, never posted natively', async ({ page }) => {
+  // As above: the module that starts hydration is held back, so Enter in the password field lands
+  // before React has the form. The loader keeps the submit (a native post would come back as an
+  // empty page with the password lost) and sends it again once React has taken over.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/entry\.client-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const natively: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.isNavigationRequest()) natively.push(request.url());
+  });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill(DEMO_CUSTOMER_2.email);
+  await page.getByLabel('Password', { exact: true }).fill(DEMO_CUSTOMER_2.password);
+  await page.getByLabel('Password', { exact: true }).press('Enter');
+  await expect(page.locator('html')).not.toHaveAttribute('data-hydrated', 'true');
+  await expect(page).toHaveURL(/\/signin$/);
+  release();
+  await expect(page).toHaveURL(/\/account\/home$/);
+  expect(natively).toEqual([]);
+});
+
 test('a menu pressed before the page has come alive opens once it has', async ({ page }) => {
   // Holds back the module that starts hydration, so the Enter below certainly lands before React
   // has the page: the loader keeps the press and makes it again once React has taken over.
