@@ -152,8 +152,9 @@ export function bulkEntries(
 /**
  * A bulk payment (issue 14): every row validated first; then the transfer's two calls, with one
  * IMS code bound to the batch (its source account, row count, total and a hash of the rows); then
- * all rows posted in one ledger transaction (as few entries as its payees allow: bulkEntries), all or nothing (insufficient funds for the total
- * fails the whole batch). Idempotent as every money call: the outcome is stored with the entries.
+ * all rows posted in one ledger transaction (as few entries as its payees allow: bulkEntries), all
+ * or nothing (insufficient funds for the total fails the whole batch). Idempotent as every money
+ * call: the outcome is stored with the entries.
  */
 export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: IdempotencyTicket): Promise<ApprovalStepOutcome | Outcome<BulkResult>> {
   const user = ctx.actor.user;
