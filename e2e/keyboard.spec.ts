@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { DEMO_CUSTOMER_2, expect, tabTo, test } from './support/fixtures';
 
 // A customer who uses only the keyboard: every step is reached with Tab and used with Enter,
@@ -43,16 +44,22 @@ test('the header menus open with Enter and close with Escape', async ({ page }) 
   await expect(personal).toBeFocused();
 });
 
-test('a sign-in sent before the page has come alive is sent once it has, never posted natively', async ({ page }) => {
-  // As above: the module that starts hydration is held back, so Enter in the password field lands
-  // before React has the form. The loader keeps the submit (a native post would come back as an
-  // empty page with the password lost) and sends it again once React has taken over.
+/** Holds back the module that starts hydration until the returned function is called. */
+async function holdHydration(page: Page): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/assets\/entry\.client-[^/]+\.js$/, async (route) => {
     await held;
     await route.continue();
   });
+  return release;
+}
+
+test('a sign-in sent before the page has come alive is sent once it has, never posted natively', async ({ page }) => {
+  // As above: the module that starts hydration is held back, so Enter in the password field lands
+  // before React has the form. The loader keeps the submit (a native post would come back as an
+  // empty page with the password lost) and sends it again once React has taken over.
+  const release = await holdHydration(page);
   const natively: string[] = [];
   page.on('request', (request) => {
     if (request.method() === 'POST' && request.isNavigationRequest()) natively.push(request.url());
@@ -72,12 +79,7 @@ test('a sign-in sent before the page has come alive is sent once it has, never p
 test('a menu pressed before the page has come alive opens once it has', async ({ page }) => {
   // Holds back the module that starts hydration, so the Enter below certainly lands before React
   // has the page: the loader keeps the press and makes it again once React has taken over.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/entry\.client-[^/]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdHydration(page);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/');
   const personal = page.getByRole('button', { name: 'Personal' });
