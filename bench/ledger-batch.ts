@@ -167,7 +167,7 @@ function clusterCpuSince(before: Map<number, number>): number {
   return total;
 }
 
-/** The batch as the bank posts it (bulkEntries: as few entries as its payees allow). */
+/** The batch as the bank posts it (bulkEntries). */
 function batchEntries(
   bank: Bank,
   payees: Map<string, string>,
@@ -177,7 +177,7 @@ function batchEntries(
   return bulkEntries(
     rows.map((row) => ({ ...row, accountId: payees.get(row.accountNumber) as string })),
     { sourceAccountId: bank.payer, batchId: `round-${round}`, senderName: 'Batch Customer 0', authorId: null },
-  ).entries;
+  );
 }
 
 async function oneBatch(bank: Bank, round: number): Promise<Timing> {

@@ -1,17 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import {
-  ADMIN,
-  DEMO_CUSTOMER,
-  DEMO_CUSTOMER_2,
-  demoMoneyTest as test,
-  expect,
-  fromOurPages,
-  lastMailId,
-  mailedCode,
-  newCustomer,
-  signInAs,
-  tabTo,
-} from './support/fixtures';
+import { DEMO_CUSTOMER, DEMO_CUSTOMER_2, demoMoneyTest as test, expect, fromOurPages, lastMailId, mailedCode, signInAs, tabTo } from './support/fixtures';
 
 // Paying twenty people from one CSV file (issue 14): the file is previewed row by row, a row the
 // bank refuses is shown on its row and nothing is paid, then the corrected file is approved with
@@ -131,72 +119,3 @@ for (const width of [375, 1280]) {
     await expect(page.getByText(`Payroll ${width} row 20`).first()).toBeVisible();
   });
 }
-
-// Three different people in one batch: the bank posts them as one journal entry (ADR 028), so the
-// payer's history has one line for the total, each payee their own line, and the back office's
-// journal shows the entry with its four postings.
-test('pays three customers in one entry: one line for the payer, one each for the payees, four postings in the journal', async ({
-  page,
-  checkA11y,
-  request,
-}) => {
-  test.setTimeout(120_000);
-  await page.setViewportSize({ width: 1280, height: 900 });
-  const payees = [];
-  for (const lastName of ['Ames', 'Brook', 'Coyle'])
-    payees.push(await newCustomer(request, page, { firstName: 'Payee', lastName: `${lastName}${Date.now() % 10_000}` }));
-  const payer = await accountOf(request, DEMO_CUSTOMER);
-  const csv = [
-    'accountNumber,amount,name,description',
-    ...payees.map((payee, index) => `${payee.accountNumber},${index + 1}.05,${payee.name},Team lunch`),
-  ].join('\n');
-
-  await signInAs(page, DEMO_CUSTOMER);
-  await expect(page).toHaveURL(/\/account\/home$/);
-  await page.goto('/account/bulk-payments');
-  await page.getByLabel('Or paste your payments (CSV, with the header line)').fill(csv);
-  await page.getByRole('button', { name: 'Preview payments' }).click();
-  await expect(page.getByText('3 payments from your checking account, total $6.15.')).toBeVisible();
-  const after = await lastMailId(page);
-  await page.getByRole('button', { name: 'Send for approval' }).click();
-  await page.getByLabel('IMS code').fill(await mailedCode(page, DEMO_CUSTOMER.email, after));
-  await page.keyboard.press('Enter');
-  const made = page.getByRole('table', { name: /Payments made/ });
-  await expect(made.getByRole('row')).toHaveCount(4);
-  // The three rows share one entry.
-  const entryIds = await made.getByRole('row').filter({ hasText: 'Payee' }).locator('td:last-child').allTextContents();
-  expect(entryIds).toHaveLength(3);
-  expect(new Set(entryIds).size).toBe(1);
-  const entryId = (entryIds[0] ?? '').trim();
-  expect((await accountOf(request, DEMO_CUSTOMER)).checking).toBeCloseTo(payer.checking - 6.15, 2);
-
-  // The payer's history: one line, the total, to "3 payees".
-  await page.goto('/account/transactions');
-  const line = page.getByTestId('transaction-line').filter({ hasText: 'Bulk payment: 3 payments' }).first();
-  await expect(line).toContainText('$6.15');
-  await expect(line).toContainText('3 payees');
-  await checkA11y();
-  await page.screenshot({ path: test.info().outputPath('payer-history.png'), fullPage: true });
-
-  // The last payee's history: their own row, from the payer.
-  const last = payees[2];
-  if (!last) throw new Error('three payees');
-  await page.context().clearCookies();
-  await signInAs(page, { email: last.email, password: last.password });
-  await expect(page).toHaveURL(/\/account\/home$/);
-  await page.goto('/account/transactions');
-  await expect(page.getByTestId('transaction-line').first()).toContainText('$3.05');
-  await expect(page.getByTestId('transaction-line').first()).toContainText('Team lunch');
-
-  // The back office: the entry with its four postings (the payer's debit of the total, a credit each).
-  await page.context().clearCookies();
-  await signInAs(page, ADMIN, '/admin/login');
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
-  await page.goto(`/admin/journal/${entryId}`);
-  const postings = page.getByTestId('posting-row');
-  await expect(postings).toHaveCount(4);
-  await expect(postings.filter({ hasText: payer.number })).toContainText('−$6.15');
-  for (const [index, payee] of payees.entries()) await expect(postings.filter({ hasText: payee.accountNumber })).toContainText(`+$${index + 1}.05`);
-  await checkA11y();
-  await page.screenshot({ path: test.info().outputPath('journal-entry.png'), fullPage: true });
-});

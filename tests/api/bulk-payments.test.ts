@@ -247,53 +247,28 @@ describe('bulk payments', () => {
     expect(body.data).toMatchObject({ count: 20, total: 215 });
     expect(body.data.batchId).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.data.results.map((result: { row: number }) => result.row)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
-    // As few journal entries as the payees allow (ADR 028): an entry credits a payee once, so the
-    // ten rows to each of two payees are ten entries of two rows (rows 1 and 2, 3 and 4, ...).
-    const entryIds = body.data.results.map((result: { entryId: string }) => result.entryId);
-    expect(new Set(entryIds).size).toBe(10);
-    expect(entryIds[0]).toBe(entryIds[1]);
-    expect(entryIds[1]).not.toBe(entryIds[2]);
+    expect(new Set(body.data.results.map((result: { entryId: string }) => result.entryId)).size).toBe(20);
 
     // Alice got rows 1, 3, ... 19 (1.25 + 3.25 + ... + 19.25 = 102.5), Bob the others (2.25 + ... + 20.25 = 112.5).
     expect((await balances(payer.token)).checking).toBeCloseTo(before.payer.checking - 215, 2);
     expect((await balances(alice.token)).checking).toBeCloseTo(before.alice.checking + 102.5, 2);
     expect((await balances(bob.token)).checking).toBeCloseTo(before.bob.checking + 112.5, 2);
-    expect(await journalSize()).toBe(before.journal + 10);
+    expect(await journalSize()).toBe(before.journal + 20);
 
-    // The payer sees one line an entry, its total; each payee sees each of their rows with its description.
-    const history = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction?pageSize=100', headers: bearer(payer.token) })).data;
-    const lines = history.items.filter((item: { entryId: string }) => entryIds.includes(item.entryId));
-    expect(lines).toHaveLength(10);
-    expect(lines.find((item: { entryId: string }) => item.entryId === entryIds[0])).toMatchObject({
-      description: 'Bulk payment: 2 payments',
-      amount: 3.5,
-      transactionType: 'debit',
-      counterparty: '2 payees',
-      kind: 'transfer',
-    });
+    // Each row is a line in both histories, with its own description and names.
+    const history = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction?pageSize=100&q=Salary%20row', headers: bearer(payer.token) })).data;
+    expect(history.total).toBe(20);
+    const line = history.items.find((item: { description: string }) => item.description === 'Salary row 3');
+    expect(line).toMatchObject({ amount: 3.25, transactionType: 'debit', counterparty: 'Alice Staff', kind: 'transfer' });
     const received = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction?pageSize=100&type=credit', headers: bearer(alice.token) })).data;
-    expect(received.items.find((item: { description: string }) => /: Salary row 3$/.test(item.description))).toMatchObject({
-      amount: 3.25,
-      entryId: entryIds[2],
-    });
-    // The journal keeps each row's number and the name the payer gave it.
-    const entry = await ctx.database.db.selectFrom('journal_entries').select('details').where('id', '=', entryIds[2]).executeTakeFirstOrThrow();
-    expect(entry.details).toEqual({
-      bulk: {
-        batchId: body.data.batchId,
-        rows: [
-          { row: 3, name: 'Alice Staff' },
-          { row: 4, name: 'Bob Staff' },
-        ],
-      },
-    });
+    expect(received.items.some((item: { description: string }) => /: Salary row 3$/.test(item.description))).toBe(true);
 
     // A retry with the same key replays the answer and posts nothing.
     const retry = await bulk(payer.token, { ...payload, paymentPin: code }, idempotencyKey);
     expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replay']).toBe('true');
     expect(json(retry)).toEqual(body);
-    expect(await journalSize()).toBe(before.journal + 10);
+    expect(await journalSize()).toBe(before.journal + 20);
   });
 
   it('pays 1,000 rows from a CSV file in one batch', async () => {
@@ -306,37 +281,7 @@ describe('bulk payments', () => {
     expect(paid.statusCode, paid.body).toBe(201);
     expect(json(paid).data).toMatchObject({ count: 1000, total: 1010 });
     expect((await balances(alice.token)).checking).toBeCloseTo(before.alice.checking + 1010, 2);
-    // One payee: a row an entry, each reading as a single transfer does on both sides.
     expect(await journalSize()).toBe(before.journal + 1000);
-    const line = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction?pageSize=1&q=Row%20417', headers: bearer(payer.token) })).data.items[0];
-    expect(line).toMatchObject({ description: 'Row 417', counterparty: 'Alice', amount: 1.01, transactionType: 'debit' });
-  });
-
-  it('pays many payees in one journal entry: one debit of the total, a credit each', async () => {
-    const payees = [alice, bob, ...(await Promise.all(Array.from({ length: 3 }, () => createCustomer(ctx))))];
-    const before = { payer: await balances(payer.token), journal: await journalSize() };
-    const payments = payees.map((payee, index) => ({
-      accountNumber: payee.accountNumber,
-      amount: `${index + 1}.00`,
-      name: `Payee ${index + 1}`,
-      description: 'Expenses',
-    }));
-    const paid = await approveAndPay(payer, { from: 'checking', payments });
-    expect(paid.statusCode, paid.body).toBe(201);
-    const results = json(paid).data.results as Array<{ row: number; entryId: string }>;
-    expect(new Set(results.map((result) => result.entryId)).size).toBe(1);
-    expect(await journalSize()).toBe(before.journal + 1);
-    expect((await balances(payer.token)).checking).toBeCloseTo(before.payer.checking - 15, 2);
-    const postings = await ctx.database.db
-      .selectFrom('postings')
-      .select(['amount'])
-      .where('entry_id', '=', results[0]?.entryId ?? '')
-      .execute();
-    expect(postings.map((posting) => Number(posting.amount)).sort((a, b) => a - b)).toEqual([-1500, 100, 200, 300, 400, 500]);
-    const last = payees[4];
-    const received = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction?pageSize=1&type=credit', headers: bearer(last?.token ?? '') })).data
-      .items[0];
-    expect(received).toMatchObject({ amount: 5, description: expect.stringMatching(/: Expenses$/), entryId: results[0]?.entryId });
   });
 
   it('keeps every invariant after all of this', async () => {

@@ -24,7 +24,7 @@ const LEDGER_NOTIFY_JOB_KEY = 'notify_ledger';
  */
 export const LEDGER_NOTIFY_QUEUE = 'notify_ledger';
 const CURSOR = 'ledger';
-/** Entries read and notified per transaction (a bulk payment of 1,000 rows to one payee is two). */
+/** Entries read and notified per transaction (a bulk payment of 1,000 is two). */
 export const LEDGER_NOTIFY_BATCH_MAX = 500;
 
 /** The counterparty the bank's own adjustments carry, as a customer would say it. */

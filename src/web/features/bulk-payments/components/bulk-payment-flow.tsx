@@ -390,13 +390,13 @@ function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: R
             {result.results.map((line) => {
               const row = rows[line.row - 1];
               return (
-                <tr key={line.row}>
+                <tr key={line.entryId}>
                   <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
                     {line.row}
                   </th>
                   <td className="px-3 py-2">{row?.name}</td>
                   <td className="px-3 py-2 text-right">{formatCents(row ? (centsOf(row) ?? 0) : 0)}</td>
-                  {/* One line per payment (a payment shares its entry with the batch's other payees, ADR 028): the id is cut with an ellipsis where it does not fit; its title and the text (select, copy) hold it whole. */}
+                  {/* One line per payment: the id is cut with an ellipsis where it does not fit; its title and the text (select, copy) hold it whole. */}
                   <td className="max-w-[8rem] px-3 py-2 sm:max-w-none">
                     <TruncatedId value={line.entryId} />
                   </td>
