@@ -204,7 +204,11 @@ describe('staff entries', () => {
     expect(move.statusCode).toBe(201);
     const reversed = await call('DELETE', `/api/transaction/admin/${posted._id}`, { reason: 'mistake' });
     expect(reversed.statusCode).toBe(400);
-    expect(json(reversed).message).toBe('Insufficient funds');
+    // Staff are told whose account lacks the money.
+    const owner = await ctx.database.db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', customer.userId).executeTakeFirstOrThrow();
+    expect(json(reversed).message).toBe(
+      `Insufficient funds: ${owner.first_name} ${owner.last_name}'s checking account ${customer.accountNumber} holds less than this reversal takes back.`,
+    );
   });
 
   it('turns balance targets into correction entries and keeps account numbers unique', async () => {

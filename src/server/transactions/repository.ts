@@ -289,7 +289,8 @@ export function entryPostings(db: DB, entryId: string) {
   return db
     .selectFrom('postings as p')
     .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
-    .select(['p.account_id', 'p.amount', 'p.memo', 'a.owner_id'])
+    .leftJoin('users as u', 'u.id', 'a.owner_id')
+    .select(['p.account_id', 'p.amount', 'p.memo', 'a.owner_id', 'a.kind', 'a.number', 'u.first_name', 'u.last_name'])
     .where('p.entry_id', '=', entryId)
     .execute();
 }

@@ -25,7 +25,7 @@ import { inTransaction } from '../db/transaction';
 import type { SessionUser, User } from '../db/schema';
 import { isValidAccountNumber } from '../ledger/accounts';
 import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
-import { bankAccountId, type EntryInput, type PostedEntry } from '../ledger/posting';
+import { bankAccountId, type EntryInput, InsufficientFundsError, type PostedEntry } from '../ledger/posting';
 import { AppError, assert, badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import * as repository from './repository';
@@ -391,6 +391,15 @@ export async function reverseEntry(
     });
   } catch (error) {
     if (isUniqueViolation(error, 'journal_entries_reversal_of_key')) throw conflict('This transaction has already been reversed.');
+    // Staff are told whose money is missing (the customer spent what the entry gave them).
+    const short = error instanceof InsufficientFundsError ? lines.find((line) => line.account_id === error.accountId) : undefined;
+    if (short?.first_name != null) {
+      const owner = `${short.first_name} ${short.last_name ?? ''}`.trim();
+      throw new AppError(
+        'insufficient_funds',
+        `Insufficient funds: ${owner}'s ${short.kind} account ${short.number} holds less than this reversal takes back.`,
+      );
+    }
     throw error;
   }
 }
