@@ -249,6 +249,12 @@ for (const width of [375, 1280]) {
     await page.goto('/admin/reports');
     await expect(page).toHaveTitle('Reports - Ledgerline Bank back office');
     await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
+    // Balance at a date lists each of the bank's own accounts once.
+    const bankAccounts = page.getByRole('form', { name: 'Balance at a date' }).getByLabel('Account').locator('option:not([value=""])');
+    await expect(bankAccounts.first()).toBeAttached();
+    const accountLabels = await bankAccounts.allTextContents();
+    expect(accountLabels.length).toBeGreaterThan(1);
+    expect(new Set(accountLabels).size).toBe(accountLabels.length);
     await page.getByLabel('Bank day').fill(setup.day);
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`date=${setup.day}`));

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { bankDate } from '../src/server/lib/bank-time';
 import { ADMIN, ADMIN2, expect, fromOurPages, newCustomer, signInAs, test } from './support/fixtures';
 
 // Four eyes on money (issue 15, ADR 023): one staff member credits a customer, nothing moves; a
@@ -186,4 +187,53 @@ test('a rejected request shows its reason to the one who asked; the one who aske
   // Nothing moved: the customer's balance is still zero.
   await signInAs(page, customer);
   await expect(page.getByTestId('checking-balance')).toHaveText('$0.00');
+});
+
+test('an approval that can no longer be carried out says why and closes as failed', async ({ browser, request, page, checkA11y }) => {
+  test.setTimeout(240_000);
+  // A credit, approved; then the customer moves the money on, so reversing the credit cannot be done.
+  const customer = await newCustomer(request, page, { prefix: 'four-eyes-fail' });
+  const makerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const maker = await makerContext.newPage();
+  await signInAs(maker, ADMIN, '/admin/login');
+  const checkerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const checker = await checkerContext.newPage();
+  await signInAs(checker, ADMIN2, '/admin/login');
+  const credit = await maker.request.post(`/api/transaction/admin/${customer.id}`, {
+    headers: { 'idempotency-key': crypto.randomUUID(), ...fromOurPages() },
+    data: { amount: 25, transactionType: 'credit', date: bankDate(new Date(), 'UTC'), description: 'Credit to reverse later', reason: 'Complaint 6001' },
+  });
+  expect(credit.status(), await credit.text()).toBe(202);
+  const approved = await checker.request.post(`/api/admin/approvals/${(await credit.json()).data.approvalId}/approve`, { headers: fromOurPages() });
+  expect(approved.status(), await approved.text()).toBe(200);
+  const entryId = (await approved.json()).data.outcome.data.entryId as string;
+  const moved = await request.post('/api/transaction/internal-transfer', {
+    headers: { authorization: `Bearer ${customer.token}`, 'idempotency-key': crypto.randomUUID(), ...fromOurPages() },
+    data: { from: 'checking', to: 'savings', amount: 20 },
+  });
+  expect(moved.status(), await moved.text()).toBe(201);
+  const reversal = await maker.request.delete(`/api/transaction/admin/${entryId}`, {
+    headers: { 'idempotency-key': crypto.randomUUID(), ...fromOurPages() },
+    data: { reason: 'Credited in error' },
+  });
+  expect(reversal.status(), await reversal.text()).toBe(202);
+  await makerContext.close();
+
+  // The second staff member approves: the toast says whose money is missing, the request leaves the
+  // pending list, and the Failed list shows it with the reason.
+  await checker.goto('/admin/approvals');
+  const row = checker.getByTestId('approval-row').filter({ hasText: customer.name }).filter({ hasText: 'Reverse' });
+  checker.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: /^Approve the/ }).click();
+  const why = `Insufficient funds: ${customer.name}'s checking account ${customer.accountNumber} holds less than this reversal takes back.`;
+  await expect(checker.getByText(why).first()).toBeVisible();
+  await expect(checker.getByTestId('approval-row').filter({ hasText: customer.name }).filter({ hasText: 'Reverse' })).toHaveCount(0);
+  await checker.getByRole('button', { name: 'Failed', exact: true }).click();
+  const failed = checker.getByTestId('approval-row').filter({ hasText: customer.name });
+  await expect(failed).toContainText('Failed');
+  await expect(failed).toContainText(`Reason: ${why}`);
+  await expect(failed.getByRole('button', { name: /^Approve/ })).toHaveCount(0);
+  await checkA11y(checker);
+  await shot(checker, 'approvals-failed-1280');
+  await checkerContext.close();
 });

@@ -218,13 +218,16 @@ function CardLabel({ text }: { text: string }) {
 }
 
 /**
- * A long identifier (an entry id, a UUID) on one line: shortened with an ellipsis where it does
- * not fit, the whole value in its title and for screen readers, and copyable (select the text).
+ * A long identifier (an entry id, a UUID) on one line: shortened with an ellipsis at its start
+ * where it does not fit, so its end shows (UUIDv7s made together, a bulk payment's entries, share
+ * their first dozen characters: their ends tell them apart); the whole value in its title and for
+ * screen readers, and copyable (select the text). The box runs right to left so the ellipsis is on
+ * the left; the value itself stays left to right.
  */
 export function TruncatedId({ value, className = '' }: { value: string; className?: string }) {
   return (
-    <span title={value} className={`block max-w-full truncate font-mono text-xs ${className}`}>
-      {value}
+    <span title={value} dir="rtl" className={`block max-w-full truncate text-left font-mono text-xs ${className}`}>
+      <bdi dir="ltr">{value}</bdi>
     </span>
   );
 }

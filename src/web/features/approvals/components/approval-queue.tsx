@@ -10,7 +10,6 @@ import {
   ZApprovalRejection,
 } from '../../../../shared/contracts/approvals';
 import { STAFF_ROLE_LABELS, type StaffRole } from '../../../../shared/staff-roles';
-import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { DataTable } from '../../../components/ui/data-table';
 import { ReasonForm } from '../../../components/ui/reason-form';
@@ -88,7 +87,10 @@ export interface Decider {
  */
 function Actions({ approval, me }: { approval: ApprovalDto; me: Decider }) {
   const [rejecting, setRejecting] = useState(false);
-  const approve = useAction(() => approveApproval(approval.id), { successToast: (message) => message });
+  // A change that can no longer be made (a balance that moved, Insufficient funds) closes the
+  // request as failed: the queue is read again either way, so the row shows what it now is, and
+  // the reason is said in a toast (the row leaves the pending list with its buttons).
+  const approve = useAction(() => approveApproval(approval.id), { successToast: (message) => message, errorToast: true, refresh: 'always' });
   const cancel = useAction(() => cancelApproval(approval.id), { successToast: (message) => message, errorToast: true });
   if (approval.status !== 'pending') return null;
   const refusal = approvalRefusal({ kind: approval.kind, requestedById: approval.requestedBy.id, subjectId: approval.subjectId }, me);
@@ -106,7 +108,6 @@ function Actions({ approval, me }: { approval: ApprovalDto; me: Decider }) {
   }
   return (
     <div className="space-y-2 text-left">
-      {approve.error ? <Alert tone="error">{approve.error.message}</Alert> : null}
       {refusal === 'requester' ? (
         <>
           <p className="text-sm text-slate-700">You asked for this: a second staff member approves it.</p>

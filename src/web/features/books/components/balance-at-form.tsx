@@ -23,7 +23,9 @@ interface BalanceAtValues {
 export function BalanceAtForm({ ownerId = '', initialAccountId = '', today }: { ownerId?: string; initialAccountId?: string; today: string }) {
   const bank = useQuery(ledgerAccountsQuery());
   const customer = useQuery({ ...ledgerAccountsQuery(ownerId), enabled: ownerId !== '' });
-  const accounts = [...(customer.data ?? []), ...(bank.data ?? [])];
+  // Without a customer, the customer query's key is the bank's own: its cached data is the bank's
+  // accounts, which would be listed twice.
+  const accounts = [...(ownerId !== '' ? (customer.data ?? []) : []), ...(bank.data ?? [])];
   const form = useForm<BalanceAtValues>({
     resolver: contractResolver(ZBalanceAtQuery, {
       toInput: (values) => ({ date: values.date }),

@@ -396,8 +396,8 @@ function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: R
                   </th>
                   <td className="px-3 py-2">{row?.name}</td>
                   <td className="px-3 py-2 text-right">{formatCents(row ? (centsOf(row) ?? 0) : 0)}</td>
-                  {/* One line per payment: the id is cut with an ellipsis where it does not fit; its title and the text (select, copy) hold it whole. */}
-                  <td className="max-w-[8rem] px-3 py-2 sm:max-w-none">
+                  {/* One line per payment: the id is cut at its start where it does not fit (its end tells the rows apart) and the table still fits a phone; its title and the text (select, copy) hold it whole. */}
+                  <td className="max-w-[6rem] px-3 py-2 sm:max-w-none">
                     <TruncatedId value={line.entryId} />
                   </td>
                 </tr>
