@@ -81,3 +81,34 @@ export const amountCents = (missingMessage: string, description = AMOUNT_JSON_SC
       }
       return cents;
     });
+
+/**
+ * One end of an amount range (a history or journal filter; empty means none): decimal dollars,
+ * zero allowed, at most 2 places, up to `maxCents`; cents inside. A number past the limit is told
+ * the limit, as amountCents tells it; anything else that is not such an amount is told the form.
+ */
+export const amountBoundCents = (name: string, maxCents: number, description: string) =>
+  z
+    .unknown()
+    .meta({
+      anyOf: [
+        { type: 'number', minimum: 0, maximum: maxCents / 100, multipleOf: 0.01 },
+        { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,2})?$' },
+      ],
+      description,
+    })
+    .optional()
+    .transform((raw, ctx) => {
+      const value = typeof raw === 'string' ? raw.trim() : raw;
+      if (value === undefined || value === null || value === '') return undefined;
+      const cents = dollarsToCents(value);
+      if ((cents === null && beyondAnyAmount(value)) || (cents !== null && cents > maxCents)) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be at most ${formatCents(maxCents)}` });
+        return z.NEVER;
+      }
+      if (cents === null || cents < 0) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50` });
+        return z.NEVER;
+      }
+      return cents;
+    });

@@ -167,6 +167,9 @@ describe('GET /api/transaction: search by words and amount', () => {
       ['?amountMin=abc', 'amountMin must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50'],
       ['?amountMax=-5', 'amountMax must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50'],
       ['?amountMin=1.234', 'amountMin must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50'],
+      // Too large is told the limit, however many digits it has.
+      ['?amountMax=10000000.01', 'amountMax must be at most $10,000,000.00'],
+      ['?amountMax=123456789012345678901', 'amountMax must be at most $10,000,000.00'],
       [`?q=${'x'.repeat(101)}`, 'Search must be at most 100 characters'],
       ['?q=a%00b', 'Search must not contain control characters'],
     ];

@@ -301,6 +301,10 @@ describe('GET /api/admin/journal', () => {
       expect(response.statusCode, query).toBe(400);
       expect(json(response).fields?.[field], `${query}: ${response.body}`).toBeTruthy();
     }
+    // A bound past the largest entry is told the limit, however many digits it has.
+    for (const amount of ['100000000.01', '123456789012345678901']) {
+      expect(json(await get(`/api/admin/journal?amountMax=${amount}`)).fields?.amountMax, amount).toBe('amountMax must be at most $100,000,000.00');
+    }
   });
 
   it('is for staff only', async () => {

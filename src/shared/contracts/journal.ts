@@ -1,7 +1,7 @@
 import { ZApproval } from './approvals';
 import { z } from 'zod';
 import { EMAIL_LENGTH_MAX } from '../limits';
-import { AMOUNT_CENTS_MAX, dollarsToCents, formatCents } from '../money';
+import { AMOUNT_CENTS_MAX, amountBoundCents } from '../money';
 import { envelope, isoDate, optionalText, ZTimestamp, ZUuid } from './common';
 import { ENTRY_KINDS } from './transactions';
 
@@ -25,28 +25,8 @@ const cursor = (name: string) =>
     .refine((value) => value <= SEQ_MAX, `${name} is too large`)
     .optional();
 
-/** A dollar bound of the amount range (empty means none). */
-const amountBound = (label: string) =>
-  z
-    .string({ message: `${label} must be an amount` })
-    .trim()
-    .max(16, `${label} must be an amount such as 120.50`)
-    // The document shows what the transform below accepts (JSON Schema sees only this side of it).
-    .meta({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,2})?$', description: `${label} in decimal dollars, e.g. 120.50` })
-    .optional()
-    .transform((value, ctx) => {
-      if (!value) return undefined;
-      const cents = dollarsToCents(value);
-      if (cents === null || cents < 0) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be an amount of at least 0 with at most 2 decimal places` });
-        return z.NEVER;
-      }
-      if (cents > AMOUNT_CENTS_MAX * 10) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be at most ${formatCents(AMOUNT_CENTS_MAX * 10)}` });
-        return z.NEVER;
-      }
-      return cents;
-    });
+/** A dollar bound of the amount range (empty means none), up to ten times a payment's largest amount, as balance corrections may be. */
+const amountBound = (label: string) => amountBoundCents(label, AMOUNT_CENTS_MAX * 10, `${label} in decimal dollars, e.g. 120.50`);
 
 const instant = (label: string) =>
   z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, STAFF_VALUE_DATE_WINDOW_DAYS, TEXT_LENGTH_MAX } from '../limits';
 import { addDays, todayIso } from '../dates';
-import { AMOUNT_CENTS_MAX, amountCents, dollarsToCents } from '../money';
+import { AMOUNT_CENTS_MAX, amountBoundCents, amountCents, dollarsToCents } from '../money';
 import { ZApprovalFields, ZPasskeyApprovalStep } from './payment-approval';
 import { controlCharactersMessage, envelope, isoDate, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
@@ -59,27 +59,13 @@ export const ZTransactionLinesAnswer = envelope(z.array(ZTransaction));
 export const SEARCH_LENGTH_MAX = 100;
 export const AMOUNT_RANGE_MESSAGE = 'amountMin must not be more than amountMax';
 
-/** An end of the amount range: decimal dollars (zero allowed) with at most 2 places, compared with a line's amount; cents inside. */
-const amountBound = (name: string) =>
-  z
-    .unknown()
-    .meta({
-      anyOf: [
-        { type: 'number', minimum: 0, maximum: AMOUNT_CENTS_MAX / 100, multipleOf: 0.01 },
-        { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,2})?$' },
-      ],
-      description: `${name === 'amountMin' ? 'Smallest' : 'Largest'} amount of a line, decimal dollars (a debit and a credit compare by their size), e.g. 25 or 99.50`,
-    })
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return undefined;
-      const cents = dollarsToCents(value);
-      if (cents === null || cents < 0 || cents > AMOUNT_CENTS_MAX) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50` });
-        return z.NEVER;
-      }
-      return cents;
-    });
+/** An end of the amount range, compared with a line's amount; cents inside. */
+const amountBound = (name: 'amountMin' | 'amountMax') =>
+  amountBoundCents(
+    name,
+    AMOUNT_CENTS_MAX,
+    `${name === 'amountMin' ? 'Smallest' : 'Largest'} amount of a line, decimal dollars (a debit and a credit compare by their size), e.g. 25 or 99.50`,
+  );
 
 export const ZTransactionListQuery = ZPage.extend({
   account: z.enum(CUSTOMER_ACCOUNTS, { message: 'account must be savings or checking' }).optional(),
