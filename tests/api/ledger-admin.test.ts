@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateAccountNumber } from '../../src/server/ledger/accounts';
 import { sealAll } from '../../src/server/ledger/sealer';
 import { verifyLedger } from '../../src/server/ledger/verify';
-import { adminToken, bearer, createCustomer, json, type TestContext, createTestApp, valueDate, staffCall } from '../support/app';
+import { adminToken, bearer, createCustomer, fund, json, lastCode, type TestContext, createTestApp, valueDate, staffCall } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -190,6 +190,38 @@ describe('staff entries', () => {
         .where('target_id', '=', posted.entryId)
         .executeTakeFirst(),
     ).toBeTruthy();
+  });
+
+  it('audits a reversal and a description note about every customer the entry touches', async () => {
+    const payer = await createCustomer(ctx);
+    const payee = await createCustomer(ctx);
+    await fund(ctx, payer.userId, 100);
+    const transfer = { amount: 30, accountType: 'checking', accountNumber: payee.accountNumber, to: 'Payee Person', description: 'Rent share' };
+    const send = (payload: Record<string, unknown>) =>
+      ctx.app.inject({ method: 'POST', url: '/api/transaction/transfer', headers: { ...bearer(payer.token), 'idempotency-key': key() }, payload });
+    expect((await send(transfer)).statusCode).toBe(200);
+    const paid = await send({ ...transfer, paymentPin: await lastCode(ctx, payer.email) });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const entryId = json(paid).data.entryId as string;
+    expect((await call('PUT', `/api/transaction/admin/${entryId}`, { description: 'Rent share (corrected)', reason: 'Typo' })).statusCode).toBe(200);
+    expect((await call('DELETE', `/api/transaction/admin/${entryId}`, { reason: 'Paid twice' })).statusCode).toBe(200);
+    const records = await ctx.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_user_id'])
+      .where('target_id', '=', entryId)
+      .where('action', 'in', ['transaction.describe', 'transaction.reverse'])
+      .execute();
+    const about = (action: string) =>
+      records
+        .filter((record) => record.action === action)
+        .map((record) => record.target_user_id)
+        .sort();
+    const both = [payer.userId, payee.userId].sort();
+    expect(about('transaction.describe')).toEqual(both);
+    expect(about('transaction.reverse')).toEqual(both);
+    // The payee's own trail in the back office shows the reversal of the money they received.
+    const trail = json(await call('GET', `/api/admin/audit?customer=${payee.userId}&pageSize=50`));
+    expect(trail.data.items.map((item: { action: string }) => item.action)).toContain('transaction.reverse');
   });
 
   it('refuses to reverse a credit the customer already spent', async () => {

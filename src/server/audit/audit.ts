@@ -44,6 +44,15 @@ export async function audit(db: DB, actor: AuditActor | null, input: AuditInput)
 }
 
 /**
+ * One action on something several customers share (a journal entry between two of them): one
+ * record about each, so every customer's audit trail shows what was done to their money (and each
+ * record is erased with its own customer); one record about no one when no customer is touched.
+ */
+export async function auditEach(db: DB, actor: AuditActor | null, customerIds: readonly string[], input: Omit<AuditInput, 'targetUserId'>): Promise<void> {
+  for (const targetUserId of customerIds.length > 0 ? customerIds : [null]) await audit(db, actor, { ...input, targetUserId });
+}
+
+/**
  * Erases the personal part of every audit record about (or by) a customer who is being closed or
  * deleted, in that transaction. The records stay, with their salted hash of what was erased, so the
  * audit chain still verifies; the back office shows "erased" in their place.

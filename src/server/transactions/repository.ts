@@ -305,15 +305,18 @@ export async function addEntryNote(db: DB, note: { entryId: string; description:
 }
 
 /** The customer an entry touches (for the audit record), if any. */
-export async function entryCustomer(db: DB, entryId: string): Promise<string | null> {
-  const row = await db
+/** The customers whose accounts an entry touches, each once. */
+export async function entryCustomers(db: DB, entryId: string): Promise<string[]> {
+  const rows = await db
     .selectFrom('postings as p')
     .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
     .select('a.owner_id')
+    .distinct()
     .where('p.entry_id', '=', entryId)
     .where('a.owner_id', 'is not', null)
-    .executeTakeFirst();
-  return row?.owner_id ?? null;
+    .orderBy('a.owner_id')
+    .execute();
+  return rows.map((row) => row.owner_id).filter((id): id is string => id !== null);
 }
 
 /** Locks accounts in id order (the one order every writer uses) and reads their balances. */

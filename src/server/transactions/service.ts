@@ -14,7 +14,7 @@ import { formatCents } from '../../shared/money';
 import { bicCountry, wireCountries } from '../../shared/wire';
 import type { ApprovalPending } from '../../shared/contracts/approvals';
 import { type ApprovalGate, needsApproval, requestApproval } from '../approvals/request';
-import { audit } from '../audit/audit';
+import { audit, auditEach } from '../audit/audit';
 import { type ApprovalStepOutcome, approvePayment } from '../payment-approval/service';
 import { assertPaymentsNotHeld } from '../payment-limits/service';
 import { bankMonth, previousMonth } from '../lib/bank-time';
@@ -376,9 +376,8 @@ export async function reverseEntry(
         },
       ]);
       assert(posted, 'the reversal posted');
-      await audit(trx, ctx.actor, {
+      await auditEach(trx, ctx.actor, customers, {
         action: 'transaction.reverse',
-        targetUserId: customers[0] ?? null,
         targetType: 'journal_entry',
         targetId: entry.id,
         before: { entry: entry.id, kind: entry.kind, amount: entry.amount / 100, status: 'completed' },
@@ -410,9 +409,8 @@ export async function describeEntry(ctx: ActorContext, id: string, description: 
   await inTransaction(ctx.db, async (trx) => {
     const previous = await repository.latestEntryNote(trx, entry.id);
     await repository.addEntryNote(trx, { entryId: entry.id, description, authorId: ctx.actor.user.id });
-    await audit(trx, ctx.actor, {
+    await auditEach(trx, ctx.actor, await repository.entryCustomers(trx, entry.id), {
       action: 'transaction.describe',
-      targetUserId: await repository.entryCustomer(trx, entry.id),
       targetType: 'journal_entry',
       targetId: entry.id,
       before: { description: previous?.description ?? entry.description },
