@@ -49,6 +49,17 @@ describe('POST /api/contacts', () => {
     expect(mail?.text).toContain('Which documents do I need?');
   });
 
+  it('keeps the line breaks of a message of several lines (other control characters are refused)', async () => {
+    const message = 'Hello,\r\nwhich documents do I need?\n\nThanks';
+    const response = await send(valid({ message }));
+    expect(response.statusCode, response.body).toBe(201);
+    const row = await ctx.database.db.selectFrom('contact_messages').select('message').where('id', '=', json(response).data._id).executeTakeFirstOrThrow();
+    expect(row.message).toBe(message);
+    const refused = await send(valid({ message: 'Hello\u0007' }));
+    expect(refused.statusCode).toBe(400);
+    expect(json(refused).message).toBe('Message must not contain control characters');
+  });
+
   it.each([
     [{ name: '' }, 'Name is required', 'name'],
     [{ name: '   ' }, 'Name is required', 'name'],

@@ -17,7 +17,7 @@ export const ZContactRequest = z.object({
     .regex(SINGLE_LINE_TEXT, 'Please enter a valid email address')
     .pipe(z.email('Please enter a valid email address')),
   subject: requiredText('Subject', TEXT_LENGTH_MAX / 2),
-  message: requiredText('Message', MESSAGE_LENGTH_MAX),
+  message: requiredText('Message', MESSAGE_LENGTH_MAX, 'Message is required', { multiline: true }),
   phone: z
     .string()
     .trim()
