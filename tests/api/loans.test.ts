@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthlyPaymentCents, repaymentScheduleCents } from '../../src/shared/contracts/loans';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
+import { LOAN_ENTRY_REVERSAL_MESSAGE } from '../../src/server/transactions/service';
 import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox, staffCall } from '../support/app';
 
 let ctx: TestContext;
@@ -149,6 +150,18 @@ describe('staff decisions', () => {
     const row = await ctx.database.db.selectFrom('loans').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const postings = await ctx.database.db.selectFrom('postings').select(['amount']).where('entry_id', '=', row.disbursement_entry_id!).execute();
     expect(postings.map((posting) => posting.amount).sort((a, b) => a - b)).toEqual([-500_000, 500_000]);
+    // The payout is not reversed on its own (the loan would still be open): refused at once, nothing asked of a second staff member.
+    const reversal = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/transaction/admin/${row.disbursement_entry_id}`,
+      headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
+      payload: { reason: 'Paid out in error' },
+    });
+    expect(reversal.statusCode).toBe(400);
+    expect(json(reversal).message).toBe(LOAN_ENTRY_REVERSAL_MESSAGE);
+    expect(
+      await ctx.database.db.selectFrom('approvals').select('id').where('kind', '=', 'reversal').where('customer_id', '=', customer.userId).execute(),
+    ).toEqual([]);
 
     const mine = json(await ctx.app.inject({ method: 'GET', url: '/api/loans', headers: bearer(customer.token) })).data[0];
     expect(mine.status).toBe('approved');

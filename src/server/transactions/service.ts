@@ -335,6 +335,9 @@ export async function findEntryOrThrow(db: DB, id: string) {
   return entry;
 }
 
+export const LOAN_ENTRY_REVERSAL_MESSAGE =
+  "A loan's payout or repayment cannot be reversed on its own: the loan would no longer match its money. Correct it with a staff credit or debit.";
+
 /** "Deleting" an entry posts its reversal (DESIGN rule 2), reasoned and audited. */
 export async function reverseEntry(
   ctx: ActorContext,
@@ -345,6 +348,9 @@ export async function reverseEntry(
 ): Promise<Outcome<{ reversedEntryId: string; reversalEntryId: string } | ApprovalPending>> {
   const entry = await findEntryOrThrow(ctx.db, id);
   if (entry.kind === 'reversal') throw badRequest('A reversal cannot be reversed. Add a new transaction instead.');
+  // A loan's payout or repayment moves money the loan's own record counts (its principal, its
+  // installments): reversed alone, the loan would still say it was paid out or paid.
+  if (entry.kind === 'loan') throw badRequest(LOAN_ENTRY_REVERSAL_MESSAGE);
   if (await repository.isReversed(ctx.db, entry.id)) throw conflict('This transaction has already been reversed.');
   const lines = await repository.entryPostings(ctx.db, entry.id);
   const customers = [...new Set(lines.map((line) => line.owner_id).filter((owner): owner is string => owner !== null))];

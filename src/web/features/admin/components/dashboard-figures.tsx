@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { AdminDashboard } from '../../../../shared/contracts/admin';
+import { addDays } from '../../../../shared/dates';
 import { formatCents, formatNumber } from '../../../lib/format';
 import { paths } from '../../../paths';
 import type { StaffPage } from '../../../../shared/staff-roles';
@@ -35,8 +36,11 @@ export function DashboardFigures({ data }: { data: AdminDashboard }) {
       label: "Today's transfers",
       value: formatNumber(data.transfersToday.count),
       detail: `${formatCents(data.transfersToday.volumeCents)} moved (UTC day)`,
-      // The journal filters by value date and cannot narrow to transfer kinds: it lists all of today's entries.
-      to: today ? `${paths.adminJournal}?from=${today}&to=${today}` : paths.adminJournal,
+      // Today's UTC day by booking time, as the count is; the journal cannot narrow to the transfer
+      // kinds together, so it lists all of today's entries.
+      to: today
+        ? `${paths.adminJournal}?${new URLSearchParams({ bookedFrom: `${today}T00:00:00.000Z`, bookedTo: `${addDays(today, 1)}T00:00:00.000Z` }).toString()}`
+        : paths.adminJournal,
       linkText: "Today's journal entries",
     },
     { page: 'adminKyc', label: 'Pending KYC reviews', value: formatNumber(data.pendingKycReviews), to: paths.adminKyc, linkText: 'Identity reviews' },
