@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVALS_EXPIRE_TASK } from '../../src/server/approvals/service';
+import { SAME_REQUEST_WAITING_MESSAGE } from '../../src/server/approvals/request';
 import { cronItems, taskList } from '../../src/server/jobs/registry';
 import {
   adminToken,
@@ -145,6 +146,23 @@ describe('a staff credit waits for a second staff member', () => {
     // A customer cannot reach the queue at all.
     expect((await call('POST', `/api/admin/approvals/${approvalId}/approve`, undefined, customer.token)).statusCode).toBe(403);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/approvals', headers: bearer(customer.token) })).statusCode).toBe(403);
+  });
+
+  it('refuses the same request while it waits (409), even asked at once; another customer, or once decided, is a new request', async () => {
+    const customer = await createCustomer(ctx);
+    const other = await createCustomer(ctx);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => call('POST', `/api/transaction/admin/${customer.userId}`, credit(33))));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([202, 409, 409, 409]);
+    const refused = answers.find((answer) => answer.statusCode === 409);
+    expect(json(refused!).message).toBe(SAME_REQUEST_WAITING_MESSAGE);
+    expect((await approvals('pending')).filter((item) => item.customer?.id === customer.userId)).toHaveLength(1);
+    // The same ask about another customer, or a different amount, is its own request.
+    expect((await call('POST', `/api/transaction/admin/${other.userId}`, credit(33))).statusCode).toBe(202);
+    expect((await call('POST', `/api/transaction/admin/${customer.userId}`, credit(34))).statusCode).toBe(202);
+    // Once the first is decided, the same ask may be made again.
+    const first = answers.find((answer) => answer.statusCode === 202);
+    expect((await call('POST', `/api/admin/approvals/${json(first!).data.approvalId}/approve`, undefined, admin2)).statusCode).toBe(200);
+    expect((await call('POST', `/api/transaction/admin/${customer.userId}`, credit(33))).statusCode).toBe(202);
   });
 
   it('two approvers clicking at once post once', async () => {

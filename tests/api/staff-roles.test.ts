@@ -536,9 +536,16 @@ describe('changing roles and suspending access', () => {
     const filedChange = await ctx.app.inject({ method: 'PUT', url: `/api/admin/staff/${staff.id}`, headers: bearer(admin), payload: { staffRole: 'finance' } });
     expect(filedChange.statusCode).toBe(202);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/reports/days', headers: bearer(token) })).statusCode).toBe(403);
-    const changed = await staffCall(ctx, { method: 'PUT', url: `/api/admin/staff/${staff.id}`, headers: bearer(admin), payload: { staffRole: 'finance' } });
-    expect(changed.statusCode).toBe(200);
-    expect(json(changed)).toEqual({ data: expect.objectContaining({ _id: staff.id, staffRole: 'finance' }), message: 'Role changed' });
+    // The same change asked again while it waits is refused; the second admin approves the one filed.
+    const again = await ctx.app.inject({ method: 'PUT', url: `/api/admin/staff/${staff.id}`, headers: bearer(admin), payload: { staffRole: 'finance' } });
+    expect(again.statusCode).toBe(409);
+    const approved = await approveAsSecondStaff(ctx, json(filedChange).data.approvalId);
+    expect(approved.statusCode).toBe(200);
+    expect(json(approved).data.outcome).toEqual({
+      status: 200,
+      data: expect.objectContaining({ _id: staff.id, staffRole: 'finance' }),
+      message: 'Role changed',
+    });
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/reports/days', headers: bearer(token) })).statusCode).toBe(200);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/contacts', headers: bearer(token) })).statusCode).toBe(403);
     const record = await ctx.database.db

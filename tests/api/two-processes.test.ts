@@ -176,7 +176,8 @@ describe('two app processes on one database', () => {
               amount: 3,
               transactionType: 'credit',
               date: valueDate(),
-              description: 'Goodwill',
+              // Each its own ask: the same ask while one waits is refused (409) as a double click.
+              description: `Goodwill ${side}-${round}`,
               reason: 'two-process test',
             }),
           );

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type ApprovalKind, type ApprovalPending, APPROVAL_TTL_DAYS, awaitingApproval } from '../../shared/contracts/approvals';
 import { audit } from '../audit/audit';
 import type { ActorContext } from '../context';
@@ -5,7 +6,10 @@ import type { DB } from '../db/database';
 import { inTransaction } from '../db/transaction';
 import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
 import { uuidv7 } from '../ledger/uuid';
+import { conflict } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
+
+export const SAME_REQUEST_WAITING_MESSAGE = 'The same request is already waiting for a second staff member: see Approvals.';
 
 // What a domain service needs of four eyes (issue 15, ADR 023): whether its change must wait for a
 // second staff member, and how to file the request. The queue itself (list, approve, reject,
@@ -52,6 +56,24 @@ export async function requestApproval(
   const now = ctx.clock.now();
   const id = uuidv7(now.getTime());
   return inTransaction(ctx.db, async (trx) => {
+    // The same ask twice (a second click, another staff member) would have the second approver
+    // carry it out twice or fail late: refused while the first waits. The lock makes two at once
+    // take turns, so the second sees the first.
+    const payload = JSON.stringify(request.payload);
+    const customerId = request.customerId ?? null;
+    const subjectUserId = request.subjectUserId ?? null;
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`approval:${request.kind}:${customerId}:${subjectUserId}:${payload}`}, 0))`.execute(trx);
+    const waiting = await trx
+      .selectFrom('approvals')
+      .select('requested_at')
+      .where('kind', '=', request.kind)
+      .where('customer_id', customerId === null ? 'is' : '=', customerId)
+      .where('subject_user_id', subjectUserId === null ? 'is' : '=', subjectUserId)
+      .where('status', '=', 'pending')
+      .where('expires_at', '>', now)
+      .where(sql<boolean>`payload = ${payload}::jsonb`)
+      .executeTakeFirst();
+    if (waiting) throw conflict(SAME_REQUEST_WAITING_MESSAGE);
     await trx
       .insertInto('approvals')
       .values({
@@ -60,10 +82,10 @@ export async function requestApproval(
         requested_by: ctx.actor.user.id,
         requested_at: now,
         expires_at: new Date(now.getTime() + APPROVAL_TTL_DAYS * 86_400_000),
-        customer_id: request.customerId,
-        subject_user_id: request.subjectUserId ?? null,
+        customer_id: customerId,
+        subject_user_id: subjectUserId,
         summary: request.summary,
-        payload: JSON.stringify(request.payload),
+        payload,
       })
       .execute();
     await audit(trx, ctx.actor, {
