@@ -33,6 +33,9 @@ test.describe('admin back office', () => {
     await page.getByRole('link', { name: "Today's journal entries" }).click();
     await expect(page).toHaveURL(/\/admin\/journal\?bookedFrom=[0-9-]+T00%3A00%3A00\.000Z&bookedTo=/);
     await expect(page.getByRole('form', { name: 'Filter the journal' }).getByLabel('Booked from')).not.toHaveValue('');
+    // A users page past the last one says so (not "No users yet").
+    await page.goto('/admin/users?page=99999');
+    await expect(page.getByRole('status').filter({ hasText: 'No users on this page: it is past the last one.' })).toBeVisible();
     await page.goto('/admin');
     await expect(page.getByRole('heading', { name: 'Back office overview' })).toBeVisible();
 

@@ -49,7 +49,10 @@ describe('card requests', () => {
     const approved = await staffSet(id, { status: 'approved' });
     expect(approved.statusCode).toBe(200);
     expect(json(approved).data.status).toBe('approved');
-    expect((await staffSet(id, { status: 'shipped', note: 'Posted today' })).statusCode).toBe(200);
+    expect(json(approved).message).toBe('Card request approved');
+    const shipped = await staffSet(id, { status: 'shipped', note: 'Posted today' });
+    expect(shipped.statusCode).toBe(200);
+    expect(json(shipped).message).toBe('Card request marked as shipped');
     const mine = json(await ctx.app.inject({ method: 'GET', url: '/api/cards/requests', headers: bearer(customer.token) })).data;
     expect(mine[0]).toMatchObject({ status: 'shipped', note: 'Posted today' });
     expect(json(await ctx.app.inject({ method: 'GET', url: '/api/cards/requests', headers: bearer(other.token) })).data).toHaveLength(0);

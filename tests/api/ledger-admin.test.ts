@@ -254,6 +254,17 @@ describe('staff entries', () => {
     const lines = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).data.items;
     expect(lines).toHaveLength(2);
     expect(lines.every((line: { kind: string; description: string }) => line.kind === 'adjustment' && line.description === 'Balance correction')).toBe(true);
+    // A target too large is told the limit, however many digits; one with cents beyond 2 places, the form.
+    for (const [savings, message] of [
+      ['99999999999999', 'Balances must be at most $100,000,000.00'],
+      [1e20, 'Balances must be at most $100,000,000.00'],
+      ['100000000.01', 'Balances must be at most $100,000,000.00'],
+      ['12.345', 'Balances must be amounts of at least 0 with at most 2 decimal places'],
+    ] as const) {
+      const refused = await call('PUT', url, { savings, checking: 20, number: customer.accountNumber, reason: 'Correction' });
+      expect(refused.statusCode, String(savings)).toBe(400);
+      expect(json(refused).message, String(savings)).toBe(message);
+    }
     const down = await call('PUT', url, { savings: 0, checking: 20, number: customer.accountNumber, reason: 'Correction' });
     expect(down.statusCode).toBe(200);
     expect((await balances(customer.token)).savings).toBe(0);

@@ -19,6 +19,13 @@ import { brandOf, plainMail } from '../mail/templates';
 import * as repository from './repository';
 
 export const CARD_REQUEST_NOT_FOUND = 'Card request not found';
+/** What staff are told once a request's status is set. */
+const CARD_STATUS_MESSAGES: Record<CardRequestStatus, string> = {
+  pending: 'Card request back in review',
+  approved: 'Card request approved',
+  rejected: 'Card request declined',
+  shipped: 'Card request marked as shipped',
+};
 const OPEN_LIST_MAX = 50;
 
 export function toCardRequestDto(row: repository.CardRequestRow, customer?: repository.CustomerColumns): CardRequestDto {
@@ -99,6 +106,5 @@ export async function changeCardRequestStatus(
     );
     return updated;
   });
-  const label = CARD_STATUS_LABELS[row.status];
-  return { data: toCardRequestDto(row), message: `Card request ${label.toLowerCase()}` };
+  return { data: toCardRequestDto(row), message: CARD_STATUS_MESSAGES[row.status] };
 }

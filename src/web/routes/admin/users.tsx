@@ -84,7 +84,7 @@ export default function AdminUsersPage() {
           {data.items.length === 0 ? (
             // The search echoed back may be one long word: it breaks rather than widen a phone's page.
             <p className="text-slate-700 [overflow-wrap:anywhere]" role="status">
-              {params.search ? `No users match "${params.search}".` : 'No users yet.'}
+              {data.total > 0 ? 'No users on this page: it is past the last one.' : params.search ? `No users match "${params.search}".` : 'No users yet.'}
             </p>
           ) : (
             <div aria-busy={isFetching}>
