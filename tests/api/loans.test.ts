@@ -179,6 +179,19 @@ describe('staff decisions', () => {
     const unverified = await approve(id);
     expect(unverified.statusCode).toBe(409);
     expect(json(unverified).message).toMatch(/identity is not verified/);
+    // A large loan (four eyes) is refused the same at once: nothing is filed for a second staff member.
+    const large = json(await apply(customer.token, { ...application, loanAmount: 45_000 })).data._id;
+    const largeAsked = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/loans/${large}/approve`,
+      headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
+      payload: {},
+    });
+    expect(largeAsked.statusCode).toBe(409);
+    expect(json(largeAsked).message).toMatch(/identity is not verified/);
+    expect(
+      await ctx.database.db.selectFrom('approvals').select('id').where('kind', '=', 'loan_approval').where('customer_id', '=', customer.userId).execute(),
+    ).toEqual([]);
     const noKey = await staffCall(ctx, { method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: bearer(admin), payload: {} });
     expect(noKey.statusCode).toBe(400);
     expect((await me(customer.token)).account.checking).toBe(0);

@@ -232,6 +232,12 @@ export async function loanQueue(ctx: ActorContext, status: LoanStatus | 'all', p
 /** Approval disburses the loan as a ledger entry, in the transaction that approves it; audited. */
 export const LOAN_APPROVAL_REQUESTED_MESSAGE = 'Loan approval requested';
 
+/** A loan is paid out only to an open account whose holder's identity is verified. */
+function assertMayBorrow(customer: { closed_at: Date | null; verification_status: string }): void {
+  if (customer.closed_at) throw new AppError('conflict', "The customer's account is closed.");
+  if (customer.verification_status !== 'verified') throw new AppError('conflict', "The customer's identity is not verified yet: review their documents first.");
+}
+
 /**
  * Approval disburses the loan as a ledger entry, in the transaction that approves it; audited. A
  * loan above FOUR_EYES_LOAN_ABOVE waits for a second staff member first (ADR 023), whose approval
@@ -243,6 +249,8 @@ export async function approveLoan(ctx: ActorContext, id: string, ticket: Idempot
     if (!loan) throw notFound(LOAN_NOT_FOUND);
     if (loan.status !== 'pending') throw new AppError('conflict', `This application is already ${loan.status}.`);
     if (loan.amount_cents > ctx.config.fourEyesLoanAboveCents) {
+      // What would refuse the payout is told the one who asks, not only the second staff member.
+      assertMayBorrow(await repository.loanCustomer(ctx.db, loan.user_id));
       const summary = `Approve and pay out a ${describe(loan).charAt(0).toLowerCase()}${describe(loan).slice(1)}`;
       const payload = { loanId: loan.id, amount: loan.amount_cents / 100, loanType: loan.loan_type, durationMonths: loan.duration_months };
       return requestApproval(ctx, { kind: 'loan_approval', customerId: loan.user_id, summary, payload }, ticket, LOAN_APPROVAL_REQUESTED_MESSAGE);
@@ -254,9 +262,7 @@ export async function approveLoan(ctx: ActorContext, id: string, ticket: Idempot
     if (!loan) throw notFound(LOAN_NOT_FOUND);
     if (loan.status !== 'pending') throw new AppError('conflict', `This application is already ${loan.status}.`);
     const customer = await repository.loanCustomer(trx, loan.user_id);
-    if (customer.closed_at) throw new AppError('conflict', "The customer's account is closed.");
-    if (customer.verification_status !== 'verified')
-      throw new AppError('conflict', "The customer's identity is not verified yet: review their documents first.");
+    assertMayBorrow(customer);
     const label = LOAN_PRODUCTS[loan.loan_type].label;
     const customerName = `${customer.first_name} ${customer.last_name}`;
     const [posted] = await post([

@@ -69,7 +69,13 @@ function LoanActions({ loan }: { loan: LoanDto }) {
           <Button
             disabled={approve.busy}
             onClick={() => {
-              if (window.confirm(`Approve and pay ${formatDollars(loan.loanAmount)} into ${name}'s checking account?`)) void approve.run();
+              // Above the bank's four-eyes limit the payout waits for a second staff member: the confirmation says both.
+              if (
+                window.confirm(
+                  `Approve ${name}'s loan of ${formatDollars(loan.loanAmount)}? It is paid into their checking account, at once or, for a large loan, once a second staff member approves.`,
+                )
+              )
+                void approve.run();
             }}
           >
             Approve and disburse<span className="sr-only"> {name}&apos;s loan</span>
