@@ -48,10 +48,16 @@ export const AMOUNT_JSON_SCHEMA = {
   examples: [120.25],
 };
 
-/** Plain decimal digits with more whole digits than any amount the bank takes ("99999999999999999999"). */
-const beyondAnyAmount = (value: unknown) =>
-  (typeof value === 'number' && Number.isFinite(value) && value > AMOUNT_CENTS_MAX / 100) ||
-  (typeof value === 'string' && /^[0-9]{13,}(\.[0-9]*)?$/.test(value.trim()));
+/**
+ * An amount past `maxCents`: its cents above it, or (when it has no cents: `dollarsToCents` gave
+ * null) a number above it or plain decimal digits with more whole digits than any amount the bank
+ * takes ("99999999999999999999"), so a number too large to parse is told the limit too.
+ */
+export const beyondLimit = (value: unknown, cents: number | null, maxCents: number): boolean =>
+  cents === null
+    ? (typeof value === 'number' && Number.isFinite(value) && value > maxCents / 100) ||
+      (typeof value === 'string' && /^[0-9]{13,}(\.[0-9]*)?$/.test(value.trim()))
+    : cents > maxCents;
 
 export const amountCents = (missingMessage: string, description = AMOUNT_JSON_SCHEMA.description) =>
   z
@@ -63,20 +69,17 @@ export const amountCents = (missingMessage: string, description = AMOUNT_JSON_SC
         return z.NEVER;
       }
       const cents = dollarsToCents(value);
+      // A number too large to be an amount is told the limit, as one just above it is.
+      if (beyondLimit(value, cents, AMOUNT_CENTS_MAX)) {
+        ctx.addIssue({ code: 'custom', message: `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}` });
+        return z.NEVER;
+      }
       if (cents === null) {
-        // A number too large to be an amount is told the limit, as one just above it is.
-        const message = beyondAnyAmount(value)
-          ? `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}`
-          : 'Amount must be a number with at most 2 decimal places';
-        ctx.addIssue({ code: 'custom', message });
+        ctx.addIssue({ code: 'custom', message: 'Amount must be a number with at most 2 decimal places' });
         return z.NEVER;
       }
       if (cents <= 0) {
         ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
-        return z.NEVER;
-      }
-      if (cents > AMOUNT_CENTS_MAX) {
-        ctx.addIssue({ code: 'custom', message: `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}` });
         return z.NEVER;
       }
       return cents;
@@ -102,7 +105,7 @@ export const amountBoundCents = (name: string, maxCents: number, description: st
       const value = typeof raw === 'string' ? raw.trim() : raw;
       if (value === undefined || value === null || value === '') return undefined;
       const cents = dollarsToCents(value);
-      if ((cents === null && beyondAnyAmount(value)) || (cents !== null && cents > maxCents)) {
+      if (beyondLimit(value, cents, maxCents)) {
         ctx.addIssue({ code: 'custom', message: `${name} must be at most ${formatCents(maxCents)}` });
         return z.NEVER;
       }

@@ -304,8 +304,7 @@ export async function addEntryNote(db: DB, note: { entryId: string; description:
   await db.insertInto('entry_notes').values({ entry_id: note.entryId, description: note.description, author_id: note.authorId }).execute();
 }
 
-/** The customer an entry touches (for the audit record), if any. */
-/** The customers whose accounts an entry touches, each once. */
+/** The customers whose accounts an entry touches, each once (an audit record about each). */
 export async function entryCustomers(db: DB, entryId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('postings as p')

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, STAFF_VALUE_DATE_WINDOW_DAYS, TEXT_LENGTH_MAX } from '../limits';
 import { addDays, todayIso } from '../dates';
-import { AMOUNT_CENTS_MAX, amountBoundCents, amountCents, dollarsToCents, formatCents } from '../money';
+import { AMOUNT_CENTS_MAX, amountBoundCents, amountCents, beyondLimit, dollarsToCents, formatCents } from '../money';
 import { ZApprovalFields, ZPasskeyApprovalStep } from './payment-approval';
 import { controlCharactersMessage, envelope, isoDate, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
@@ -246,12 +246,6 @@ export const ZAdminTransactionUpdate = z.object({
 
 export const ZAdminReversalRequest = z.object({ reason });
 
-/** A balance target past the largest one (whatever its digits: a number too large for cents too). */
-const beyondBalanceTarget = (value: unknown, cents: number | null) =>
-  cents === null
-    ? /^[0-9]{13,}(\.[0-9]*)?$/.test(String(value).trim()) || (typeof value === 'number' && value > AMOUNT_CENTS_MAX / 10)
-    : cents > AMOUNT_CENTS_MAX * 10;
-
 /** Balance targets in dollars (zero allowed), as the admin form sends them. */
 const balanceTarget = z
   .unknown()
@@ -269,7 +263,7 @@ const balanceTarget = z
       return z.NEVER;
     }
     const cents = dollarsToCents(value);
-    if (beyondBalanceTarget(value, cents)) {
+    if (beyondLimit(value, cents, AMOUNT_CENTS_MAX * 10)) {
       ctx.addIssue({ code: 'custom', message: `Balances must be at most ${formatCents(AMOUNT_CENTS_MAX * 10)}` });
       return z.NEVER;
     }
