@@ -125,6 +125,7 @@ export const ZEnvironment = z.object({
     .optional(),
   DEMO_MODE: booleanFlag('DEMO_MODE', true),
   RATE_LIMITS: booleanFlag('RATE_LIMITS', true),
+  SESSION_CACHE: booleanFlag('SESSION_CACHE', true),
   TRANSFER_CODES_PER_HOUR: perCustomerCap('TRANSFER_CODES_PER_HOUR', TRANSFER_CODES_PER_HOUR, 1000),
   TRANSFER_CODE_FAILURES_PER_DAY: perCustomerCap('TRANSFER_CODE_FAILURES_PER_DAY', TRANSFER_CODE_FAILURES_PER_DAY, 1000),
   MONEY_CALLS_PER_MINUTE: perCustomerCap('MONEY_CALLS_PER_MINUTE', MONEY_CALLS_PER_MINUTE, 1_000_000_000),
@@ -193,6 +194,12 @@ export interface Config {
   logLevel: Environment['LOG_LEVEL'];
   /** Every per-address and per-customer limit (off only for test runs; production refuses false). */
   rateLimits: boolean;
+  /**
+   * Each process keeps the sessions it looked up, dropped when migration 66's triggers announce a
+   * change (ADR 008). Off (SESSION_CACHE=false) behind a connection pooler in transaction mode,
+   * where LISTEN does not work: every request then looks its session up.
+   */
+  sessionCache: boolean;
   /** The per-customer caps (src/shared/limits.ts names the defaults). */
   limits: { transferCodesPerHour: number; transferCodeFailuresPerDay: number; moneyCallsPerMinute: number };
   /** App processes (node:cluster workers) this instance runs; 1 is one process, no cluster. */
@@ -262,6 +269,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     cryptoDepositsFile: env.CRYPTO_DEPOSITS_FILE,
     logLevel: env.LOG_LEVEL,
     rateLimits: env.RATE_LIMITS,
+    sessionCache: env.SESSION_CACHE,
     limits: {
       transferCodesPerHour: env.TRANSFER_CODES_PER_HOUR,
       transferCodeFailuresPerDay: env.TRANSFER_CODE_FAILURES_PER_DAY,

@@ -1,5 +1,6 @@
+import { SessionCache } from './auth/session-cache';
 import type { Config } from './config';
-import type { DB } from './db/database';
+import type { DB, Notices } from './db/database';
 import type { SessionUser } from './db/schema';
 import type { Logger } from './lib/logger';
 import { LedgerWriter } from './ledger/writer';
@@ -24,6 +25,8 @@ export interface AppContext {
   log: Logger;
   /** The bank's signing key (statements, ledger anchors): BANK_SIGNING_KEY_FILE or DATA_DIR's. */
   signer: BankSigner;
+  /** The live sessions this process looked up (auth/session-cache.ts); serves nothing without notices. */
+  sessions: SessionCache;
 }
 
 /** Who is acting and from where (the audit log records both). */
@@ -47,10 +50,16 @@ export interface ActorContext extends AppContext {
 /** The same context on another database handle (a transaction). */
 export const withDb = <C extends AppContext>(ctx: C, db: DB): C => ({ ...ctx, db });
 
-/** The process's dependencies: one ledger writer per database handle, made here and nowhere else. */
-export function createAppContext(dependencies: { config: Config; db: DB; mailer: Mailer; log: Logger; clock?: Clock }): AppContext {
+/**
+ * The process's dependencies: one ledger writer and one session cache per database handle, made
+ * here and nowhere else. `notices`: the handle's notifications (createDatabase's `channels`), which
+ * the session cache needs to serve anything; without them every request looks its session up.
+ */
+export function createAppContext(dependencies: { config: Config; db: DB; mailer: Mailer; log: Logger; clock?: Clock; notices?: Notices | null }): AppContext {
+  const { notices, ...rest } = dependencies;
   return {
-    ...dependencies,
+    ...rest,
+    sessions: new SessionCache(dependencies.config.sessionCache ? (notices ?? null) : null),
     signer: loadBankSigner(dependencies.config),
     clock: dependencies.clock ?? systemClock,
     ledger: new LedgerWriter(dependencies.db, {

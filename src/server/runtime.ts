@@ -18,11 +18,12 @@ export interface Runtime {
 /**
  * Opens the configured PostgreSQL (or starts the embedded one) and brings its schema up to date:
  * the bank's migrations, then the job queue's (graphile-worker's schema), each once under a lock.
- * `databaseLog`: where lost connections and host changes are reported (the process's logger by default).
+ * `databaseLog`: where lost connections and host changes are reported (the process's logger by default);
+ * `channels`: what the handle LISTENs on (a process that serves HTTP: the session cache's).
  */
 export async function openRuntime(
   config: Config,
-  options: { log?: (line: string) => void; poolMax?: number; databaseLog?: DatabaseLog } = {},
+  options: { log?: (line: string) => void; poolMax?: number; databaseLog?: DatabaseLog; channels?: readonly string[] } = {},
 ): Promise<Runtime> {
   let embedded: EmbeddedServer | null = null;
   let url = config.databaseUrl;
@@ -31,7 +32,7 @@ export async function openRuntime(
     await embedded.createDatabase('ledgerline');
     url = embedded.url('ledgerline');
   }
-  const database = createDatabase(url, { max: options.poolMax, log: options.databaseLog ?? createLogger(config) });
+  const database = createDatabase(url, { max: options.poolMax, log: options.databaseLog ?? createLogger(config), channels: options.channels });
   await assertPostgresVersion(database.db);
   await migrateToLatest(database.db);
   await installJobSchema(database.pool, createLogger(config));

@@ -7,7 +7,8 @@ import { checkAnchorFile } from './anchors/file';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { type AppContext, createAppContext } from './context';
-import { createDatabase, type DB } from './db/database';
+import { SESSION_CHANGES_CHANNEL } from './auth/session-cache';
+import { createDatabase, type DatabaseHandle, type DB } from './db/database';
 import { describeDatabaseError, isDatabaseUnavailable } from './db/errors';
 import { startJobRunner } from './jobs/runner';
 import { loadCryptoDeposits } from './deposits/service';
@@ -55,10 +56,13 @@ function warnOnStaleBuild(config: Config): void {
   }
 }
 
-function contextFor(config: Config, db: DB, log: Logger): AppContext {
+function contextFor(config: Config, database: DatabaseHandle, log: Logger): AppContext {
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => log.info(line) });
-  return createAppContext({ config, db, mailer, log });
+  return createAppContext({ config, db: database.db, mailer, log, notices: database.notices });
 }
+
+/** What a process that serves HTTP listens to: the session changes its session cache drops (ADR 008). */
+const servingChannels = (config: Config) => (config.sessionCache ? [SESSION_CHANGES_CHANNEL] : []);
 
 /**
  * What must happen once per instance, whatever the number of processes: PostgreSQL (the embedded
@@ -75,7 +79,7 @@ interface Instance {
   stop(): Promise<void>;
 }
 
-async function startInstance(config: Config, options: { poolMax?: number } = {}): Promise<Instance> {
+async function startInstance(config: Config, options: { poolMax?: number; serves: boolean }): Promise<Instance> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   warnOnStaleBuild(config);
   if (config.isProduction && !config.fourEyes) {
@@ -86,9 +90,9 @@ async function startInstance(config: Config, options: { poolMax?: number } = {})
   // And on an anchor file this instance could not append to (ADR 014): better now than at the first anchor.
   checkAnchorFile(config.anchorFile);
   const log = createLogger(config);
-  const runtime = await openRuntime(config, { poolMax: options.poolMax, databaseLog: log });
+  const runtime = await openRuntime(config, { poolMax: options.poolMax, databaseLog: log, channels: options.serves ? servingChannels(config) : [] });
   trackPool(runtime.database.poolStats);
-  const context = contextFor(config, runtime.database.db, log);
+  const context = contextFor(config, runtime.database, log);
   // This process seals; the money notifier reads after it where background jobs run here.
   readWrittenBy(config.runJobs ? 'sealer and notifier' : 'sealer');
   const signIns = await seed(context);
@@ -212,7 +216,7 @@ async function printBanner(config: Config, instance: Instance, port: number): Pr
 
 /** WEB_CONCURRENCY=1: one process does everything. */
 async function runSingle(config: Config): Promise<void> {
-  const instance = await startInstance(config);
+  const instance = await startInstance(config, { serves: true });
   const app = await buildApp(instance.context, { serveWeb: true });
   closeGracefully(instance.log, PROCESS_GRACE_MS, async () => {
     await app.close();
@@ -232,9 +236,9 @@ async function runSingle(config: Config): Promise<void> {
 async function runWorker(config: Config): Promise<void> {
   if (!config.databaseUrl) throw new Error('a worker needs the DATABASE_URL its primary gives it');
   const log = createLogger(config);
-  const database = createDatabase(config.databaseUrl, { log });
+  const database = createDatabase(config.databaseUrl, { log, channels: servingChannels(config) });
   trackPool(database.poolStats);
-  const context = contextFor(config, database.db, log);
+  const context = contextFor(config, database, log);
   // The primary seals what the workers write, reading it back.
   readWrittenBy('none');
   const app = await buildApp(context, { serveWeb: true, metrics: clusterWorkerMetrics() });
@@ -267,7 +271,8 @@ async function runWorker(config: Config): Promise<void> {
  * it asks every worker to finish, then seals and stops.
  */
 async function runPrimary(config: Config): Promise<void> {
-  const instance = await startInstance(config, { poolMax: PRIMARY_POOL_MAX });
+  // The primary serves no HTTP: its context's session cache is never asked.
+  const instance = await startInstance(config, { poolMax: PRIMARY_POOL_MAX, serves: false });
   const { log } = instance;
   serveClusterMetrics();
   const workerEnv = { DATABASE_URL: instance.runtime.databaseUrl };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/server/auth/crypto';
-import { findSessions } from '../../src/server/auth/repository';
+import { MONEY_CALL_FLUSH_MS, MoneyCallCounter, type MoneyCallHit } from '../../src/server/plugins/rate-limit';
 import { PAYMENT_HOLD_MS } from '../../src/shared/limits';
 import { adminToken, bearer, createCustomer, createTestApp, json, lastCode, mailbox, signIn, type TestContext, staffCall, fund } from '../support/app';
 
@@ -244,9 +244,18 @@ describe('wrong transfer codes per customer per day', () => {
 describe('money calls per customer per minute', () => {
   let capped: TestContext;
   let unlimited: TestContext;
+  // The capped app's clock, moved forward past a customer's minute by one test.
+  let ahead = 0;
+  const clock = { now: () => new Date(Date.now() + ahead) };
+  /** A customer's shared count, once this process has added what it counted (MONEY_CALL_FLUSH_MS). */
+  const hits = async (userId: string) => {
+    await new Promise((resolve) => setTimeout(resolve, 3 * MONEY_CALL_FLUSH_MS));
+    const { rows } = await capped.database.pool.query(`select hits from rate_limits where key = $1 and window_ends_at > now()`, [`money-calls user:${userId}`]);
+    return Number(rows[0]?.hits ?? 0);
+  };
   beforeAll(async () => {
     [capped, unlimited] = await Promise.all([
-      createTestApp({ rateLimits: true, seedDemo: true, env: { MONEY_CALLS_PER_MINUTE: '5' } }),
+      createTestApp({ rateLimits: true, seedDemo: true, env: { MONEY_CALLS_PER_MINUTE: '5' }, clock }),
       createTestApp({ rateLimits: false, seedDemo: true, env: { MONEY_CALLS_PER_MINUTE: '5' } }),
     ]);
   });
@@ -284,17 +293,17 @@ describe('money calls per customer per minute', () => {
     expect((await capped.app.inject({ method: 'GET', url: '/api/transaction', headers: bearer(customer.token) })).statusCode).toBe(200);
     // The next minute the customer pays again.
     await capped.database.pool.query(`update rate_limits set window_ends_at = now() - interval '1 second' where key like 'money-calls %'`);
-    expect((await post(capped, customer.token, '/api/transaction/internal-transfer', move)).statusCode).toBe(201);
+    ahead = 61_000;
+    try {
+      expect((await post(capped, customer.token, '/api/transaction/internal-transfer', move)).statusCode).toBe(201);
+    } finally {
+      ahead = 0;
+    }
   });
 
-  it('counts a money call with the session lookup only for a live session of a customer who may pay', async () => {
+  it('counts a money call only for a live session of a customer who may pay', async () => {
     const customer = await createCustomer(capped);
     await fund(capped, customer.userId, 100);
-    const hits = async (userId: string) =>
-      Number(
-        (await capped.database.pool.query(`select hits from rate_limits where key = $1 and window_ends_at > now()`, [`money-calls user:${userId}`])).rows[0]
-          ?.hits ?? 0,
-      );
     const move = { from: 'checking', to: 'savings', amount: 1 };
     const paid = await post(capped, customer.token, '/api/transaction/internal-transfer', move);
     expect(paid.statusCode, paid.body).toBe(201);
@@ -327,29 +336,50 @@ describe('money calls per customer per minute', () => {
     expect(await hits(customer.userId)).toBe(6);
   });
 
-  it('counts money calls looked up together one by one, in the order asked, and only live ones', async () => {
-    const first = await createCustomer(capped);
-    const second = await createCustomer(capped);
-    const ended = await signIn(capped, first.email, first.password);
-    await capped.database.pool.query(`update sessions set ended_at = now() where token_hash = $1`, [sha256(ended)]);
-    const now = new Date();
-    const moneyCall = { now, idleSince: new Date(now.getTime() - 60 * 60 * 1000) };
-    const asks = [
-      { tokenHash: sha256(first.token), moneyCall },
-      { tokenHash: sha256(second.token), moneyCall: null },
-      { tokenHash: sha256(first.token), moneyCall },
-      { tokenHash: sha256('no such token'), moneyCall },
-      { tokenHash: sha256(ended), moneyCall },
-      { tokenHash: sha256(second.token), moneyCall },
-      { tokenHash: sha256(first.token), moneyCall },
-    ];
-    const found = await findSessions(capped.database.db, asks);
-    expect(found.map((one) => one?.row.id ?? null)).toEqual([first.userId, second.userId, first.userId, null, first.userId, second.userId, first.userId]);
-    expect(found.map((one) => one?.hit?.hits ?? null)).toEqual([1, null, 2, null, null, 1, 3]);
-    expect(found[4]?.row.ended_at).not.toBeNull();
-    for (const one of found) if (one?.hit) expect(one.hit.ttlMs).toBeGreaterThan(55_000);
-    // The next statement goes on counting from there.
-    expect((await findSessions(capped.database.db, [{ tokenHash: sha256(first.token), moneyCall }]))[0]?.hit?.hits).toBe(4);
+  it("answers each call its place at once, a window's first after the shared count, and adds them to it within a flush", async () => {
+    const { userId } = await createCustomer(capped);
+    const counter = new MoneyCallCounter(capped.context.db);
+    try {
+      // No window known: the first call waits for the shared count (a process that just started).
+      const first = counter.hit(userId);
+      expect(first).toBeInstanceOf(Promise);
+      expect(await first).toMatchObject({ hits: 1 });
+      // Known: the next ones are answered at once, in order, and reach the shared count together.
+      const next = [counter.hit(userId), counter.hit(userId), counter.hit(userId)];
+      for (const hit of next) expect(hit).not.toBeInstanceOf(Promise);
+      expect(next.map((hit) => (hit as MoneyCallHit).hits)).toEqual([2, 3, 4]);
+      for (const hit of next) expect((hit as MoneyCallHit).ttlMs).toBeGreaterThan(55_000);
+      expect(await hits(userId)).toBe(4);
+    } finally {
+      await counter.close();
+    }
+  });
+
+  it("shares one count between processes: a process learns the others' calls before its first answer and at each flush", async () => {
+    const { userId } = await createCustomer(capped);
+    const [one, two] = [new MoneyCallCounter(capped.context.db), new MoneyCallCounter(capped.context.db)];
+    try {
+      expect(await one.hit(userId)).toMatchObject({ hits: 1 });
+      expect(one.hit(userId)).toMatchObject({ hits: 2 });
+      expect(one.hit(userId)).toMatchObject({ hits: 3 });
+      await one.flush();
+      // The second process has no window of this customer's: it waits, and learns the first's three.
+      expect(await two.hit(userId)).toMatchObject({ hits: 4 });
+      // Between flushes each answers from what it last heard: the first does not know the second's
+      // call yet (the documented overshoot, one interval)...
+      expect(one.hit(userId)).toMatchObject({ hits: 4 });
+      // ...and learns it with its next flush, as the second learns the first's with its own.
+      await one.flush();
+      expect(one.hit(userId)).toMatchObject({ hits: 6 });
+      await one.flush();
+      expect(two.hit(userId)).toMatchObject({ hits: 5 });
+      await two.flush();
+      expect(two.hit(userId)).toMatchObject({ hits: 8 });
+      await two.flush();
+      expect(await hits(userId)).toBe(8);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
   });
 
   it('lets exactly MONEY_CALLS_PER_MINUTE of many concurrent money calls through, whatever shares a lookup', async () => {

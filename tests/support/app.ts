@@ -22,6 +22,7 @@ import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
 import { nextStaffStep, STAFF_TOTP_SECRET, staffCode } from './totp';
 import { newSigningKeyPem } from '../../src/server/signing/keys';
 import { hashPassword } from '../../src/server/auth/crypto';
+import { SESSION_CHANGES_CHANNEL } from '../../src/server/auth/session-cache';
 import { STAFF_ROLE_LABELS, type StaffRole } from '../../src/shared/staff-roles';
 import { file, jpegWithMetadata, multipart, pdf, png } from './multipart';
 
@@ -45,6 +46,15 @@ export async function createTestDatabase(): Promise<{ url: string; name: string 
   await client.query(`create database ${name}`);
   await client.end();
   return { url: adminUrl.replace(/\/postgres$/, `/${name}`), name };
+}
+
+/** Waits until `ready()` holds (every 10 ms, at most `timeoutMs`), else fails naming what it waited for. */
+export async function waitFor(ready: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (Date.now() > until) throw new Error(`${what}: not ready within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** Builds the real app on its own database; demo data seeded unless `seedDemo: false`. */
@@ -77,11 +87,14 @@ export async function createTestApp(
     rateLimits: options.rateLimits ?? false,
   };
   const log = createLogger(config, options.logStream ? { stream: options.logStream, level: 'trace' } : { level: 'silent' });
-  const database = createDatabase(url, { max: 10, log });
+  // As a serving process: the session cache is on (unless SESSION_CACHE=false), so every API test
+  // runs with it, and serves from it once the listener is up (waited for below).
+  const database = createDatabase(url, { max: 10, log, channels: config.sessionCache ? [SESSION_CHANGES_CHANNEL] : [] });
   await migrateToLatest(database.db);
   await installJobSchema(database.pool, log);
   const mailer = options.mailer ?? createMailer({ from: config.mailFrom });
-  const context = createAppContext({ config, db: database.db, mailer, log, clock: options.clock });
+  const context = createAppContext({ config, db: database.db, mailer, log, clock: options.clock, notices: database.notices });
+  if (config.sessionCache) await waitFor(() => database.notices.listening, 'the session listener');
   if (options.seedDemo !== false) await seed(context);
   const app = await buildApp(context);
   await app.ready();

@@ -2,7 +2,6 @@ import { type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntro
 import { type DB, prepared } from '../db/database';
 import { type CodePurpose, type Database, type NewUser, SESSION_USER_COLUMNS, type SignInScope, type User } from '../db/schema';
 import { assert } from '../lib/errors';
-import { COUNT_HIT_ON_CONFLICT } from '../lib/rate-limit-count';
 
 /** Compiles queries without a connection (compiledOnce below). */
 const dummyDb: DB = new Kysely<Database>({
@@ -147,7 +146,8 @@ function sessionLookup(db: DB) {
   );
 }
 
-type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sessionLookup>['executeTakeFirst']>>>;
+/** A session with its user, as the lookup reads it (and the session cache keeps it). */
+export type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sessionLookup>['executeTakeFirst']>>>;
 
 /**
  * A query of constant text compiled once (kysely builds and compiles a query on every call
@@ -174,91 +174,26 @@ export const MONEY_CALL_KEY_PREFIX = 'money-calls user:';
 /** The money-call counter's window (ADR 016): MONEY_CALLS_PER_MINUTE counts calls in it. */
 export const MONEY_CALL_WINDOW_MS = 60_000;
 
-/** A money call counted with the session lookup: the customer's calls in the window so far, and its time left. */
-export interface MoneyCallHit {
-  hits: number;
-  ttlMs: number;
-}
-
 /**
- * One token's lookup: its hash, and for a money call (ADR 016) the caller's clock, by which a hit
- * is counted on the customer's money-call counter only if the session is live then.
+ * The sessions of several tokens' hashes with their users, in one statement (concurrent requests
+ * that miss the session cache share it: see resolveSession): a prepared statement, planned once
+ * per connection, compiled once per process. Answers one row (or nothing) per hash, in order.
  */
-export interface SessionAsk {
-  tokenHash: string;
-  moneyCall: { now: Date; idleSince: Date } | null;
-}
-
-/** What a lookup finds: the session with its user, and the money call's hit if one was counted. */
-export interface SessionFound {
-  row: SessionRow;
-  hit: MoneyCallHit | null;
-}
-
-/**
- * The sessions of several tokens' hashes with their users, in one statement (every signed-in
- * request runs it, and concurrent requests share it: see resolveSession): a prepared statement,
- * planned once per connection, compiled once per process. Answers one result per ask, in order.
- *
- * A money call's hit is counted in the same statement (one round trip instead of two on every
- * payment), by the same COUNT_HIT_ON_CONFLICT as countHit in plugins/rate-limit.ts. It is counted
- * only when the session is live by the caller's clock (not ended, not past its absolute or idle
- * expiry: the same tests as resolveSession, at millisecond precision) and its user may call a
- * customer route (a customer with a confirmed email, neither disabled nor closed), i.e. only for a
- * request that the customer access check lets through; otherwise `hit` is null and nothing is
- * counted. Several money calls of one customer in one statement add up on one upsert, and each is
- * answered its own place in the count (the count before the statement plus one, plus two...), as
- * if they had come one after another in the order asked.
- */
-export async function findSessions(db: DB, asks: readonly SessionAsk[]): Promise<(SessionFound | undefined)[]> {
-  const asked = asks.map((ask, index) => ({
-    ord: index + 1,
-    token_hash: ask.tokenHash,
-    money_call: ask.moneyCall !== null,
-    asked_at: ask.moneyCall?.now.toISOString() ?? null,
-    idle_since: ask.moneyCall?.idleSince.toISOString() ?? null,
-  }));
+export async function findSessions(db: DB, tokenHashes: readonly string[]): Promise<(SessionRow | undefined)[]> {
+  const asked = tokenHashes.map((tokenHash, index) => ({ ord: index + 1, token_hash: tokenHash }));
   const { rows } = await db.executeQuery(sessionsQuery([JSON.stringify(asked)]));
-  const found: (SessionFound | undefined)[] = asks.map(() => undefined);
-  for (const { ord, money_call_hits: hits, money_call_ttl_ms: ttlMs, ...row } of rows) {
-    found[ord - 1] = { row, hit: hits === null ? null : { hits, ttlMs: ttlMs ?? MONEY_CALL_WINDOW_MS } };
-  }
+  const found: (SessionRow | undefined)[] = tokenHashes.map(() => undefined);
+  for (const { ord, ...row } of rows) found[ord - 1] = row;
   return found;
 }
 
 const sessionsQuery = compiledOnce(
   (asked: string) => ({
     compile: () =>
-      sql<
-        SessionRow & {
-          ord: number;
-          money_call_hits: number | null;
-          money_call_ttl_ms: number | null;
-        }
-      >`
-      with asked as (
-        select * from jsonb_to_recordset(${asked}::jsonb) as asked (ord int, token_hash text, money_call boolean, asked_at timestamptz, idle_since timestamptz)
-      ), found as materialized (
-        select asked.ord, session.*
-        from asked cross join lateral (${sessionLookup(dummyDb)}) as session
-      ), counted as (
-        select found.ord, found.id, row_number() over calls as nth, count(*) over calls as calls
-        from found join asked on asked.ord = found.ord
-        where asked.money_call and found.ended_at is null and found.expires_at > asked.asked_at
-          and date_trunc('milliseconds', found.last_seen_at) > asked.idle_since
-          and not found.is_admin and found.is_email_confirmed and not found.is_account_disabled and found.closed_at is null
-        window calls as (partition by found.id order by found.ord rows between unbounded preceding and unbounded following)
-      ), hit as (
-        insert into rate_limits as stored (key, hits, window_ends_at)
-        select ${sql.lit(MONEY_CALL_KEY_PREFIX)} || counted.id::text, counted.calls, now() + make_interval(secs => ${sql.lit(MONEY_CALL_WINDOW_MS / 1000)})
-        from counted
-        where counted.nth = 1
-        ${COUNT_HIT_ON_CONFLICT}
-      )
-      select found.*, (hit.hits - counted.calls + counted.nth)::int as money_call_hits, hit.ttl_ms as money_call_ttl_ms
-      from found
-      left join counted on counted.ord = found.ord
-      left join hit on hit.key = ${sql.lit(MONEY_CALL_KEY_PREFIX)} || found.id::text`.compile(dummyDb),
+      sql<SessionRow & { ord: number }>`
+      select asked.ord, session.*
+      from jsonb_to_recordset(${asked}::jsonb) as asked (ord int, token_hash text)
+      cross join lateral (${sessionLookup(dummyDb)}) as session`.compile(dummyDb),
   }),
   // The asks as JSON rows rather than arrays: the planner counts the elements of an array
   // (unnest) in every custom plan, and so planned this statement anew on every call (0.4 ms,

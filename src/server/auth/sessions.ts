@@ -107,17 +107,16 @@ const SESSION_LOOKUPS_IN_FLIGHT = 1;
 const SESSION_LOOKUP_BATCH_MAX = 200;
 /** Requests waiting for a lookup; past this (PostgreSQL stalled, or far more load than it answers) the bank answers 503 at once. */
 export const SESSION_LOOKUPS_WAITING_MAX = 10_000;
-const lookups = new WeakMap<AppContext['db'], (ask: repository.SessionAsk) => Promise<repository.SessionFound | undefined>>();
+const lookups = new WeakMap<AppContext['db'], (tokenHash: string) => Promise<repository.SessionRow | undefined>>();
 
 /**
- * Looks a token up with the requests of the same moment (ADR 008): the lookup is a round trip of
- * its own on every signed-in request, and the round trip (not the statement) is most of its cost.
- * A request waits for nothing when no lookup is out; under load, one statement answers many.
+ * Looks a token up with the requests of the same moment (ADR 008): a request that misses the
+ * session cache waits for nothing when no lookup is out; under load, one statement answers many.
  */
-function lookup(db: AppContext['db'], ask: repository.SessionAsk): Promise<repository.SessionFound | undefined> {
+function lookup(db: AppContext['db'], tokenHash: string): Promise<repository.SessionRow | undefined> {
   let batch = lookups.get(db);
   if (!batch) {
-    batch = batched((asks: repository.SessionAsk[]) => repository.findSessions(db, asks), {
+    batch = batched((hashes: string[]) => repository.findSessions(db, hashes), {
       inFlight: SESSION_LOOKUPS_IN_FLIGHT,
       max: SESSION_LOOKUP_BATCH_MAX,
       waitingMax: SESSION_LOOKUPS_WAITING_MAX,
@@ -125,46 +124,48 @@ function lookup(db: AppContext['db'], ask: repository.SessionAsk): Promise<repos
     });
     lookups.set(db, batch);
   }
-  return batch(ask);
+  return batch(tokenHash);
 }
+
+/** A session may be served from the cache while its idle touch is not due and it has not expired. */
+const servable = (row: repository.SessionRow, now: number) =>
+  now - new Date(row.last_seen_at).getTime() < TOUCH_INTERVAL_MS && new Date(row.expires_at).getTime() > now;
 
 /**
  * The session of a token, if it is live: not ended, not past its idle or absolute expiry, and its
  * user neither disabled nor closed nor suspended staff (such a session is ended on the spot).
- * With `countMoneyCall`, a money call's hit is counted for the customer in the lookup's statement
- * (ADR 016), only if the session is live.
+ * Served from the process's session cache when it holds the token and may serve it (see
+ * SessionCache); otherwise looked up, and a live session is cached for the next request.
  */
-export async function resolveSession(
-  ctx: Pick<AppContext, 'db' | 'clock'>,
-  token: string,
-  options: { countMoneyCall?: boolean } = {},
-): Promise<(LiveSession & { moneyCallHit: repository.MoneyCallHit | null }) | null> {
+export async function resolveSession(ctx: Pick<AppContext, 'db' | 'clock' | 'sessions'>, token: string): Promise<LiveSession | null> {
   if (token.length > 200) return null;
-  const nowDate = ctx.clock.now();
-  const now = nowDate.getTime();
-  const found = await lookup(ctx.db, {
-    tokenHash: sha256(token),
-    moneyCall: options.countMoneyCall ? { now: nowDate, idleSince: new Date(now - SESSION_IDLE_MS) } : null,
-  });
-  if (!found) return null;
-  const row = found.row;
-  if (row.ended_at) return null;
-  let lastSeen = new Date(row.last_seen_at).getTime();
-  if (new Date(row.expires_at).getTime() <= now || lastSeen + SESSION_IDLE_MS <= now || row.is_account_disabled || row.closed_at || staffAccessEnded(row)) {
-    await repository.endSession(ctx.db, row.session_id);
-    return null;
+  const now = ctx.clock.now().getTime();
+  const tokenHash = sha256(token);
+  let row = ctx.sessions.get(tokenHash);
+  if (!row || !servable(row, now)) {
+    const generation = ctx.sessions.begin();
+    row = await lookup(ctx.db, tokenHash);
+    if (!row || row.ended_at) {
+      ctx.sessions.drop(tokenHash);
+      return null;
+    }
+    const lastSeen = new Date(row.last_seen_at).getTime();
+    if (new Date(row.expires_at).getTime() <= now || lastSeen + SESSION_IDLE_MS <= now || row.is_account_disabled || row.closed_at || staffAccessEnded(row)) {
+      await repository.endSession(ctx.db, row.session_id);
+      return null;
+    }
+    if (now - lastSeen >= TOUCH_INTERVAL_MS) {
+      await repository.touchSession(ctx.db, row.session_id);
+      row = { ...row, last_seen_at: new Date(now) };
+    }
+    ctx.sessions.fill(generation, tokenHash, row);
   }
-  if (now - lastSeen >= TOUCH_INTERVAL_MS) {
-    await repository.touchSession(ctx.db, row.session_id);
-    lastSeen = now;
-  }
-  const { session_id, last_seen_at: _seen, expires_at: _expires, ended_at: _ended, second_factor_missing, ...user } = row;
+  const { session_id, last_seen_at, expires_at: _expires, ended_at: _ended, second_factor_missing, ...user } = row;
   return {
     id: session_id,
     user,
-    idleSecondsLeft: Math.floor((lastSeen + SESSION_IDLE_MS - now) / 1000),
+    idleSecondsLeft: Math.floor((new Date(last_seen_at).getTime() + SESSION_IDLE_MS - now) / 1000),
     enrolOnly: second_factor_missing === true,
-    moneyCallHit: found.hit,
   };
 }
 

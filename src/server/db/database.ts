@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { type CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from 'kysely';
 import pg from 'pg';
 import { type DatabaseTarget, parseDatabaseUrl } from './connection-string';
@@ -20,6 +21,8 @@ export type DB = Kysely<Database>;
 export interface DatabaseHandle {
   db: DB;
   pool: pg.Pool;
+  /** PostgreSQL notifications on the channels asked for at creation (none: never listening). */
+  notices: Notices;
   /** Connections open and idle, and queries waiting for one (the db_pool_* metrics). */
   poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -195,11 +198,158 @@ function preparingPool(pool: pg.Pool, router: HostRouter, log: DatabaseLog): Pos
   };
 }
 
-export function createDatabase(connectionString: string, options: { max?: number; log?: DatabaseLog } = {}): DatabaseHandle {
+/**
+ * PostgreSQL's notifications (NOTIFY) on the channels a database handle listens to. Every
+ * connection of the pool LISTENs as it opens, so a connection that commits a change hears its own
+ * notification before its commit answers (PostgreSQL delivers it ahead of the ReadyForQuery, and
+ * node-postgres emits it before the query settles): the process that made a change has acted on it
+ * before it answers anyone. One more connection, outside the pool, listens all the time (pool
+ * connections close when idle); `listening` is true only while it does: whoever relies on hearing
+ * every change made elsewhere (the session cache) must stop relying on it whenever it is false.
+ */
+export interface Notices {
+  readonly listening: boolean;
+  /** A notification on any of the channels: its channel and payload. */
+  onNotice(handler: (channel: string, payload: string) => void): void;
+  /** The held listener came up (true) or went down (false). */
+  onListening(handler: (listening: boolean) => void): void;
+}
+
+/** The held listener's application_name (pg_stat_activity shows it to operators). */
+export const NOTICES_APPLICATION_NAME = 'ledgerline notices';
+/** How long the held listener waits before connecting again after losing its connection. */
+const LISTENER_RETRY_MS = 1_000;
+
+class ChannelNotices implements Notices {
+  listening = false;
+  private readonly events = new EventEmitter();
+  private client: pg.Client | null = null;
+  private closed = false;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly channels: readonly string[],
+    private readonly connectClient: () => Promise<pg.Client>,
+    private readonly log: DatabaseLog,
+  ) {
+    this.events.setMaxListeners(0);
+  }
+
+  onNotice(handler: (channel: string, payload: string) => void): void {
+    this.events.on('notice', handler);
+  }
+
+  onListening(handler: (listening: boolean) => void): void {
+    this.events.on('listening', handler);
+  }
+
+  /** The statement that subscribes a connection to every channel. */
+  get listenSql(): string {
+    return this.channels.map((channel) => `listen ${pg.escapeIdentifier(channel)}`).join('; ');
+  }
+
+  /** A connection's notification on one of the channels reaches the handlers. */
+  hear(client: pg.ClientBase): void {
+    client.on('notification', (message) => {
+      if (this.channels.includes(message.channel)) this.events.emit('notice', message.channel, message.payload ?? '');
+    });
+  }
+
+  /** Starts the held listener (again after it was lost, a second later). */
+  start(): void {
+    if (this.closed || this.client || this.retry) return;
+    void (async () => {
+      let client: pg.Client | null = null;
+      try {
+        client = await this.connectClient();
+        const lost = (error?: Error) => {
+          if (this.client !== client) return;
+          this.client = null;
+          this.setListening(false);
+          if (!this.closed) {
+            this.log.warn(
+              { reason: error ? describeDatabaseError(error) : 'connection ended' },
+              'database: notification listener lost; listening again shortly',
+            );
+            client?.end().catch(() => undefined);
+            this.later();
+          }
+        };
+        client.on('error', lost);
+        client.on('end', () => lost());
+        this.hear(client);
+        await client.query(this.listenSql);
+        if (this.closed) {
+          await client.end();
+          return;
+        }
+        this.client = client;
+        this.setListening(true);
+      } catch (error) {
+        client?.end().catch(() => undefined);
+        if (!this.closed) this.later();
+        if (!this.closed && !isDatabaseUnavailable(error))
+          this.log.warn({ reason: describeDatabaseError(error) }, 'database: could not listen for notifications');
+      }
+    })();
+  }
+
+  private later(): void {
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.start();
+    }, LISTENER_RETRY_MS);
+    this.retry.unref();
+  }
+
+  private setListening(listening: boolean): void {
+    if (this.listening === listening) return;
+    this.listening = listening;
+    this.events.emit('listening', listening);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = null;
+    this.setListening(false);
+    await client?.end().catch(() => undefined);
+  }
+}
+
+export function createDatabase(
+  connectionString: string,
+  options: { max?: number; log?: DatabaseLog; /** Channels to LISTEN on (see Notices). */ channels?: readonly string[] } = {},
+): DatabaseHandle {
   const log = options.log ?? consoleLog;
   const router = new HostRouter(parseDatabaseUrl(connectionString), log);
+  const RoutedClient = routedClientClass(router);
+  const checkSession = sessionCheck(router);
+  const notices = new ChannelNotices(
+    options.channels ?? [],
+    async () => {
+      const client = new RoutedClient({
+        application_name: NOTICES_APPLICATION_NAME,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+        connectionTimeoutMillis: 10_000,
+      } as pg.ClientConfig);
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        // Notifications are not replicated: the listener must be on the server that is written to.
+        await checkSession?.(client);
+        return client;
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw error;
+      }
+    },
+    log,
+  );
   const pool = new pg.Pool({
-    Client: routedClientClass(router),
+    Client: RoutedClient,
     max: options.max ?? 20,
     // A statement that runs this long is a bug or an attack; stop it rather than hold locks.
     statement_timeout: 15_000,
@@ -208,7 +358,13 @@ export function createDatabase(connectionString: string, options: { max?: number
     // A server that vanished without closing its connections (a network partition) is noticed.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-    onConnect: sessionCheck(router),
+    // A new connection is checked (the server's role) and subscribed (LISTEN) before it is handed out.
+    onConnect: async (client: pg.ClientBase) => {
+      await checkSession?.(client);
+      if (notices.channels.length === 0) return;
+      notices.hear(client);
+      await client.query(notices.listenSql);
+    },
   } as pg.PoolConfig);
   // An idle connection that dies (pg_terminate_backend, a restart, a crash) is dropped by the pool
   // and emitted here; without a listener that event would end the process.
@@ -217,12 +373,15 @@ export function createDatabase(connectionString: string, options: { max?: number
   // while in use must not end the process either: its query fails and says why; this only keeps
   // the 'error' event from being unhandled.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  if (notices.channels.length > 0) notices.start();
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool, router, log) }) });
   return {
     db,
     pool,
+    notices,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
+      await notices.close();
       await db.destroy();
     },
   };

@@ -189,3 +189,11 @@ export function clusterWorkerMetrics(): MetricsSource {
       process.send?.({ type: 'll:metrics:get', id } satisfies MetricsMessage);
     });
 }
+
+/** Signed-in requests whose session the process's cache answered (hit) or that looked it up (miss). */
+export const sessionCacheLookups = new Counter({
+  name: 'session_cache_lookups_total',
+  help: 'Session lookups by whether the process session cache answered them',
+  labelNames: ['result'] as const,
+  ...register,
+});

@@ -9,7 +9,6 @@ import type { SessionUser } from '../db/schema';
 import { SECOND_FACTOR_REQUIRED_MESSAGE } from '../../shared/contracts/factors';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import type { Logger } from '../lib/logger';
-import { moneyCallCounting } from './rate-limit';
 import { STAFF_ROLE_LABELS, STAFF_ROLES, STAFF_SUSPENDED_MESSAGE, type StaffRole } from '../../shared/staff-roles';
 
 /**
@@ -139,7 +138,6 @@ export function registerAuth(api: FastifyInstance, context: AppContext): void {
   api.decorateRequest('user', null);
   api.decorateRequest('sessionId', null);
   api.decorateRequest('enrolOnly', false);
-  api.decorateRequest('moneyCallHit', null);
   api.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access) throw new Error(`${String(route.method)} ${route.url} declares no access (config.access)`);
@@ -151,9 +149,8 @@ export function registerAuth(api: FastifyInstance, context: AppContext): void {
   api.addHook('onRequest', async (request, reply) => {
     const token = tokenFrom(request);
     if (token) {
-      const session = await resolveSession(context, token, moneyCallCounting(request, context));
+      const session = await resolveSession(context, token);
       if (session) {
-        request.moneyCallHit = session.moneyCallHit;
         request.user = session.user;
         request.sessionId = session.id;
         request.enrolOnly = session.enrolOnly;

@@ -3,7 +3,7 @@ import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
-import { MONEY_CALL_KEY_PREFIX, MONEY_CALL_WINDOW_MS, type MoneyCallHit } from '../auth/repository';
+import { MONEY_CALL_KEY_PREFIX, MONEY_CALL_WINDOW_MS } from '../auth/repository';
 import { type DB, prepared } from '../db/database';
 import { rateLimited } from '../lib/errors';
 import { COUNT_HIT_ON_CONFLICT } from '../lib/rate-limit-count';
@@ -24,6 +24,12 @@ const STORED_KEY_CHARS_MAX = 200;
 interface Hit {
   hits: number;
   ttl_ms: number;
+}
+
+/** A money call's place in its customer's count, and the time left in the customer's window. */
+export interface MoneyCallHit {
+  hits: number;
+  ttlMs: number;
 }
 
 interface RouteParams {
@@ -105,37 +111,177 @@ declare module 'fastify' {
     /** A call that moves a customer's money: counted against MONEY_CALLS_PER_MINUTE for that customer. */
     moneyCall?: boolean;
   }
-  interface FastifyRequest {
-    /** The money call's hit, when the sign-in hook counted it with the session lookup (see moneyCallCounting). */
-    moneyCallHit?: MoneyCallHit | null;
+}
+
+export const MONEY_CALLS_MESSAGE = 'Too many payments in a minute. Please wait a moment and try again.';
+
+/** How often a process adds the money calls it counted to the shared counters. */
+export const MONEY_CALL_FLUSH_MS = 100;
+
+interface CustomerCount {
+  /** The shared count as the last flush answered it (every process's calls up to then). */
+  known: number;
+  /** When that window ends, by this process's clock (0: no window known). */
+  windowEndsAt: number;
+  /** Calls sent in the flush under way, not yet in `known`. */
+  sending: number;
+  /** Calls counted here and not sent yet. */
+  pending: number;
+  /** Calls waiting for the shared count before they are answered (no window was known); `nth` among `pending`. */
+  waiters: Array<{ nth: number; resolve: (hit: MoneyCallHit) => void; reject: (error: unknown) => void }>;
+}
+
+/**
+ * The per-customer money-call counts of one process (ADR 016): a call is counted at once in the
+ * process and answered its place in the count (the shared count last heard plus this process's
+ * calls since), and the process adds its calls to the shared counter in rate_limits every
+ * MONEY_CALL_FLUSH_MS, one statement for every customer, off the request's path. A customer's first
+ * call in a window (no shared count known) waits for that statement, so a process that has just
+ * started, or that this customer has not used for a minute, learns the count before it answers.
+ * In one process the cap is exact; with several, a process learns the others' calls at its next
+ * flush, so a customer may pass the cap by what the other processes let through in one interval.
+ */
+export class MoneyCallCounter {
+  private readonly customers = new Map<string, CustomerCount>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: DB,
+    private readonly log?: { warn(details: object, message: string): void },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts a call of this customer's: its place in the window's count, and the window's time left. */
+  hit(userId: string): MoneyCallHit | Promise<MoneyCallHit> {
+    const now = this.now();
+    let count = this.customers.get(userId);
+    if (!count) this.customers.set(userId, (count = { known: 0, windowEndsAt: 0, sending: 0, pending: 0, waiters: [] }));
+    if (count.windowEndsAt <= now && count.sending === 0) {
+      // The window is over (or was never heard of): the next flush says where the new one stands.
+      count.known = 0;
+      count.windowEndsAt = 0;
+    }
+    count.pending += 1;
+    if (count.windowEndsAt === 0) {
+      // Its place among the calls the next flush sends, which answers where they stand.
+      const nth = count.pending;
+      const waiting = count;
+      this.schedule(0);
+      return new Promise((resolve, reject) => waiting.waiters.push({ nth, resolve, reject }));
+    }
+    this.schedule(MONEY_CALL_FLUSH_MS);
+    return { hits: count.known + count.sending + count.pending, ttlMs: count.windowEndsAt - now };
+  }
+
+  /** Sends what was counted now (tests; and at close). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    const sent = [...this.customers].filter(([, count]) => count.pending > 0);
+    if (sent.length === 0) return;
+    const batch = sent.map(([userId, count]) => {
+      const waiters = count.waiters.splice(0);
+      const calls = count.pending;
+      count.sending += calls;
+      count.pending = 0;
+      return { userId, count, calls, waiters };
+    });
+    this.flushing = (async () => {
+      try {
+        const answers = await countHits(
+          this.db,
+          batch.map(({ userId, calls }) => ({ key: `${MONEY_CALL_KEY_PREFIX}${userId}`, hits: calls })),
+          MONEY_CALL_WINDOW_MS,
+        );
+        const now = this.now();
+        batch.forEach(({ count, calls, waiters }, index) => {
+          const answer = answers[index] ?? { hits: calls, ttlMs: MONEY_CALL_WINDOW_MS };
+          count.sending -= calls;
+          count.known = answer.hits;
+          count.windowEndsAt = now + answer.ttlMs;
+          // The calls that waited are the first `calls` of the statement's, in the order they came.
+          for (const waiter of waiters) waiter.resolve({ hits: answer.hits - calls + waiter.nth, ttlMs: answer.ttlMs });
+        });
+      } catch (error) {
+        // Not lost: counted again with the next flush; calls that waited are refused (503).
+        for (const { count, calls, waiters } of batch) {
+          // The calls already answered go first in the next flush, ahead of any that came since.
+          const again = calls - waiters.length;
+          count.sending -= calls;
+          count.pending += again;
+          for (const later of count.waiters) later.nth += again;
+          for (const waiter of waiters) waiter.reject(error);
+        }
+        this.log?.warn({ err: error }, 'could not add money calls to the shared count; trying again');
+        this.schedule(MONEY_CALL_FLUSH_MS);
+      } finally {
+        this.flushing = null;
+        this.prune();
+      }
+    })();
+    await this.flushing;
+  }
+
+  /** Stops the timer and sends what is left. */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush().catch(() => undefined);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer && delayMs > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** Customers whose window is over and who have nothing under way are forgotten. */
+  private prune(): void {
+    const now = this.now();
+    for (const [userId, count] of this.customers) {
+      if (count.windowEndsAt <= now && count.sending === 0 && count.pending === 0) this.customers.delete(userId);
+    }
   }
 }
 
 /**
- * The sign-in hook's option for resolveSession: on a customer money call with the cap on, the
- * session lookup counts the hit in its own statement (one round trip instead of two on every
- * payment), and only when the session is live and its user passes the customer access check;
- * the hook below then checks the cap with that count. Anything else is counted by the hook.
+ * Several keys' hits counted in one upsert (the money-call counter's flush), by the same
+ * COUNT_HIT_ON_CONFLICT as countHit: answers each key's hits so far in its window and its time left,
+ * in the order given.
  */
-export function moneyCallCounting(request: FastifyRequest, context: Pick<AppContext, 'config'>): { countMoneyCall: boolean } {
-  const config = request.routeOptions.config;
-  return { countMoneyCall: context.config.rateLimits && config.moneyCall === true && config.access === 'customer' };
+async function countHits(db: DB, counts: Array<{ key: string; hits: number }>, windowMs: number): Promise<Array<{ hits: number; ttlMs: number }>> {
+  const { rows } = await db.executeQuery(
+    prepared(
+      sql<Hit & { key: string }>`
+      insert into rate_limits as stored (key, hits, window_ends_at)
+      select counted.key, counted.hits, now() + make_interval(secs => ${windowMs / 1000})
+      from jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) as counted (key text, hits int)
+      ${COUNT_HIT_ON_CONFLICT}`.compile(db),
+    ),
+  );
+  const byKey = new Map(rows.map((row) => [row.key, { hits: row.hits, ttlMs: row.ttl_ms }]));
+  return counts.map((count) => byKey.get(count.key) ?? { hits: count.hits, ttlMs: windowMs });
 }
-export const MONEY_CALLS_MESSAGE = 'Too many payments in a minute. Please wait a moment and try again.';
 
 /**
  * The per-customer cap on money calls (ADR 016): every route declaring `config.moneyCall` counts one
- * hit for the signed-in customer in the rate_limits table (one upsert on the request's path, the
- * same statement as the per-address limits), and past MONEY_CALLS_PER_MINUTE answers 429 with
+ * hit for the signed-in customer (MoneyCallCounter: in the process, added to the shared count in
+ * rate_limits off the request's path), and past MONEY_CALLS_PER_MINUTE answers 429 with
  * Retry-After until the customer's minute ends. Off with RATE_LIMITS=false. Runs after the sign-in
  * hook: only a customer who passed the route's access check is counted.
  */
-export function registerMoneyCallLimit(api: FastifyInstance, context: Pick<AppContext, 'db' | 'config'>): void {
+export function registerMoneyCallLimit(api: FastifyInstance, context: Pick<AppContext, 'db' | 'config' | 'log' | 'clock'>): void {
   if (!context.config.rateLimits) return;
   const cap = context.config.limits.moneyCallsPerMinute;
+  const counter = new MoneyCallCounter(context.db, context.log, () => context.clock.now().getTime());
   api.addHook('onRequest', async (request) => {
     if (!request.routeOptions.config.moneyCall || !request.user) return;
-    const { hits, ttlMs } = request.moneyCallHit ?? (await countHit(context.db, `${MONEY_CALL_KEY_PREFIX}${request.user.id}`, MONEY_CALL_WINDOW_MS));
+    const { hits, ttlMs } = await counter.hit(request.user.id);
     if (hits > cap) throw rateLimited(MONEY_CALLS_MESSAGE, Math.max(1, Math.ceil(ttlMs / 1000)));
   });
+  api.addHook('onClose', () => counter.close());
 }
