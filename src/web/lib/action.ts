@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from './api';
+import { focusOrigin, restoreFocus } from './focus';
 
 /**
  * The one mutation helper: every change the web app asks of the API (a form, an Approve button,
@@ -90,6 +91,9 @@ export function useAction<Input = void, Result = unknown>(
     if (running.current) return undefined;
     running.current = true;
     const { perform, options, effects } = latest.current;
+    // The button pressed is disabled while the call runs, or leaves with its row: focus goes back
+    // to it, or to what took its place, rather than fall to the page (lib/focus.ts).
+    const origin = focusOrigin();
     setBusy(true);
     setError(null);
     setOutcome(null);
@@ -114,6 +118,7 @@ export function useAction<Input = void, Result = unknown>(
     } finally {
       running.current = false;
       setBusy(false);
+      restoreFocus(origin);
     }
   }, []);
 

@@ -1,7 +1,14 @@
+import { useEffect, useRef } from 'react';
+import { focusIfUsable } from '../../lib/focus';
 import { formatNumber } from '../../lib/format';
 import { Button } from './button';
 
-/** Previous / next with the position in words; the page count comes from the server's total ("about" when it is estimated). */
+/**
+ * Previous / next with the position in words; the page count comes from the server's total ("about"
+ * when it is estimated). Next on the last page (or Previous on the first) is disabled once pressed:
+ * focus moves to the button that remains, which the new position is read before, rather than fall
+ * to the page.
+ */
 export function Pager({
   page,
   pageSize,
@@ -19,6 +26,13 @@ export function Pager({
   onPage: (page: number) => void;
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
+  const previous = useRef<HTMLButtonElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
+  const pressed = useRef<'previous' | 'next' | null>(null);
+  useEffect(() => {
+    const [gone, other] = pressed.current === 'next' ? [next.current, previous.current] : [previous.current, next.current];
+    if (pressed.current && gone?.disabled && (document.activeElement === gone || document.activeElement === document.body)) focusIfUsable(other);
+  }, [page, pages]);
   const about = estimated ? 'about ' : '';
   return (
     <nav aria-label={`${label} pages`} className="flex flex-wrap items-center justify-between gap-3">
@@ -26,10 +40,26 @@ export function Pager({
         {`Page ${Math.min(page, pages)} of ${about}${formatNumber(pages)} (${about}${formatNumber(total)} ${total === 1 ? 'result' : 'results'})`}
       </p>
       <div className="flex gap-2">
-        <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        <Button
+          ref={previous}
+          variant="secondary"
+          disabled={page <= 1}
+          onClick={() => {
+            pressed.current = 'previous';
+            onPage(page - 1);
+          }}
+        >
           Previous
         </Button>
-        <Button variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        <Button
+          ref={next}
+          variant="secondary"
+          disabled={page >= pages}
+          onClick={() => {
+            pressed.current = 'next';
+            onPage(page + 1);
+          }}
+        >
           Next
         </Button>
       </div>
