@@ -1,3 +1,4 @@
+import type { Ref } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { TEXT_LENGTH_MAX } from '../../../shared/limits';
@@ -9,7 +10,9 @@ import { TextAreaField } from './form';
 /**
  * A staff rejection with its written reason (the customer is emailed it), checked with the
  * decision's own contract (`{ reason }`, at least 3 characters) before it is sent. `send` makes
- * the call and answers the message to show.
+ * the call and answers the message to show. It replaces the button that opened it: open it with
+ * useInlineConfirmation (lib/focus.ts) and give it the hook's `panel` as `ref` and `cancel` as
+ * `onCancel`, so focus moves to the reason, and Escape or Cancel returns it to that button.
  */
 export function ReasonForm({
   label,
@@ -18,6 +21,7 @@ export function ReasonForm({
   onCancel,
   className = 'space-y-3',
   hint = 'The customer receives this reason by email.',
+  ref,
 }: {
   label: string;
   schema: z.ZodType<{ reason: string }, { reason: string }>;
@@ -26,11 +30,12 @@ export function ReasonForm({
   className?: string;
   /** Who reads the reason (default: the customer, by email). */
   hint?: string;
+  ref?: Ref<HTMLFormElement>;
 }) {
   const form = useForm<{ reason: string }>({ resolver: contractResolver(schema), defaultValues: { reason: '' } });
   const action = useFormAction(form, ({ reason }) => send(reason.trim()), { successToast: (message) => message });
   return (
-    <form onSubmit={action.submit} noValidate className={className}>
+    <form ref={ref} onSubmit={action.submit} noValidate className={className}>
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <TextAreaField
         label={label}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type Ref } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import type { JournalEntryDetailDto } from '../../../shared/contracts/journal';
@@ -16,6 +16,7 @@ import { EntryPostings } from '../../features/books/components/entry-postings';
 import { entryKindLabel } from '../../features/books/format';
 import { reverseTransaction } from '../../features/ledger/api';
 import { errorMessage } from '../../lib/api';
+import { useInlineConfirmation } from '../../lib/focus';
 import { contractResolver, useFormAction } from '../../lib/form';
 import { formatCents, formatDate, formatNumber } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/idempotency';
@@ -35,8 +36,11 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   return prefetch(journalEntryQuery(params.id));
 }
 
-/** Nothing is erased: a reversal is a new entry that cancels this one, with the reason staff give (audited). */
-function ReversalForm({ entry, onDone }: { entry: JournalEntryDetailDto; onDone: () => void }) {
+/**
+ * Nothing is erased: a reversal is a new entry that cancels this one, with the reason staff give
+ * (audited). It replaces "Reverse this entry" (useInlineConfirmation: Escape or Cancel returns there).
+ */
+function ReversalForm({ entry, onDone, onCancel, ref }: { entry: JournalEntryDetailDto; onDone: () => void; onCancel: () => void; ref: Ref<HTMLFormElement> }) {
   const idempotency = useIdempotencyKey();
   const form = useForm<{ reason: string }>({ resolver: contractResolver(ZAdminReversalRequest), defaultValues: { reason: '' } });
   const action = useFormAction(
@@ -52,7 +56,7 @@ function ReversalForm({ entry, onDone }: { entry: JournalEntryDetailDto; onDone:
     },
   );
   return (
-    <form onSubmit={action.submit} noValidate className="mt-4 space-y-3" aria-label="Confirm reversal">
+    <form ref={ref} onSubmit={action.submit} noValidate className="mt-4 space-y-3" aria-label="Confirm reversal">
       <p className="text-sm text-slate-700">A reversal entry cancels every posting of this one; this entry stays in the journal marked as reversed.</p>
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <TextField label="Reason" maxLength={TEXT_LENGTH_MAX} invalid={!!form.formState.errors.reason} {...form.register('reason')} />
@@ -60,7 +64,7 @@ function ReversalForm({ entry, onDone }: { entry: JournalEntryDetailDto; onDone:
         <Button type="submit" variant="danger" disabled={action.busy}>
           {action.busy ? 'Reversing...' : 'Yes, reverse it'}
         </Button>
-        <Button variant="secondary" onClick={onDone} disabled={action.busy}>
+        <Button variant="secondary" onClick={onCancel} disabled={action.busy}>
           Cancel
         </Button>
       </div>
@@ -86,6 +90,7 @@ function EntryRef({ label, entry }: { label: string; entry: NonNullable<JournalE
 
 function Summary({ entry }: { entry: JournalEntryDetailDto }) {
   const [reversing, setReversing] = useState(false);
+  const confirmation = useInlineConfirmation<HTMLFormElement>({ open: reversing, onCancel: () => setReversing(false) });
   // Reversing is finance's (ADR 022); support reads the entry.
   const reversible = useStaffMay()(ROLES.finance) && entry.kind !== 'reversal' && !entry.reversal;
   return (
@@ -137,12 +142,14 @@ function Summary({ entry }: { entry: JournalEntryDetailDto }) {
       </dl>
       {reversible && !reversing ? (
         <div className="mt-4">
-          <Button variant="danger" onClick={() => setReversing(true)}>
+          <Button ref={confirmation.opener} variant="danger" onClick={() => setReversing(true)}>
             Reverse this entry
           </Button>
         </div>
       ) : null}
-      {reversible && reversing ? <ReversalForm entry={entry} onDone={() => setReversing(false)} /> : null}
+      {reversible && reversing ? (
+        <ReversalForm entry={entry} onDone={() => setReversing(false)} onCancel={confirmation.cancel} ref={confirmation.panel} />
+      ) : null}
     </Card>
   );
 }

@@ -12,6 +12,7 @@ import { StatusTabs } from '../../components/ui/status-tabs';
 import { approveLoan, LOAN_QUEUE_STATUSES, loanQueueQuery, rejectLoan, type LoanQueueStatus } from '../../features/loans/api';
 import { LoanStatusBadge, loanLabel, loanProgress } from '../../features/loans/components/loan-format';
 import { useAction } from '../../lib/action';
+import { useInlineConfirmation } from '../../lib/focus';
 import { errorMessage, newIdempotencyKey } from '../../lib/api';
 import { formatDate, formatDollars } from '../../lib/format';
 import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
@@ -49,6 +50,7 @@ function LoanActions({ loan }: { loan: LoanDto }) {
   // Support reads the queue (a read of money); deciding is finance's (ADR 022).
   const decides = useStaffMay()(ROLES.finance);
   const [rejecting, setRejecting] = useState(false);
+  const confirmation = useInlineConfirmation<HTMLFormElement>({ open: rejecting, onCancel: () => setRejecting(false) });
   // One key per loan shown: a retry after a lost answer replays instead of paying twice.
   const approvalKey = useRef(newIdempotencyKey());
   const approve = useAction(() => approveLoan(loan._id, approvalKey.current), { successToast: (message) => message });
@@ -62,7 +64,8 @@ function LoanActions({ loan }: { loan: LoanDto }) {
           label={`Reason for rejecting ${name}'s application`}
           schema={ZLoanRejectRequest}
           send={(reason) => rejectLoan(loan._id, reason)}
-          onCancel={() => setRejecting(false)}
+          onCancel={confirmation.cancel}
+          ref={confirmation.panel}
         />
       ) : (
         <div className="flex flex-wrap gap-2">
@@ -80,7 +83,7 @@ function LoanActions({ loan }: { loan: LoanDto }) {
           >
             Approve and disburse<span className="sr-only"> {name}&apos;s loan</span>
           </Button>
-          <Button variant="danger" onClick={() => setRejecting(true)}>
+          <Button ref={confirmation.opener} variant="danger" onClick={() => setRejecting(true)}>
             Reject<span className="sr-only"> {name}&apos;s loan</span>
           </Button>
         </div>

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type Ref } from 'react';
 import { useForm } from 'react-hook-form';
 import { useParams, useSearchParams } from 'react-router';
 import { ZAdminReversalRequest, ZAdminTransactionUpdate, type AdminTransactionDto } from '../../../shared/contracts/transactions';
@@ -15,6 +15,7 @@ import { adminUserQuery } from '../../features/admin/api';
 import { customerTransactionsQuery, reverseTransaction, updateTransactionDescription } from '../../features/ledger/api';
 import { kindLabel } from '../../features/ledger/format';
 import { formatDate, formatDollars } from '../../lib/format';
+import { useInlineConfirmation } from '../../lib/focus';
 import { contractResolver, useFormAction } from '../../lib/form';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
@@ -35,8 +36,8 @@ export function clientLoader({ params, request }: Route.ClientLoaderArgs) {
   return prefetch(adminUserQuery(params.id), customerTransactionsQuery(params.id, pageOf(pageParam(searchOf(request)))));
 }
 
-/** 'Delete' is a reversal: a new entry that cancels the line, with the reason staff give. */
-function ReversalForm({ line, onDone }: { line: AdminTransactionDto; onDone: () => void }) {
+/** 'Delete' is a reversal: a new entry that cancels the line, with the reason staff give. Escape or Cancel returns to the line's Delete. */
+function ReversalForm({ line, onDone, onCancel, ref }: { line: AdminTransactionDto; onDone: () => void; onCancel: () => void; ref: Ref<HTMLFormElement> }) {
   const idempotency = useIdempotencyKey();
   const form = useForm<{ reason: string }>({ resolver: contractResolver(ZAdminReversalRequest), defaultValues: { reason: '' } });
   const action = useFormAction(
@@ -53,7 +54,7 @@ function ReversalForm({ line, onDone }: { line: AdminTransactionDto; onDone: () 
   );
   return (
     <Card>
-      <form onSubmit={action.submit} noValidate className="space-y-3" aria-label="Confirm reversal">
+      <form ref={ref} onSubmit={action.submit} noValidate className="space-y-3" aria-label="Confirm reversal">
         <p className="font-semibold text-slate-900">Do you really want to delete this transaction?</p>
         <p className="text-sm text-slate-700">Nothing is erased: a reversal entry cancels it, and the original stays in the history marked as reversed.</p>
         {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
@@ -62,7 +63,7 @@ function ReversalForm({ line, onDone }: { line: AdminTransactionDto; onDone: () 
           <Button type="submit" variant="danger" disabled={action.busy}>
             {action.busy ? 'Reversing...' : 'Yes, reverse it'}
           </Button>
-          <Button variant="secondary" onClick={onDone} disabled={action.busy}>
+          <Button variant="secondary" onClick={onCancel} disabled={action.busy}>
             Cancel
           </Button>
         </div>
@@ -71,20 +72,20 @@ function ReversalForm({ line, onDone }: { line: AdminTransactionDto; onDone: () 
   );
 }
 
-/** The description customers see, edited in place. */
-function DescriptionForm({ line, onDone }: { line: AdminTransactionDto; onDone: () => void }) {
+/** The description customers see, edited in place; Escape or Cancel returns to the line's Edit. */
+function DescriptionForm({ line, onDone, onCancel, ref }: { line: AdminTransactionDto; onDone: () => void; onCancel: () => void; ref: Ref<HTMLFormElement> }) {
   const form = useForm<{ description: string }>({ resolver: contractResolver(ZAdminTransactionUpdate), defaultValues: { description: line.description } });
   const action = useFormAction(form, ({ description }) => updateTransactionDescription(line._id, description.trim()), {
     successToast: (message) => message,
     onSuccess: onDone,
   });
   return (
-    <form onSubmit={action.submit} noValidate className="flex flex-wrap items-end gap-2" aria-label="Edit description">
+    <form ref={ref} onSubmit={action.submit} noValidate className="flex flex-wrap items-end gap-2" aria-label="Edit description">
       <TextField label="Description" maxLength={TEXT_LENGTH_MAX} error={action.error?.message} {...form.register('description')} />
       <Button type="submit" disabled={action.busy}>
         Save
       </Button>
-      <Button variant="ghost" onClick={onDone}>
+      <Button variant="ghost" onClick={onCancel}>
         Cancel
       </Button>
     </form>
@@ -101,6 +102,10 @@ export default function UserTransactionsPage() {
   const list = useQuery({ ...customerTransactionsQuery(id, pageOf(page)), placeholderData: keepPreviousData });
   const [confirming, setConfirming] = useState<AdminTransactionDto | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  // The line whose Delete or Edit opened the form: focus returns there on Escape or Cancel.
+  const [openedFrom, setOpenedFrom] = useState<string | null>(null);
+  const reversal = useInlineConfirmation<HTMLFormElement>({ open: confirming !== null, onCancel: () => setConfirming(null) });
+  const edit = useInlineConfirmation<HTMLFormElement>({ open: editing !== null, onCancel: () => setEditing(null) });
 
   const name = user.data ? `${user.data.firstName} ${user.data.lastName}` : '';
   return (
@@ -130,7 +135,9 @@ export default function UserTransactionsPage() {
           </ButtonLink>
         </div>
       ) : null}
-      {confirming ? <ReversalForm key={confirming._id} line={confirming} onDone={() => setConfirming(null)} /> : null}
+      {confirming ? (
+        <ReversalForm key={confirming._id} line={confirming} onDone={() => setConfirming(null)} onCancel={reversal.cancel} ref={reversal.panel} />
+      ) : null}
       <div>
         {list.isPending ? (
           <p className="text-slate-700">Loading…</p>
@@ -172,7 +179,7 @@ export default function UserTransactionsPage() {
                   header: 'Description',
                   cell: (line) =>
                     editing === line._id ? (
-                      <DescriptionForm line={line} onDone={() => setEditing(null)} />
+                      <DescriptionForm line={line} onDone={() => setEditing(null)} onCancel={edit.cancel} ref={edit.panel} />
                     ) : (
                       <span>
                         {line.description}
@@ -188,11 +195,27 @@ export default function UserTransactionsPage() {
                         cell: (line: AdminTransactionDto, index: number) => (
                           <>
                             {line.status === 'completed' && line.kind !== 'reversal' ? (
-                              <Button variant="danger" className="px-2 py-1" onClick={() => setConfirming(line)}>
+                              <Button
+                                ref={line._id === openedFrom ? reversal.opener : undefined}
+                                variant="danger"
+                                className="px-2 py-1"
+                                onClick={() => {
+                                  setOpenedFrom(line._id);
+                                  setConfirming(line);
+                                }}
+                              >
                                 Delete<span className="sr-only"> transaction {index + 1}</span>
                               </Button>
                             ) : null}
-                            <Button variant="ghost" className="px-2 py-1" onClick={() => setEditing(line._id)}>
+                            <Button
+                              ref={line._id === openedFrom ? edit.opener : undefined}
+                              variant="ghost"
+                              className="px-2 py-1"
+                              onClick={() => {
+                                setOpenedFrom(line._id);
+                                setEditing(line._id);
+                              }}
+                            >
                               Edit<span className="sr-only"> description of transaction {index + 1}</span>
                             </Button>
                           </>

@@ -4,6 +4,7 @@ import type { AdminUserDto } from '../../../../shared/contracts/admin';
 import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { useAction } from '../../../lib/action';
+import { useInlineConfirmation } from '../../../lib/focus';
 import { deleteAdminUser } from '../api';
 import { paths } from '../../../paths';
 
@@ -12,11 +13,13 @@ type Step = 'idle' | 'first' | 'second';
 /**
  * Delete after two confirmations (spec section 5). A customer with ledger history is closed and
  * anonymized instead (DESIGN.md rule 6): the text says which will happen. A failure stays here.
+ * Escape cancels either question as its Cancel does, and focus goes back to "Delete user".
  */
 export function DeleteUser({ user }: { user: AdminUserDto }) {
   const [step, setStep] = useState<Step>('idle');
   const navigate = useNavigate();
   const focusTarget = useRef<HTMLButtonElement>(null);
+  const confirmation = useInlineConfirmation<HTMLDivElement>({ open: step !== 'idle', onCancel: () => setStep('idle') });
   useEffect(() => {
     if (step !== 'idle') focusTarget.current?.focus();
   }, [step]);
@@ -29,7 +32,8 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
       if (result.outcome === 'deleted') navigate(paths.adminUsers);
       else setStep('idle');
     },
-    onError: () => setStep('idle'),
+    // The question closes; focus returns to "Delete user", under the message saying why it failed.
+    onError: confirmation.cancel,
   });
 
   const name = `${user.firstName} ${user.lastName}`;
@@ -43,6 +47,7 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
       {remove.error ? <Alert tone="error">{remove.error.message}</Alert> : null}
       {step === 'idle' ? (
         <Button
+          ref={confirmation.opener}
           variant="danger"
           onClick={() => {
             remove.reset();
@@ -54,6 +59,7 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
       ) : null}
       {step === 'first' ? (
         <div
+          ref={confirmation.panel}
           role="alertdialog"
           aria-labelledby="delete-first-title"
           aria-describedby="delete-first-text"
@@ -69,7 +75,7 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
             <button type="button" ref={focusTarget} className={buttonClass('danger')} onClick={() => setStep('second')}>
               Yes, continue
             </button>
-            <Button variant="secondary" onClick={() => setStep('idle')}>
+            <Button variant="secondary" onClick={confirmation.cancel}>
               Cancel
             </Button>
           </div>
@@ -77,6 +83,7 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
       ) : null}
       {step === 'second' ? (
         <div
+          ref={confirmation.panel}
           role="alertdialog"
           aria-labelledby="delete-second-title"
           aria-describedby="delete-second-text"
@@ -92,7 +99,7 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
             <button type="button" ref={focusTarget} className={buttonClass('danger')} disabled={remove.busy} onClick={() => void remove.run()}>
               {remove.busy ? 'Working...' : user.hasLedgerHistory ? 'Close account' : 'Delete permanently'}
             </button>
-            <Button variant="secondary" onClick={() => setStep('idle')}>
+            <Button variant="secondary" onClick={confirmation.cancel}>
               Cancel
             </Button>
           </div>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ZPaymentHoldRelease } from '../../../../shared/contracts/payment-holds';
 import { TEXT_LENGTH_MAX } from '../../../../shared/limits';
@@ -7,6 +7,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
 import { errorMessage } from '../../../lib/api';
+import { useInlineConfirmation } from '../../../lib/focus';
 import { formatDate } from '../../../lib/format';
 import { contractResolver, useFormAction } from '../../../lib/form';
 import { paymentHoldQuery, releasePaymentHold } from '../api';
@@ -28,10 +29,9 @@ export function PaymentHold({ userId }: { userId: string }) {
       form.reset();
     },
   });
-  // The reason field replaces the Release button: the focus goes to it, as it would for a dialog.
-  useEffect(() => {
-    if (releasing) form.setFocus('reason');
-  }, [releasing, form]);
+  // The reason field replaces the Release button: focus goes to it, as it would for a dialog; Escape
+  // or Cancel puts it back on Release.
+  const confirmation = useInlineConfirmation<HTMLFormElement>({ open: releasing, onCancel: () => setReleasing(false) });
   if (isPending) return <p role="status">Loading...</p>;
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
   const counted = `Failed payment approvals (wrong IMS codes, refused passkey answers) in the last 24 hours: ${data.wrongCodes} (a hold starts at ${data.wrongCodesPerDay}).`;
@@ -44,7 +44,7 @@ export function PaymentHold({ userId }: { userId: string }) {
       </Alert>
       <p className="text-slate-700">{counted}</p>
       {!may(ROLES.compliance) ? null : releasing ? (
-        <form onSubmit={release.submit} noValidate className="space-y-3">
+        <form ref={confirmation.panel} onSubmit={release.submit} noValidate className="space-y-3">
           {release.error ? <Alert tone="error">{release.error.message}</Alert> : null}
           <TextField
             label="Reason for releasing"
@@ -58,13 +58,15 @@ export function PaymentHold({ userId }: { userId: string }) {
             <Button type="submit" disabled={release.busy}>
               {release.busy ? 'Releasing...' : 'Release payments'}
             </Button>
-            <Button variant="secondary" onClick={() => setReleasing(false)}>
+            <Button variant="secondary" onClick={confirmation.cancel}>
               Cancel
             </Button>
           </div>
         </form>
       ) : (
-        <Button onClick={() => setReleasing(true)}>Release</Button>
+        <Button ref={confirmation.opener} onClick={() => setReleasing(true)}>
+          Release
+        </Button>
       )}
     </div>
   );

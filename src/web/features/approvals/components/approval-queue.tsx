@@ -14,6 +14,7 @@ import { Button } from '../../../components/ui/button';
 import { DataTable } from '../../../components/ui/data-table';
 import { ReasonForm } from '../../../components/ui/reason-form';
 import { useAction } from '../../../lib/action';
+import { useInlineConfirmation } from '../../../lib/focus';
 import { formatDate } from '../../../lib/format';
 import { paths } from '../../../paths';
 import { approveApproval } from '../api/approve-approval';
@@ -87,6 +88,7 @@ export interface Decider {
  */
 function Actions({ approval, me }: { approval: ApprovalDto; me: Decider }) {
   const [rejecting, setRejecting] = useState(false);
+  const confirmation = useInlineConfirmation<HTMLFormElement>({ open: rejecting, onCancel: () => setRejecting(false) });
   // A change that can no longer be made (a balance that moved, Insufficient funds) closes the
   // request as failed: the queue is read again either way, so the row shows what it now is, and
   // the reason is said in a toast (the row leaves the pending list with its buttons).
@@ -102,7 +104,8 @@ function Actions({ approval, me }: { approval: ApprovalDto; me: Decider }) {
         hint="Kept with the request and in the audit log."
         schema={ZApprovalRejection}
         send={(reason) => rejectApproval(approval.id, reason)}
-        onCancel={() => setRejecting(false)}
+        onCancel={confirmation.cancel}
+        ref={confirmation.panel}
       />
     );
   }
@@ -129,7 +132,7 @@ function Actions({ approval, me }: { approval: ApprovalDto; me: Decider }) {
           >
             Approve<span className="sr-only"> the {what}</span>
           </Button>
-          <Button variant="danger" onClick={() => setRejecting(true)}>
+          <Button ref={confirmation.opener} variant="danger" onClick={() => setRejecting(true)}>
             Reject<span className="sr-only"> the {what}</span>
           </Button>
         </div>

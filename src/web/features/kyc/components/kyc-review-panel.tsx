@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { ReasonForm } from '../../../components/ui/reason-form';
 import { useAction } from '../../../lib/action';
+import { useInlineConfirmation } from '../../../lib/focus';
 import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { approveKyc, kycCustomerQuery, rejectKyc } from '../api';
@@ -33,6 +34,7 @@ function DocumentView({ label, file }: { label: string; file: KycFileDto }) {
 
 function Decision({ submission }: { submission: KycSubmissionDto }) {
   const [rejecting, setRejecting] = useState(false);
+  const confirmation = useInlineConfirmation<HTMLFormElement>({ open: rejecting, onCancel: () => setRejecting(false) });
   const approve = useAction(() => approveKyc(submission.id), { successToast: (message) => message });
   return (
     <div className="space-y-3">
@@ -42,7 +44,7 @@ function Decision({ submission }: { submission: KycSubmissionDto }) {
           <Button onClick={() => void approve.run()} disabled={approve.busy}>
             Approve
           </Button>
-          <Button variant="danger" onClick={() => setRejecting(true)} disabled={approve.busy}>
+          <Button ref={confirmation.opener} variant="danger" onClick={() => setRejecting(true)} disabled={approve.busy}>
             Reject
           </Button>
         </div>
@@ -51,7 +53,8 @@ function Decision({ submission }: { submission: KycSubmissionDto }) {
           label="Reason for rejection"
           schema={ZKycRejectRequest}
           send={(reason) => rejectKyc(submission.id, reason)}
-          onCancel={() => setRejecting(false)}
+          onCancel={confirmation.cancel}
+          ref={confirmation.panel}
         />
       )}
     </div>
