@@ -115,7 +115,10 @@ export function contractResolver<Values extends FieldValues>(
     const errors: Record<string, FieldError> = {};
     for (const [path, error] of Object.entries(flattenErrors(result.errors))) {
       if (typeof error.message === 'string') error.message = formWords(error.message);
-      errors[options.fieldOf?.[path] ?? path] = error;
+      const field = options.fieldOf?.[path] ?? path;
+      // A blank field the contract refuses is missing, whatever words the contract uses for the
+      // whole form ("Please fill in all fields"): the field says so in its own label's words (fieldError).
+      errors[field] = isBlank(get(values, field)) ? { ...error, type: 'required' } : error;
     }
     for (const [field, message] of problems) errors[field] ??= { type: 'check', message: String(message) };
     return { values: {}, errors: toNestErrors(errors, resolverOptions) as FieldErrors<Values> };
@@ -183,9 +186,14 @@ export function useFormAction<Values extends FieldValues, Result>(
 }
 
 /**
- * A field's props for its message: its own message under it, unless the form's alert already says
- * exactly that (then the field is only marked as at fault, not repeated).
+ * A field's props for its message: the field is marked as at fault and described by its own
+ * message, shown under it (the shared fields give it an id and point `aria-describedby` at it), as
+ * well as the form's alert, which says what the form as a whole refused. A field left blank where
+ * the form asks for everything (`required` above, whose message is the form's, such as "All fields
+ * are required") is described as missing, in its own label's words.
  */
-export function fieldError(error: FieldError | undefined, alert: { message: string } | null): { error?: string; invalid: boolean } {
-  return { error: error?.message && error.message !== alert?.message ? error.message : undefined, invalid: !!error };
+export function fieldError(error: FieldError | undefined): { error?: string; missing?: boolean; invalid: boolean } {
+  if (!error) return { invalid: false };
+  if (error.type === 'required') return { missing: true, invalid: true };
+  return { ...(error.message ? { error: String(error.message) } : {}), invalid: true };
 }

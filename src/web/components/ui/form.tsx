@@ -5,66 +5,83 @@ const inputClass =
 
 interface FieldProps {
   label: string;
-  /** The field's own message, shown under it. */
-  error?: string;
-  /** Marks the field as at fault when its message is shown elsewhere (the form's alert). */
-  invalid?: boolean;
+  /** The field's own message, shown under it and read as its description (`fieldError` gives it). */
+  error?: string | undefined;
+  /** The field was left blank where the form asks for everything: its message is "<label> is required". */
+  missing?: boolean | undefined;
+  /** Marks the field as at fault; give its message too (`error`), so a screen reader hears what to fix at the field. */
+  invalid?: boolean | undefined;
   hint?: ReactNode;
 }
 
-function FieldFrame({ id, label, error, hint, children }: Omit<FieldProps, 'invalid'> & { id: string; children: ReactNode }) {
+/**
+ * The field's own message: the one given, or, for a blank field of a form whose alert says "All
+ * fields are required", one that names this field (the alert keeps the spec's words; the field
+ * says which one is missing). A parenthesis in the label ("(USD)") is left out.
+ */
+const messageOf = ({ label, error, missing }: Pick<FieldProps, 'label' | 'error' | 'missing'>) =>
+  error || (missing ? `${label.replace(/\s*\([^)]*\)$/, '')} is required` : undefined);
+
+function FieldFrame({ id, label, message, hint, children }: { id: string; label: string; message: string | undefined; hint?: ReactNode; children: ReactNode }) {
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
       {children}
+      {/* Not a live region: the form's alert announces the failure once; this is read with the field. */}
+      {message ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {message}
+        </p>
+      ) : null}
       {hint ? (
         <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600">
           {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
         </p>
       ) : null}
     </div>
   );
 }
 
-const describedBy = (id: string, error?: string, hint?: ReactNode) =>
-  [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+/**
+ * The input's description: its own message first (what to fix), then its hint. Never the form's
+ * alert, which speaks for the whole form and is announced once when it appears.
+ */
+const describedBy = (id: string, message?: string, hint?: ReactNode) =>
+  [message ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
 
-export function TextField({ label, error, invalid, hint, id: givenId, className, ...props }: FieldProps & ComponentPropsWithRef<'input'>) {
+export function TextField({ label, error, missing, invalid, hint, id: givenId, className, ...props }: FieldProps & ComponentPropsWithRef<'input'>) {
   const generated = useId();
   const id = givenId ?? generated;
+  const message = messageOf({ label, error, missing });
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
+    <FieldFrame id={id} label={label} message={message} hint={hint}>
       <input
         id={id}
         className={`${inputClass} ${className ?? ''}`}
-        aria-invalid={error || invalid ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
+        aria-invalid={message || invalid ? true : undefined}
+        aria-describedby={describedBy(id, message, hint)}
         {...props}
       />
     </FieldFrame>
   );
 }
 
-export function PasswordField({ label, error, invalid, hint, id: givenId, ...props }: FieldProps & Omit<ComponentPropsWithRef<'input'>, 'type'>) {
+export function PasswordField({ label, error, missing, invalid, hint, id: givenId, ...props }: FieldProps & Omit<ComponentPropsWithRef<'input'>, 'type'>) {
   const generated = useId();
   const id = givenId ?? generated;
+  const message = messageOf({ label, error, missing });
   const [visible, setVisible] = useState(false);
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
+    <FieldFrame id={id} label={label} message={message} hint={hint}>
       <div className="relative">
         <input
           id={id}
           type={visible ? 'text' : 'password'}
           className={`${inputClass} pr-20`}
-          aria-invalid={error || invalid ? true : undefined}
-          aria-describedby={describedBy(id, error, hint)}
+          aria-invalid={message || invalid ? true : undefined}
+          aria-describedby={describedBy(id, message, hint)}
           {...props}
         />
         <button
@@ -81,16 +98,27 @@ export function PasswordField({ label, error, invalid, hint, id: givenId, ...pro
   );
 }
 
-export function SelectField({ label, error, invalid, hint, id: givenId, children, className, ...props }: FieldProps & ComponentPropsWithRef<'select'>) {
+export function SelectField({
+  label,
+  error,
+  missing,
+  invalid,
+  hint,
+  id: givenId,
+  children,
+  className,
+  ...props
+}: FieldProps & ComponentPropsWithRef<'select'>) {
   const generated = useId();
   const id = givenId ?? generated;
+  const message = messageOf({ label, error, missing });
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
+    <FieldFrame id={id} label={label} message={message} hint={hint}>
       <select
         id={id}
         className={`${inputClass} ${className ?? ''}`}
-        aria-invalid={error || invalid ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
+        aria-invalid={message || invalid ? true : undefined}
+        aria-describedby={describedBy(id, message, hint)}
         {...props}
       >
         {children}
@@ -99,16 +127,17 @@ export function SelectField({ label, error, invalid, hint, id: givenId, children
   );
 }
 
-export function TextAreaField({ label, error, invalid, hint, id: givenId, className, ...props }: FieldProps & ComponentPropsWithRef<'textarea'>) {
+export function TextAreaField({ label, error, missing, invalid, hint, id: givenId, className, ...props }: FieldProps & ComponentPropsWithRef<'textarea'>) {
   const generated = useId();
   const id = givenId ?? generated;
+  const message = messageOf({ label, error, missing });
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
+    <FieldFrame id={id} label={label} message={message} hint={hint}>
       <textarea
         id={id}
         className={`${inputClass} ${className ?? ''}`}
-        aria-invalid={error || invalid ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
+        aria-invalid={message || invalid ? true : undefined}
+        aria-describedby={describedBy(id, message, hint)}
         {...props}
       />
     </FieldFrame>

@@ -1,6 +1,7 @@
 import type { UseFormReturn } from 'react-hook-form';
 import { PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN } from '../../../shared/limits';
 import { PasswordField } from './form';
+import { fieldError } from '../../lib/form';
 import { PasswordStrength } from './password-strength';
 
 /** What a form that sets a password from an emailed link holds (a reset, a staff invitation). */
@@ -23,7 +24,7 @@ export function NewPasswordFields({ form, label }: { form: UseFormReturn<NewPass
         autoComplete="new-password"
         hint={`At least ${PASSWORD_LENGTH_MIN} characters, hard to guess: common passwords and predictable patterns are refused.`}
         maxLength={PASSWORD_LENGTH_MAX}
-        invalid={!!errors.password}
+        {...fieldError(errors.password)}
         {...form.register('password')}
       />
       <PasswordStrength password={form.watch('password')} />
@@ -31,7 +32,7 @@ export function NewPasswordFields({ form, label }: { form: UseFormReturn<NewPass
         label={`Confirm ${label.toLowerCase()}`}
         autoComplete="new-password"
         maxLength={PASSWORD_LENGTH_MAX}
-        invalid={!!errors.confirmPassword}
+        {...fieldError(errors.confirmPassword)}
         {...form.register('confirmPassword')}
       />
     </>

@@ -2,7 +2,7 @@ import type { Ref } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { TEXT_LENGTH_MAX } from '../../../shared/limits';
-import { contractResolver, useFormAction } from '../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../lib/form';
 import { Alert } from './alert';
 import { Button } from './button';
 import { TextAreaField } from './form';
@@ -43,7 +43,7 @@ export function ReasonForm({
         maxLength={TEXT_LENGTH_MAX}
         required
         hint={hint}
-        invalid={!!form.formState.errors.reason}
+        {...fieldError(form.formState.errors.reason)}
         {...form.register('reason')}
       />
       <div className="flex flex-wrap gap-3">

@@ -12,7 +12,7 @@ import { SelectField, TextAreaField, TextField } from '../../components/ui/form'
 import { customerOptionsQuery } from '../../features/admin/api';
 import { addAdminTransaction } from '../../features/ledger/api';
 import { errorMessage } from '../../lib/api';
-import { contractResolver, useFormAction } from '../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../lib/form';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
@@ -84,7 +84,7 @@ export default function AddTransactionPage() {
       </PageTitle>
       <Card>
         <form onSubmit={action.submit} noValidate className="space-y-4" aria-label="Add transaction">
-          <SelectField label="Customer" invalid={!!errors.userId} {...form.register('userId')}>
+          <SelectField label="Customer" {...fieldError(errors.userId)} {...form.register('userId')}>
             <option value="">{customers.isPending ? 'Loading customers…' : 'Choose a customer'}</option>
             {(customers.data ?? []).map((customer) => (
               <option key={customer._id} value={customer._id}>
@@ -94,22 +94,22 @@ export default function AddTransactionPage() {
           </SelectField>
           {customers.isError ? <Alert tone="error">{customers.error.message}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label="Amount (USD)" type="number" min="0.01" step="0.01" invalid={!!errors.amount} {...form.register('amount')} />
-            <SelectField label="Type" invalid={!!errors.transactionType} {...form.register('transactionType')}>
+            <TextField label="Amount (USD)" type="number" min="0.01" step="0.01" {...fieldError(errors.amount)} {...form.register('amount')} />
+            <SelectField label="Type" {...fieldError(errors.transactionType)} {...form.register('transactionType')}>
               <option value="credit">Credit</option>
               <option value="debit">Debit</option>
             </SelectField>
-            <SelectField label="Account" invalid={!!errors.account} {...form.register('account')}>
+            <SelectField label="Account" {...fieldError(errors.account)} {...form.register('account')}>
               <option value="checking">Checking</option>
               <option value="savings">Savings</option>
             </SelectField>
-            <TextField label="Value date" type="date" hint="The booking time is always now." invalid={!!errors.date} {...form.register('date')} />
+            <TextField label="Value date" type="date" hint="The booking time is always now." {...fieldError(errors.date)} {...form.register('date')} />
           </div>
           <TextField
             label="Description"
             maxLength={TEXT_LENGTH_MAX}
             hint="Shown to the customer."
-            invalid={!!errors.description}
+            {...fieldError(errors.description)}
             {...form.register('description')}
           />
           <TextAreaField
@@ -117,7 +117,7 @@ export default function AddTransactionPage() {
             maxLength={TEXT_LENGTH_MAX}
             rows={3}
             hint="Required. Kept in the audit log, not shown to the customer."
-            invalid={!!errors.reason}
+            {...fieldError(errors.reason)}
             {...form.register('reason')}
           />
           {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}

@@ -13,7 +13,7 @@ import { StatusTabs } from '../../components/ui/status-tabs';
 import { CARD_QUEUE_STATUSES, cardQueueQuery, setCardStatus, type CardQueueStatus } from '../../features/cards/api';
 import { errorMessage } from '../../lib/api';
 import { formatDate } from '../../lib/format';
-import { contractResolver, useFormAction } from '../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../lib/form';
 import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
@@ -67,7 +67,7 @@ function StatusForm({ request, name }: { request: CardRequestDto; name: string }
         label={`Note for ${name}`}
         maxLength={TEXT_LENGTH_MAX}
         hint="Required to decline; emailed to the customer."
-        invalid={!!form.formState.errors.note}
+        {...fieldError(form.formState.errors.note)}
         {...form.register('note')}
       />
       <div className="flex flex-wrap gap-2">

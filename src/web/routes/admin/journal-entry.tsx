@@ -17,7 +17,7 @@ import { entryKindLabel } from '../../features/books/format';
 import { reverseTransaction } from '../../features/ledger/api';
 import { errorMessage } from '../../lib/api';
 import { useInlineConfirmation } from '../../lib/focus';
-import { contractResolver, useFormAction } from '../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../lib/form';
 import { formatCents, formatDate, formatNumber } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { prefetch } from '../../lib/query';
@@ -59,7 +59,7 @@ function ReversalForm({ entry, onDone, onCancel, ref }: { entry: JournalEntryDet
     <form ref={ref} onSubmit={action.submit} noValidate className="mt-4 space-y-3" aria-label="Confirm reversal">
       <p className="text-sm text-slate-700">A reversal entry cancels every posting of this one; this entry stays in the journal marked as reversed.</p>
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
-      <TextField label="Reason" maxLength={TEXT_LENGTH_MAX} invalid={!!form.formState.errors.reason} {...form.register('reason')} />
+      <TextField label="Reason" maxLength={TEXT_LENGTH_MAX} {...fieldError(form.formState.errors.reason)} {...form.register('reason')} />
       <div className="flex flex-wrap gap-3">
         <Button type="submit" variant="danger" disabled={action.busy}>
           {action.busy ? 'Reversing...' : 'Yes, reverse it'}

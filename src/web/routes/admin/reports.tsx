@@ -68,7 +68,7 @@ function DayForm({ date, first, last, onShow }: { date: string; first: string; l
   const error = form.formState.errors.date;
   return (
     <form onSubmit={form.handleSubmit((values) => onShow(values.date))} noValidate aria-label="Choose a day" className="flex flex-wrap items-end gap-3">
-      <TextField label="Bank day" type="date" min={first} max={last} {...fieldError(error, null)} {...form.register('date')} />
+      <TextField label="Bank day" type="date" min={first} max={last} {...fieldError(error)} {...form.register('date')} />
       <Button type="submit">Show</Button>
     </form>
   );

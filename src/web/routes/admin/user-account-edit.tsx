@@ -12,7 +12,7 @@ import { TextAreaField, TextField } from '../../components/ui/form';
 import { adminUserQuery } from '../../features/admin/api';
 import { updateAccount } from '../../features/ledger/api';
 import { formatDollars } from '../../lib/format';
-import { contractResolver, useFormAction } from '../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../lib/form';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
@@ -60,17 +60,17 @@ function AccountForm({ user }: { user: AdminUserDto }) {
       <p className="text-sm text-slate-700">
         Now: savings {formatDollars(user.account.savings)}, checking {formatDollars(user.account.checking)}.
       </p>
-      <TextField label="Account number" inputMode="numeric" maxLength={10} invalid={!!errors.number} {...form.register('number')} />
+      <TextField label="Account number" inputMode="numeric" maxLength={10} {...fieldError(errors.number)} {...form.register('number')} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Savings (USD)" type="number" min="0" step="0.01" invalid={!!errors.savings} {...form.register('savings')} />
-        <TextField label="Checking (USD)" type="number" min="0" step="0.01" invalid={!!errors.checking} {...form.register('checking')} />
+        <TextField label="Savings (USD)" type="number" min="0" step="0.01" {...fieldError(errors.savings)} {...form.register('savings')} />
+        <TextField label="Checking (USD)" type="number" min="0" step="0.01" {...fieldError(errors.checking)} {...form.register('checking')} />
       </div>
       <TextAreaField
         label="Reason"
         rows={3}
         maxLength={TEXT_LENGTH_MAX}
         hint="Required. Kept in the audit log."
-        invalid={!!errors.reason}
+        {...fieldError(errors.reason)}
         {...form.register('reason')}
       />
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}

@@ -16,7 +16,7 @@ import { customerTransactionsQuery, reverseTransaction, updateTransactionDescrip
 import { kindLabel } from '../../features/ledger/format';
 import { formatDate, formatDollars } from '../../lib/format';
 import { useInlineConfirmation } from '../../lib/focus';
-import { contractResolver, useFormAction } from '../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../lib/form';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
@@ -58,7 +58,7 @@ function ReversalForm({ line, onDone, onCancel, ref }: { line: AdminTransactionD
         <p className="font-semibold text-slate-900">Do you really want to delete this transaction?</p>
         <p className="text-sm text-slate-700">Nothing is erased: a reversal entry cancels it, and the original stays in the history marked as reversed.</p>
         {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
-        <TextField label="Reason" maxLength={TEXT_LENGTH_MAX} invalid={!!form.formState.errors.reason} {...form.register('reason')} />
+        <TextField label="Reason" maxLength={TEXT_LENGTH_MAX} {...fieldError(form.formState.errors.reason)} {...form.register('reason')} />
         <div className="flex gap-3">
           <Button type="submit" variant="danger" disabled={action.busy}>
             {action.busy ? 'Reversing...' : 'Yes, reverse it'}

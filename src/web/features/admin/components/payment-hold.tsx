@@ -9,7 +9,7 @@ import { TextField } from '../../../components/ui/form';
 import { errorMessage } from '../../../lib/api';
 import { useInlineConfirmation } from '../../../lib/focus';
 import { formatDate } from '../../../lib/format';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
 import { paymentHoldQuery, releasePaymentHold } from '../api';
 import { ROLES, useStaffMay } from '../../../lib/staff-access';
 
@@ -51,7 +51,7 @@ export function PaymentHold({ userId }: { userId: string }) {
             maxLength={TEXT_LENGTH_MAX}
             required
             hint="Kept in the audit log, e.g. the customer called and confirmed they mistyped the codes."
-            invalid={!!form.formState.errors.reason}
+            {...fieldError(form.formState.errors.reason)}
             {...form.register('reason')}
           />
           <div className="flex flex-wrap gap-3">

@@ -84,7 +84,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           autoComplete="off"
           maxLength={NAME_LENGTH_MAX}
           required
-          {...fieldError(errors.firstName, alert)}
+          {...fieldError(errors.firstName)}
           {...form.register('firstName')}
         />
         <TextField
@@ -93,7 +93,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           autoComplete="off"
           maxLength={NAME_LENGTH_MAX}
           required
-          {...fieldError(errors.lastName, alert)}
+          {...fieldError(errors.lastName)}
           {...form.register('lastName')}
         />
         <TextField
@@ -103,7 +103,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           autoComplete="off"
           maxLength={EMAIL_LENGTH_MAX}
           required
-          {...fieldError(errors.email, alert)}
+          {...fieldError(errors.email)}
           {...form.register('email')}
         />
         <TextField
@@ -113,7 +113,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           autoComplete="off"
           maxLength={PHONE_LENGTH_MAX}
           required
-          {...fieldError(errors.phone, alert)}
+          {...fieldError(errors.phone)}
           {...form.register('phone')}
         />
         <TextField
@@ -122,7 +122,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           autoComplete="off"
           maxLength={ADDRESS_LENGTH_MAX}
           required
-          {...fieldError(errors.location?.address, alert)}
+          {...fieldError(errors.location?.address)}
           {...form.register('location.address')}
         />
         <TextField
@@ -131,10 +131,10 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           autoComplete="off"
           maxLength={STATE_LENGTH_MAX}
           required
-          {...fieldError(errors.location?.state, alert)}
+          {...fieldError(errors.location?.state)}
           {...form.register('location.state')}
         />
-        <SelectField label="Verification status" {...fieldError(errors.verificationStatus, alert)} {...form.register('verificationStatus')} disabled={!flags}>
+        <SelectField label="Verification status" {...fieldError(errors.verificationStatus)} {...form.register('verificationStatus')} disabled={!flags}>
           {VERIFICATION_STATUSES.map((status) => (
             <option key={status} value={status}>
               {STATUS_LABELS[status]}
@@ -144,7 +144,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
         <SelectField
           label="Blocked"
           hint="A blocked customer cannot send money out."
-          {...fieldError(errors.isBlocked, alert)}
+          {...fieldError(errors.isBlocked)}
           {...form.register('isBlocked')}
           disabled={!flags}
         >
@@ -159,7 +159,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           <SelectField
             label="Disabled"
             hint="A disabled customer cannot sign in; their sessions end at once."
-            {...fieldError(errors.isAccountDisabled, alert)}
+            {...fieldError(errors.isAccountDisabled)}
             {...form.register('isAccountDisabled')}
             disabled={!flags}
           >

@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
 import { FALLBACK_ERROR, errorMessage } from '../../../lib/api';
 import { useAction } from '../../../lib/action';
-import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
+import { contractResolver, lazyContract, useFormAction, fieldError } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { resendEmailCode, verifyEmail } from '../api';
 
@@ -40,7 +40,7 @@ export function EmailVerificationForm() {
           autoComplete="one-time-code"
           maxLength={OTP_LENGTH}
           className="text-center text-2xl tracking-[0.5em]"
-          invalid={!!form.formState.errors.otp}
+          {...fieldError(form.formState.errors.otp)}
           {...otp}
           onChange={(event) => {
             event.target.value = event.target.value.replace(/\D/g, '');

@@ -5,7 +5,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
 import { NewPasswordFields, type NewPasswordValues } from '../../../components/ui/new-password-fields';
-import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
+import { contractResolver, lazyContract, useFormAction, fieldError } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { requestPasswordReset, resetPassword } from '../api';
 
@@ -30,7 +30,7 @@ export function RequestResetLinkForm() {
         autoComplete="email"
         required
         maxLength={EMAIL_LENGTH_MAX}
-        invalid={!!form.formState.errors.email}
+        {...fieldError(form.formState.errors.email)}
         {...form.register('email')}
       />
       <Button type="submit" className="w-full" disabled={action.busy}>

@@ -203,7 +203,7 @@ function CodeStep({
         spellCheck={false}
         maxLength={field.numeric ? 7 : 24}
         required
-        {...fieldError(form.formState.errors.code, action.error)}
+        {...fieldError(form.formState.errors.code)}
         {...form.register('code')}
       />
       <Button type="submit" className="w-full" disabled={action.busy}>

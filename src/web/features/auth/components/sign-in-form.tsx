@@ -5,7 +5,7 @@ import { EMAIL_LENGTH_MAX, PASSWORD_LENGTH_MAX } from '../../../../shared/limits
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { PasswordField, TextField } from '../../../components/ui/form';
-import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
+import { contractResolver, lazyContract, useFormAction, fieldError } from '../../../lib/form';
 import { paths } from '../../../paths';
 import type { SecondFactorChallenge } from '../../../../shared/contracts/factors';
 import type { UserDto } from '../../../../shared/contracts/user';
@@ -81,7 +81,7 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
         autoComplete="username"
         required
         maxLength={EMAIL_LENGTH_MAX}
-        invalid={!!errors.email}
+        {...fieldError(errors.email)}
         {...form.register('email')}
       />
       <PasswordField
@@ -89,7 +89,7 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
         autoComplete="current-password"
         required
         maxLength={PASSWORD_LENGTH_MAX}
-        invalid={!!errors.password}
+        {...fieldError(errors.password)}
         {...form.register('password')}
       />
       <Button type="submit" className="w-full" disabled={action.busy}>

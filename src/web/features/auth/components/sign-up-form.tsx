@@ -89,7 +89,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
           autoComplete="given-name"
           required
           maxLength={NAME_LENGTH_MAX}
-          {...fieldError(errors.firstName, action.error)}
+          {...fieldError(errors.firstName)}
           {...form.register('firstName')}
         />
         <TextField
@@ -97,7 +97,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
           autoComplete="family-name"
           required
           maxLength={NAME_LENGTH_MAX}
-          {...fieldError(errors.lastName, action.error)}
+          {...fieldError(errors.lastName)}
           {...form.register('lastName')}
         />
         <TextField
@@ -106,28 +106,21 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
           autoComplete="email"
           required
           maxLength={EMAIL_LENGTH_MAX}
-          {...fieldError(errors.email, action.error)}
+          {...fieldError(errors.email)}
           {...form.register('email')}
         />
-        <TextField
-          label="Date of birth"
-          type="date"
-          autoComplete="bday"
-          required
-          {...fieldError(errors.dateOfBirth, action.error)}
-          {...form.register('dateOfBirth')}
-        />
+        <TextField label="Date of birth" type="date" autoComplete="bday" required {...fieldError(errors.dateOfBirth)} {...form.register('dateOfBirth')} />
         <div className="sm:col-span-2">
           <TextField
             label="Address"
             autoComplete="street-address"
             required
             maxLength={ADDRESS_LENGTH_MAX}
-            {...fieldError(errors.address, action.error)}
+            {...fieldError(errors.address)}
             {...form.register('address')}
           />
         </div>
-        <SelectField label="Sex" required {...fieldError(errors.sex, action.error)} {...form.register('sex')}>
+        <SelectField label="Sex" required {...fieldError(errors.sex)} {...form.register('sex')}>
           <option value="">Select</option>
           {SEX_OPTIONS.map((option) => (
             <option key={option} value={option}>
@@ -135,7 +128,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Country" autoComplete="country" required {...fieldError(errors.region, action.error)} {...form.register('region')}>
+        <SelectField label="Country" autoComplete="country" required {...fieldError(errors.region)} {...form.register('region')}>
           {countries.map((country) => (
             <option key={country.region} value={country.region}>
               {country.label}
@@ -149,13 +142,13 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
           required
           maxLength={PHONE_LENGTH_MAX}
           hint={`Country code +${dialCode}`}
-          {...fieldError(errors.phone, action.error)}
+          {...fieldError(errors.phone)}
           {...form.register('phone')}
         />
         {dialCode !== '1' ? (
-          <TextField label="SSN/TIN" autoComplete="off" required maxLength={32} {...fieldError(errors.ssnTIN, action.error)} {...form.register('ssnTIN')} />
+          <TextField label="SSN/TIN" autoComplete="off" required maxLength={32} {...fieldError(errors.ssnTIN)} {...form.register('ssnTIN')} />
         ) : null}
-        <SelectField label="Employment type" required {...fieldError(errors.occupation, action.error)} {...form.register('occupation')}>
+        <SelectField label="Employment type" required {...fieldError(errors.occupation)} {...form.register('occupation')}>
           <option value="">Select employment type</option>
           {EMPLOYMENT_TYPES.map((type) => (
             <option key={type.value} value={type.value}>
@@ -163,7 +156,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Salary range" required {...fieldError(errors.annualIncomeRange, action.error)} {...form.register('annualIncomeRange')}>
+        <SelectField label="Salary range" required {...fieldError(errors.annualIncomeRange)} {...form.register('annualIncomeRange')}>
           <option value="">Select salary range</option>
           {SALARY_RANGES.map((range) => (
             <option key={range} value={range}>
@@ -171,7 +164,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Account type" required {...fieldError(errors.accountType, action.error)} {...form.register('accountType')}>
+        <SelectField label="Account type" required {...fieldError(errors.accountType)} {...form.register('accountType')}>
           <option value="">Select account type</option>
           {ACCOUNT_TYPES.map((type) => (
             <option key={type} value={type}>
@@ -188,7 +181,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
             minLength={PASSWORD_LENGTH_MIN}
             maxLength={PASSWORD_LENGTH_MAX}
             hint="At least 8 characters, hard to guess: common passwords and predictable patterns are refused."
-            {...fieldError(errors.password, action.error)}
+            {...fieldError(errors.password)}
             {...form.register('password')}
           />
           <PasswordStrength password={password} userInputs={[firstName, lastName, email]} />
@@ -200,7 +193,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
           required
           minLength={PASSWORD_LENGTH_MIN}
           maxLength={PASSWORD_LENGTH_MAX}
-          {...fieldError(errors.confirmPassword, action.error)}
+          {...fieldError(errors.confirmPassword)}
           {...form.register('confirmPassword')}
         />
       </div>

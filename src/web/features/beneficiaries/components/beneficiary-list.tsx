@@ -8,7 +8,7 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
 import { useAction } from '../../../lib/action';
 import { errorMessage } from '../../../lib/api';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
 import { beneficiariesQuery, removeBeneficiary, saveBeneficiary } from '../api';
 
 function Row({ beneficiary }: { beneficiary: BeneficiaryDto }) {
@@ -72,17 +72,24 @@ function AddBeneficiary() {
       <form onSubmit={action.submit} noValidate className="mt-4 space-y-4">
         {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Name" required maxLength={NAME_LENGTH_MAX} invalid={!!errors.name} {...form.register('name')} />
-          <TextField label="Account number" inputMode="numeric" required maxLength={17} invalid={!!errors.accountNumber} {...form.register('accountNumber')} />
+          <TextField label="Name" required maxLength={NAME_LENGTH_MAX} {...fieldError(errors.name)} {...form.register('name')} />
+          <TextField
+            label="Account number"
+            inputMode="numeric"
+            required
+            maxLength={17}
+            {...fieldError(errors.accountNumber)}
+            {...form.register('accountNumber')}
+          />
           <TextField
             label="Routing number"
             inputMode="numeric"
             maxLength={9}
             hint="Leave empty for an account at this bank."
-            invalid={!!errors.routingNumber}
+            {...fieldError(errors.routingNumber)}
             {...form.register('routingNumber')}
           />
-          <TextField label="Bank name" maxLength={NAME_LENGTH_MAX} invalid={!!errors.bankName} {...form.register('bankName')} />
+          <TextField label="Bank name" maxLength={NAME_LENGTH_MAX} {...fieldError(errors.bankName)} {...form.register('bankName')} />
         </div>
         <Button type="submit" disabled={action.busy}>
           Save beneficiary

@@ -46,7 +46,7 @@ export function BalanceAtForm({ ownerId = '', initialAccountId = '', today }: { 
     <form onSubmit={action.submit} noValidate aria-label="Balance at a date" className="space-y-4">
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_auto] lg:items-start">
-        <SelectField label="Account" {...fieldError(errors.accountId, action.error)} {...form.register('accountId')}>
+        <SelectField label="Account" {...fieldError(errors.accountId)} {...form.register('accountId')}>
           <option value="">Choose an account</option>
           {accounts.map((option) => (
             <option key={option.id} value={option.id}>
@@ -54,7 +54,7 @@ export function BalanceAtForm({ ownerId = '', initialAccountId = '', today }: { 
             </option>
           ))}
         </SelectField>
-        <TextField label="End of day" type="date" max={today} {...fieldError(errors.date, action.error)} {...form.register('date')} />
+        <TextField label="End of day" type="date" max={today} {...fieldError(errors.date)} {...form.register('date')} />
         <div className="lg:pt-7">
           <Button type="submit" disabled={action.busy}>
             {action.busy ? 'Working...' : 'Show balance'}

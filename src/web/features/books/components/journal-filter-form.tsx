@@ -71,7 +71,7 @@ export function JournalFilterForm({ value, onApply }: { value: JournalFilterValu
           <Alert tone="error">{alert.message}</Alert>
         </div>
       ) : null}
-      <SelectField label="Entry kind" {...fieldError(errors.kind, alert)} {...form.register('kind')}>
+      <SelectField label="Entry kind" {...fieldError(errors.kind)} {...form.register('kind')}>
         <option value="">All kinds</option>
         {ENTRY_KINDS.map((kind) => (
           <option key={kind} value={kind}>
@@ -83,10 +83,10 @@ export function JournalFilterForm({ value, onApply }: { value: JournalFilterValu
         label="Customer"
         maxLength={EMAIL_LENGTH_MAX}
         hint="Email, account number or id"
-        {...fieldError(errors.customer, alert)}
+        {...fieldError(errors.customer)}
         {...form.register('customer')}
       />
-      <SelectField label="Account" hint="The bank's own, or one chosen from an entry" {...fieldError(errors.account, alert)} {...form.register('account')}>
+      <SelectField label="Account" hint="The bank's own, or one chosen from an entry" {...fieldError(errors.account)} {...form.register('account')}>
         <option value="">All accounts</option>
         {accountOptions.map((account) => (
           <option key={account.id} value={account.id}>
@@ -96,13 +96,13 @@ export function JournalFilterForm({ value, onApply }: { value: JournalFilterValu
         {otherAccount ? <option value={otherAccount}>The account chosen</option> : null}
       </SelectField>
       <div className="grid grid-cols-2 gap-3">
-        <TextField label="Amount from" inputMode="decimal" placeholder="0.00" {...fieldError(errors.amountMin, alert)} {...form.register('amountMin')} />
-        <TextField label="Amount to" inputMode="decimal" placeholder="0.00" {...fieldError(errors.amountMax, alert)} {...form.register('amountMax')} />
+        <TextField label="Amount from" inputMode="decimal" placeholder="0.00" {...fieldError(errors.amountMin)} {...form.register('amountMin')} />
+        <TextField label="Amount to" inputMode="decimal" placeholder="0.00" {...fieldError(errors.amountMax)} {...form.register('amountMax')} />
       </div>
-      <TextField label="Booked from" type="datetime-local" {...fieldError(errors.bookedFrom, alert)} {...form.register('bookedFrom')} />
-      <TextField label="Booked before" type="datetime-local" {...fieldError(errors.bookedTo, alert)} {...form.register('bookedTo')} />
-      <TextField label="Value date from" type="date" {...fieldError(errors.valueFrom, alert)} {...form.register('valueFrom')} />
-      <TextField label="Value date to" type="date" {...fieldError(errors.valueTo, alert)} {...form.register('valueTo')} />
+      <TextField label="Booked from" type="datetime-local" {...fieldError(errors.bookedFrom)} {...form.register('bookedFrom')} />
+      <TextField label="Booked before" type="datetime-local" {...fieldError(errors.bookedTo)} {...form.register('bookedTo')} />
+      <TextField label="Value date from" type="date" {...fieldError(errors.valueFrom)} {...form.register('valueFrom')} />
+      <TextField label="Value date to" type="date" {...fieldError(errors.valueTo)} {...form.register('valueTo')} />
       <div className="flex flex-wrap gap-3 sm:col-span-2 lg:col-span-4">
         <Button type="submit">Filter</Button>
         <Button

@@ -219,7 +219,7 @@ export function BulkPaymentFlow() {
   return (
     <form onSubmit={readRows.submit} noValidate aria-label="Bulk payment file" className="space-y-5">
       <div aria-live="polite">{readRows.error ? <Alert tone="error">{readRows.error.message}</Alert> : null}</div>
-      <SelectField label="Pay from" invalid={!!errors.from} {...form.register('from')}>
+      <SelectField label="Pay from" {...fieldError(errors.from)} {...form.register('from')}>
         <option value="checking">Checking</option>
         <option value="savings">Savings</option>
       </SelectField>
@@ -247,7 +247,7 @@ export function BulkPaymentFlow() {
         spellCheck={false}
         className="font-mono text-sm"
         placeholder={'accountNumber,amount,name,description\n1234567897,1250.00,Sam Taylor,Salary November'}
-        {...fieldError(errors.csv, readRows.error)}
+        {...fieldError(errors.csv)}
         {...form.register('csv')}
       />
       <Button type="submit" disabled={readRows.busy}>

@@ -5,7 +5,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
-import { contractResolver, lazyContract, useFormAction } from '../../../lib/form';
+import { contractResolver, lazyContract, useFormAction, fieldError } from '../../../lib/form';
 import { sendContactMessage } from '../api';
 
 interface ContactValues {
@@ -45,11 +45,19 @@ export function ContactForm() {
         ) : null}
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextField label="Name" autoComplete="name" required maxLength={NAME_LENGTH_MAX} invalid={!!errors.name} {...form.register('name')} />
-        <TextField label="Email" type="email" autoComplete="email" required maxLength={EMAIL_LENGTH_MAX} invalid={!!errors.email} {...form.register('email')} />
+        <TextField label="Name" autoComplete="name" required maxLength={NAME_LENGTH_MAX} {...fieldError(errors.name)} {...form.register('name')} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={EMAIL_LENGTH_MAX}
+          {...fieldError(errors.email)}
+          {...form.register('email')}
+        />
       </div>
-      <TextField label="Subject" required maxLength={TEXT_LENGTH_MAX / 2} invalid={!!errors.subject} {...form.register('subject')} />
-      <TextAreaField label="Message" required rows={6} maxLength={MESSAGE_LENGTH_MAX} invalid={!!errors.message} {...form.register('message')} />
+      <TextField label="Subject" required maxLength={TEXT_LENGTH_MAX / 2} {...fieldError(errors.subject)} {...form.register('subject')} />
+      <TextAreaField label="Message" required rows={6} maxLength={MESSAGE_LENGTH_MAX} {...fieldError(errors.message)} {...form.register('message')} />
       {/* A field people never see: bots that fill every input give themselves away. */}
       <div aria-hidden="true" style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}>
         <label htmlFor="contact-website">Leave this field empty</label>

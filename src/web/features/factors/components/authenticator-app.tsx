@@ -155,7 +155,7 @@ function Enrolment({ enrolment, onConfirmed, onCancel }: { enrolment: TotpEnrolm
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={7}
-                {...fieldError(form.formState.errors.code, action.error)}
+                {...fieldError(form.formState.errors.code)}
                 {...form.register('code')}
               />
             </div>

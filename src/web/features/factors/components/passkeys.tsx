@@ -70,7 +70,7 @@ function AddPasskey({ onAdded }: { onAdded?: () => void }) {
             hint="So you can tell your passkeys apart, e.g. Work laptop"
             maxLength={PASSKEY_NAME_LENGTH_MAX}
             autoComplete="off"
-            {...fieldError(form.formState.errors.name, action.error)}
+            {...fieldError(form.formState.errors.name)}
             {...form.register('name')}
           />
         </div>
@@ -130,13 +130,7 @@ function RenameForm({ passkey, onDone }: { passkey: PasskeyDto; onDone: () => vo
   return (
     <form onSubmit={action.submit} noValidate className="flex flex-wrap items-end gap-3">
       <div className="min-w-0 flex-1 basis-56">
-        <TextField
-          label="New name"
-          maxLength={PASSKEY_NAME_LENGTH_MAX}
-          autoFocus
-          {...fieldError(form.formState.errors.name, null)}
-          {...form.register('name')}
-        />
+        <TextField label="New name" maxLength={PASSKEY_NAME_LENGTH_MAX} autoFocus {...fieldError(form.formState.errors.name)} {...form.register('name')} />
       </div>
       <Button type="submit" disabled={action.busy}>
         Save

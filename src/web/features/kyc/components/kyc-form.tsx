@@ -14,7 +14,7 @@ import { UPLOAD_BYTES_MAX } from '../../../../shared/limits';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { submitKyc } from '../api';
 
@@ -58,6 +58,8 @@ function FileInput({
   file,
   onChange,
   hint,
+  error,
+  missing,
   invalid,
 }: {
   label: string;
@@ -65,10 +67,14 @@ function FileInput({
   file: File | null;
   onChange: (file: File | null) => void;
   hint: string;
+  /** The field's own message and state, as `fieldError` gives them (as the shared fields take them). */
+  error?: string | undefined;
+  missing?: boolean | undefined;
   invalid: boolean;
 }) {
   const id = useId();
   const preview = useObjectUrl(file);
+  const message = error || (missing ? `${label} is required` : undefined);
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -78,11 +84,16 @@ function FileInput({
         id={id}
         type="file"
         accept={accept}
-        aria-describedby={`${id}-hint`}
-        aria-invalid={invalid ? true : undefined}
+        aria-describedby={message ? `${id}-error ${id}-hint` : `${id}-hint`}
+        aria-invalid={invalid || message ? true : undefined}
         onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.files?.[0] ?? null)}
         className="mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-md file:border-0 file:bg-brand-700 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-brand-800"
       />
+      {message ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {message}
+        </p>
+      ) : null}
       <p id={`${id}-hint`} className="mt-1 text-sm text-slate-700">
         {hint}
       </p>
@@ -146,10 +157,10 @@ export function KycForm() {
         accept="image/jpeg,image/png,image/webp"
         file={files[0]}
         onChange={setFile('passportImageFile')}
-        invalid={!!errors.passportImageFile}
+        {...fieldError(errors.passportImageFile)}
         hint="A photo of your passport page (JPEG, PNG or WebP, at most 5 MB)."
       />
-      <SelectField label="Document type" required invalid={!!errors.documentType} {...form.register('documentType')}>
+      <SelectField label="Document type" required {...fieldError(errors.documentType)} {...form.register('documentType')}>
         <option value="">Select a document type</option>
         {KYC_DOCUMENT_TYPES.map((type) => (
           <option key={type.value} value={type.value}>
@@ -162,7 +173,7 @@ export function KycForm() {
         accept="image/jpeg,image/png,image/webp,application/pdf"
         file={files[1]}
         onChange={setFile('documentFile')}
-        invalid={!!errors.documentFile}
+        {...fieldError(errors.documentFile)}
         hint="The document you chose above: an image or a PDF, at most 5 MB."
       />
       <FileInput
@@ -170,10 +181,10 @@ export function KycForm() {
         accept="image/jpeg,image/png,image/webp,application/pdf"
         file={files[2]}
         onChange={setFile('proofOfAddressFile')}
-        invalid={!!errors.proofOfAddressFile}
+        {...fieldError(errors.proofOfAddressFile)}
         hint="A recent utility bill or bank statement: an image or a PDF, at most 5 MB."
       />
-      <TextField label="Date of birth" type="date" required invalid={!!errors.dateOfBirth} {...form.register('dateOfBirth')} />
+      <TextField label="Date of birth" type="date" required {...fieldError(errors.dateOfBirth)} {...form.register('dateOfBirth')} />
       <Button type="submit" disabled={action.busy}>
         {action.busy ? 'Submitting...' : 'Submit KYC'}
       </Button>

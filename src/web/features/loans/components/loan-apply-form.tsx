@@ -19,7 +19,7 @@ import { Button } from '../../../components/ui/button';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
 import { formatCents } from '../../../lib/format';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { applyForLoan } from '../api';
 
@@ -81,7 +81,7 @@ export function LoanApplyForm() {
         </Alert>
       ) : null}
       <div className="grid gap-5 sm:grid-cols-2">
-        <SelectField label="Loan type" invalid={!!errors.loanType} {...form.register('loanType')}>
+        <SelectField label="Loan type" {...fieldError(errors.loanType)} {...form.register('loanType')}>
           {LOAN_TYPES.map((type) => (
             <option key={type} value={type}>
               {LOAN_PRODUCTS[type].label}
@@ -94,7 +94,7 @@ export function LoanApplyForm() {
           required
           maxLength={12}
           hint={`${formatCents(product.minCents)} to ${formatCents(product.maxCents)}`}
-          invalid={!!errors.loanAmount}
+          {...fieldError(errors.loanAmount)}
           {...form.register('loanAmount')}
         />
         <TextField
@@ -105,7 +105,7 @@ export function LoanApplyForm() {
           step={1}
           required
           hint={`${LOAN_DURATION_MONTHS_MIN} to ${LOAN_DURATION_MONTHS_MAX} months`}
-          invalid={!!errors.loanDuration}
+          {...fieldError(errors.loanDuration)}
           {...form.register('loanDuration')}
         />
         <div className="rounded-lg border border-brand-200 bg-brand-50 p-4" aria-live="polite">
@@ -121,7 +121,7 @@ export function LoanApplyForm() {
         required
         rows={4}
         maxLength={LOAN_PURPOSE_LENGTH_MAX}
-        invalid={!!errors.loanPurpose}
+        {...fieldError(errors.loanPurpose)}
         {...form.register('loanPurpose')}
       />
       <p className="text-sm text-slate-700">

@@ -32,16 +32,16 @@ export function RequestForm() {
         label="Who are you asking?"
         hint="Their email address or their 10-digit account number. They must bank with us to see your request."
         autoComplete="off"
-        {...fieldError(errors.to, action.error)}
+        {...fieldError(errors.to)}
         {...form.register('to')}
       />
-      <TextField label="Amount (USD)" inputMode="decimal" autoComplete="off" {...fieldError(errors.amount, action.error)} {...form.register('amount')} />
+      <TextField label="Amount (USD)" inputMode="decimal" autoComplete="off" {...fieldError(errors.amount)} {...form.register('amount')} />
       <TextField
         label="Note (optional)"
         maxLength={PAYMENT_REQUEST_NOTE_LENGTH_MAX}
         hint="What it is for, e.g. Concert tickets."
         autoComplete="off"
-        {...fieldError(errors.note, action.error)}
+        {...fieldError(errors.note)}
         {...form.register('note')}
       />
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}

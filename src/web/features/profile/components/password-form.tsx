@@ -70,7 +70,7 @@ export function PasswordForm({
         autoComplete="current-password"
         required
         maxLength={PASSWORD_LENGTH_MAX}
-        invalid={!!errors.oldPassword}
+        {...fieldError(errors.oldPassword)}
         {...form.register('oldPassword')}
       />
       <PasswordField
@@ -79,7 +79,7 @@ export function PasswordForm({
         required
         maxLength={PASSWORD_LENGTH_MAX}
         hint={`At least ${PASSWORD_LENGTH_MIN} characters, hard to guess. Your other sessions will be signed out.`}
-        invalid={!!errors.newPassword}
+        {...fieldError(errors.newPassword)}
         {...form.register('newPassword')}
       />
       <PasswordStrength password={form.watch('newPassword')} userInputs={[user.firstName, user.lastName, user.email]} />
@@ -88,10 +88,10 @@ export function PasswordForm({
         autoComplete="new-password"
         required
         maxLength={PASSWORD_LENGTH_MAX}
-        invalid={!!errors.confirmPassword}
+        {...fieldError(errors.confirmPassword)}
         {...form.register('confirmPassword')}
       />
-      <FreshFactorField factors={factors} {...fieldError(errors.secondFactorCode, action.error)} {...form.register('secondFactorCode')} />
+      <FreshFactorField factors={factors} {...fieldError(errors.secondFactorCode)} {...form.register('secondFactorCode')} />
       <Button type="submit" disabled={action.busy}>
         {action.busy ? 'Updating...' : 'Update Password'}
       </Button>

@@ -119,7 +119,15 @@ export function ProfileEditForm({
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField label="First name" value={user.firstName} readOnly hint="Contact support to change your name." />
         <TextField label="Last name" value={user.lastName} readOnly />
-        <TextField label="Email" type="email" autoComplete="email" required maxLength={EMAIL_LENGTH_MAX} invalid={!!errors.email} {...form.register('email')} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={EMAIL_LENGTH_MAX}
+          {...fieldError(errors.email)}
+          {...form.register('email')}
+        />
         <TextField
           label="Phone number"
           type="tel"
@@ -127,7 +135,7 @@ export function ProfileEditForm({
           required
           maxLength={PHONE_LENGTH_MAX + 5}
           hint="With the country code, e.g. +1 202 555 0101"
-          invalid={!!errors.phoneNumber}
+          {...fieldError(errors.phoneNumber)}
           {...form.register('phoneNumber')}
         />
         <TextField
@@ -135,10 +143,17 @@ export function ProfileEditForm({
           autoComplete="street-address"
           required
           maxLength={ADDRESS_LENGTH_MAX}
-          invalid={!!errors.address}
+          {...fieldError(errors.address)}
           {...form.register('address')}
         />
-        <TextField label="State" autoComplete="address-level1" required maxLength={STATE_LENGTH_MAX} invalid={!!errors.state} {...form.register('state')} />
+        <TextField
+          label="State"
+          autoComplete="address-level1"
+          required
+          maxLength={STATE_LENGTH_MAX}
+          {...fieldError(errors.state)}
+          {...form.register('state')}
+        />
       </div>
       {email && !awaitingCode ? (
         <PasswordField
@@ -147,13 +162,11 @@ export function ProfileEditForm({
           required
           maxLength={PASSWORD_LENGTH_MAX}
           hint="Needed to change your email address."
-          invalid={!!errors.password}
+          {...fieldError(errors.password)}
           {...form.register('password')}
         />
       ) : null}
-      {email && !awaitingCode ? (
-        <FreshFactorField factors={factors} {...fieldError(errors.secondFactorCode, action.error)} {...form.register('secondFactorCode')} />
-      ) : null}
+      {email && !awaitingCode ? <FreshFactorField factors={factors} {...fieldError(errors.secondFactorCode)} {...form.register('secondFactorCode')} /> : null}
       {awaitingCode ? (
         <TextField
           label="Code sent to your new email"
@@ -162,7 +175,7 @@ export function ProfileEditForm({
           required
           maxLength={OTP_LENGTH}
           hint={`Enter the 6-digit code we sent to ${codeSentTo}.`}
-          invalid={!!errors.emailCode}
+          {...fieldError(errors.emailCode)}
           {...form.register('emailCode')}
         />
       ) : null}

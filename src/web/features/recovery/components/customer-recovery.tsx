@@ -69,7 +69,7 @@ export function CustomerRecovery({ userId }: { userId: string }) {
             rows={3}
             maxLength={IDENTITY_CHECK_LENGTH_MAX}
             required
-            {...fieldError(form.formState.errors.identityCheck, start.error)}
+            {...fieldError(form.formState.errors.identityCheck)}
             {...form.register('identityCheck')}
           />
           <Button type="submit" variant="danger" disabled={start.busy}>

@@ -22,16 +22,9 @@ export function InviteStaffForm() {
     <form onSubmit={action.submit} noValidate aria-label="Invite a staff member" className="space-y-4">
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <div className="grid gap-4 md:grid-cols-3">
-        <TextField label="Name" autoComplete="off" maxLength={NAME_LENGTH_MAX * 2 + 1} {...fieldError(errors.name, action.error)} {...form.register('name')} />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="off"
-          maxLength={EMAIL_LENGTH_MAX}
-          {...fieldError(errors.email, action.error)}
-          {...form.register('email')}
-        />
-        <SelectField label="Role" {...fieldError(errors.staffRole, action.error)} {...form.register('staffRole')}>
+        <TextField label="Name" autoComplete="off" maxLength={NAME_LENGTH_MAX * 2 + 1} {...fieldError(errors.name)} {...form.register('name')} />
+        <TextField label="Email" type="email" autoComplete="off" maxLength={EMAIL_LENGTH_MAX} {...fieldError(errors.email)} {...form.register('email')} />
+        <SelectField label="Role" {...fieldError(errors.staffRole)} {...form.register('staffRole')}>
           {STAFF_ROLES.map((role) => (
             <option key={role} value={role}>
               {STAFF_ROLE_LABELS[role]}

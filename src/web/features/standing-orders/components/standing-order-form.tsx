@@ -15,7 +15,7 @@ import { SelectField, TextField } from '../../../components/ui/form';
 import { useAction, type ActionOptions } from '../../../lib/action';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatDollars } from '../../../lib/format';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
 import { useIdempotencyKey } from '../../../lib/idempotency';
 import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
@@ -153,11 +153,11 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
   return (
     <form onSubmit={start.submit} noValidate className="space-y-4" aria-label="New standing order">
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label="From account" invalid={!!errors.from} {...form.register('from')}>
+        <SelectField label="From account" {...fieldError(errors.from)} {...form.register('from')}>
           <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
           <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
         </SelectField>
-        <SelectField label="Pay to" invalid={!!errors.toKind} {...form.register('toKind')}>
+        <SelectField label="Pay to" {...fieldError(errors.toKind)} {...form.register('toKind')}>
           <option value="customer">Another customer of this bank</option>
           <option value="payee">A saved payee</option>
           <option value="own">My other account</option>
@@ -166,7 +166,7 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
       {toKind === 'payee' ? (
         <SelectField
           label="Payee"
-          invalid={!!errors.payeeId}
+          {...fieldError(errors.payeeId)}
           hint={payees.length === 0 ? 'You have no saved payees yet: save one on the Beneficiaries page.' : undefined}
           {...form.register('payeeId')}
         >
@@ -185,16 +185,21 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
           inputMode="numeric"
           maxLength={10}
           hint="The 10-digit account number of the customer you pay."
-          invalid={!!errors.accountNumber}
+          {...fieldError(errors.accountNumber)}
           {...form.register('accountNumber')}
         />
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Amount (USD)" type="number" min="0.01" step="0.01" inputMode="decimal" invalid={!!errors.amount} {...form.register('amount')} />
-        <TextField label="Description" maxLength={STANDING_ORDER_DESCRIPTION_LENGTH_MAX} invalid={!!errors.description} {...form.register('description')} />
+        <TextField label="Amount (USD)" type="number" min="0.01" step="0.01" inputMode="decimal" {...fieldError(errors.amount)} {...form.register('amount')} />
+        <TextField
+          label="Description"
+          maxLength={STANDING_ORDER_DESCRIPTION_LENGTH_MAX}
+          {...fieldError(errors.description)}
+          {...form.register('description')}
+        />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label="How often" invalid={!!errors.frequency} {...form.register('frequency')}>
+        <SelectField label="How often" {...fieldError(errors.frequency)} {...form.register('frequency')}>
           <option value="monthly">Every month</option>
           <option value="weekly">Every week</option>
           <option value="once">Once (a scheduled payment)</option>
@@ -203,13 +208,13 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
           label={frequency === 'once' ? 'Payment date' : 'First payment'}
           type="date"
           hint={frequency === 'monthly' ? 'On the 29th to 31st, shorter months pay on their last day.' : undefined}
-          invalid={!!errors.startDate}
+          {...fieldError(errors.startDate)}
           {...form.register('startDate')}
         />
       </div>
       {frequency !== 'once' ? (
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Last payment on or before (optional)" type="date" invalid={!!errors.endDate} {...form.register('endDate')} />
+          <TextField label="Last payment on or before (optional)" type="date" {...fieldError(errors.endDate)} {...form.register('endDate')} />
           <TextField
             label={`${LABELS.count} (optional)`}
             type="number"
@@ -217,7 +222,7 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
             max={STANDING_ORDER_COUNT_MAX}
             step="1"
             inputMode="numeric"
-            invalid={!!errors.count}
+            {...fieldError(errors.count)}
             {...form.register('count')}
           />
         </div>

@@ -4,7 +4,7 @@ import { EXPORT_RANGE_DAYS_MAX, ZExportQuery } from '../../../../shared/contract
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
 import { type ExportValues, exportTransactions } from '../api/export-transactions';
 import { statementCalendarQuery } from '../api/statement-calendar';
 
@@ -28,16 +28,16 @@ function ExportFormFields({ defaults }: { defaults: ExportValues }) {
     <form onSubmit={action.submit} noValidate aria-label="Export transactions" className="space-y-4">
       <div aria-live="polite">{action.error ? <Alert tone="error">{action.error.message}</Alert> : null}</div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <SelectField label="Format" invalid={!!errors.format} {...form.register('format')}>
+        <SelectField label="Format" {...fieldError(errors.format)} {...form.register('format')}>
           <option value="csv">CSV (spreadsheets)</option>
           <option value="ofx">OFX (finance programs)</option>
         </SelectField>
-        <SelectField label="Account" invalid={!!errors.account} {...form.register('account')}>
+        <SelectField label="Account" {...fieldError(errors.account)} {...form.register('account')}>
           <option value="checking">Checking</option>
           <option value="savings">Savings</option>
         </SelectField>
-        <TextField label="From" type="date" required invalid={!!errors.from} {...form.register('from')} />
-        <TextField label="To" type="date" required invalid={!!errors.to} {...form.register('to')} />
+        <TextField label="From" type="date" required {...fieldError(errors.from)} {...form.register('from')} />
+        <TextField label="To" type="date" required {...fieldError(errors.to)} {...form.register('to')} />
       </div>
       <p className="text-sm text-slate-600">Dates are inclusive, in the bank's time zone; an export covers at most {EXPORT_RANGE_DAYS_MAX} days.</p>
       <Button type="submit" disabled={action.busy}>

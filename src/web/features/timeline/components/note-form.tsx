@@ -21,7 +21,7 @@ export function NoteForm({ userId }: { userId: string }) {
         rows={3}
         maxLength={NOTE_LENGTH_MAX}
         hint="Staff only. A note cannot be changed or deleted, and adding one is recorded in the audit log."
-        {...fieldError(form.formState.errors.body, action.error)}
+        {...fieldError(form.formState.errors.body)}
         {...form.register('body')}
       />
       <Button type="submit" disabled={action.busy}>

@@ -5,7 +5,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { formatDollars } from '../../../lib/format';
-import { contractResolver, useFormAction } from '../../../lib/form';
+import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
 import { useIdempotencyKey } from '../../../lib/idempotency';
 import { useCurrentUser } from '../../../lib/current-user';
 import { paths } from '../../../paths';
@@ -48,16 +48,16 @@ export function InternalTransferForm() {
   return (
     <form onSubmit={action.submit} noValidate className="space-y-4" aria-label="Internal transfer">
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label="From" invalid={!!errors.from} {...form.register('from')}>
+        <SelectField label="From" {...fieldError(errors.from)} {...form.register('from')}>
           <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
           <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
         </SelectField>
-        <SelectField label="To" invalid={!!errors.to} {...form.register('to')}>
+        <SelectField label="To" {...fieldError(errors.to)} {...form.register('to')}>
           <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
           <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
         </SelectField>
       </div>
-      <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" invalid={!!errors.amount} {...form.register('amount')} />
+      <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" {...fieldError(errors.amount)} {...form.register('amount')} />
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <Button type="submit" disabled={action.busy}>
         {action.busy ? 'Sending...' : 'Transfer'}

@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
 import { formatDollars } from '../../../lib/format';
-import { contractResolver } from '../../../lib/form';
+import { contractResolver, fieldError } from '../../../lib/form';
 import { useCurrentUser } from '../../../lib/current-user';
 import { BANK_NAME } from '../../../lib/settings';
 import type { ApprovalFields } from '../../../lib/passkey-approval';
@@ -116,18 +116,18 @@ export function TransferForm() {
   const { start } = transfer;
   return (
     <form onSubmit={start.submit} noValidate className="space-y-4" aria-label="Money transfer">
-      <SelectField label="From account" invalid={!!errors.accountType} {...form.register('accountType')}>
+      <SelectField label="From account" {...fieldError(errors.accountType)} {...form.register('accountType')}>
         <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
         <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
       </SelectField>
-      <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" invalid={!!errors.amount} {...form.register('amount')} />
-      <TextField label="Recipient name" autoComplete="off" maxLength={NAME_LENGTH_MAX} invalid={!!errors.to} {...form.register('to')} />
+      <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" {...fieldError(errors.amount)} {...form.register('amount')} />
+      <TextField label="Recipient name" autoComplete="off" maxLength={NAME_LENGTH_MAX} {...fieldError(errors.to)} {...form.register('to')} />
       <TextField
         label="Account number"
         inputMode="numeric"
         maxLength={17}
         hint={`A ${BANK_NAME} account number pays that customer's checking account at once.`}
-        invalid={!!errors.accountNumber}
+        {...fieldError(errors.accountNumber)}
         {...form.register('accountNumber')}
       />
       <div className="grid gap-4 sm:grid-cols-2">
@@ -136,12 +136,12 @@ export function TransferForm() {
           inputMode="numeric"
           maxLength={9}
           hint="Needed for an account at another bank."
-          invalid={!!errors.routingNumber}
+          {...fieldError(errors.routingNumber)}
           {...form.register('routingNumber')}
         />
-        <TextField label="Bank name" maxLength={NAME_LENGTH_MAX} invalid={!!errors.bankName} {...form.register('bankName')} />
+        <TextField label="Bank name" maxLength={NAME_LENGTH_MAX} {...fieldError(errors.bankName)} {...form.register('bankName')} />
       </div>
-      <TextField label="Description (optional)" maxLength={TEXT_LENGTH_MAX} invalid={!!errors.description} {...form.register('description')} />
+      <TextField label="Description (optional)" maxLength={TEXT_LENGTH_MAX} {...fieldError(errors.description)} {...form.register('description')} />
       {start.error ? <Alert tone="error">{start.error.message}</Alert> : null}
       <Button type="submit" disabled={start.busy}>
         {start.busy ? 'Sending...' : 'Continue'}

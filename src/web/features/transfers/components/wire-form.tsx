@@ -9,7 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
 import { formatDollars } from '../../../lib/format';
-import { contractResolver } from '../../../lib/form';
+import { contractResolver, fieldError } from '../../../lib/form';
 import { useCurrentUser } from '../../../lib/current-user';
 import type { ApprovalFields } from '../../../lib/passkey-approval';
 import { paths } from '../../../paths';
@@ -124,22 +124,22 @@ export function WireForm() {
   return (
     <form noValidate aria-label="Wire transfer" className="space-y-4" onSubmit={start.submit}>
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField label="From account" invalid={!!errors.account} {...form.register('account')}>
+        <SelectField label="From account" {...fieldError(errors.account)} {...form.register('account')}>
           <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
           <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
         </SelectField>
-        <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" invalid={!!errors.amount} {...form.register('amount')} />
+        <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" {...fieldError(errors.amount)} {...form.register('amount')} />
       </div>
-      <TextField label="Beneficiary name" maxLength={NAME_LENGTH_MAX} invalid={!!errors.beneficiaryName} {...form.register('beneficiaryName')} />
+      <TextField label="Beneficiary name" maxLength={NAME_LENGTH_MAX} {...fieldError(errors.beneficiaryName)} {...form.register('beneficiaryName')} />
       <TextField
         label="Beneficiary account (IBAN or account number)"
         maxLength={40}
-        invalid={!!errors.beneficiaryAccount}
+        {...fieldError(errors.beneficiaryAccount)}
         {...form.register('beneficiaryAccount')}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Bank name" maxLength={NAME_LENGTH_MAX} invalid={!!errors.bankName} {...form.register('bankName')} />
-        <SelectField label="Country" invalid={!!errors.country} {...form.register('country')}>
+        <TextField label="Bank name" maxLength={NAME_LENGTH_MAX} {...fieldError(errors.bankName)} {...form.register('bankName')} />
+        <SelectField label="Country" {...fieldError(errors.country)} {...form.register('country')}>
           <option value="">Choose a country</option>
           {countries.map((country) => (
             <option key={country.code} value={country.code}>
@@ -152,10 +152,10 @@ export function WireForm() {
           maxLength={11}
           autoCapitalize="characters"
           hint="8 or 11 characters, e.g. CHASUS33"
-          invalid={!!errors.swiftCode}
+          {...fieldError(errors.swiftCode)}
           {...form.register('swiftCode')}
         />
-        <SelectField label="Account type" invalid={!!errors.accountType} {...form.register('accountType')}>
+        <SelectField label="Account type" {...fieldError(errors.accountType)} {...form.register('accountType')}>
           <option value="">Choose an account type</option>
           {WIRE_ACCOUNT_TYPES.map((type) => (
             <option key={type} value={type}>
@@ -164,7 +164,7 @@ export function WireForm() {
           ))}
         </SelectField>
       </div>
-      <TextField label="Description (optional)" maxLength={TEXT_LENGTH_MAX} invalid={!!errors.description} {...form.register('description')} />
+      <TextField label="Description (optional)" maxLength={TEXT_LENGTH_MAX} {...fieldError(errors.description)} {...form.register('description')} />
       {start.error ? <Alert tone="error">{start.error.message}</Alert> : null}
       <Button type="submit" disabled={start.busy}>
         {start.busy ? 'Sending...' : 'Continue'}
