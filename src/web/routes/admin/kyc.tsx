@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { KYC_DOCUMENT_TYPES } from '../../../shared/contracts/kyc';
+import { KYC_DOCUMENT_TYPES, type KycSubmissionDto } from '../../../shared/contracts/kyc';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { PageTitle } from '../../components/ui/card';
@@ -30,6 +30,18 @@ const STATUSES: Array<{ value: KycQueueStatus; label: string }> = [
   { value: 'failed', label: 'Rejected' },
   { value: 'all', label: 'All' },
 ];
+
+/** A submission's status in the tabs' words, in the "All" tab where several are listed together. */
+const STATUS_LABELS = Object.fromEntries(STATUSES.map((option) => [option.value, option.label])) as Record<KycQueueStatus, string>;
+const STATUS_TONES: Record<KycSubmissionDto['status'], string> = {
+  pending: 'bg-amber-100 text-amber-900',
+  verified: 'bg-green-100 text-green-900',
+  failed: 'bg-red-100 text-red-900',
+};
+
+function SubmissionStatus({ status }: { status: KycSubmissionDto['status'] }) {
+  return <span className={`rounded px-1.5 py-0.5 text-xs font-semibold whitespace-nowrap ${STATUS_TONES[status]}`}>{STATUS_LABELS[status]}</span>;
+}
 
 const readParams = (search: URLSearchParams) => ({ status: choiceParam(search, 'status', KYC_QUEUE_STATUSES, 'pending'), page: pageParam(search) });
 
@@ -79,6 +91,8 @@ export default function AdminKycPage() {
             { header: 'Email', cell: (item) => <EmailAddress value={item.customer.email} /> },
             { header: 'Document', cell: (item) => KYC_DOCUMENT_TYPES.find((type) => type.value === item.documentType)?.label },
             { header: 'Submitted', cell: (item) => formatDate(item.createdAt, 'dateTime') },
+            // One tab, one status; "All" mixes them, so there each row says its own.
+            ...(status === 'all' ? [{ header: 'Status', cell: (item: KycSubmissionDto) => <SubmissionStatus status={item.status} /> }] : []),
             {
               header: 'Actions',
               kind: 'actions',
