@@ -43,9 +43,10 @@ export type FieldLabels = Record<string, string>;
  * A contract's message in the form's words: "amountMax must not be below amountMin (amountMin)" as
  * "Amount to must not be below Amount from". The API keeps its messages (its clients rely on them);
  * only the form rewrites them. A trailing "(name)" (the other field of a range) is dropped. Built
- * once per form; without labels, messages stay as they are.
+ * once per form; without labels, messages stay as they are. A filter page whose address was edited
+ * by hand reads the API's refusal of it through the same words (`inFormWords(LABELS)(message)`).
  */
-function inFormWords(labels: FieldLabels | undefined): (message: string) => string {
+export function inFormWords(labels: FieldLabels | undefined): (message: string) => string {
   const names = Object.keys(labels ?? {});
   if (!labels || names.length === 0) return (message) => message;
   const parameter = new RegExp(`\\b(${names.join('|')})\\b`, 'g');

@@ -12,7 +12,7 @@ import { Pager } from '../../components/ui/pager';
 import { auditFiltersQuery, auditQuery, type AuditParams } from '../../features/admin/api';
 import { AuditTable } from '../../features/admin/components/audit-table';
 import { errorMessage } from '../../lib/api';
-import { contractResolver } from '../../lib/form';
+import { contractResolver, inFormWords, type FieldLabels } from '../../lib/form';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
 import type { Route } from './+types/audit';
@@ -24,6 +24,13 @@ export function meta() {
 }
 
 type AuditFilterValues = Omit<AuditParams, 'page'>;
+
+/**
+ * The filters' labels for the API's parameter names: a refusal (of the form, or of an address edited
+ * by hand, "actorId is not a valid id") names the fields as staff see them.
+ */
+const LABELS: FieldLabels = { actorId: 'Staff member', customer: 'Customer', action: 'Action' };
+const inFilterWords = inFormWords(LABELS);
 const NO_FILTER: AuditFilterValues = { actorId: '', customer: '', action: '' };
 
 function readParams(search: URLSearchParams): AuditParams {
@@ -46,7 +53,10 @@ export default function AdminAuditPage() {
   const filters = useQuery(auditFiltersQuery());
   const { data, isPending, error } = useQuery(auditQuery(params));
   const form = useForm<AuditFilterValues>({
-    resolver: contractResolver(ZAuditQuery, { toInput: (values) => Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim() !== '')) }),
+    resolver: contractResolver(ZAuditQuery, {
+      toInput: (values) => Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim() !== '')),
+      labels: LABELS,
+    }),
     defaultValues: { actorId: params.actorId, customer: params.customer, action: params.action },
   });
   const { errors } = form.formState;
@@ -100,7 +110,7 @@ export default function AdminAuditPage() {
           </Button>
         </div>
       </form>
-      {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
+      {error ? <Alert tone="error">{inFilterWords(errorMessage(error))}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}
       {data && !error ? (
         <>
