@@ -21,6 +21,7 @@ const journal = async (query: string) => {
     items: Array<{ id: string; seq: number; kind: string; amountCents: number; valueDate: string; bookedAt: string; postings: Array<Record<string, unknown>> }>;
     olderCursor: string | null;
     newerCursor: string | null;
+    customerFound?: boolean;
   };
 };
 
@@ -172,9 +173,18 @@ describe('GET /api/admin/journal', () => {
         page.items.map((item) => item.id),
         customer,
       ).toEqual(expected);
+      expect(page.customerFound, customer).toBe(true);
     }
     // An internal transfer touches both of Alice's accounts and is listed once.
-    expect((await journal(`customer=nobody%40example.com`)).items).toEqual([]);
+    // No customer by that name: an empty page that says so (the back office tells "no customer
+    // matches" from "no entries match"), for an email, an account number and an id alike.
+    for (const nobody of ['nobody%40example.com', '9999999999', '00000000-0000-7000-8000-000000000000']) {
+      const page = await journal(`customer=${nobody}`);
+      expect(page.items, nobody).toEqual([]);
+      expect(page.customerFound, nobody).toBe(false);
+    }
+    // Without a customer filter the page says nothing about customers.
+    expect(await journal('kind=reversal')).not.toHaveProperty('customerFound');
   });
 
   it('filters by account, the bank’s operations account included', async () => {

@@ -77,7 +77,7 @@ export async function listJournal(ctx: AppContext, query: JournalQuery): Promise
   let customerAccountIds: string[] | undefined;
   if (query.customer) {
     customerAccountIds = await repository.customerAccountIds(ctx.db, customerKey(query.customer));
-    if (customerAccountIds.length === 0) return EMPTY_PAGE(query.pageSize);
+    if (customerAccountIds.length === 0) return { ...EMPTY_PAGE(query.pageSize), customerFound: false };
   }
   const filter: repository.JournalFilter = {
     kind: query.kind,
@@ -104,6 +104,7 @@ export async function listJournal(ctx: AppContext, query: JournalQuery): Promise
     olderCursor: olderCursor === null ? null : String(olderCursor),
     newerCursor: newerCursor === null ? null : String(newerCursor),
     pageSize: query.pageSize,
+    ...(query.customer ? { customerFound: true } : {}),
   };
 }
 

@@ -135,6 +135,11 @@ export const ZJournalPage = z.object({
   /** `newer=` for the previous page, null on the newest page. */
   newerCursor: z.string().nullable(),
   pageSize: z.number().int(),
+  /**
+   * With a customer filter: whether it named a customer (false: no customer has that id, email or
+   * account number, so the empty page says nothing about their entries). Absent without one.
+   */
+  customerFound: z.boolean().optional(),
 });
 export type JournalPage = z.infer<typeof ZJournalPage>;
 

@@ -29,7 +29,7 @@ const fromForm = (values: JournalFilterValues): JournalFilterValues => ({
 const nonEmpty = (values: JournalFilterValues) => Object.fromEntries(Object.entries(fromForm(values)).filter(([, value]) => value !== ''));
 
 /** The form's labels for the API's parameter names, so a message names the fields as staff see them. */
-const LABELS: Record<keyof JournalFilterValues, string> = {
+export const JOURNAL_FILTER_LABELS: Record<keyof JournalFilterValues, string> = {
   kind: 'Entry kind',
   customer: 'Customer',
   account: 'Account',
@@ -41,7 +41,7 @@ const LABELS: Record<keyof JournalFilterValues, string> = {
   valueTo: 'Value date to',
 };
 
-const resolver = contractResolver<JournalFilterValues>(ZJournalQuery, { toInput: nonEmpty, labels: LABELS });
+const resolver = contractResolver<JournalFilterValues>(ZJournalQuery, { toInput: nonEmpty, labels: JOURNAL_FILTER_LABELS });
 
 /**
  * The journal's filters, checked with the API's own contract (ZJournalQuery) before the address
