@@ -100,10 +100,17 @@ const layouts: Record<RouteArea, string> = {
   admin: 'routes/admin/_layout.tsx',
 };
 
-const routesIn = (area: RouteArea): RouteConfigEntry[] =>
-  (Object.keys(routes) as RouteName[])
+/** Within an area, after its pages: an address under /admin/ that no page has is answered in the back office's frame. */
+const notFoundIn: Partial<Record<RouteArea, RouteConfigEntry[]>> = {
+  admin: [route('admin/*', 'routes/admin/not-found.tsx', { id: 'adminNotFound' })],
+};
+
+const routesIn = (area: RouteArea): RouteConfigEntry[] => [
+  ...(Object.keys(routes) as RouteName[])
     .filter((name) => routes[name].area === area)
-    .map((name) => (routes[name].path === '/' ? index(modules[name], { id: name }) : route(routes[name].path.slice(1), modules[name], { id: name })));
+    .map((name) => (routes[name].path === '/' ? index(modules[name], { id: name }) : route(routes[name].path.slice(1), modules[name], { id: name }))),
+  ...(notFoundIn[area] ?? []),
+];
 
 export default [
   ...(Object.keys(layouts) as RouteArea[]).map((area) => layout(layouts[area], routesIn(area))),
