@@ -71,7 +71,8 @@ function ContactList({ contacts }: { contacts: ContactDto[] }) {
           cell: (contact) => (
             <>
               {!contact.readAt ? <span className="mr-2 rounded bg-brand-700 px-2 py-0.5 text-xs font-bold uppercase text-white">New</span> : null}
-              <span className="font-semibold">{contact.subject}</span>
+              {/* Words wrap anywhere: a long unbroken word would otherwise be the table's least width (break-words is not). */}
+              <span className="font-semibold [overflow-wrap:anywhere]">{contact.subject}</span>
             </>
           ),
         },
@@ -79,7 +80,7 @@ function ContactList({ contacts }: { contacts: ContactDto[] }) {
           header: 'From',
           cell: (contact) => (
             <>
-              <span className="block font-medium">{contact.name}</span>
+              <span className="block font-medium [overflow-wrap:anywhere]">{contact.name}</span>
               <a href={`mailto:${contact.email}`} className="block text-brand-800 underline">
                 <EmailAddress value={contact.email} />
               </a>
@@ -94,7 +95,7 @@ function ContactList({ contacts }: { contacts: ContactDto[] }) {
         {
           header: 'Message',
           className: 'md:min-w-64',
-          cell: (contact) => <span className="whitespace-pre-line break-words text-slate-800">{contact.message}</span>,
+          cell: (contact) => <span className="whitespace-pre-line text-slate-800 [overflow-wrap:anywhere]">{contact.message}</span>,
         },
         { header: 'Actions', kind: 'actions', headerHidden: true, cell: (contact) => <ContactActions contact={contact} /> },
       ]}

@@ -134,7 +134,8 @@ export function StaffTable({ items, selfId }: { items: StaffMember[]; selfId: st
           kind: 'title',
           cell: (member) => (
             <>
-              <span className="block font-medium text-slate-900">{member.name}</span>
+              {/* A long unbroken name wraps anywhere rather than widening the table (break-words would not). */}
+              <span className="block font-medium text-slate-900 [overflow-wrap:anywhere]">{member.name}</span>
               <EmailAddress value={member.email} className="block text-sm font-normal text-slate-700" />
             </>
           ),
