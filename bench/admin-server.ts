@@ -4,6 +4,7 @@
  * and reports it to the parent over IPC.
  */
 import { buildApp } from '../src/server/app';
+import { servingChannels } from '../src/server/auth/session-cache';
 import { loadConfig } from '../src/server/config';
 import { createAppContext } from '../src/server/context';
 import { createDatabase } from '../src/server/db/database';
@@ -22,9 +23,16 @@ async function main(): Promise<void> {
     }),
     rateLimits: false,
   };
-  const database = createDatabase(url);
+  // As a serving process: with the session cache (ADR 008).
+  const database = createDatabase(url, { channels: servingChannels(config) });
   database.pool.on('error', () => {});
-  const context = createAppContext({ config, db: database.db, mailer: createMailer({ from: config.mailFrom }), log: createLogger(config) });
+  const context = createAppContext({
+    config,
+    db: database.db,
+    mailer: createMailer({ from: config.mailFrom }),
+    log: createLogger(config),
+    notices: database.notices,
+  });
   const app = await buildApp(context);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -7,7 +7,7 @@ import { checkAnchorFile } from './anchors/file';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { type AppContext, createAppContext } from './context';
-import { SESSION_CHANGES_CHANNEL } from './auth/session-cache';
+import { servingChannels } from './auth/session-cache';
 import { createDatabase, type DatabaseHandle, type DB } from './db/database';
 import { describeDatabaseError, isDatabaseUnavailable } from './db/errors';
 import { startJobRunner } from './jobs/runner';
@@ -60,9 +60,6 @@ function contextFor(config: Config, database: DatabaseHandle, log: Logger): AppC
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => log.info(line) });
   return createAppContext({ config, db: database.db, mailer, log, notices: database.notices });
 }
-
-/** What a process that serves HTTP listens to: the session changes its session cache drops (ADR 008). */
-const servingChannels = (config: Config) => (config.sessionCache ? [SESSION_CHANGES_CHANNEL] : []);
 
 /**
  * What must happen once per instance, whatever the number of processes: PostgreSQL (the embedded

@@ -22,7 +22,7 @@ import { TOTP_REPLAYED_MESSAGE } from '../../src/shared/contracts/factors';
 import { nextStaffStep, STAFF_TOTP_SECRET, staffCode } from './totp';
 import { newSigningKeyPem } from '../../src/server/signing/keys';
 import { hashPassword } from '../../src/server/auth/crypto';
-import { SESSION_CHANGES_CHANNEL } from '../../src/server/auth/session-cache';
+import { servingChannels } from '../../src/server/auth/session-cache';
 import { STAFF_ROLE_LABELS, type StaffRole } from '../../src/shared/staff-roles';
 import { file, jpegWithMetadata, multipart, pdf, png } from './multipart';
 
@@ -89,7 +89,7 @@ export async function createTestApp(
   const log = createLogger(config, options.logStream ? { stream: options.logStream, level: 'trace' } : { level: 'silent' });
   // As a serving process: the session cache is on (unless SESSION_CACHE=false), so every API test
   // runs with it, and serves from it once the listener is up (waited for below).
-  const database = createDatabase(url, { max: 10, log, channels: config.sessionCache ? [SESSION_CHANGES_CHANNEL] : [] });
+  const database = createDatabase(url, { max: 10, log, channels: servingChannels(config) });
   await migrateToLatest(database.db);
   await installJobSchema(database.pool, log);
   const mailer = options.mailer ?? createMailer({ from: config.mailFrom });

@@ -4,6 +4,9 @@ import type { SessionRow } from './repository';
 
 /** The channel migration 66's triggers announce a user's session changes on, with the user's id. */
 export const SESSION_CHANGES_CHANNEL = 'll_session_changes';
+/** What a process that serves HTTP listens to (createDatabase's `channels`): the session changes, unless SESSION_CACHE=false. */
+export const servingChannels = (config: { sessionCache: boolean }): string[] => (config.sessionCache ? [SESSION_CHANGES_CHANNEL] : []);
+
 /** Sessions one process keeps; past it the oldest cached goes first. */
 export const SESSION_CACHE_MAX = 20_000;
 
