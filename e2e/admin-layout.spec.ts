@@ -387,8 +387,6 @@ test.describe('back office layout', () => {
         const change = row.getByRole('button', { name: `Change role of ${who}` });
         const suspend = row.getByRole('button', { name: `Suspend ${who}` });
         await expectInView(page, suspend, `Suspend ${who} at ${width} px`);
-        const [roleMiddle, changeMiddle, suspendMiddle] = [await middleOf(role), await middleOf(change), await middleOf(suspend)];
-        expect(Math.abs(changeMiddle - roleMiddle), `${who}'s role and its button on one line at ${width} px`).toBeLessThan(4);
         // Tab still goes select, (Change role: disabled until another role is chosen), new link, Suspend.
         await role.focus();
         if (who !== 'Second Approver') {
@@ -397,6 +395,10 @@ test.describe('back office layout', () => {
         }
         await page.keyboard.press('Tab');
         await expect(suspend).toBeFocused();
+        // Measured together once focus has settled: a focus that scrolls the page (a longer list,
+        // other journeys adding staff meanwhile) moves every box alike.
+        const [roleMiddle, changeMiddle, suspendMiddle] = [await middleOf(role), await middleOf(change), await middleOf(suspend)];
+        expect(Math.abs(changeMiddle - roleMiddle), `${who}'s role and its button on one line at ${width} px`).toBeLessThan(4);
         if (who === 'Second Approver') {
           if (width === 1280) expect(Math.abs(roleMiddle - suspendMiddle), `${who}'s Suspend on the role's line at 1280 px`).toBeLessThan(4);
           else expect(suspendMiddle, `${who}'s Suspend under the role at 375 px`).toBeGreaterThan(roleMiddle + 20);

@@ -30,7 +30,7 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
 
   const invite = page.getByRole('form', { name: 'Invite a staff member' });
   await invite.getByRole('button', { name: 'Send invitation' }).click();
-  await expect(invite.getByText('Name is required')).toBeVisible();
+  await expect(invite.getByRole('alert').filter({ hasText: 'Name is required' })).toBeVisible();
   await invite.getByLabel('Name').fill(name);
   await invite.getByLabel('Email').fill(email);
   await invite.getByLabel('Role', { exact: true }).selectOption('support');

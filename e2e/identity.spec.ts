@@ -26,7 +26,7 @@ test.describe('identity journeys', () => {
     // not one after the other. (Focus goes to the first of them, the field typed into next.)
     await page.getByLabel('Confirm password').fill('Maple-Lantern-74');
     await page.getByRole('button', { name: 'Create Account' }).click();
-    await expect(page.getByText('Passwords do not match')).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Passwords do not match' })).toBeVisible();
     await expect(page.getByText('You must agree to the Privacy Policy and Terms & Conditions to continue.')).toBeVisible();
     await checkA11y();
     await page.getByLabel('Confirm password').fill('Maple-Lantern-73');

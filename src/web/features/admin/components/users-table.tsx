@@ -61,7 +61,8 @@ export function UsersTable({
       header: <SortButton field={column.field} label={column.label} sort={sort} order={order} onSort={onSort} />,
       label: column.label,
       sort: sort === column.field ? (order === 'asc' ? 'ascending' : 'descending') : undefined,
-      cell: (user) => (column.field === 'email' ? <EmailCell user={user} /> : user[column.field]),
+      // A long unbroken name wraps anywhere rather than widening the table past the page (as the staff list's).
+      cell: (user) => (column.field === 'email' ? <EmailCell user={user} /> : <span className="[overflow-wrap:anywhere]">{user[column.field]}</span>),
     })),
     {
       header: 'Actions',
