@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audit } from '../../src/server/audit/audit';
+import { inTransaction } from '../../src/server/db/transaction';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { adminToken, bearer, createCustomer, createTestApp, json, submitKyc, type TestContext, staffCall } from '../support/app';
 
@@ -82,6 +84,24 @@ describe('GET /api/admin/audit', () => {
       after: { isBlocked: true },
     });
     expect(items[0].targetUserId).toBe(bob.userId);
+  });
+
+  it('lists the records of one moment newest first, also where their ids cross a power of ten', async () => {
+    const customer = await createCustomer(ctx);
+    const { rows } = await ctx.database.pool.query<{ last: string }>(`select coalesce(max(id), 0)::text as last from audit_log`);
+    const last = rows[0]?.last ?? '0';
+    // Enough records in one transaction (one `at`) that their ids pass the next power of ten.
+    const count = 10 ** String(Number(last) + 1).length - Number(last) + 3;
+    await inTransaction(ctx.database.db, async (trx) => {
+      for (let record = 1; record <= Math.min(count, 100); record += 1)
+        await audit(trx, null, { action: 'test.moment', targetUserId: customer.userId, targetType: 'user', targetId: customer.userId });
+    });
+    const response = await ctx.app.inject({ method: 'GET', url: `/api/admin/audit?customer=${customer.userId}&pageSize=100`, headers: bearer(admin) });
+    expect(response.statusCode).toBe(200);
+    const ids = json(response).data.items.map((item: { id: string }) => Number(item.id));
+    expect(ids.length).toBeGreaterThan(3);
+    expect(String(Math.max(...ids)).length).toBeGreaterThan(String(Math.min(...ids)).length);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
   });
 
   it('filters by customer (id, email or account number), by action and by staff member', async () => {

@@ -43,7 +43,9 @@ export async function listAuditEntries(db: DB, filter: AuditFilter, page: PageRe
         'erased',
       ])
       .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
+      // The column, not the text `id` selected above (ORDER BY prefers an output name): as text, the
+      // records of one moment came out of order whenever their ids crossed a power of ten (999, 1000).
+      .orderBy('audit_log.id', 'desc')
       .limit(page.pageSize)
       .offset((page.page - 1) * page.pageSize)
       .execute(),
