@@ -145,6 +145,7 @@ export class MoneyCallCounter {
   private readonly customers = new Map<string, CustomerCount>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
+  private closed = false;
 
   constructor(
     private readonly db: DB,
@@ -222,14 +223,17 @@ export class MoneyCallCounter {
     await this.flushing;
   }
 
-  /** Stops the timer and sends what is left. */
+  /** Stops the timer and sends what is left, once (the pool is closing after it). */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.flush().catch(() => undefined);
   }
 
   private schedule(delayMs: number): void {
+    // Closed: no more rounds, but a call that waits for the count is still sent (it would hang).
+    if (this.closed && delayMs > 0) return;
     if (this.timer && delayMs > 0) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
