@@ -46,15 +46,9 @@ const storedKey = (route: string, key: string): string => {
  * one upsert, timed by PostgreSQL's clock. Answers the hits so far in the window and its time left.
  */
 export async function countHit(db: DB, key: string, windowMs: number): Promise<{ hits: number; ttlMs: number }> {
-  // A prepared statement (one text for every key): every request of a limited route runs it.
-  const upsert = sql<Hit>`
-    insert into rate_limits as stored (key, hits, window_ends_at)
-    values (${key}, 1, now() + make_interval(secs => ${windowMs / 1000}))
-    ${COUNT_HIT_ON_CONFLICT}`;
-  const {
-    rows: [row],
-  } = await db.executeQuery(prepared(upsert.compile(db)));
-  return { hits: row?.hits ?? 1, ttlMs: row?.ttl_ms ?? windowMs };
+  // The money-call counter's statement with one key: one prepared text for every counter.
+  const [hit] = await countHits(db, [{ key, hits: 1 }], windowMs);
+  return hit ?? { hits: 1, ttlMs: windowMs };
 }
 
 /**
@@ -253,9 +247,9 @@ export class MoneyCallCounter {
 }
 
 /**
- * Several keys' hits counted in one upsert (the money-call counter's flush), by the same
- * COUNT_HIT_ON_CONFLICT as countHit: answers each key's hits so far in its window and its time left,
- * in the order given.
+ * Several keys' hits counted in one upsert (the money-call counter's flush; countHit's one key):
+ * answers each key's hits so far in its window and its time left, in the order given. A prepared
+ * statement: every request of a limited route runs it.
  */
 async function countHits(db: DB, counts: Array<{ key: string; hits: number }>, windowMs: number): Promise<Array<{ hits: number; ttlMs: number }>> {
   const { rows } = await db.executeQuery(
