@@ -231,6 +231,20 @@ describe('ledger writer with batches in flight', () => {
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 
+  it('sends the next batch to the database before answering the requests of the one that committed', async () => {
+    const writer = ctx.context.ledger;
+    const pay = () => writer.submit({ entry: move(2, 1), answer: () => ({ data: {}, created: true }), idempotency: null });
+    await pay(); // the book knows the accounts again (the writer above moved them): one statement a batch
+    await new Promise((resolve) => setImmediate(resolve)); // and is idle
+    const first = pay(); // starts a batch at once
+    const startedBefore = writer.stats.batches;
+    const queued = [pay(), pay()]; // wait for it, and go together in the next
+    expect(writer.stats.batches).toBe(startedBefore);
+    const startedWhenAnswered = await first.then(() => writer.stats.batches);
+    expect(startedWhenAnswered).toBe(startedBefore + 1);
+    await Promise.all(queued);
+  });
+
   it('runs an exclusive transaction alone: after the batches before it, before the ones after it', async () => {
     const writer = new LedgerWriter(ctx.database.db, { batchesInFlight: 2 });
     const order: string[] = [];

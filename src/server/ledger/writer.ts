@@ -58,6 +58,7 @@ export const BATCH_ENTRIES_MAX = 256;
  * quiet 2-core machine two split the group commits and cost more than they saved (ADR 008).
  */
 export const BATCHES_IN_FLIGHT_DEFAULT = 1;
+const noAnswers = (): void => undefined;
 /** Requests waiting for the writer; past this the bank answers 503 and the client retries later. */
 export const WRITER_QUEUE_MAX = 10_000;
 export const WRITER_CLOSED_MESSAGE = 'The bank is restarting. Please try again in a moment.';
@@ -106,8 +107,8 @@ export class LedgerWriter {
   private readonly idleWaiters: Array<() => void> = [];
   /** Balances as this writer's batches left them, by account id (see the class comment). */
   private readonly book = new Map<string, BookedAccount>();
-  /** Batches posted from the book in one statement, and the most batches posting at once (the tests check both). */
-  readonly stats = { fromBook: 0, maxInFlight: 0 };
+  /** Batches started, those posted from the book in one statement, and the most posting at once (the tests check them). */
+  readonly stats = { batches: 0, fromBook: 0, maxInFlight: 0 };
 
   constructor(
     private readonly db: DB,
@@ -237,41 +238,54 @@ export class LedgerWriter {
       const accounts = new Set(batch.flatMap((item) => item.job.entry.postings.map((posting) => posting.accountId)));
       this.inFlightAccounts.add(accounts);
       this.inFlight += 1;
+      this.stats.batches += 1;
       this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.inFlight);
       void this.runBatch(batch)
         .catch((error: unknown) => {
           // runBatch answers every request itself; should anything escape it, nobody is left waiting.
           for (const item of batch) item.reject(error);
+          return noAnswers;
         })
-        .finally(() => {
+        .then((answer) => {
           this.inFlightAccounts.delete(accounts);
           this.inFlight -= 1;
+          // The next batch is on its way to the database before this one's requests are answered:
+          // answering them (serializing, writing to their sockets) would otherwise hold it back.
           this.pump();
+          answer();
         });
     }
     if (!this.busy && this.queue.length === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
-  private async runBatch(batch: Batched[]): Promise<void> {
+  /** Posts a batch; answers what failed at once, and returns how to answer what was committed. */
+  private async runBatch(batch: Batched[]): Promise<() => void> {
     try {
-      await this.post(batch, true);
+      return await this.post(batch, true);
     } catch (error) {
       // What we knew of the balances may be wrong now (another writer posted, or a statement's
       // fate is unknown): forget it.
       this.forget();
-      if (isDatabaseUnavailable(error)) return this.refuseUnavailable(batch, error);
+      if (isDatabaseUnavailable(error)) {
+        this.refuseUnavailable(batch, error);
+        return noAnswers;
+      }
       this.options.log?.warn({ err: error, entries: batch.length }, 'ledger batch failed; posting its entries one by one');
       ledgerWriterFallbacks.inc();
       // Post each entry alone under locks, so one bad request never fails another.
       for (const [index, item] of batch.entries()) {
         try {
-          await this.post([item], false);
+          (await this.post([item], false))();
         } catch (error) {
           this.forget();
-          if (isDatabaseUnavailable(error)) return this.refuseUnavailable(batch.slice(index), error);
+          if (isDatabaseUnavailable(error)) {
+            this.refuseUnavailable(batch.slice(index), error);
+            return noAnswers;
+          }
           item.reject(error);
         }
       }
+      return noAnswers;
     }
   }
 
@@ -363,9 +377,9 @@ export class LedgerWriter {
 
   /**
    * Posts a batch in one statement (from the book, when `mayUseBook` and it knows every account)
-   * or one transaction under locks; settles every item only after the commit.
+   * or one transaction under locks. Returns, once committed, what settles every item.
    */
-  private async post(batch: Batched[], mayUseBook: boolean): Promise<void> {
+  private async post(batch: Batched[], mayUseBook: boolean): Promise<() => void> {
     const entries = batch.map((item) => item.job.entry);
     const fromBook = mayUseBook && this.knowsEvery(entries);
     const write = async (executor: DB) => {
@@ -391,13 +405,14 @@ export class LedgerWriter {
     if (fromBook) this.stats.fromBook += 1;
     assert(posted.length === batch.length, 'one result per entry');
     assert(outcomes.length === batch.length, 'one outcome per request');
-    batch.forEach((item, index) => {
-      const result = outcomes[index];
-      if (result) item.resolve(result.outcome);
-      else {
-        const account = item.job.entry.postings.find((posting) => posting.amountCents < 0)?.accountId ?? '';
-        item.reject(new InsufficientFundsError(index, account));
-      }
-    });
+    return () =>
+      batch.forEach((item, index) => {
+        const result = outcomes[index];
+        if (result) item.resolve(result.outcome);
+        else {
+          const account = item.job.entry.postings.find((posting) => posting.amountCents < 0)?.accountId ?? '';
+          item.reject(new InsufficientFundsError(index, account));
+        }
+      });
   }
 }
