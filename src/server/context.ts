@@ -52,14 +52,15 @@ export const withDb = <C extends AppContext>(ctx: C, db: DB): C => ({ ...ctx, db
 
 /**
  * The process's dependencies: one ledger writer and one session cache per database handle, made
- * here and nowhere else. `notices`: the handle's notifications (createDatabase's `channels`), which
- * the session cache needs to serve anything; without them every request looks its session up.
+ * here and nowhere else. `notices`: the handle's notifications (createDatabase's `channels`): the
+ * session cache serves only while they carry the session changes (servingChannels, which says no
+ * when SESSION_CACHE=false); without them every request looks its session up.
  */
 export function createAppContext(dependencies: { config: Config; db: DB; mailer: Mailer; log: Logger; clock?: Clock; notices?: Notices | null }): AppContext {
   const { notices, ...rest } = dependencies;
   return {
     ...rest,
-    sessions: new SessionCache(dependencies.config.sessionCache ? (notices ?? null) : null),
+    sessions: new SessionCache(notices ?? null),
     signer: loadBankSigner(dependencies.config),
     clock: dependencies.clock ?? systemClock,
     ledger: new LedgerWriter(dependencies.db, {

@@ -3,10 +3,11 @@ import { SESSION_CHANGES_CHANNEL, SessionCache } from '../../src/server/auth/ses
 import type { SessionRow } from '../../src/server/auth/repository';
 
 /** Notices a test drives: announce a change, or take the listener down and up. */
-function fakeNotices(listening = true) {
+function fakeNotices(listening = true, channels: string[] = [SESSION_CHANGES_CHANNEL]) {
   const notice: Array<(channel: string, payload: string) => void> = [];
   const state: Array<(listening: boolean) => void> = [];
   const notices = {
+    channels,
     listening,
     onNotice: (handler: (channel: string, payload: string) => void) => void notice.push(handler),
     onListening: (handler: (up: boolean) => void) => void state.push(handler),
@@ -69,6 +70,14 @@ describe('SessionCache', () => {
     const notices = fakeNotices(false);
     const cache = new SessionCache(notices);
     cache.fill(cache.begin(), 'a1', row('alice'));
+    expect(cache.get('a1')).toBeUndefined();
+  });
+
+  it('serves nothing from notices that do not carry the session changes (SESSION_CACHE=false listens to none)', () => {
+    const notices = fakeNotices(true, ['some_other_channel']);
+    const cache = new SessionCache(notices);
+    cache.fill(cache.begin(), 'a1', row('alice'));
+    expect(cache.serving).toBe(false);
     expect(cache.get('a1')).toBeUndefined();
   });
 

@@ -32,15 +32,17 @@ export class SessionCache {
   private generation = 0;
   private on: boolean;
 
+  /** `notices`: serves nothing unless they listen to SESSION_CHANGES_CHANNEL (servingChannels decides). */
   constructor(
-    notices: Pick<Notices, 'listening' | 'onNotice' | 'onListening'> | null,
+    notices: Pick<Notices, 'channels' | 'listening' | 'onNotice' | 'onListening'> | null,
     private readonly max = SESSION_CACHE_MAX,
   ) {
-    this.on = notices?.listening ?? false;
-    notices?.onNotice((channel, payload) => {
+    const heard = notices?.channels.includes(SESSION_CHANGES_CHANNEL) ? notices : null;
+    this.on = heard?.listening ?? false;
+    heard?.onNotice((channel, payload) => {
       if (channel === SESSION_CHANGES_CHANNEL) this.dropUser(payload);
     });
-    notices?.onListening((listening) => {
+    heard?.onListening((listening) => {
       this.clear();
       this.on = listening;
     });

@@ -208,6 +208,8 @@ function preparingPool(pool: pg.Pool, router: HostRouter, log: DatabaseLog): Pos
  * every change made elsewhere (the session cache) must stop relying on it whenever it is false.
  */
 export interface Notices {
+  /** The channels this handle listens to. */
+  readonly channels: readonly string[];
   readonly listening: boolean;
   /** A notification on any of the channels: its channel and payload. */
   onNotice(handler: (channel: string, payload: string) => void): void;
