@@ -1,4 +1,5 @@
 import { useId, useState, type ComponentPropsWithRef, type ReactNode } from 'react';
+import { EMAIL_LENGTH_MAX } from '../../../shared/limits';
 
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:bg-slate-100 disabled:text-slate-600 read-only:bg-slate-100 aria-[invalid=true]:border-red-700';
@@ -66,6 +67,18 @@ export function TextField({ label, error, missing, invalid, hint, id: givenId, c
       />
     </FieldFrame>
   );
+}
+
+/**
+ * An email address: labelled "Email", typed as one (the phone's keyboard), required and no longer
+ * than the contracts take. `autoComplete`: "email" for one's own address, "username" where it signs
+ * in, "off" where staff type someone else's.
+ */
+export function EmailField({
+  autoComplete,
+  ...props
+}: Omit<FieldProps, 'label'> & Omit<ComponentPropsWithRef<'input'>, 'type' | 'autoComplete'> & { autoComplete: 'email' | 'username' | 'off' }) {
+  return <TextField label="Email" type="email" autoComplete={autoComplete} required maxLength={EMAIL_LENGTH_MAX} {...props} />;
 }
 
 export function PasswordField({ label, error, missing, invalid, hint, id: givenId, ...props }: FieldProps & Omit<ComponentPropsWithRef<'input'>, 'type'>) {

@@ -1,11 +1,11 @@
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { ADMIN_CANNOT_BE_DISABLED, ALL_FIELDS_REQUIRED, ZAdminUserUpdate, type AdminUserDto, type AdminUserUpdate } from '../../../../shared/contracts/admin';
-import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../../../../shared/limits';
+import { ADDRESS_LENGTH_MAX, NAME_LENGTH_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../../../../shared/limits';
 import { VERIFICATION_STATUSES } from '../../../../shared/reference';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/form';
+import { EmailField, SelectField, TextField } from '../../../components/ui/form';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
 import { ROLES, useStaffMay } from '../../../lib/staff-access';
@@ -96,16 +96,7 @@ export function UserEditForm({ user }: { user: AdminUserDto }) {
           {...fieldError(errors.lastName)}
           {...form.register('lastName')}
         />
-        <TextField
-          readOnly={!details}
-          label="Email"
-          type="email"
-          autoComplete="off"
-          maxLength={EMAIL_LENGTH_MAX}
-          required
-          {...fieldError(errors.email)}
-          {...form.register('email')}
-        />
+        <EmailField readOnly={!details} autoComplete="off" {...fieldError(errors.email)} {...form.register('email')} />
         <TextField
           readOnly={!details}
           label="Phone"

@@ -1,9 +1,8 @@
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { EMAIL_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/form';
+import { EmailField } from '../../../components/ui/form';
 import { NewPasswordFields, type NewPasswordValues } from '../../../components/ui/new-password-fields';
 import { contractResolver, lazyContract, useFormAction, fieldError } from '../../../lib/form';
 import { paths } from '../../../paths';
@@ -24,15 +23,7 @@ export function RequestResetLinkForm() {
     <form onSubmit={action.submit} onFocus={forgotPasswordContract.preload} noValidate className="space-y-5">
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       {action.done ? <Alert tone="success">{action.result ?? 'Check your email for a reset link.'}</Alert> : null}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        required
-        maxLength={EMAIL_LENGTH_MAX}
-        {...fieldError(form.formState.errors.email)}
-        {...form.register('email')}
-      />
+      <EmailField autoComplete="email" {...fieldError(form.formState.errors.email)} {...form.register('email')} />
       <Button type="submit" className="w-full" disabled={action.busy}>
         {action.busy ? 'Loading...' : 'Send reset link'}
       </Button>

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { EMAIL_LENGTH_MAX, PASSWORD_LENGTH_MAX } from '../../../../shared/limits';
+import { PASSWORD_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { PasswordField, TextField } from '../../../components/ui/form';
+import { EmailField, PasswordField } from '../../../components/ui/form';
 import { contractResolver, lazyContract, useFormAction, fieldError } from '../../../lib/form';
 import { paths } from '../../../paths';
 import type { SecondFactorChallenge } from '../../../../shared/contracts/factors';
@@ -75,15 +75,7 @@ export function SignInForm({ admin = false }: { admin?: boolean }) {
     >
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="username"
-        required
-        maxLength={EMAIL_LENGTH_MAX}
-        {...fieldError(errors.email)}
-        {...form.register('email')}
-      />
+      <EmailField autoComplete="username" {...fieldError(errors.email)} {...form.register('email')} />
       <PasswordField
         label="Password"
         autoComplete="current-password"

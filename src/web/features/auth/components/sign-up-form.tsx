@@ -3,11 +3,11 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import type { SignUpRequest } from '../../../../shared/contracts/signup';
 import type { CountryOption } from '../../../../shared/countries';
-import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN, PHONE_LENGTH_MAX } from '../../../../shared/limits';
+import { ADDRESS_LENGTH_MAX, NAME_LENGTH_MAX, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN, PHONE_LENGTH_MAX } from '../../../../shared/limits';
 import { ACCOUNT_TYPES, EMPLOYMENT_TYPES, SALARY_RANGES, SEX_OPTIONS } from '../../../../shared/reference';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/form';
+import { EmailField, SelectField, TextField } from '../../../components/ui/form';
 import { PasswordStrength } from '../../../components/ui/password-strength';
 import { contractResolver, fieldError, lazyContract, useFormAction } from '../../../lib/form';
 import { paths } from '../../../paths';
@@ -100,15 +100,7 @@ export function SignUpForm({ countries }: { countries: CountryOption[] }) {
           {...fieldError(errors.lastName)}
           {...form.register('lastName')}
         />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={EMAIL_LENGTH_MAX}
-          {...fieldError(errors.email)}
-          {...form.register('email')}
-        />
+        <EmailField autoComplete="email" {...fieldError(errors.email)} {...form.register('email')} />
         <TextField label="Date of birth" type="date" autoComplete="bday" required {...fieldError(errors.dateOfBirth)} {...form.register('dateOfBirth')} />
         <div className="sm:col-span-2">
           <TextField

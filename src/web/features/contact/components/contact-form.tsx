@@ -1,9 +1,9 @@
 import { useForm } from 'react-hook-form';
 import { CONTACT_FAILED_MESSAGE, CONTACT_HONEYPOT_FIELD, CONTACT_SENT_MESSAGE } from '../../../../shared/contracts/contact-messages';
-import { EMAIL_LENGTH_MAX, MESSAGE_LENGTH_MAX, NAME_LENGTH_MAX, TEXT_LENGTH_MAX } from '../../../../shared/limits';
+import { MESSAGE_LENGTH_MAX, NAME_LENGTH_MAX, TEXT_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { TextAreaField, TextField } from '../../../components/ui/form';
+import { EmailField, TextAreaField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
 import { contractResolver, lazyContract, useFormAction, fieldError } from '../../../lib/form';
 import { sendContactMessage } from '../api';
@@ -46,15 +46,7 @@ export function ContactForm() {
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField label="Name" autoComplete="name" required maxLength={NAME_LENGTH_MAX} {...fieldError(errors.name)} {...form.register('name')} />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={EMAIL_LENGTH_MAX}
-          {...fieldError(errors.email)}
-          {...form.register('email')}
-        />
+        <EmailField autoComplete="email" {...fieldError(errors.email)} {...form.register('email')} />
       </div>
       <TextField label="Subject" required maxLength={TEXT_LENGTH_MAX / 2} {...fieldError(errors.subject)} {...form.register('subject')} />
       <TextAreaField label="Message" required rows={6} maxLength={MESSAGE_LENGTH_MAX} {...fieldError(errors.message)} {...form.register('message')} />

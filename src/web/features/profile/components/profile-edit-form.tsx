@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ZProfileUpdateRequest, type ProfileUpdateRequest } from '../../../../shared/contracts/profile';
 import type { UserDto } from '../../../../shared/contracts/user';
-import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, OTP_LENGTH, PASSWORD_LENGTH_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../../../../shared/limits';
+import { ADDRESS_LENGTH_MAX, OTP_LENGTH, PASSWORD_LENGTH_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { FreshFactorField } from '../../../components/ui/fresh-factor-field';
-import { PasswordField, TextField } from '../../../components/ui/form';
+import { EmailField, PasswordField, TextField } from '../../../components/ui/form';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { updateProfile } from '../api';
@@ -119,15 +119,7 @@ export function ProfileEditForm({
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField label="First name" value={user.firstName} readOnly hint="Contact support to change your name." />
         <TextField label="Last name" value={user.lastName} readOnly />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={EMAIL_LENGTH_MAX}
-          {...fieldError(errors.email)}
-          {...form.register('email')}
-        />
+        <EmailField autoComplete="email" {...fieldError(errors.email)} {...form.register('email')} />
         <TextField
           label="Phone number"
           type="tel"
