@@ -12,7 +12,8 @@ import { TextAreaField } from './form';
  * decision's own contract (`{ reason }`, at least 3 characters) before it is sent. `send` makes
  * the call and answers the message to show. It replaces the button that opened it: open it with
  * useInlineConfirmation (lib/focus.ts) and give it the hook's `panel` as `ref` and `cancel` as
- * `onCancel`, so focus moves to the reason, and Escape or Cancel returns it to that button.
+ * `onCancel`, so focus moves to the reason, and Escape or Cancel returns it to that button (not
+ * while the rejection is being sent).
  */
 export function ReasonForm({
   label,
@@ -35,7 +36,17 @@ export function ReasonForm({
   const form = useForm<{ reason: string }>({ resolver: contractResolver(schema), defaultValues: { reason: '' } });
   const action = useFormAction(form, ({ reason }) => send(reason.trim()), { successToast: (message) => message });
   return (
-    <form ref={ref} onSubmit={action.submit} noValidate className={className}>
+    <form
+      ref={ref}
+      onSubmit={action.submit}
+      // While the rejection is being sent, Escape does not close the form: closing it would look
+      // like the rejection was called off, and it was not.
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && action.busy) event.preventDefault();
+      }}
+      noValidate
+      className={className}
+    >
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <TextAreaField
         label={label}
@@ -50,7 +61,7 @@ export function ReasonForm({
         <Button type="submit" variant="danger" disabled={action.busy}>
           Confirm rejection
         </Button>
-        <Button variant="secondary" onClick={onCancel}>
+        <Button variant="secondary" onClick={onCancel} disabled={action.busy}>
           Cancel
         </Button>
       </div>
