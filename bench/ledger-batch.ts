@@ -26,7 +26,7 @@ import { bankAccountId, type EntryInput, postEntries } from '../src/server/ledge
 import { sealAll } from '../src/server/ledger/sealer';
 import { loadConfig } from '../src/server/config';
 import { systemClock } from '../src/server/context';
-import { eventsOf, LEDGER_NOTIFY_BATCH_MAX, notifyLedgerEntries } from '../src/server/notifications/ledger-notifier';
+import { chainedSince, eventsOf, LEDGER_NOTIFY_BATCH_MAX, notifyLedgerEntries } from '../src/server/notifications/ledger-notifier';
 import * as notifications from '../src/server/notifications/repository';
 import { lookupRecipients, notifyWith } from '../src/server/notifications/service';
 import { inTransaction } from '../src/server/db/transaction';
@@ -56,7 +56,7 @@ async function notifyPerEvent(db: DB): Promise<void> {
   for (;;) {
     const read = await inTransaction(db, async (trx) => {
       const after = await notifications.lockCursor(trx, 'ledger');
-      const rows = await notifications.chainedPostings(trx, after, LEDGER_NOTIFY_BATCH_MAX);
+      const rows = await chainedSince(trx, after, LEDGER_NOTIFY_BATCH_MAX);
       const last = rows[rows.length - 1];
       if (!last) return 0;
       const byEntry = new Map<string, notifications.ChainedPosting[]>();

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryHash, GENESIS_HASH } from '../../src/server/ledger/chain';
 import { bankAccountId, type EntryInput, postEntries } from '../../src/server/ledger/posting';
-import { loadHashedEntries, sealAll } from '../../src/server/ledger/sealer';
-import { storedForm, writtenEntry } from '../../src/server/ledger/written';
+import { sealAll } from '../../src/server/ledger/sealer';
+import { loadHashedEntries, storedForm, writtenEntry } from '../../src/server/ledger/written';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { chainedSince } from '../../src/server/notifications/ledger-notifier';
 import * as notifications from '../../src/server/notifications/repository';
@@ -129,7 +129,15 @@ describe('sealing from what was written', () => {
     await sealAll(db);
     expect(posted.every((entry) => writtenEntry(entry.id) !== undefined)).toBe(true);
     const fromMemory = await chainedSince(db, after, 100);
-    const read = await notifications.chainedPostings(db, after, 100);
+    // What the positions hold, read straight from the tables.
+    const read = (
+      await sql<notifications.ChainedPosting>`
+        select c.position::integer as position, c.entry_id, e.kind as entry_kind, e.description as entry_description, p.account_id,
+               a.kind as account_kind, a.owner_id, p.amount, p.balance_after, p.memo, p.counterparty
+        from ledger_chain c join journal_entries e on e.id = c.entry_id join postings p on p.entry_id = e.id join ledger_accounts a on a.id = p.account_id
+        where c.position > ${after} and c.position <= ${after + 100}
+        order by c.position, p.id`.execute(db)
+    ).rows;
     expect(fromMemory).toHaveLength(6);
     expect(fromMemory).toEqual(read);
     // The job notifies them (Jamie is told of the rent) and lets them go.

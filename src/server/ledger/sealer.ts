@@ -3,8 +3,8 @@ import type { DB } from '../db/database';
 import { describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import { inTransaction } from '../db/transaction';
 import { assert } from '../lib/errors';
-import { entryHash, GENESIS_HASH, type HashedEntry } from './chain';
-import { doneWithWritten, writtenEntry } from './written';
+import { entryHash, GENESIS_HASH } from './chain';
+import { doneWithWritten, storedEntries } from './written';
 
 /** Entries chained per sealing transaction. */
 export const SEAL_BATCH_MAX = 2000;
@@ -25,59 +25,6 @@ export async function chainHead(db: DB): Promise<ChainHead> {
   return head ? { position: Number(head.position), hash: head.hash } : { position: 0, hash: GENESIS_HASH };
 }
 
-/** The entries to chain: those this process wrote from memory, the rest read. */
-async function entriesToSeal(db: DB, entryIds: string[]): Promise<Map<string, Omit<HashedEntry, 'seq'>>> {
-  const found = new Map<string, Omit<HashedEntry, 'seq'>>();
-  const unknown: string[] = [];
-  for (const id of entryIds) {
-    const entry = writtenEntry(id);
-    if (entry) found.set(id, entry);
-    else unknown.push(id);
-  }
-  for (const [id, entry] of await loadHashedEntries(db, unknown)) found.set(id, entry);
-  return found;
-}
-
-/** An entry and its postings as stored: what its hash covers. */
-export async function loadHashedEntries(db: DB, entryIds: string[]): Promise<Map<string, Omit<HashedEntry, 'seq'>>> {
-  if (entryIds.length === 0) return new Map();
-  // The ids as one array parameter (a list of 2,000 parameters was parsed and planned for each count).
-  const ids = sql<string>`any(${entryIds}::uuid[])`;
-  const [entries, postings] = await Promise.all([
-    db.selectFrom('journal_entries').selectAll().where('id', '=', ids).execute(),
-    db.selectFrom('postings').select(['entry_id', 'account_id', 'amount', 'balance_after', 'memo', 'counterparty']).where('entry_id', '=', ids).execute(),
-  ]);
-  const linesOf = new Map<string, HashedEntry['postings']>();
-  for (const line of postings) {
-    const lines = linesOf.get(line.entry_id) ?? [];
-    lines.push({
-      accountId: line.account_id,
-      amountCents: line.amount,
-      balanceAfterCents: line.balance_after,
-      memo: line.memo,
-      counterparty: line.counterparty,
-    });
-    linesOf.set(line.entry_id, lines);
-  }
-  return new Map(
-    entries.map((entry) => [
-      entry.id,
-      {
-        id: entry.id,
-        kind: entry.kind,
-        description: entry.description,
-        valueDate: entry.value_date,
-        bookedAt: new Date(entry.booked_at),
-        authorId: entry.author_id,
-        amountCents: entry.amount,
-        reversalOf: entry.reversal_of,
-        details: (entry.details as Record<string, unknown> | null) ?? null,
-        postings: linesOf.get(entry.id) ?? [],
-      },
-    ]),
-  );
-}
-
 /**
  * Chains committed entries that are not chained yet, in the order they were applied: each gets
  * the next position and the hash of its content, its postings and its predecessor's hash
@@ -92,7 +39,7 @@ export async function sealPending(db: DB, batchMax = SEAL_BATCH_MAX): Promise<nu
     const pending = await trx.selectFrom('ledger_unsealed').select('entry_id').orderBy('seq').limit(batchMax).execute();
     if (pending.length === 0) return 0;
     ids = pending.map((row) => row.entry_id);
-    const entries = await entriesToSeal(trx, ids);
+    const entries = await storedEntries(trx, ids);
     let { position, hash: prevHash } = await chainHead(trx);
     const rows: Array<{ position: number; entryId: string; prevHash: string; hash: string }> = [];
     for (const id of ids) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/database';
 import { entryHash, GENESIS_HASH } from './chain';
-import { loadHashedEntries } from './sealer';
+import { loadHashedEntries } from './written';
 
 export type VerifyResult = (
   | {

@@ -1,7 +1,12 @@
+import { sql } from 'kysely';
+import type { DB } from '../db/database';
 import type { HashedEntry } from './chain';
 import type { PostedEntry } from './posting';
 import { isCanonicalUuid } from './uuid';
 
+// The ledger's entries as stored, for the readers that follow every entry: from memory when this
+// process wrote them, else read.
+//
 // What this process has just written to the ledger, in the form a read of it after the commit
 // gives (the same values, as PostgreSQL stores and returns them), by entry id. The readers that
 // follow every entry, the sealer (which hashes it, ledger/sealer.ts) and the money notifier
@@ -99,4 +104,61 @@ export function writtenEntry(id: string): WrittenEntry | undefined {
 export function doneWithWritten(ids: string[], reader: 'sealer' | 'notifier'): void {
   if (reader === 'sealer' && readers === 'sealer and notifier') return;
   for (const id of ids) written.delete(id);
+}
+
+/** Entries and their postings as stored (what a hash covers, and each posting's id), read. */
+export async function loadHashedEntries(db: DB, entryIds: string[]): Promise<Map<string, WrittenEntry>> {
+  if (entryIds.length === 0) return new Map();
+  // The ids as one array parameter (a list of 2,000 parameters was parsed and planned for each count).
+  const ids = sql<string>`any(${entryIds}::uuid[])`;
+  const [entries, postings] = await Promise.all([
+    db.selectFrom('journal_entries').selectAll().where('id', '=', ids).execute(),
+    db.selectFrom('postings').select(['id', 'entry_id', 'account_id', 'amount', 'balance_after', 'memo', 'counterparty']).where('entry_id', '=', ids).execute(),
+  ]);
+  const linesOf = new Map<string, WrittenEntry['postings']>();
+  for (const line of postings) {
+    const lines = linesOf.get(line.entry_id) ?? [];
+    lines.push({
+      id: line.id,
+      accountId: line.account_id,
+      amountCents: line.amount,
+      balanceAfterCents: line.balance_after,
+      memo: line.memo,
+      counterparty: line.counterparty,
+    });
+    linesOf.set(line.entry_id, lines);
+  }
+  return new Map(
+    entries.map((entry) => [
+      entry.id,
+      {
+        id: entry.id,
+        kind: entry.kind,
+        description: entry.description,
+        valueDate: entry.value_date,
+        bookedAt: new Date(entry.booked_at),
+        authorId: entry.author_id,
+        amountCents: entry.amount,
+        reversalOf: entry.reversal_of,
+        details: (entry.details as Record<string, unknown> | null) ?? null,
+        postings: linesOf.get(entry.id) ?? [],
+      },
+    ]),
+  );
+}
+
+/**
+ * These entries as stored: those this process wrote and still holds from memory, the rest read
+ * (entries another process wrote, or this one let go). The sealer and the money notifier both.
+ */
+export async function storedEntries(db: DB, entryIds: string[]): Promise<Map<string, WrittenEntry>> {
+  const found = new Map<string, WrittenEntry>();
+  const unknown: string[] = [];
+  for (const id of entryIds) {
+    const entry = written.get(id);
+    if (entry) found.set(id, entry);
+    else unknown.push(id);
+  }
+  for (const [id, entry] of await loadHashedEntries(db, unknown)) found.set(id, entry);
+  return found;
 }

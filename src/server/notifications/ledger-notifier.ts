@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import type { DB } from '../db/database';
 import { inTransaction } from '../db/transaction';
 import { assert } from '../lib/errors';
-import { doneWithWritten, type WrittenEntry, writtenEntry } from '../ledger/written';
+import { doneWithWritten, storedEntries } from '../ledger/written';
 import { addJob } from '../queues/repository';
 import type { NotifyInput } from './messages';
 import * as repository from './repository';
@@ -101,24 +101,29 @@ function groupByEntry(rows: repository.ChainedPosting[]): repository.ChainedPost
 
 /**
  * The postings of the entries chained at positions (after, after + count], in chain order and each
- * entry's in posting order, as repository.chainedPostings reads them: built from what this
- * process wrote when it still holds every one of those entries (ledger/written.ts), else read.
+ * entry's in posting (id) order: from what this process wrote while it still holds them
+ * (ledger/written.ts), the rest read, as the sealer does.
  */
 export async function chainedSince(db: DB, after: number, count: number): Promise<repository.ChainedPosting[]> {
   const links = await repository.chainLinks(db, after, count);
   if (links.length === 0) return [];
-  const entries = links.map((link) => writtenEntry(link.entry_id));
-  if (entries.some((entry) => entry === undefined)) return repository.chainedPostings(db, after, count);
-  const held = entries as WrittenEntry[];
-  const accounts = await repository.accountKinds(db, [...new Set(held.flatMap((entry) => entry.postings.map((posting) => posting.accountId)))]);
-  return held.flatMap((entry, index) =>
-    [...entry.postings]
+  const entries = await storedEntries(
+    db,
+    links.map((link) => link.entry_id),
+  );
+  const accounts = await repository.accountKinds(db, [
+    ...new Set([...entries.values()].flatMap((entry) => entry.postings.map((posting) => posting.accountId))),
+  ]);
+  return links.flatMap((link) => {
+    const entry = entries.get(link.entry_id);
+    assert(entry, 'a chained entry exists');
+    return [...entry.postings]
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((posting) => {
         const account = accounts.get(posting.accountId);
         assert(account, 'a posted account exists');
         return {
-          position: links[index]?.position ?? 0,
+          position: link.position,
           entry_id: entry.id,
           entry_kind: entry.kind,
           entry_description: entry.description,
@@ -130,8 +135,8 @@ export async function chainedSince(db: DB, after: number, count: number): Promis
           memo: posting.memo,
           counterparty: posting.counterparty,
         };
-      }),
-  );
+      });
+  });
 }
 
 /**

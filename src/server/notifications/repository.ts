@@ -171,30 +171,10 @@ export interface ChainedPosting {
 }
 
 /**
- * The postings of the entries chained at positions (after, after + count], in chain order. The
+ * The entries chained at positions (after, after + count], in chain order: the positions alone. The
  * chain is gapless and committed in order (one sealer at a time, ADR 008), so a position range is
  * exactly the entries committed in it: none is skipped, whatever order their writers committed in.
  */
-export async function chainedPostings(db: DB, after: number, count: number): Promise<ChainedPosting[]> {
-  const query = sql<ChainedPosting>`
-    select c.position, c.entry_id, e.kind as entry_kind, e.description as entry_description, p.account_id, a.kind as account_kind, a.owner_id,
-           p.amount, p.balance_after, p.memo, p.counterparty
-    from ledger_chain c
-    -- Lookups by key for each chained entry (OFFSET 0 keeps each lateral a lookup): joined freely,
-    -- the planner hashed a scan of the whole journal for every run (14 ms at 40,000 entries, 2.4
-    -- with the lookups, and growing with the journal).
-    cross join lateral (select e.kind, e.description from journal_entries e where e.id = c.entry_id offset 0) e
-    cross join lateral (
-      select p.id, p.account_id, p.amount, p.balance_after, p.memo, p.counterparty from postings p where p.entry_id = c.entry_id offset 0
-    ) p
-    cross join lateral (select a.kind, a.owner_id from ledger_accounts a where a.id = p.account_id offset 0) a
-    where c.position > ${after} and c.position <= ${after + count}
-    order by c.position, p.id`;
-  const result = await db.executeQuery(prepared(query.compile(db)));
-  return result.rows.map((row) => ({ ...row, position: Number(row.position) }));
-}
-
-/** The entries chained at positions (after, after + count], in chain order: the positions alone. */
 export async function chainLinks(db: DB, after: number, count: number): Promise<Array<{ position: number; entry_id: string }>> {
   const query = sql<{ position: string; entry_id: string }>`
     select position, entry_id from ledger_chain where position > ${after} and position <= ${after + count} order by position`;
