@@ -172,7 +172,7 @@ test('a long unbroken subject or staff name wraps inside its table at 1280 px', 
     await expect(shown).toBeVisible();
     // The long word wraps within its column instead of setting the column's (and the table's) width:
     // several lines, none wider than a third of the table's card. (Other rows' controls may still make
-    // a table scroll inside its card: the staff list's actions do, with or without long names.)
+    // a table scroll inside its card; the staff list's fit it at 1280 px: admin-layout.spec.ts.)
     const card = (await list.locator('xpath=..').boundingBox())!;
     const lines = await shown.evaluate((element) => {
       const text = document.createRange();

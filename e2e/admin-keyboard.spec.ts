@@ -1,33 +1,12 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { bankDate } from '../src/server/lib/bank-time';
 import { ADMIN, ADMIN2, DEMO_CUSTOMER, expect, fromOurPages, lookAtBothWidths, newCustomer, signInAs, staffBearerToken, test } from './support/fixtures';
+import { focusSettled, press } from './support/keyboard';
 
 // The back office with the keyboard only: after an action pressed with Enter, focus lands on the
 // button that remains, the action of the row that took the row's place, or the page's heading,
 // never on the page's body; Escape cancels an inline confirmation, changes nothing, and puts focus
 // back on the button that opened it.
-
-/** The focused element as a keyboard user meets it: its tag and its accessible text. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const active = document.activeElement;
-    return { tag: active?.tagName ?? 'NONE', text: (active?.textContent ?? '').replace(/\s+/g, ' ').trim() };
-  });
-
-/** Waits until something other than the page's body has focus, and answers it. */
-async function focusSettled(page: Page): Promise<{ tag: string; text: string }> {
-  await expect.poll(async () => (await focused(page)).tag, { message: 'focus fell to the page' }).not.toBe('BODY');
-  // The guard looks again for a short while after a list refreshes: what it settles on stays.
-  await page.waitForTimeout(700);
-  return focused(page);
-}
-
-/** Presses a control with the keyboard: focus on it, then Enter. */
-async function press(target: Locator): Promise<void> {
-  await target.focus();
-  await expect(target).toBeFocused();
-  await target.press('Enter');
-}
 
 /** Staff credits for `customerId` that wait for a second staff member (four eyes): their approval ids. */
 async function pendingCredits(page: Page, customerId: string, count: number): Promise<string[]> {

@@ -36,21 +36,43 @@ function focusRowAction(row: Element | null | undefined): boolean {
   return [...buttons, ...others].some((element) => focusIfUsable(element));
 }
 
-/** The page's heading (main's h1), made focusable from script only. */
-function focusPageHeading(): boolean {
-  const heading = document.querySelector<HTMLElement>('main h1');
-  if (!heading) return false;
+/** A heading made focusable from script only (tabindex -1), then focused. */
+function focusHeading(heading: HTMLElement | null | undefined): boolean {
+  if (!heading?.isConnected) return false;
   if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
   heading.focus();
   return document.activeElement === heading;
 }
 
-/** Where focus was when an action started: its element, and the list row it was in. */
+/** The page's heading (main's h1). */
+function focusPageHeading(): boolean {
+  return focusHeading(document.querySelector<HTMLElement>('main h1'));
+}
+
+/** The heading of the innermost section still on the page (its aria-labelledby, else its first heading). */
+function focusSectionHeading(sections: readonly Element[]): boolean {
+  const section = sections.find((each) => each.isConnected);
+  if (!section) return false;
+  const labelledBy = section.getAttribute('aria-labelledby');
+  const named = labelledBy ? document.getElementById(labelledBy) : null;
+  const heading = named && section.contains(named) ? named : section.querySelector('h1, h2, h3, h4, h5, h6');
+  return heading instanceof HTMLElement && focusHeading(heading);
+}
+
+/** The sections of the page's main that hold `element`, innermost first. */
+function sectionsOf(element: Element | null): Element[] {
+  const sections: Element[] = [];
+  for (let each = element?.closest('section') ?? null; each && each.closest('main'); each = each.parentElement?.closest('section') ?? null) sections.push(each);
+  return sections;
+}
+
+/** Where focus was when an action started: its element, the list row and the sections it was in. */
 export interface FocusOrigin {
   trigger: HTMLElement | null;
   row: Element | null;
   rows: Element | null;
   index: number;
+  sections: Element[];
   href: string;
 }
 
@@ -60,33 +82,44 @@ export function focusOrigin(): FocusOrigin {
   // A table row (DataTable, at every width) or a list item: the next one takes its place when it goes.
   const row = trigger?.closest('[role="row"], li') ?? null;
   const rows = row?.parentElement ?? null;
-  return { trigger, row, rows, index: rows && row ? Array.from(rows.children).indexOf(row) : -1, href: location.href };
+  return { trigger, row, rows, index: rows && row ? Array.from(rows.children).indexOf(row) : -1, sections: sectionsOf(trigger), href: location.href };
 }
 
 /**
  * Puts focus back somewhere sensible if it fell: the element that started the action (the button
  * that remains), else its row's action (the row re-rendered), else the action of the row that took
- * its place (or the last row), else the page's heading. The list on screen is refetched after a
- * change and renders a moment after the call answers, so the guard looks again for a short while;
- * it never moves a focus that sits somewhere, and stops when the page changes (a navigation is the
- * router's).
+ * its place (or the last row), else the heading of the section it was in (a panel that closed, a
+ * list whose last row went: the reader goes on from that part of the page), else the page's
+ * heading. The list on screen is refetched after a change and renders a moment after the call
+ * answers, so the guard looks again for a short while; it never moves a focus that sits somewhere,
+ * and stops when the page changes (a navigation is the router's).
  */
 export function restoreFocus(origin: FocusOrigin, { watchMs = 600 }: { watchMs?: number } = {}): void {
   const deadline = Date.now() + watchMs;
   const check = () => {
     if (location.href !== origin.href) return;
-    const { trigger, row, rows, index } = origin;
+    const { trigger, row, rows, index, sections } = origin;
     // The button pressed is still there but not enabled again yet (the busy state renders a moment
     // after the call ends): wait for it rather than pick another place.
     const waiting = !!trigger?.isConnected && trigger.matches(':disabled') && Date.now() < deadline;
     if (focusLost() && !waiting) {
       const siblings = rows?.isConnected ? Array.from(rows.children) : [];
       const replacement = siblings.length > 0 ? siblings[Math.min(index, siblings.length - 1)] : null;
-      void (focusIfUsable(trigger) || focusRowAction(row) || focusRowAction(replacement) || focusPageHeading());
+      void (focusIfUsable(trigger) || focusRowAction(row) || focusRowAction(replacement) || focusSectionHeading(sections) || focusPageHeading());
     }
     if (Date.now() < deadline) setTimeout(check, 25);
   };
   setTimeout(check, 0);
+}
+
+/**
+ * A change made on the spot that takes away the control pressed (a panel's Done, which closes it):
+ * focus goes where it goes after an action (restoreFocus) rather than fall to the page.
+ */
+export function closeKeepingFocus(close: () => void): void {
+  const origin = focusOrigin();
+  close();
+  restoreFocus(origin);
 }
 
 /**

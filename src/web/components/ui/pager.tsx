@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { focusIfUsable } from '../../lib/focus';
+import { focusIfUsable, focusLost } from '../../lib/focus';
 import { formatNumber } from '../../lib/format';
 import { Button } from './button';
 
@@ -8,6 +8,11 @@ import { Button } from './button';
  * when it is estimated). Next on the last page (or Previous on the first) is disabled once pressed:
  * focus moves to the button that remains, which the new position is read before, rather than fall
  * to the page.
+ *
+ * Not restoreFocus (lib/focus.ts), which useAction uses after a call: a page is a navigation (the
+ * address changes, where restoreFocus stops), and restoreFocus waits a moment for a disabled button
+ * to come back (a busy one does) before it picks another place, the section's heading here; Next
+ * disabled at the last page stays so, and the other button is the place, at once.
  */
 export function Pager({
   page,
@@ -31,7 +36,7 @@ export function Pager({
   const pressed = useRef<'previous' | 'next' | null>(null);
   useEffect(() => {
     const [gone, other] = pressed.current === 'next' ? [next.current, previous.current] : [previous.current, next.current];
-    if (pressed.current && gone?.disabled && (document.activeElement === gone || document.activeElement === document.body)) focusIfUsable(other);
+    if (pressed.current && gone?.disabled && (document.activeElement === gone || focusLost())) focusIfUsable(other);
   }, [page, pages]);
   const about = estimated ? 'about ' : '';
   return (

@@ -1,11 +1,12 @@
 import QRCode from 'qrcode';
-import { useEffect, useState } from 'react';
+import { type Ref, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { type TotpCodeInput, ZTotpConfirmRequest } from '../../../../shared/contracts/factors';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
 import { useAction } from '../../../lib/action';
+import { useInlineConfirmation } from '../../../lib/focus';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { confirmTotp } from '../api/confirm-totp';
 import { enrolTotp, type TotpEnrolment } from '../api/enrol-totp';
@@ -32,6 +33,9 @@ export function AuthenticatorApp({
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const start = useAction(() => enrolTotp(), { onSuccess: setEnrolment, refresh: false });
+  // The set-up steps replace the button that started them: focus moves to the code's field, and
+  // Escape or Cancel goes back to that button (lib/focus.ts).
+  const setUp = useInlineConfirmation<HTMLDivElement>({ open: enrolment !== null, onCancel: () => setEnrolment(null) });
 
   let body;
   if (recoveryCodes) {
@@ -52,7 +56,8 @@ export function AuthenticatorApp({
           setEnrolment(null);
           setRecoveryCodes(codes);
         }}
-        onCancel={() => setEnrolment(null)}
+        onCancel={setUp.cancel}
+        ref={setUp.panel}
       />
     );
   } else if (enrolled) {
@@ -64,7 +69,7 @@ export function AuthenticatorApp({
           Use an app such as Google Authenticator, Microsoft Authenticator or 1Password: it shows a new 6-digit code every 30 seconds.
         </p>
         {start.error ? <Alert tone="error">{start.error.message}</Alert> : null}
-        <Button disabled={start.busy} onClick={() => void start.run()}>
+        <Button ref={setUp.opener} disabled={start.busy} onClick={() => void start.run()}>
           {start.busy ? 'Starting...' : 'Set up an authenticator app'}
         </Button>
       </div>
@@ -83,6 +88,7 @@ export function AuthenticatorApp({
 
 function Enrolled({ recoveryCodesLeft, canRemove }: { recoveryCodesLeft: number; canRemove: boolean }) {
   const [confirming, setConfirming] = useState(false);
+  const removal = useInlineConfirmation<HTMLFormElement>({ open: confirming, onCancel: () => setConfirming(false) });
   return (
     <div className="space-y-3">
       <p className="text-sm text-slate-800">
@@ -91,7 +97,7 @@ function Enrolled({ recoveryCodesLeft, canRemove }: { recoveryCodesLeft: number;
       </p>
       {!canRemove ? <p className="text-sm text-slate-700">Staff must keep a second factor: add a passkey before removing the app.</p> : null}
       {canRemove && !confirming ? (
-        <Button variant="danger" onClick={() => setConfirming(true)}>
+        <Button ref={removal.opener} variant="danger" onClick={() => setConfirming(true)}>
           Remove authenticator app
         </Button>
       ) : null}
@@ -101,7 +107,8 @@ function Enrolled({ recoveryCodesLeft, canRemove }: { recoveryCodesLeft: number;
           submitLabel="Yes, remove it"
           removedToast="Authenticator app removed."
           remove={removeTotp}
-          onCancel={() => setConfirming(false)}
+          onCancel={removal.cancel}
+          ref={removal.panel}
         />
       ) : null}
     </div>
@@ -111,7 +118,17 @@ function Enrolled({ recoveryCodesLeft, canRemove }: { recoveryCodesLeft: number;
 /** Groups of four, as the key is easier to type that way. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
-function Enrolment({ enrolment, onConfirmed, onCancel }: { enrolment: TotpEnrolment; onConfirmed: (codes: string[]) => void; onCancel: () => void }) {
+function Enrolment({
+  enrolment,
+  onConfirmed,
+  onCancel,
+  ref,
+}: {
+  enrolment: TotpEnrolment;
+  onConfirmed: (codes: string[]) => void;
+  onCancel: () => void;
+  ref?: Ref<HTMLDivElement>;
+}) {
   const [qr, setQr] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -126,7 +143,7 @@ function Enrolment({ enrolment, onConfirmed, onCancel }: { enrolment: TotpEnrolm
   const action = useFormAction(form, (values) => confirmTotp(values.code), { onSuccess: onConfirmed, refresh: false });
 
   return (
-    <div className="space-y-4">
+    <div ref={ref} className="space-y-4">
       <ol className="list-decimal space-y-4 pl-5 text-sm text-slate-800">
         <li>
           <p>Scan this QR code with your authenticator app.</p>

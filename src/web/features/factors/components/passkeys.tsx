@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
-import { useState } from 'react';
+import { type Ref, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { PASSKEY_NAME_LENGTH_MAX, type PasskeyDto, type PasskeyNameInput, ZPasskeyRenameRequest } from '../../../../shared/contracts/factors';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form';
 import { errorMessage } from '../../../lib/api';
+import { useInlineConfirmation } from '../../../lib/focus';
 import { formatDate } from '../../../lib/format';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { addPasskey } from '../api/add-passkey';
@@ -84,6 +85,10 @@ function AddPasskey({ onAdded }: { onAdded?: () => void }) {
 
 function PasskeyRow({ passkey }: { passkey: PasskeyDto }) {
   const [mode, setMode] = useState<'view' | 'rename' | 'remove'>('view');
+  // Each form replaces the row's buttons: focus moves into it, and Escape or Cancel puts it back on
+  // the button that opened it (lib/focus.ts). Saved or removed, useAction finds focus a place.
+  const rename = useInlineConfirmation<HTMLFormElement>({ open: mode === 'rename', onCancel: () => setMode('view') });
+  const remove = useInlineConfirmation<HTMLFormElement>({ open: mode === 'remove', onCancel: () => setMode('view') });
   return (
     <li className="space-y-3 px-4 py-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -98,44 +103,45 @@ function PasskeyRow({ passkey }: { passkey: PasskeyDto }) {
         </div>
         {mode === 'view' ? (
           <div className="flex gap-2">
-            <Button variant="secondary" aria-label={`Rename passkey ${passkey.name}`} onClick={() => setMode('rename')}>
+            <Button ref={rename.opener} variant="secondary" aria-label={`Rename passkey ${passkey.name}`} onClick={() => setMode('rename')}>
               Rename
             </Button>
-            <Button variant="danger" aria-label={`Remove passkey ${passkey.name}`} onClick={() => setMode('remove')}>
+            <Button ref={remove.opener} variant="danger" aria-label={`Remove passkey ${passkey.name}`} onClick={() => setMode('remove')}>
               Remove
             </Button>
           </div>
         ) : null}
       </div>
-      {mode === 'rename' ? <RenameForm passkey={passkey} onDone={() => setMode('view')} /> : null}
+      {mode === 'rename' ? <RenameForm passkey={passkey} onDone={() => setMode('view')} onCancel={rename.cancel} ref={rename.panel} /> : null}
       {mode === 'remove' ? (
         <RemoveFactorForm
           question={`Remove "${passkey.name}"? You will no longer be able to sign in with it, and your other sessions will be signed out.`}
           submitLabel="Remove passkey"
           removedToast="Passkey removed."
           remove={(proof) => removePasskey(passkey.id, proof)}
-          onCancel={() => setMode('view')}
+          onCancel={remove.cancel}
+          ref={remove.panel}
         />
       ) : null}
     </li>
   );
 }
 
-function RenameForm({ passkey, onDone }: { passkey: PasskeyDto; onDone: () => void }) {
+function RenameForm({ passkey, onDone, onCancel, ref }: { passkey: PasskeyDto; onDone: () => void; onCancel: () => void; ref?: Ref<HTMLFormElement> }) {
   const form = useForm<PasskeyNameInput>({ resolver: contractResolver(ZPasskeyRenameRequest), defaultValues: { name: passkey.name } });
   const action = useFormAction(form, (values) => renamePasskey(passkey.id, values.name.trim()), {
     successToast: (message) => message ?? 'Passkey renamed.',
     onSuccess: onDone,
   });
   return (
-    <form onSubmit={action.submit} noValidate className="flex flex-wrap items-end gap-3">
+    <form ref={ref} onSubmit={action.submit} noValidate className="flex flex-wrap items-end gap-3">
       <div className="min-w-0 flex-1 basis-56">
-        <TextField label="New name" maxLength={PASSKEY_NAME_LENGTH_MAX} autoFocus {...fieldError(form.formState.errors.name)} {...form.register('name')} />
+        <TextField label="New name" maxLength={PASSKEY_NAME_LENGTH_MAX} {...fieldError(form.formState.errors.name)} {...form.register('name')} />
       </div>
       <Button type="submit" disabled={action.busy}>
         Save
       </Button>
-      <Button variant="ghost" onClick={onDone}>
+      <Button variant="ghost" onClick={onCancel}>
         Cancel
       </Button>
       {action.error && !form.formState.errors.name ? <p className="w-full text-sm text-red-800">{action.error.message}</p> : null}

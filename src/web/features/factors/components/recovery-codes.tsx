@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { closeKeepingFocus } from '../../../lib/focus';
 
 /**
  * The 10 recovery codes, shown this once: the page says so, offers to copy them, and moves on only
@@ -51,7 +52,8 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
         <input type="checkbox" checked={saved} onChange={(event) => setSaved(event.target.checked)} className="h-4 w-4 rounded border-slate-400" />I have saved
         my recovery codes
       </label>
-      <Button disabled={!saved} onClick={onDone}>
+      {/* Done takes the codes (and itself) away: focus goes to the section they were in, not the page. */}
+      <Button disabled={!saved} onClick={() => closeKeepingFocus(onDone)}>
         Done
       </Button>
     </div>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type Ref, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useAction } from '../../../lib/action';
 import { factorSummaryQuery } from '../api/factor-summary';
@@ -8,7 +8,10 @@ import { FreshFactorField } from '../../../components/ui/fresh-factor-field';
 
 /**
  * The confirmation before a second factor is removed: what removing it does, then a fresh factor
- * (ADR 025: a code from the app, a recovery code or a passkey) and the removal itself.
+ * (ADR 025: a code from the app, a recovery code or a passkey) and the removal itself. It replaces
+ * the button that opened it: open it with useInlineConfirmation (lib/focus.ts) and give it the
+ * hook's `panel` as `ref` and `cancel` as `onCancel`, so focus moves into it, and Escape or Cancel
+ * returns it to that button.
  */
 export function RemoveFactorForm({
   question,
@@ -16,18 +19,21 @@ export function RemoveFactorForm({
   removedToast,
   remove,
   onCancel,
+  ref,
 }: {
   question: string;
   submitLabel: string;
   removedToast: string;
   remove: (proof: FreshFactorBody) => Promise<string | undefined>;
   onCancel: () => void;
+  ref?: Ref<HTMLFormElement>;
 }) {
   const [code, setCode] = useState('');
   const { data: factors } = useQuery(factorSummaryQuery());
   const action = useAction(async () => remove(await freshFactorBody(code, factors)), { successToast: (message) => message ?? removedToast });
   return (
     <form
+      ref={ref}
       className="space-y-3 rounded-md bg-red-50 p-3"
       noValidate
       onSubmit={(event) => {

@@ -35,15 +35,16 @@ function StaffActions({ member, isSelf }: { member: StaffMember; isSelf: boolean
       : `Suspend back office access for ${member.name}? Their sessions end at once and they cannot sign in until reinstated.`;
     if (window.confirm(question)) void access.run(suspended ? 'reinstate' : 'suspend');
   };
-  // Two groups that never break inside: the role (select and its button), then the access buttons.
-  // From 768 px a member's three controls sit on one line (that sets the column's width); an
-  // invited member's four would not fit beside the other columns at 1280 px, so theirs are two
-  // right-aligned lines, the role over the new link and Suspend (a column: the table then gives
-  // the room they would have asked for to the names). On a phone's card the access buttons go
-  // under the role, a line of their own. The order of the controls (and of Tab) is the same.
+  // Two groups that never break inside: the role (select and its button), then the access buttons
+  // (a new link while invited, Suspend or Reinstate). From 768 px they are two right-aligned lines
+  // for every member, the role over the access: on one line, an active member's three controls set
+  // the column's width (about 390 px), and beside a long email address the table was wider than its
+  // card at 1280 px. Stacked, the column is as wide as the role's line, and every row has one shape.
+  // On a phone's card the access buttons go under the role too. The order of the controls (and of
+  // Tab) is the same at every width.
   const invited = member.staffStatus === 'invited';
   return (
-    <div className={`flex flex-wrap items-center gap-2 ${invited ? 'md:flex-col md:items-end' : 'md:flex-nowrap md:justify-end'}`}>
+    <div className="flex flex-wrap items-center gap-2 md:flex-col md:items-end">
       <div className="flex items-center gap-2">
         <label htmlFor={selectId} className="sr-only">
           Role for {member.name}
