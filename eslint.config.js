@@ -9,6 +9,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const NATIVE_DIALOG_MESSAGE = 'Ask in the page: ConfirmInline (src/web/components/ui/confirm-inline.tsx).';
+
 export default tseslint.config(
   { ignores: ['build/', '.react-router/', 'node_modules/', 'test-results/', 'playwright-report/', '.tmp/', 'data/'] },
   js.configs.recommended,
@@ -39,7 +41,11 @@ export default tseslint.config(
       'no-restricted-properties': [
         'error',
         ...['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString'].map((property) => ({ property, message: 'Format through src/web/lib/format.ts.' })),
+        // One way to ask: the browser's own dialogs cannot be styled, are blocked in some embeds and
+        // cannot show the amount and payee as the page does.
+        ...['confirm', 'alert', 'prompt'].map((property) => ({ object: 'window', property, message: NATIVE_DIALOG_MESSAGE })),
       ],
+      'no-restricted-globals': ['error', ...['confirm', 'alert', 'prompt'].map((name) => ({ name, message: NATIVE_DIALOG_MESSAGE }))],
       'no-restricted-syntax': [
         'error',
         {

@@ -35,7 +35,6 @@ test('approvals: Escape cancels a rejection; after approve and reject focus goes
   const ids = await pendingCredits(page, customer.id, 3);
   await page.context().clearCookies();
   await signInAs(page, ADMIN2, '/admin/login');
-  page.on('dialog', (dialog) => void dialog.accept());
   await page.goto('/admin/approvals');
   const rows = page.getByTestId('approval-row').filter({ hasText: customer.name });
   await expect(rows).toHaveCount(3);
@@ -55,8 +54,12 @@ test('approvals: Escape cancels a rejection; after approve and reject focus goes
   const pendingIds = ((await stillPending.json()).data.items as Array<{ id: string }>).map((item) => item.id);
   for (const id of ids) expect(pendingIds).toContain(id);
 
-  // Approve with Enter: the row leaves the pending list, focus goes to the next request's action.
+  // Approve with Enter: the question opens with focus on its Approve, a second Enter approves; the
+  // row leaves the pending list, focus goes to the next request's action.
   await press(rows.first().getByRole('button', { name: /^Approve/ }));
+  const question = rows.first().getByRole('alertdialog', { name: /^Approve the credit or debit: .* It takes effect now\.$/ });
+  await expect(question.getByRole('button', { name: 'Approve', exact: true })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(rows).toHaveCount(2);
   const afterApprove = await focusSettled(page);
   expect(afterApprove.tag).toBe('BUTTON');

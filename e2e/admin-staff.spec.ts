@@ -61,13 +61,10 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
   const invitationLink = (text: string) => text.match(/(\/admin\/invitation\?token=[A-Za-z0-9_-]+)/)?.[1];
   const firstLink = invitationLink(await mailedText(page, email, /\/admin\/invitation\?token=/));
   expect(firstLink).toBeTruthy();
-  let question = '';
-  page.once('dialog', (dialog) => {
-    question = dialog.message();
-    void dialog.accept();
-  });
   await row.getByRole('button', { name: `Send ${name} a new invitation link` }).click();
-  expect(question).toBe(`Send ${name} a new invitation link? The earlier link stops working.`);
+  const question = row.getByRole('alertdialog', { name: `Send ${name} a new invitation link? The earlier link stops working.` });
+  await lookAtBothWidths(page, 'confirm-resend-invitation', checkA11y);
+  await question.getByRole('button', { name: 'Send new link' }).click();
   await expect(page.getByText('Invitation sent again: the new link works for 7 days and the earlier one no longer works.').first()).toBeVisible();
   await expect(row).toContainText('Invited');
   await expect(row).toContainText('Link works until');

@@ -62,8 +62,11 @@ test('a visitor sends a message; staff read it in the back office and delete it'
   await item.getByRole('button', { name: `Mark as read: ${subject}` }).click();
   await expect(item.getByRole('button', { name: /^Mark as read/ })).toHaveCount(0);
 
-  admin.once('dialog', (dialog) => dialog.accept());
   await item.getByRole('button', { name: /^Delete message from Robin Park/ }).click();
+  await item
+    .getByRole('alertdialog', { name: `Delete the message from Robin Park (${subject})? This cannot be undone.` })
+    .getByRole('button', { name: 'Delete message' })
+    .click();
   await expect(admin.getByText('Contact deleted')).toBeVisible();
   await expect(admin.getByRole('row').filter({ hasText: subject })).toHaveCount(0);
   await staff.close();
@@ -88,8 +91,8 @@ test("deleting a message someone else already deleted shows 'Error deleting cont
   await expect(item).toBeVisible();
   // Another member of staff deletes it first.
   expect((await admin.request.delete(`/api/contacts/${id}`, { headers: fromOurPages() })).status()).toBe(200);
-  admin.once('dialog', (dialog) => dialog.accept());
   await item.getByRole('button', { name: /^Delete message from Sam Doe/ }).click();
+  await item.getByRole('button', { name: 'Delete message', exact: true }).click();
   await expect(admin.getByText('Error deleting contact')).toBeVisible();
   await expect(admin.getByRole('row').filter({ hasText: subject })).toHaveCount(0);
   await staff.close();

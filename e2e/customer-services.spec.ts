@@ -130,8 +130,9 @@ test.describe('customer services', () => {
     await admin.goto('/admin/loans');
     await expect(admin.getByTestId('loan-row').filter({ hasText: 'Lena Tester' }).first()).toBeVisible();
     await lookAtBothWidths(admin, 'admin-loans', checkA11y);
-    admin.once('dialog', (dialog) => void dialog.accept());
     await admin.getByRole('button', { name: "Approve and disburse Lena Tester's loan" }).click();
+    const approval = admin.getByRole('alertdialog', { name: /^Approve Lena Tester's loan of \$12,000\.00\? It is paid into their checking account/ });
+    await approval.getByRole('button', { name: 'Approve and disburse', exact: true }).click();
     // $12,000 is above FOUR_EYES_LOAN_ABOVE ($10,000): a second staff member approves the payout (ADR 023).
     await expect(admin.getByText('Loan approval requested - awaiting approval by a second staff member')).toBeVisible();
     await admin.context().close();
@@ -150,8 +151,11 @@ test.describe('customer services', () => {
 
     // The customer pays the first installment from checking.
     const firstPayment = (await schedule.getByRole('row').nth(1).getByRole('cell').nth(3).textContent()) ?? '';
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: `Pay installment 1: ${firstPayment} of the personal loan` }).click();
+    const payment = page.getByRole('alertdialog', { name: `Pay installment 1 of ${firstPayment} from your checking account now?` });
+    await expect(payment.getByRole('button', { name: `Pay ${firstPayment}` })).toBeFocused();
+    await lookAtBothWidths(page, 'confirm-pay-installment', checkA11y);
+    await payment.getByRole('button', { name: `Pay ${firstPayment}` }).click();
     await expect(page.getByText('Installment 1 of 24 paid.')).toBeVisible();
     await expect(page.getByTestId('loan-progress')).toContainText('1 of 24 installments paid');
     await expect(schedule.getByRole('row').nth(1)).toContainText('Paid');
@@ -263,8 +267,8 @@ test.describe('customer services', () => {
     await page.getByRole('button', { name: 'Save beneficiary' }).click();
     const use = page.getByRole('link', { name: 'Use Chris Park for a transfer' });
     await expect(use).toHaveAttribute('href', '/account/transfer?accountNumber=123456789&routingNumber=021000021&bankName=Chase&to=Chris+Park');
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Remove Chris Park' }).click();
+    await page.getByRole('alertdialog', { name: 'Remove Chris Park from your beneficiaries?' }).getByRole('button', { name: 'Remove', exact: true }).click();
     await expect(page.getByText('You have no beneficiaries yet.')).toBeVisible();
 
     await page.goto('/account/support');

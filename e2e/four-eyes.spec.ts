@@ -84,10 +84,11 @@ test('a staff credit waits for a second staff member, who approves it; the custo
   await expect(row).toBeVisible();
   await checkA11y(checker);
   await shot(checker, 'approvals-checker-1280');
-  // With the keyboard: Tab to Approve, Enter, accept the confirmation.
-  checker.once('dialog', (dialog) => void dialog.accept());
+  // With the keyboard: Tab to Approve, Enter, then Enter on the question's Approve (focus is there).
   const rowApprove = row.getByRole('button', { name: /^Approve the credit or debit/ });
   await rowApprove.focus();
+  await checker.keyboard.press('Enter');
+  await expect(row.getByRole('alertdialog').getByRole('button', { name: 'Approve', exact: true })).toBeFocused();
   await checker.keyboard.press('Enter');
   await expect(checker.getByText('Transaction added successfully', { exact: true }).first()).toBeVisible();
   await expect(checker.getByTestId('approval-row').filter({ hasText: customer.name })).toHaveCount(0);
@@ -223,8 +224,8 @@ test('an approval that can no longer be carried out says why and closes as faile
   // pending list, and the Failed list shows it with the reason.
   await checker.goto('/admin/approvals');
   const row = checker.getByTestId('approval-row').filter({ hasText: customer.name }).filter({ hasText: 'Reverse' });
-  checker.once('dialog', (dialog) => void dialog.accept());
   await row.getByRole('button', { name: /^Approve the/ }).click();
+  await row.getByRole('alertdialog').getByRole('button', { name: 'Approve', exact: true }).click();
   const why = `Insufficient funds: ${customer.name}'s checking account ${customer.accountNumber} holds less than this reversal takes back.`;
   await expect(checker.getByText(why).first()).toBeVisible();
   await expect(checker.getByTestId('approval-row').filter({ hasText: customer.name }).filter({ hasText: 'Reverse' })).toHaveCount(0);

@@ -79,7 +79,6 @@ test('staff: invite, change a role, send a new link, suspend and reinstate with 
 }) => {
   test.setTimeout(180_000);
   await signInAs(page, ADMIN, '/admin/login');
-  page.on('dialog', (dialog) => void dialog.accept());
   await page.goto('/admin/staff');
   await waitForHydration(page);
   const name = `Kit Keyboard ${suffix()}`;
@@ -126,8 +125,10 @@ test('staff: invite, change a role, send a new link, suspend and reinstate with 
   expect(afterChange.tag).toBe('BUTTON');
   expect(await focusIn(row)).toBe(true);
 
-  // A new invitation link (the question answered yes): focus comes back to the button.
+  // A new invitation link (the question answered yes with Enter): focus comes back to the button.
   await reach(page, row.getByRole('button', { name: `Send ${name} a new invitation link` }), 'Send a new link');
+  await page.keyboard.press('Enter');
+  await expect(row.getByRole('button', { name: 'Send new link' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByText(STAFF_INVITATION_RESENT_MESSAGE).first()).toBeVisible();
   expect(await focusKept(page, 'after a new link')).toEqual({ tag: 'BUTTON', text: 'Send a new link' });
@@ -139,11 +140,15 @@ test('staff: invite, change a role, send a new link, suspend and reinstate with 
   await expect(row.getByRole('button', { name: `Send ${name} a new invitation link` })).toBeFocused();
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
+  await expect(row.getByRole('button', { name: 'Suspend', exact: true })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(row.getByText('Suspended', { exact: true })).toBeVisible();
   await expect(row.getByRole('button', { name: `Send ${name} a new invitation link` })).toHaveCount(0);
   expect(await focusKept(page, 'after Suspend')).toEqual({ tag: 'BUTTON', text: 'Reinstate' });
   await lookAtBothWidths(page, 'keyboard-staff-suspended', checkA11y);
   await reach(page, row.getByRole('button', { name: `Reinstate ${name}` }), 'Reinstate');
+  await page.keyboard.press('Enter');
+  await expect(row.getByRole('button', { name: 'Reinstate', exact: true })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(row.getByText('Suspended', { exact: true })).toHaveCount(0);
   expect(await focusKept(page, 'after Reinstate')).toEqual({ tag: 'BUTTON', text: 'Suspend' });
@@ -161,7 +166,6 @@ test('contacts: mark as read and delete with the keyboard; focus goes to the row
     expect(sent.status(), await sent.text()).toBe(201);
   }
   await signInAs(page, ADMIN, '/admin/login');
-  page.on('dialog', (dialog) => void dialog.accept());
   await page.goto('/admin/contacts');
   await waitForHydration(page);
   const table = page.getByRole('table', { name: /^Contact messages/ });
@@ -176,7 +180,9 @@ test('contacts: mark as read and delete with the keyboard; focus goes to the row
   expect(await focusIn(newer)).toBe(true);
   await checkA11y();
 
-  // Delete (the question answered yes): the row goes, focus moves to the message that took its place.
+  // Delete (the question answered yes with Enter): the row goes, focus moves to the message that took its place.
+  await page.keyboard.press('Enter');
+  await expect(newer.getByRole('button', { name: 'Delete message' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(newer).toHaveCount(0);
   const afterDelete = await focusKept(page, 'after Delete');

@@ -178,6 +178,11 @@ for (const width of [1280, 375]) {
     await page.getByLabel('Statement PDF').setInputFiles(emptyPath);
     await page.getByRole('button', { name: 'Check statement' }).click();
     await expect(page.getByRole('alert')).toHaveText('That file is empty. Please choose the statement PDF exactly as it was downloaded.');
+    // The field says it too, as its description, and is marked invalid (as every form's fields are).
+    await expect(page.getByLabel('Statement PDF')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Statement PDF')).toHaveAccessibleDescription(
+      /^That file is empty\. Please choose the statement PDF exactly as it was downloaded\. The file/,
+    );
     const textPath = test.info().outputPath('statement.txt');
     fs.writeFileSync(textPath, 'Closing balance $1,326.85');
     await page.getByLabel('Statement PDF').setInputFiles(textPath);

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { CONTACT_DELETE_FAILED_MESSAGE, CONTACT_DELETED_MESSAGE, type ContactDto } from '../../../shared/contracts/contact-messages';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
+import { ConfirmInline } from '../../components/ui/confirm-inline';
 import { DataTable } from '../../components/ui/data-table';
 import { PageTitle } from '../../components/ui/card';
 import { Pager } from '../../components/ui/pager';
@@ -36,23 +37,32 @@ function ContactActions({ contact }: { contact: ContactDto }) {
     errorToast: CONTACT_DELETE_FAILED_MESSAGE,
     refresh: 'always',
   });
-  const confirmDelete = () => {
-    if (window.confirm(`Delete the message from ${contact.name} (${contact.subject})? This cannot be undone.`)) void remove.run();
-  };
-  // Stacked in a table (the message and its sender keep the width), side by side on a card.
+  // Stacked in a table (the message and its sender keep the width), side by side on a card. The
+  // question takes the place of both buttons.
   return (
-    <div className="flex flex-wrap gap-2 md:flex-col md:items-stretch">
-      {!contact.readAt ? (
-        <Button variant="secondary" onClick={() => void read.run()} disabled={read.busy} aria-label={`Mark as read: ${contact.subject}`}>
-          <Mail aria-hidden="true" className="h-4 w-4" />
-          Mark as read
-        </Button>
-      ) : null}
-      <Button variant="danger" onClick={confirmDelete} disabled={remove.busy} aria-label={`Delete message from ${contact.name}: ${contact.subject}`}>
-        <Trash2 aria-hidden="true" className="h-4 w-4" />
-        Delete
-      </Button>
-    </div>
+    <ConfirmInline
+      question={`Delete the message from ${contact.name} (${contact.subject})? This cannot be undone.`}
+      confirmLabel="Delete message"
+      busyLabel="Deleting..."
+      tone="danger"
+      onConfirm={() => remove.run()}
+      className="w-full md:w-64"
+    >
+      {(opener) => (
+        <div className="flex flex-wrap gap-2 md:flex-col md:items-stretch">
+          {!contact.readAt ? (
+            <Button variant="secondary" onClick={() => void read.run()} disabled={read.busy} aria-label={`Mark as read: ${contact.subject}`}>
+              <Mail aria-hidden="true" className="h-4 w-4" />
+              Mark as read
+            </Button>
+          ) : null}
+          <Button {...opener} variant="danger" disabled={remove.busy} aria-label={`Delete message from ${contact.name}: ${contact.subject}`}>
+            <Trash2 aria-hidden="true" className="h-4 w-4" />
+            Delete
+          </Button>
+        </div>
+      )}
+    </ConfirmInline>
   );
 }
 

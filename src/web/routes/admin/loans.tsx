@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ZLoanRejectRequest, type LoanDto } from '../../../shared/contracts/loans';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
+import { ConfirmInline } from '../../components/ui/confirm-inline';
 import { PageTitle } from '../../components/ui/card';
 import { DataTable } from '../../components/ui/data-table';
 import { Pager } from '../../components/ui/pager';
@@ -68,25 +69,24 @@ function LoanActions({ loan }: { loan: LoanDto }) {
           ref={confirmation.panel}
         />
       ) : (
-        <div className="flex flex-wrap gap-2">
-          <Button
-            disabled={approve.busy}
-            onClick={() => {
-              // Above the bank's four-eyes limit the payout waits for a second staff member: the confirmation says both.
-              if (
-                window.confirm(
-                  `Approve ${name}'s loan of ${formatDollars(loan.loanAmount)}? It is paid into their checking account, at once or, for a large loan, once a second staff member approves.`,
-                )
-              )
-                void approve.run();
-            }}
-          >
-            Approve and disburse<span className="sr-only"> {name}&apos;s loan</span>
-          </Button>
-          <Button ref={confirmation.opener} variant="danger" onClick={() => setRejecting(true)}>
-            Reject<span className="sr-only"> {name}&apos;s loan</span>
-          </Button>
-        </div>
+        // Above the bank's four-eyes limit the payout waits for a second staff member: the question says both.
+        <ConfirmInline
+          question={`Approve ${name}'s loan of ${formatDollars(loan.loanAmount)}? It is paid into their checking account, at once or, for a large loan, once a second staff member approves.`}
+          confirmLabel="Approve and disburse"
+          busyLabel="Approving..."
+          onConfirm={() => approve.run()}
+        >
+          {(opener) => (
+            <div className="flex flex-wrap gap-2">
+              <Button {...opener} disabled={approve.busy}>
+                Approve and disburse<span className="sr-only"> {name}&apos;s loan</span>
+              </Button>
+              <Button ref={confirmation.opener} variant="danger" onClick={() => setRejecting(true)}>
+                Reject<span className="sr-only"> {name}&apos;s loan</span>
+              </Button>
+            </div>
+          )}
+        </ConfirmInline>
       )}
     </div>
   );

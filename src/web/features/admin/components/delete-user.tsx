@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { AdminUserDto } from '../../../../shared/contracts/admin';
 import { Alert } from '../../../components/ui/alert';
-import { Button, buttonClass } from '../../../components/ui/button';
+import { Button } from '../../../components/ui/button';
+import { ConfirmPanel } from '../../../components/ui/confirm-inline';
 import { useAction } from '../../../lib/action';
 import { useInlineConfirmation } from '../../../lib/focus';
 import { deleteAdminUser } from '../api';
@@ -13,7 +14,8 @@ type Step = 'idle' | 'first' | 'second';
 /**
  * Delete after two confirmations (spec section 5). A customer with ledger history is closed and
  * anonymized instead (DESIGN.md rule 6): the text says which will happen. A failure stays here.
- * Escape cancels either question as its Cancel does, and focus goes back to "Delete user".
+ * Escape cancels either question as its Cancel does, and focus goes back to "Delete user". The two
+ * questions are the app's inline ConfirmPanel; ConfirmInline's single question would not carry them.
  */
 export function DeleteUser({ user }: { user: AdminUserDto }) {
   const [step, setStep] = useState<Step>('idle');
@@ -58,52 +60,29 @@ export function DeleteUser({ user }: { user: AdminUserDto }) {
         </Button>
       ) : null}
       {step === 'first' ? (
-        <div
+        <ConfirmPanel
           ref={confirmation.panel}
-          role="alertdialog"
-          aria-labelledby="delete-first-title"
-          aria-describedby="delete-first-text"
-          className="space-y-3 rounded-lg border border-red-300 bg-red-50 p-4"
-        >
-          <p id="delete-first-title" className="font-semibold text-red-900">
-            Delete {name}?
-          </p>
-          <p id="delete-first-text" className="text-sm text-red-900">
-            {consequence}
-          </p>
-          <div className="flex flex-wrap gap-3">
-            <button type="button" ref={focusTarget} className={buttonClass('danger')} onClick={() => setStep('second')}>
-              Yes, continue
-            </button>
-            <Button variant="secondary" onClick={confirmation.cancel}>
-              Cancel
-            </Button>
-          </div>
-        </div>
+          confirmRef={focusTarget}
+          tone="danger"
+          question={`Delete ${name}?`}
+          details={consequence}
+          confirmLabel="Yes, continue"
+          onConfirm={() => setStep('second')}
+          onCancel={confirmation.cancel}
+        />
       ) : null}
       {step === 'second' ? (
-        <div
+        <ConfirmPanel
           ref={confirmation.panel}
-          role="alertdialog"
-          aria-labelledby="delete-second-title"
-          aria-describedby="delete-second-text"
-          className="space-y-3 rounded-lg border border-red-400 bg-red-50 p-4"
-        >
-          <p id="delete-second-title" className="font-semibold text-red-900">
-            Are you absolutely sure?
-          </p>
-          <p id="delete-second-text" className="text-sm text-red-900">
-            This cannot be undone. {user.hasLedgerHistory ? `Close the account of ${name}.` : `Delete ${name} permanently.`}
-          </p>
-          <div className="flex flex-wrap gap-3">
-            <button type="button" ref={focusTarget} className={buttonClass('danger')} disabled={remove.busy} onClick={() => void remove.run()}>
-              {remove.busy ? 'Working...' : user.hasLedgerHistory ? 'Close account' : 'Delete permanently'}
-            </button>
-            <Button variant="secondary" onClick={confirmation.cancel}>
-              Cancel
-            </Button>
-          </div>
-        </div>
+          confirmRef={focusTarget}
+          tone="danger"
+          question="Are you absolutely sure?"
+          details={`This cannot be undone. ${user.hasLedgerHistory ? `Close the account of ${name}.` : `Delete ${name} permanently.`}`}
+          confirmLabel={remove.busy ? 'Working...' : user.hasLedgerHistory ? 'Close account' : 'Delete permanently'}
+          busy={remove.busy}
+          onConfirm={() => void remove.run()}
+          onCancel={confirmation.cancel}
+        />
       ) : null}
     </div>
   );

@@ -11,6 +11,7 @@ import {
 } from '../../../../shared/contracts/approvals';
 import { STAFF_ROLE_LABELS, type StaffRole } from '../../../../shared/staff-roles';
 import { Button } from '../../../components/ui/button';
+import { ConfirmInline } from '../../../components/ui/confirm-inline';
 import { DataTable } from '../../../components/ui/data-table';
 import { ReasonForm } from '../../../components/ui/reason-form';
 import { useAction } from '../../../lib/action';
@@ -123,19 +124,18 @@ function Actions({ approval, me }: { approval: ApprovalDto; me: Decider }) {
       ) : refusal === 'role' ? (
         <p className="text-sm text-slate-700">{DECIDED_BY[approval.kind]}</p>
       ) : (
-        <div className="flex flex-wrap gap-2">
-          <Button
-            disabled={approve.busy}
-            onClick={() => {
-              if (window.confirm(`Approve the ${what}? It takes effect now.`)) void approve.run();
-            }}
-          >
-            Approve<span className="sr-only"> the {what}</span>
-          </Button>
-          <Button ref={confirmation.opener} variant="danger" onClick={() => setRejecting(true)}>
-            Reject<span className="sr-only"> the {what}</span>
-          </Button>
-        </div>
+        <ConfirmInline question={`Approve the ${what}? It takes effect now.`} confirmLabel="Approve" busyLabel="Approving..." onConfirm={() => approve.run()}>
+          {(opener) => (
+            <div className="flex flex-wrap gap-2">
+              <Button {...opener} disabled={approve.busy}>
+                Approve<span className="sr-only"> the {what}</span>
+              </Button>
+              <Button ref={confirmation.opener} variant="danger" onClick={() => setRejecting(true)}>
+                Reject<span className="sr-only"> the {what}</span>
+              </Button>
+            </div>
+          )}
+        </ConfirmInline>
       )}
     </div>
   );

@@ -5,6 +5,7 @@ import { NO_BENEFICIARIES_MESSAGE, transferLinkFor, ZBeneficiaryRequest, type Be
 import { NAME_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
+import { ConfirmInline } from '../../../components/ui/confirm-inline';
 import { TextField } from '../../../components/ui/form';
 import { useAction } from '../../../lib/action';
 import { errorMessage } from '../../../lib/api';
@@ -23,20 +24,25 @@ function Row({ beneficiary }: { beneficiary: BeneficiaryDto }) {
           {beneficiary.routingNumber ? ` · routing ${beneficiary.routingNumber}` : ''}
         </p>
       </div>
-      <div className="flex gap-2">
-        <Link to={transferLinkFor(beneficiary)} className={buttonClass('primary')}>
-          Use<span className="sr-only"> {beneficiary.name} for a transfer</span>
-        </Link>
-        <Button
-          variant="secondary"
-          disabled={remove.busy}
-          onClick={() => {
-            if (window.confirm(`Remove ${beneficiary.name} from your beneficiaries?`)) void remove.run();
-          }}
-        >
-          Remove<span className="sr-only"> {beneficiary.name}</span>
-        </Button>
-      </div>
+      {/* The question takes the place of both buttons, on a line of its own under the payee. */}
+      <ConfirmInline
+        question={`Remove ${beneficiary.name} from your beneficiaries?`}
+        confirmLabel="Remove"
+        busyLabel="Removing..."
+        tone="danger"
+        onConfirm={() => remove.run()}
+      >
+        {(opener) => (
+          <div className="flex gap-2">
+            <Link to={transferLinkFor(beneficiary)} className={buttonClass('primary')}>
+              Use<span className="sr-only"> {beneficiary.name} for a transfer</span>
+            </Link>
+            <Button {...opener} variant="secondary" disabled={remove.busy}>
+              Remove<span className="sr-only"> {beneficiary.name}</span>
+            </Button>
+          </div>
+        )}
+      </ConfirmInline>
     </li>
   );
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { LoanDto } from '../../../../shared/contracts/loans';
 import { Alert } from '../../../components/ui/alert';
 import { Button, buttonClass } from '../../../components/ui/button';
+import { ConfirmInline } from '../../../components/ui/confirm-inline';
 import { useAction } from '../../../lib/action';
 import { errorMessage } from '../../../lib/api';
 import { useIdempotencyKey } from '../../../lib/idempotency';
@@ -47,30 +48,39 @@ function LoanCard({ loan }: { loan: LoanDto }) {
             </p>
           ) : null}
         </div>
-        <div className="flex items-center gap-3">
+        <div className="flex flex-wrap items-center gap-3">
           <LoanStatusBadge status={loan.status} />
           {next ? (
-            <Button
-              disabled={repay.busy}
-              onClick={() => {
-                if (window.confirm(`Pay installment ${next.number} of ${formatDollars(next.payment)} from your checking account now?`))
-                  void repay.run(next.number);
-              }}
+            <ConfirmInline
+              question={`Pay installment ${next.number} of ${formatDollars(next.payment)} from your checking account now?`}
+              confirmLabel={`Pay ${formatDollars(next.payment)}`}
+              busyLabel="Paying..."
+              onConfirm={() => repay.run(next.number)}
+              className="w-full sm:w-96"
             >
-              {repay.busy ? 'Paying...' : `Pay installment ${next.number}: ${formatDollars(next.payment)}`}
-              <span className="sr-only"> of the {loanLabel(loan.loanType).toLowerCase()}</span>
-            </Button>
+              {(opener) => (
+                <Button {...opener} disabled={repay.busy}>
+                  {repay.busy ? 'Paying...' : `Pay installment ${next.number}: ${formatDollars(next.payment)}`}
+                  <span className="sr-only"> of the {loanLabel(loan.loanType).toLowerCase()}</span>
+                </Button>
+              )}
+            </ConfirmInline>
           ) : null}
           {loan.status === 'pending' ? (
-            <Button
-              variant="secondary"
-              disabled={withdraw.busy}
-              onClick={() => {
-                if (window.confirm('Withdraw this loan application?')) void withdraw.run();
-              }}
+            <ConfirmInline
+              question="Withdraw this loan application?"
+              confirmLabel="Withdraw application"
+              busyLabel="Withdrawing..."
+              tone="danger"
+              onConfirm={() => withdraw.run()}
+              className="w-full sm:w-96"
             >
-              Withdraw<span className="sr-only"> the {loanLabel(loan.loanType).toLowerCase()} application</span>
-            </Button>
+              {(opener) => (
+                <Button {...opener} variant="secondary" disabled={withdraw.busy}>
+                  Withdraw<span className="sr-only"> the {loanLabel(loan.loanType).toLowerCase()} application</span>
+                </Button>
+              )}
+            </ConfirmInline>
           ) : null}
         </div>
       </div>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { StaffMember } from '../../../../shared/contracts/staff';
 import { STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from '../../../../shared/staff-roles';
 import { Button } from '../../../components/ui/button';
+import { ConfirmInline } from '../../../components/ui/confirm-inline';
 import { DataTable } from '../../../components/ui/data-table';
 import { useAction } from '../../../lib/action';
 import { formatDate } from '../../../lib/format';
@@ -17,6 +18,9 @@ const STATUS_TONES: Record<StaffMember['staffStatus'], string> = {
   suspended: 'bg-red-100 text-red-900',
 };
 
+/** A question in the actions cell: the card's width on a phone, a column of readable width in the table. */
+const panelClass = 'w-full md:w-80';
+
 function StatusBadge({ status }: { status: StaffMember['staffStatus'] }) {
   return <span className={`rounded px-2 py-0.5 text-xs font-semibold ${STATUS_TONES[status]}`}>{STATUS_LABELS[status]}</span>;
 }
@@ -29,12 +33,6 @@ function StaffActions({ member, isSelf }: { member: StaffMember; isSelf: boolean
   const resend = useAction(() => resendStaffInvitation(member._id), { successToast: (message) => message, errorToast: true });
   const selectId = `staff-role-${member._id}`;
   const suspended = member.staffStatus === 'suspended';
-  const confirmAccess = () => {
-    const question = suspended
-      ? `Reinstate back office access for ${member.name}?`
-      : `Suspend back office access for ${member.name}? Their sessions end at once and they cannot sign in until reinstated.`;
-    if (window.confirm(question)) void access.run(suspended ? 'reinstate' : 'suspend');
-  };
   // Two groups that never break inside: the role (select and its button), then the access buttons
   // (a new link while invited, Suspend or Reinstate). From 768 px they are two right-aligned lines
   // for every member, the role over the access: on one line, an active member's three controls set
@@ -43,58 +41,77 @@ function StaffActions({ member, isSelf }: { member: StaffMember; isSelf: boolean
   // On a phone's card the access buttons go under the role too. The order of the controls (and of
   // Tab) is the same at every width.
   const invited = member.staffStatus === 'invited';
+  // Either question takes the place of all the member's controls (the role select keeps its choice).
   return (
-    <div className="flex flex-wrap items-center gap-2 md:flex-col md:items-end">
-      <div className="flex items-center gap-2">
-        <label htmlFor={selectId} className="sr-only">
-          Role for {member.name}
-        </label>
-        <select
-          id={selectId}
-          value={role}
-          onChange={(event) => setRole(event.target.value as StaffRole)}
-          className="rounded-md border border-slate-400 bg-white px-2 py-2 text-sm text-slate-900 focus:outline-none focus:ring-2 focus:ring-brand-600"
+    <ConfirmInline
+      question={
+        suspended
+          ? `Reinstate back office access for ${member.name}?`
+          : `Suspend back office access for ${member.name}? Their sessions end at once and they cannot sign in until reinstated.`
+      }
+      confirmLabel={suspended ? 'Reinstate' : 'Suspend'}
+      busyLabel={suspended ? 'Reinstating...' : 'Suspending...'}
+      tone={suspended ? 'primary' : 'danger'}
+      onConfirm={() => access.run(suspended ? 'reinstate' : 'suspend')}
+      className={panelClass}
+    >
+      {(accessOpener) => (
+        <ConfirmInline
+          question={`Send ${member.name} a new invitation link? The earlier link stops working.`}
+          confirmLabel="Send new link"
+          busyLabel="Sending..."
+          onConfirm={() => resend.run()}
+          className={panelClass}
         >
-          {STAFF_ROLES.map((each) => (
-            <option key={each} value={each}>
-              {STAFF_ROLE_LABELS[each]}
-            </option>
-          ))}
-        </select>
-        <Button
-          variant="secondary"
-          onClick={() => void change.run()}
-          disabled={change.busy || role === member.staffRole}
-          aria-label={`Change role of ${member.name}`}
-        >
-          Change role
-        </Button>
-      </div>
-      <div className="flex items-center gap-2 empty:hidden">
-        {invited ? (
-          <Button
-            variant="secondary"
-            onClick={() => {
-              if (window.confirm(`Send ${member.name} a new invitation link? The earlier link stops working.`)) void resend.run();
-            }}
-            disabled={resend.busy}
-            aria-label={`Send ${member.name} a new invitation link`}
-          >
-            Send a new link
-          </Button>
-        ) : null}
-        {isSelf ? null : (
-          <Button
-            variant={suspended ? 'secondary' : 'danger'}
-            onClick={confirmAccess}
-            disabled={access.busy}
-            aria-label={`${suspended ? 'Reinstate' : 'Suspend'} ${member.name}`}
-          >
-            {suspended ? 'Reinstate' : 'Suspend'}
-          </Button>
-        )}
-      </div>
-    </div>
+          {(resendOpener) => (
+            <div className="flex flex-wrap items-center gap-2 md:flex-col md:items-end">
+              <div className="flex items-center gap-2">
+                <label htmlFor={selectId} className="sr-only">
+                  Role for {member.name}
+                </label>
+                <select
+                  id={selectId}
+                  value={role}
+                  onChange={(event) => setRole(event.target.value as StaffRole)}
+                  className="rounded-md border border-slate-400 bg-white px-2 py-2 text-sm text-slate-900 focus:outline-none focus:ring-2 focus:ring-brand-600"
+                >
+                  {STAFF_ROLES.map((each) => (
+                    <option key={each} value={each}>
+                      {STAFF_ROLE_LABELS[each]}
+                    </option>
+                  ))}
+                </select>
+                <Button
+                  variant="secondary"
+                  onClick={() => void change.run()}
+                  disabled={change.busy || role === member.staffRole}
+                  aria-label={`Change role of ${member.name}`}
+                >
+                  Change role
+                </Button>
+              </div>
+              <div className="flex items-center gap-2 empty:hidden">
+                {invited ? (
+                  <Button {...resendOpener} variant="secondary" disabled={resend.busy} aria-label={`Send ${member.name} a new invitation link`}>
+                    Send a new link
+                  </Button>
+                ) : null}
+                {isSelf ? null : (
+                  <Button
+                    {...accessOpener}
+                    variant={suspended ? 'secondary' : 'danger'}
+                    disabled={access.busy}
+                    aria-label={`${suspended ? 'Reinstate' : 'Suspend'} ${member.name}`}
+                  >
+                    {suspended ? 'Reinstate' : 'Suspend'}
+                  </Button>
+                )}
+              </div>
+            </div>
+          )}
+        </ConfirmInline>
+      )}
+    </ConfirmInline>
   );
 }
 

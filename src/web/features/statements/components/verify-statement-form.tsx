@@ -1,9 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { VerifyResult } from '../../../../shared/contracts/statements';
 import { UPLOAD_BYTES_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { errorMessage } from '../../../lib/api';
+import { TextField } from '../../../components/ui/form';
+import { ApiError, errorMessage } from '../../../lib/api';
 import { formatDate, formatMonth } from '../../../lib/format';
 import { verifyStatement } from '../api/verify-statement';
 
@@ -14,27 +15,29 @@ const SIZE_MB = UPLOAD_BYTES_MAX / 1024 / 1024;
  * keeps the page's JavaScript small; the server checks everything again anyway.
  */
 export function VerifyStatementForm({ bankName }: { bankName: string }) {
-  const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  // What went wrong; `file` when it is about the chosen file (the field then says it too).
+  const [problem, setProblem] = useState<{ message: string; file: boolean } | null>(null);
   const [result, setResult] = useState<{ name: string; answer: VerifyResult } | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setResult(null);
-    if (!file) return setProblem('Please choose the statement PDF to check.');
-    if (file.size === 0) return setProblem('That file is empty. Please choose the statement PDF exactly as it was downloaded.');
-    if (file.size > UPLOAD_BYTES_MAX) return setProblem(`That file is larger than ${SIZE_MB} MB: no statement of ours is.`);
+    const fileProblem = (message: string) => setProblem({ message, file: true });
+    if (!file) return fileProblem('Please choose the statement PDF to check.');
+    if (file.size === 0) return fileProblem('That file is empty. Please choose the statement PDF exactly as it was downloaded.');
+    if (file.size > UPLOAD_BYTES_MAX) return fileProblem(`That file is larger than ${SIZE_MB} MB: no statement of ours is.`);
     // Every PDF starts with "%PDF-": anything else is the wrong file, not an edited statement.
     if ((await file.slice(0, 5).text()) !== '%PDF-')
-      return setProblem(`${file.name} is not a PDF. Please choose the statement PDF exactly as it was downloaded.`);
+      return fileProblem(`${file.name} is not a PDF. Please choose the statement PDF exactly as it was downloaded.`);
     setProblem(null);
     setBusy(true);
     try {
       setResult({ name: file.name, answer: await verifyStatement(file) });
     } catch (error) {
-      setProblem(errorMessage(error));
+      // The server names the field when the file is at fault (missing, too large); not when it is busy or unreachable.
+      setProblem({ message: errorMessage(error), file: error instanceof ApiError && (!!error.fields?.file || error.status === 413) });
     } finally {
       setBusy(false);
     }
@@ -43,33 +46,27 @@ export function VerifyStatementForm({ bankName }: { bankName: string }) {
   return (
     <div className="space-y-6">
       <form onSubmit={submit} noValidate aria-label="Check a statement" className="space-y-4">
-        <div>
-          <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
-            Statement PDF
-          </label>
-          <input
-            id={inputId}
-            type="file"
-            accept="application/pdf,.pdf"
-            aria-describedby={`${inputId}-hint`}
-            aria-invalid={problem ? true : undefined}
-            onChange={(event) => {
-              setFile(event.target.files?.[0] ?? null);
-              setProblem(null);
-              setResult(null);
-            }}
-            className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 file:mr-4 file:rounded file:border-0 file:bg-brand-50 file:px-3 file:py-1 file:font-semibold file:text-brand-800 focus:outline-none focus:ring-2 focus:ring-brand-600"
-          />
-          <p id={`${inputId}-hint`} className="mt-1 text-sm text-slate-600">
-            The file exactly as the customer downloaded it from {bankName} (at most {SIZE_MB} MB). It is only hashed, not kept.
-          </p>
-        </div>
+        {/* A field like every form's (components/ui/form.tsx): the problem is shown under it and is
+            its description, and it is marked invalid; the alert below announces the problem once. */}
+        <TextField
+          label="Statement PDF"
+          type="file"
+          accept="application/pdf,.pdf"
+          error={problem?.file ? problem.message : undefined}
+          hint={`The file exactly as the customer downloaded it from ${bankName} (at most ${SIZE_MB} MB). It is only hashed, not kept.`}
+          onChange={(event) => {
+            setFile(event.target.files?.[0] ?? null);
+            setProblem(null);
+            setResult(null);
+          }}
+          className="file:mr-4 file:rounded file:border-0 file:bg-brand-50 file:px-3 file:py-1 file:font-semibold file:text-brand-800"
+        />
         <Button type="submit" disabled={busy} className="px-6 py-3 text-base">
           {busy ? 'Checking…' : 'Check statement'}
         </Button>
       </form>
       <div aria-live="polite">
-        {problem ? <Alert tone="error">{problem}</Alert> : null}
+        {problem ? <Alert tone="error">{problem.message}</Alert> : null}
         {result ? <VerifyAnswer name={result.name} answer={result.answer} bankName={bankName} /> : null}
       </div>
     </div>
