@@ -1,27 +1,8 @@
-import pg from 'pg';
-import { runningEmbeddedUrl } from '../src/server/db/embedded';
 import { ADMIN, expect, signInAs, tabTo, test } from './support/fixtures';
+import { queueFailingJob } from './support/jobs';
 
 // The back office's queue page: a job that fails for real (a payload its task refuses, one
 // attempt), found under Failed with its error and retried with the keyboard only.
-
-const dataDir = `/tmp/ledgerline-e2e-${Number(process.env.E2E_PORT ?? 3100)}`;
-
-/** Queues a send_mail job that fails on its only attempt (its payload names no outbox row). */
-async function queueFailingJob(): Promise<string> {
-  const url = runningEmbeddedUrl(dataDir);
-  if (!url) throw new Error(`no running PostgreSQL in ${dataDir}`);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const result = await client.query<{ id: string }>(
-      `select id::text as id from graphile_worker.add_job('send_mail', '{"outboxId": "not-a-number"}'::json, max_attempts => 1)`,
-    );
-    return result.rows[0]!.id;
-  } finally {
-    await client.end();
-  }
-}
 
 for (const width of [375, 1280]) {
   test(`staff find a failed job with its error and retry it with the keyboard at ${width} px`, async ({ page, checkA11y }) => {

@@ -1,6 +1,4 @@
 import { request as requests, type Locator, type Page } from '@playwright/test';
-import pg from 'pg';
-import { runningEmbeddedUrl } from '../src/server/db/embedded';
 import { awaitingApproval } from '../src/shared/contracts/approvals';
 import { STAFF_INVITATION_RESENT_MESSAGE, STAFF_ROLE_CHANGED_MESSAGE } from '../src/shared/contracts/staff';
 import { staffCode, totpStepAt } from '../tests/support/totp';
@@ -19,6 +17,7 @@ import {
   virtualAuthenticator,
   waitForHydration,
 } from './support/fixtures';
+import { queueFailingJob } from './support/jobs';
 import { expectFocusVisible, focused, focusSettled } from './support/keyboard';
 
 // The pages admin-keyboard.spec.ts does not walk, with the keyboard only (Tab, Shift+Tab, Enter,
@@ -29,7 +28,6 @@ import { expectFocusVisible, focused, focusSettled } from './support/keyboard';
 // page's body (lib/focus.ts); Escape closes an open inline form and returns to the button that
 // opened it. axe on every state looked at.
 
-const dataDir = `/tmp/ledgerline-e2e-${Number(process.env.E2E_PORT ?? 3100)}`;
 const suffix = () => Math.random().toString(36).slice(2, 7);
 
 /** Tabs to a control (from wherever focus is: a long list takes many presses) and checks that its focus shows. */
@@ -56,22 +54,6 @@ async function focusKept(page: Page, what: string): Promise<{ tag: string; text:
 
 /** Whether the focused element is inside `container`. */
 const focusIn = (container: Locator) => container.evaluate((element) => element.contains(document.activeElement));
-
-/** Queues a send_mail job that fails on its only attempt (its payload names no outbox row); answers its id. */
-async function queueFailingJob(): Promise<string> {
-  const url = runningEmbeddedUrl(dataDir);
-  if (!url) throw new Error(`no running PostgreSQL in ${dataDir}`);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const result = await client.query<{ id: string }>(
-      `select id::text as id from graphile_worker.add_job('send_mail', '{"outboxId": "not-a-number"}'::json, max_attempts => 1)`,
-    );
-    return result.rows[0]!.id;
-  } finally {
-    await client.end();
-  }
-}
 
 test('staff: invite, change a role, send a new link, suspend and reinstate with the keyboard; focus stays on the control pressed', async ({
   page,
