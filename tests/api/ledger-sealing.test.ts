@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryHash, GENESIS_HASH } from '../../src/server/ledger/chain';
 import { bankAccountId, type EntryInput, postEntries } from '../../src/server/ledger/posting';
 import { sealAll } from '../../src/server/ledger/sealer';
-import { loadHashedEntries, storedForm, writtenEntry } from '../../src/server/ledger/written';
+import { doneWithWritten, loadHashedEntries, storedForm, writtenEntry } from '../../src/server/ledger/written';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { chainedSince } from '../../src/server/notifications/ledger-notifier';
 import * as notifications from '../../src/server/notifications/repository';
@@ -147,6 +147,56 @@ describe('sealing from what was written', () => {
     expect(jamieHears).toHaveLength(1);
     // Forgotten, the same positions are read: the same rows.
     expect(await chainedSince(db, after, 100)).toEqual(read);
+  });
+
+  it('holds what the sealer read for the money notifier, so entries another process wrote are read once, and lets them go once notified', async () => {
+    const db = ctx.database.db;
+    const alex = await createCustomer(ctx, { email: 'read.alex@example.com' });
+    const jamie = await createCustomer(ctx, { email: 'read.jamie@example.com' });
+    const checkingOf = async (userId: string) =>
+      (await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).where('kind', '=', 'checking').executeTakeFirstOrThrow()).id;
+    const [alexChecking, jamieChecking, cash] = await Promise.all([checkingOf(alex.userId), checkingOf(jamie.userId), bankAccountId(db, 'bank_cash')]);
+    await sealAll(db);
+    await drainJobs(ctx);
+    const after = await notifications.chainHeadPosition(db);
+    const posted = await db.transaction().execute((trx) =>
+      postEntries(trx, [
+        {
+          kind: 'adjustment',
+          description: 'Deposit',
+          authorId: null,
+          postings: [
+            { accountId: cash, amountCents: -80_00, counterparty: 'Bank adjustment' },
+            { accountId: alexChecking, amountCents: 80_00, counterparty: 'Bank adjustment' },
+          ],
+        },
+        {
+          kind: 'transfer',
+          description: 'Dinner',
+          authorId: alex.userId,
+          postings: [
+            { accountId: alexChecking, amountCents: -25_00, memo: 'Dinner', counterparty: 'Jamie Lee' },
+            { accountId: jamieChecking, amountCents: 25_00, memo: 'Transfer from Alex Morgan: Dinner', counterparty: 'Alex Morgan' },
+          ],
+        },
+      ]),
+    );
+    const ids = posted.map((entry) => entry.id);
+    // As a cluster's primary finds what its workers wrote: nothing of it in this process's memory.
+    doneWithWritten(ids, 'notifier');
+    expect(ids.some((id) => writtenEntry(id) !== undefined)).toBe(false);
+    await sealAll(db);
+    // The sealer read them, and holds them for the notifier, as stored.
+    expect(ids.every((id) => writtenEntry(id) !== undefined)).toBe(true);
+    const stored = await loadHashedEntries(db, ids);
+    for (const id of ids) expect(writtenEntry(id)).toEqual(stored.get(id));
+    expect(await verifyLedger(db)).toMatchObject({ ok: true, unsealed: 0 });
+    // The notifier tells Jamie from them and lets them go.
+    await drainJobs(ctx);
+    expect(ids.some((id) => writtenEntry(id) !== undefined)).toBe(false);
+    const jamieHears = await db.selectFrom('notifications').select('title').where('user_id', '=', jamie.userId).where('kind', '=', 'money_received').execute();
+    expect(jamieHears).toHaveLength(1);
+    expect((await chainedSince(db, after, 100)).map((row) => row.entry_id)).toEqual([ids[0], ids[0], ids[1], ids[1]]);
   });
 
   it('catches an entry edited after its commit and before sealing: the chain holds what was written', async () => {

@@ -39,7 +39,7 @@ export async function sealPending(db: DB, batchMax = SEAL_BATCH_MAX): Promise<nu
     const pending = await trx.selectFrom('ledger_unsealed').select('entry_id').orderBy('seq').limit(batchMax).execute();
     if (pending.length === 0) return 0;
     ids = pending.map((row) => row.entry_id);
-    const entries = await storedEntries(trx, ids);
+    const entries = await storedEntries(trx, ids, 'sealer');
     let { position, hash: prevHash } = await chainHead(trx);
     const rows: Array<{ position: number; entryId: string; prevHash: string; hash: string }> = [];
     for (const id of ids) {

@@ -102,7 +102,7 @@ function groupByEntry(rows: repository.ChainedPosting[]): repository.ChainedPost
 /**
  * The postings of the entries chained at positions (after, after + count], in chain order and each
  * entry's in posting (id) order: from what this process wrote while it still holds them
- * (ledger/written.ts), the rest read, as the sealer does.
+ * (ledger/written.ts) or the sealer read just before, the rest read.
  */
 export async function chainedSince(db: DB, after: number, count: number): Promise<repository.ChainedPosting[]> {
   const links = await repository.chainLinks(db, after, count);
@@ -110,6 +110,7 @@ export async function chainedSince(db: DB, after: number, count: number): Promis
   const entries = await storedEntries(
     db,
     links.map((link) => link.entry_id),
+    'notifier',
   );
   const accounts = await repository.accountKinds(db, [
     ...new Set([...entries.values()].flatMap((entry) => entry.postings.map((posting) => posting.accountId))),
