@@ -18,6 +18,46 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
+/** Two new customers' accounts and the bank's cash account. */
+async function twoCustomers(prefix: string) {
+  const db = ctx.database.db;
+  const alex = await createCustomer(ctx, { email: `${prefix}.alex@example.com` });
+  const jamie = await createCustomer(ctx, { email: `${prefix}.jamie@example.com` });
+  const accountOf = async (userId: string, kind: 'savings' | 'checking') =>
+    (await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).where('kind', '=', kind).executeTakeFirstOrThrow()).id;
+  const [alexChecking, alexSavings, jamieChecking, cash] = await Promise.all([
+    accountOf(alex.userId, 'checking'),
+    accountOf(alex.userId, 'savings'),
+    accountOf(jamie.userId, 'checking'),
+    bankAccountId(db, 'bank_cash'),
+  ]);
+  return { alex, jamie, alexChecking, alexSavings, jamieChecking, cash };
+}
+
+/** The bank pays Alex $50, and Alex pays Jamie the rent: Jamie is to be told of it. */
+function depositAndRent({ alex, alexChecking, jamieChecking, cash }: Awaited<ReturnType<typeof twoCustomers>>): EntryInput[] {
+  return [
+    {
+      kind: 'adjustment',
+      description: 'Deposit',
+      authorId: null,
+      postings: [
+        { accountId: cash, amountCents: -50_00, counterparty: 'Bank adjustment' },
+        { accountId: alexChecking, amountCents: 50_00, counterparty: 'Bank adjustment' },
+      ],
+    },
+    {
+      kind: 'transfer',
+      description: 'Rent',
+      authorId: alex.userId,
+      postings: [
+        { accountId: alexChecking, amountCents: -12_34, memo: 'Rent', counterparty: 'Jamie Lee' },
+        { accountId: jamieChecking, amountCents: 12_34, memo: 'Transfer from Alex Morgan: Rent', counterparty: 'Alex Morgan' },
+      ],
+    },
+  ];
+}
+
 describe('sealing from what was written', () => {
   it('hashes each written entry exactly as a read of it after the commit would, and declines what PostgreSQL respells', async () => {
     const db = ctx.database.db;
@@ -83,38 +123,13 @@ describe('sealing from what was written', () => {
 
   it('notifies from what was written exactly as from a read, and forgets each entry once notified', async () => {
     const db = ctx.database.db;
-    const alex = await createCustomer(ctx, { email: 'written.alex@example.com' });
-    const jamie = await createCustomer(ctx, { email: 'written.jamie@example.com' });
-    const accountOf = async (userId: string, kind: 'savings' | 'checking') =>
-      (await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).where('kind', '=', kind).executeTakeFirstOrThrow()).id;
-    const [alexChecking, alexSavings, jamieChecking, cash] = await Promise.all([
-      accountOf(alex.userId, 'checking'),
-      accountOf(alex.userId, 'savings'),
-      accountOf(jamie.userId, 'checking'),
-      bankAccountId(db, 'bank_cash'),
-    ]);
+    const customers = await twoCustomers('written');
+    const { alex, jamie, alexChecking, alexSavings } = customers;
     await sealAll(db);
     const after = await notifications.chainHeadPosition(db);
     const posted = await db.transaction().execute((trx) =>
       postEntries(trx, [
-        {
-          kind: 'adjustment',
-          description: 'Deposit',
-          authorId: null,
-          postings: [
-            { accountId: cash, amountCents: -50_00, counterparty: 'Bank adjustment' },
-            { accountId: alexChecking, amountCents: 50_00, counterparty: 'Bank adjustment' },
-          ],
-        },
-        {
-          kind: 'transfer',
-          description: 'Rent',
-          authorId: alex.userId,
-          postings: [
-            { accountId: alexChecking, amountCents: -12_34, memo: 'Rent', counterparty: 'Jamie Lee' },
-            { accountId: jamieChecking, amountCents: 12_34, memo: 'Transfer from Alex Morgan: Rent', counterparty: 'Alex Morgan' },
-          ],
-        },
+        ...depositAndRent(customers),
         {
           kind: 'internal',
           description: 'To savings',
@@ -151,36 +166,11 @@ describe('sealing from what was written', () => {
 
   it('holds what the sealer read for the money notifier, so entries another process wrote are read once, and lets them go once notified', async () => {
     const db = ctx.database.db;
-    const alex = await createCustomer(ctx, { email: 'read.alex@example.com' });
-    const jamie = await createCustomer(ctx, { email: 'read.jamie@example.com' });
-    const checkingOf = async (userId: string) =>
-      (await db.selectFrom('ledger_accounts').select('id').where('owner_id', '=', userId).where('kind', '=', 'checking').executeTakeFirstOrThrow()).id;
-    const [alexChecking, jamieChecking, cash] = await Promise.all([checkingOf(alex.userId), checkingOf(jamie.userId), bankAccountId(db, 'bank_cash')]);
+    const customers = await twoCustomers('read');
     await sealAll(db);
     await drainJobs(ctx);
     const after = await notifications.chainHeadPosition(db);
-    const posted = await db.transaction().execute((trx) =>
-      postEntries(trx, [
-        {
-          kind: 'adjustment',
-          description: 'Deposit',
-          authorId: null,
-          postings: [
-            { accountId: cash, amountCents: -80_00, counterparty: 'Bank adjustment' },
-            { accountId: alexChecking, amountCents: 80_00, counterparty: 'Bank adjustment' },
-          ],
-        },
-        {
-          kind: 'transfer',
-          description: 'Dinner',
-          authorId: alex.userId,
-          postings: [
-            { accountId: alexChecking, amountCents: -25_00, memo: 'Dinner', counterparty: 'Jamie Lee' },
-            { accountId: jamieChecking, amountCents: 25_00, memo: 'Transfer from Alex Morgan: Dinner', counterparty: 'Alex Morgan' },
-          ],
-        },
-      ]),
-    );
+    const posted = await db.transaction().execute((trx) => postEntries(trx, depositAndRent(customers)));
     const ids = posted.map((entry) => entry.id);
     // As a cluster's primary finds what its workers wrote: nothing of it in this process's memory.
     doneWithWritten(ids, 'notifier');
@@ -194,7 +184,7 @@ describe('sealing from what was written', () => {
     // The notifier tells Jamie from them and lets them go.
     await drainJobs(ctx);
     expect(ids.some((id) => writtenEntry(id) !== undefined)).toBe(false);
-    const jamieHears = await db.selectFrom('notifications').select('title').where('user_id', '=', jamie.userId).where('kind', '=', 'money_received').execute();
+    const jamieHears = await db.selectFrom('notifications').select('title').where('user_id', '=', customers.jamie.userId).where('kind', '=', 'money_received').execute();
     expect(jamieHears).toHaveLength(1);
     expect((await chainedSince(db, after, 100)).map((row) => row.entry_id)).toEqual([ids[0], ids[0], ids[1], ids[1]]);
   });
