@@ -256,7 +256,7 @@ interface ApiResult {
  * One kept-alive HTTP/1.1 connection a client, spoken over a plain socket: a request is one
  * string written at once, and an answer is read as far as its status line and Content-Length.
  * The load generator shares the two cores with the bank and PostgreSQL, as pgbench's client does
- * with PostgreSQL; Node's `http` client cost about 0.15 ms of CPU a transfer, a third of what the
+ * with PostgreSQL; Node's `http` client cost about 0.12 ms of CPU a transfer, a third of what the
  * bank itself spends, and every client's round trip waited for it. Fastify always answers with a
  * Content-Length; anything else fails the run.
  */
