@@ -184,7 +184,12 @@ describe('sealing from what was written', () => {
     // The notifier tells Jamie from them and lets them go.
     await drainJobs(ctx);
     expect(ids.some((id) => writtenEntry(id) !== undefined)).toBe(false);
-    const jamieHears = await db.selectFrom('notifications').select('title').where('user_id', '=', customers.jamie.userId).where('kind', '=', 'money_received').execute();
+    const jamieHears = await db
+      .selectFrom('notifications')
+      .select('title')
+      .where('user_id', '=', customers.jamie.userId)
+      .where('kind', '=', 'money_received')
+      .execute();
     expect(jamieHears).toHaveLength(1);
     expect((await chainedSince(db, after, 100)).map((row) => row.entry_id)).toEqual([ids[0], ids[0], ids[1], ids[1]]);
   });
