@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useRef } from 'react';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { SessionList } from '../../components/ui/session-list';
@@ -14,19 +13,16 @@ import { endOtherSessions, endSession, mySessionsQuery } from './sessions-api';
  */
 export function Sessions() {
   const { data, isPending, error } = useQuery(mySessionsQuery());
-  // The button pressed goes (its session ended) or is disabled (no other session left): focus moves
-  // to the list's heading rather than fall to the page, and the toast says what happened.
-  const heading = useRef<HTMLHeadingElement>(null);
-  const focusHeading = () => heading.current?.focus();
+  // The button pressed goes (its session ended) or is disabled (no other session left): useAction puts
+  // focus on the next session's button, else on this section's heading (lib/focus.ts); the toast
+  // says what happened.
   const endOne = useAction((id: string) => endSession(id), {
     successToast: (message) => message ?? 'Session ended',
     errorToast: true,
-    onSuccess: focusHeading,
   });
   const endOthers = useAction(() => endOtherSessions(), {
     successToast: (message) => message ?? 'Signed out everywhere else',
     errorToast: true,
-    onSuccess: focusHeading,
   });
   const others = data?.filter((session) => !session.current) ?? [];
 
@@ -34,7 +30,7 @@ export function Sessions() {
     <section aria-labelledby="sessions-heading" className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h2 ref={heading} id="sessions-heading" tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
+          <h2 id="sessions-heading" className="text-lg font-semibold text-slate-900">
             Where you are signed in
           </h2>
           <p className="text-sm text-slate-700">If you do not recognise a device, end its session and change your password.</p>
