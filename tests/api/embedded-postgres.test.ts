@@ -1,11 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from '../../src/server/db/embedded';
+import { isAlive, startEmbeddedPostgres } from '../../src/server/db/embedded';
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-embedded-'));
-afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));
+/** Processes a failed test could leave running: the owners, and any PostgreSQL under the directory. */
+const owners: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of owners) if (child.exitCode === null) child.kill('SIGKILL');
+  const pidFile = path.join(directory, 'shared', 'postmaster.pid');
+  if (fs.existsSync(pidFile)) {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+    if (pid > 0 && isAlive(pid)) process.kill(pid, 'SIGINT');
+  }
+  fs.rmSync(directory, { recursive: true, force: true });
+});
+
+/** Another process that starts the embedded PostgreSQL of `databaseDir` and keeps it (as a running bank does). */
+async function anotherOwner(databaseDir: string) {
+  const script = path.join(directory, 'owner.mts');
+  fs.writeFileSync(
+    script,
+    `import { startEmbeddedPostgres } from ${JSON.stringify(path.resolve('src/server/db/embedded.ts'))};\n` +
+      `const server = await startEmbeddedPostgres(${JSON.stringify(databaseDir)});\n` +
+      `console.log('ready ' + server.url('postgres'));\n` +
+      `setInterval(() => {}, 1000);\n`,
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  owners.push(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /ready (\S+)/.exec(output);
+      if (ready) resolve(ready[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`the owner exited (${code}) before its PostgreSQL was ready`)));
+  });
+  return { child, url };
+}
+
+const answers = async (url: string) => {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query('select 1 as one')).rows[0].one === 1;
+  } finally {
+    await client.end();
+  }
+};
+
+const postmasterPid = (databaseDir: string) => Number(fs.readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 describe('the embedded PostgreSQL', () => {
   it('refuses to initialise over a directory that holds other files, and leaves them there', async () => {
@@ -17,4 +65,27 @@ describe('the embedded PostgreSQL', () => {
     expect(fs.readFileSync(path.join(target, 'precious.txt'), 'utf8')).toBe('keep me');
     expect(fs.readdirSync(target)).toEqual(['precious.txt']);
   });
+
+  it('leaves a running bank its PostgreSQL (a second start on the same DATA_DIR is refused), and takes over one left orphaned', async () => {
+    const target = path.join(directory, 'shared');
+    const owner = await anotherOwner(target);
+    const pid = postmasterPid(target);
+
+    // A second start while the first still runs: refused, and the first's database keeps answering.
+    await expect(startEmbeddedPostgres(target)).rejects.toThrow(/is in use by another running Ledgerline \(process \d+, its PostgreSQL \d+\)/);
+    expect(isAlive(pid)).toBe(true);
+    expect(await answers(owner.url)).toBe(true);
+
+    // The owner killed outright leaves its PostgreSQL orphaned: the next start stops it and takes over.
+    owner.child.kill('SIGKILL');
+    await new Promise((resolve) => owner.child.once('exit', resolve));
+    expect(isAlive(pid)).toBe(true);
+    const server = await startEmbeddedPostgres(target);
+    try {
+      expect(isAlive(pid)).toBe(false);
+      expect(await answers(server.url('postgres'))).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });

@@ -87,14 +87,40 @@ export function runningEmbeddedUrl(dataDir: string): string | null {
 }
 
 /**
+ * The Node process that started PostgreSQL `pid` and still runs it (its parent, read from Linux's
+ * /proc), or null: the parent is gone (PostgreSQL was orphaned and adopted by init or a
+ * subreaper, which is not Node), or this system cannot tell.
+ */
+function liveNodeParent(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (command) state ppid ...": the command may hold spaces and parentheses, so read after the last ")".
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!Number.isInteger(parent) || parent <= 1 || parent === process.pid) return null;
+    const command = fs.readFileSync(`/proc/${parent}/cmdline`, 'utf8').split('\0');
+    return command.some((part) => path.basename(part) === 'node' || part.endsWith('/node')) ? parent : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * A server left running by a process that was killed (SIGKILL leaves PostgreSQL orphaned) still
  * holds the data directory: stop it cleanly so this start can take over. Its data is intact.
+ * A server that a running app still owns (a second `npm start` on the same DATA_DIR) is left
+ * alone and this start refused: stopping it would take the running bank's database away.
  */
 async function stopOrphan(databaseDir: string): Promise<void> {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return;
   const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  const owner = liveNodeParent(pid);
+  if (owner !== null) {
+    throw new Error(
+      `${databaseDir} is in use by another running Ledgerline (process ${owner}, its PostgreSQL ${pid}): stop that one first, or start this one with another DATA_DIR`,
+    );
+  }
   process.kill(pid, 'SIGINT');
   for (let waitedMs = 0; waitedMs < 15_000 && isAlive(pid); waitedMs += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
