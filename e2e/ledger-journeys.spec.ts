@@ -9,6 +9,7 @@ import {
   demoMoneyTest as test,
   fromOurPages,
   approveAsSecondStaff,
+  tabTo,
 } from './support/fixtures';
 
 /** Sonner's rich-colour toasts fail axe's contrast check (root Toaster, reported to the lead): let them go first. */
@@ -81,13 +82,25 @@ test.describe('money journeys', () => {
     await expect(page.getByRole('alert')).toHaveText('Please fill all fields');
     await page.getByLabel('From account').selectOption('checking');
     await page.getByLabel('Amount (USD)').fill('40');
-    await page.getByLabel('Recipient name').fill('Jamie Lee');
+    // A slip in the name: the summary says whose account it is (confirmation of payee, ADR 029),
+    // and "Use Jamie Lee" goes back to the form with the holder's name, ready to continue.
+    await page.getByLabel('Recipient name').fill('Jamie Lea');
     await page.getByLabel('Account number').fill(payee.number);
     await page.getByLabel('Description (optional)').fill('Concert tickets');
     const after = await lastMailId(page);
     await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Transfer summary' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'The name is close, but this account is held by Jamie Lee.' })).toBeVisible();
+    await checkA11y();
+    await tabTo(page, page.getByRole('button', { name: 'Use Jamie Lee' }));
+    await page.keyboard.press('Enter');
+    await expect(page.getByLabel('Recipient name')).toHaveValue('Jamie Lee');
+    await expect(page.getByLabel('Recipient name')).toBeFocused();
+    await expect(page.getByLabel('Description (optional)')).toHaveValue('Concert tickets');
+    await page.getByRole('button', { name: 'Continue' }).click();
 
     await expect(page.getByRole('heading', { name: 'Transfer summary' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: "The name matches the account holder's name." })).toBeVisible();
     await expect(page.getByText(/It is free, valid until .* and works only for this transfer/)).toBeVisible();
     await checkA11y();
     // Back returns to the form with the values kept.

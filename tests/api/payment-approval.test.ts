@@ -82,6 +82,8 @@ describe('a transfer approved with a passkey', () => {
       payee: `Payee Person (account ending ${payee.accountNumber.slice(-4)})`,
       description: 'rent',
       expiresAt: expect.any(String),
+      // Confirmation of payee on the passkey's step too: "Payee Person" is not the holder's name.
+      payeeCheck: { result: 'no_match' },
     });
     expect(step.options.userVerification).toBe('required');
     expect(step.options.allowCredentials.map((credential) => credential.id)).toEqual([

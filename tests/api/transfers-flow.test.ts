@@ -91,6 +91,38 @@ describe('transfer to another customer with the emailed IMS code', () => {
     expect((await balances(sender.token)).savings).toBe(379.75);
   });
 
+  it('tells on the approval step how the recipient name compares with the account holder, and records it with the payment', async () => {
+    const sender = await createCustomer(ctx);
+    const payee = await createCustomer(ctx, { firstName: 'Siobhán', lastName: "O'Neill" });
+    await fund(ctx, sender.userId, 100);
+    const step = async (to: string, accountNumber = payee.accountNumber, extra: Record<string, unknown> = {}) => {
+      const answer = await post(sender.token, '/api/transaction/transfer', { amount: 5, accountType: 'checking', accountNumber, to, ...extra });
+      expect(answer.statusCode, answer.body).toBe(200);
+      return json(answer).data.payeeCheck;
+    };
+    // An account at another bank: the bank cannot see its holder.
+    expect(await step('Jordan Smith', '987654321', { routingNumber: '021000021', bankName: 'Other Bank' })).toEqual({ result: 'unavailable' });
+    // The same name however it is typed: a match, and the holder's name is not repeated back.
+    expect(await step('siobhan oneill')).toEqual({ result: 'match' });
+    // A slip: a close match that names the holder, so the customer can correct it.
+    expect(await step('Siobhan ONeil')).toEqual({ result: 'close_match', accountName: "Siobhán O'Neill" });
+    expect(await step('S. O’Neill')).toEqual({ result: 'close_match', accountName: "Siobhán O'Neill" });
+    // Someone else: no match, and nothing of who holds the account.
+    expect(await step('Jordan Smith')).toEqual({ result: 'no_match' });
+
+    // The customer may still pay after a warning (the code approves what they saw); the payment keeps what they were told.
+    const done = await post(sender.token, '/api/transaction/transfer', {
+      amount: 5,
+      accountType: 'checking',
+      accountNumber: payee.accountNumber,
+      to: 'Jordan Smith',
+      paymentPin: await lastCode(ctx, sender.email),
+    });
+    expect(done.statusCode, done.body).toBe(201);
+    const entry = await ctx.database.db.selectFrom('journal_entries').selectAll().where('id', '=', json(done).data.entryId).executeTakeFirstOrThrow();
+    expect(entry.details).toMatchObject({ payee: { to: 'Jordan Smith', internal: true, nameCheck: 'no_match' } });
+  });
+
   it('spends a code after 5 wrong attempts', async () => {
     const sender = await createCustomer(ctx);
     const payee = await createCustomer(ctx);

@@ -1,4 +1,5 @@
 import type { TransferCodeSent } from '../../shared/contracts/transactions';
+import type { PayeeCheck } from '../../shared/contracts/payment-approval';
 import { TRANSFER_CODE_TTL_MS } from '../../shared/limits';
 import { consumeCode, issueCode } from '../auth/codes';
 import { type ActorContext, withDb } from '../context';
@@ -37,6 +38,8 @@ export interface CodeStep {
   summary: string;
   /** What the mail and the answer call the thing approved: "transfer" unless said otherwise. */
   noun?: string;
+  /** A transfer by account number: the recipient name checked against the holder (ADR 029). */
+  payeeCheck?: PayeeCheck;
 }
 
 /** The first call: a code for exactly this payment, emailed; the answer is stored under the key. */
@@ -73,6 +76,7 @@ export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket
         sentTo: maskEmail(user.email),
         amount: step.amountCents / 100,
         payee: step.payee,
+        ...(step.payeeCheck ? { payeeCheck: step.payeeCheck } : {}),
       },
       message: `We emailed your IMS code to ${maskEmail(user.email)}. It is free and works only for this ${noun}.`,
     };

@@ -7,6 +7,7 @@ import {
   PASSKEY_APPROVAL_REFUSED_MESSAGE,
   PASSKEY_APPROVAL_USED_MESSAGE,
   type PasskeyApprovalStep,
+  type PayeeCheck,
   type PaymentApprovalMethod,
 } from '../../shared/contracts/payment-approval';
 import { WEBAUTHN_CHALLENGE_TTL_MS } from '../../shared/contracts/factors';
@@ -49,6 +50,8 @@ export interface ApprovalPrompt {
   /** What the mail and messages call it: "transfer" unless said otherwise. */
   noun?: string;
   codeMessages?: Partial<CodeMessages>;
+  /** A transfer by account number: the recipient name checked against the holder (ADR 029), shown on the step. */
+  payeeCheck?: PayeeCheck;
 }
 
 export type ApprovalStepOutcome = Outcome<TransferCodeSent> | Outcome<PasskeyApprovalStep>;
@@ -82,7 +85,15 @@ export async function approvePayment(
   if (passkeys.length > 0) return issuePasskeyApproval(ctx, subject, binding, prompt, passkeys, ticket);
   return sendTransferCode(
     ctx,
-    { binding, amountCents: subject.amountCents, payee: prompt.payeeLabel, description: subject.description, summary: prompt.summary, noun: prompt.noun },
+    {
+      binding,
+      amountCents: subject.amountCents,
+      payee: prompt.payeeLabel,
+      description: subject.description,
+      summary: prompt.summary,
+      noun: prompt.noun,
+      payeeCheck: prompt.payeeCheck,
+    },
     ticket,
   );
 }
@@ -126,6 +137,7 @@ async function issuePasskeyApproval(
         currency: subject.currency ?? 'USD',
         payee: prompt.payeeLabel,
         description: subject.description,
+        ...(prompt.payeeCheck ? { payeeCheck: prompt.payeeCheck } : {}),
         options,
       },
       message: `Approve this ${prompt.noun ?? 'transfer'} with your passkey. It approves only this ${prompt.noun ?? 'transfer'}.`,

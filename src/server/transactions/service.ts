@@ -29,6 +29,7 @@ import { bankAccountId, type EntryInput, InsufficientFundsError, type PostedEntr
 import { AppError, assert, badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import * as repository from './repository';
+import { checkPayeeName } from './payee-check';
 
 export const BLOCKED_MESSAGE = 'Your account is blocked from sending money. Please contact support.';
 export const TRANSFER_SUCCESS_MESSAGE = 'Transfer Successful';
@@ -167,10 +168,12 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
   // Dynamic linking: the approval authorizes this amount, from this account, to this payee, with this memo.
   const memo = input.description ?? null;
   const payeeLabel = `${input.to} (account ending ${lastDigits(input.accountNumber)}${input.bankName ? `, ${input.bankName}` : ''})`;
+  // Confirmation of payee (ADR 029): told on the approval step; the customer decides.
+  const payeeCheck = payee ? checkPayeeName(input.to, { firstName: payee.first_name, lastName: payee.last_name }) : ({ result: 'unavailable' } as const);
   const step = await approvePayment(
     ctx,
     { kind: 'transfer', fromAccountId: source.id, amountCents: input.amount, payee: payeeFields, description: memo },
-    { payeeLabel, summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}${memoOf(memo)}` },
+    { payeeLabel, summary: `${formatCents(input.amount)} from your ${input.accountType} account to ${payeeLabel}${memoOf(memo)}`, payeeCheck },
     input,
     ticket,
   );
@@ -186,7 +189,7 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
       description,
       authorId: user.id,
       details: payee
-        ? { payee: { ...payeeFields, internal: true } }
+        ? { payee: { ...payeeFields, internal: true, nameCheck: payeeCheck.result } }
         : { beneficiary: { name: input.to, accountNumber: input.accountNumber, routingNumber: input.routingNumber ?? null, bankName: input.bankName ?? null } },
       postings: [
         { accountId: source.id, amountCents: -input.amount, memo: description, counterparty: input.to },

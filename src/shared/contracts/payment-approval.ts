@@ -29,6 +29,24 @@ export const ZApprovalFields = {
   passkeyAssertion: ZAuthenticationResponse.optional(),
 };
 
+/**
+ * Confirmation of payee (ADR 029): how the recipient name the customer typed compares with the
+ * holder of the account at this bank, told on the approval step, before anything is approved.
+ * `close_match` names the holder (as the UK's Confirmation of Payee and the EU's Verification of
+ * Payee do), so the customer can correct a typo; `no_match` does not. `unavailable`: an account at
+ * another bank, whose holder this bank cannot see.
+ */
+export const PAYEE_CHECK_RESULTS = ['match', 'close_match', 'no_match', 'unavailable'] as const;
+export type PayeeCheckResult = (typeof PAYEE_CHECK_RESULTS)[number];
+export const ZPayeeCheck = z
+  .object({
+    result: z.enum(PAYEE_CHECK_RESULTS),
+    /** The account holder's name: given with `close_match` only. */
+    accountName: z.string().optional(),
+  })
+  .meta({ id: 'PayeeCheck' });
+export type PayeeCheck = z.infer<typeof ZPayeeCheck>;
+
 /** The first call's answer for a customer with a passkey: what the passkey will approve, and the WebAuthn options. */
 export const ZPasskeyApprovalStep = z
   .object({
@@ -39,6 +57,8 @@ export const ZPasskeyApprovalStep = z
     currency: z.literal('USD'),
     payee: z.string(),
     description: z.string().nullable(),
+    /** A transfer by account number: the recipient name checked against the account's holder. */
+    payeeCheck: ZPayeeCheck.optional(),
     /** For @simplewebauthn/browser's startAuthentication(); the challenge is derived from this payment. */
     options: ZAuthenticationOptions,
   })

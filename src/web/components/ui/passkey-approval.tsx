@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { PasskeyApprovalStep } from '../../../shared/contracts/payment-approval';
 import type { Action } from '../../lib/action';
 import { formatDate, formatDollars } from '../../lib/format';
@@ -16,6 +16,7 @@ export function PasskeyApproval({
   step,
   noun,
   rows = [],
+  notice,
   approve,
   useCode,
   onBack,
@@ -24,6 +25,8 @@ export function PasskeyApproval({
   /** "transfer", "payment", "standing order", "bulk payment". */
   noun: string;
   rows?: Array<[string, string]>;
+  /** Shown under the summary: what the bank found about the payee (ADR 029). */
+  notice?: ReactNode;
   approve: Action<PasskeyAssertion, unknown>;
   useCode: Action<void, unknown>;
   onBack: () => void;
@@ -59,6 +62,7 @@ export function PasskeyApproval({
           </div>
         ))}
       </dl>
+      {notice}
       <p className="text-sm text-slate-700">
         Your passkey approves exactly this {noun}: the amount, the payee and the description above. If any of them changes, the bank refuses it. The approval is
         valid until {formatDate(step.expiresAt, 'time')}.

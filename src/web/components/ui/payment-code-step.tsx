@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { ZPaymentPin } from '../../../shared/contracts/transactions';
@@ -23,6 +23,7 @@ export function PaymentCodeStep({
   heading,
   headingLevel = 2,
   rows,
+  notice,
   code,
   approves,
   submitLabel,
@@ -37,6 +38,8 @@ export function PaymentCodeStep({
   heading?: string;
   headingLevel?: 2 | 3;
   rows: Array<[string, string]>;
+  /** Shown under the summary, before the code: what the bank found about the payee (ADR 029). */
+  notice?: ReactNode;
   code: { sentTo: string; expiresAt: string };
   /** What the code works for, ending the hint: "works only for this transfer". */
   approves: string;
@@ -73,6 +76,7 @@ export function PaymentCodeStep({
           </div>
         ))}
       </dl>
+      {notice}
       <TextField
         label="IMS code"
         inputMode="numeric"

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { TransferCodeSent } from '../../../../shared/contracts/transactions';
 import { PaymentCodeStep } from '../../../components/ui/payment-code-step';
 import type { Action } from '../../../lib/action';
@@ -6,12 +7,14 @@ import type { StepAnswer } from '../api';
 /** Step 2 of a transfer or a wire: the summary and the IMS code the bank emailed for exactly this transfer. */
 export function CodeStep({
   rows,
+  notice,
   code,
   confirm,
   resend,
   onBack,
 }: {
   rows: Array<[string, string]>;
+  notice?: ReactNode;
   code: TransferCodeSent;
   confirm: Action<string, StepAnswer>;
   resend: Action<void, StepAnswer>;
@@ -22,6 +25,7 @@ export function CodeStep({
       label="Confirm transfer"
       heading="Transfer summary"
       rows={rows}
+      notice={notice}
       code={code}
       approves="works only for this transfer"
       submitLabel="Confirm Transfer"

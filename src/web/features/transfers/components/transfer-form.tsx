@@ -15,6 +15,7 @@ import { paths } from '../../../paths';
 import { sendTransfer } from '../api';
 import { useCodedTransfer } from '../use-coded-transfer';
 import { CodeStep } from './code-step';
+import { PayeeCheckNotice } from './payee-check-notice';
 import { transferResultState } from './transfer-result';
 
 interface TransferValues {
@@ -72,6 +73,14 @@ export function TransferForm() {
     }),
   );
 
+  // A close match's "Use <name>": back to the form with the holder's name, to continue from there
+  // (the approval was for the name typed).
+  const useHolderName = (name: string) => {
+    form.setValue('to', name, { shouldDirty: true });
+    transfer.back();
+    setTimeout(() => form.setFocus('to'), 0);
+  };
+
   if (transfer.passkey) {
     const values = form.getValues();
     return (
@@ -82,6 +91,7 @@ export function TransferForm() {
           ['From', `${values.accountType === 'savings' ? 'Savings' : 'Checking'} (${user.account.number})`],
           ['Account number', values.accountNumber],
         ]}
+        notice={<PayeeCheckNotice check={transfer.passkey.payeeCheck} onUseName={useHolderName} />}
         approve={transfer.approve}
         useCode={transfer.useCode}
         onBack={transfer.back}
@@ -99,6 +109,7 @@ export function TransferForm() {
     return (
       <CodeStep
         code={transfer.code}
+        notice={<PayeeCheckNotice check={transfer.code.payeeCheck} onUseName={useHolderName} />}
         confirm={transfer.confirm}
         resend={transfer.resend}
         onBack={transfer.back}
