@@ -28,7 +28,7 @@ export async function openRuntime(
   let embedded: EmbeddedServer | null = null;
   let url = config.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), { log: options.log });
+    embedded = await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), { log: options.log, watchdog: options.databaseLog ?? createLogger(config) });
     await embedded.createDatabase('ledgerline');
     url = embedded.url('ledgerline');
   }

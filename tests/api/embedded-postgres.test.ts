@@ -88,4 +88,41 @@ describe('the embedded PostgreSQL', () => {
       await server.stop();
     }
   }, 120_000);
+
+  it('starts its PostgreSQL again when it dies, on the same address, and leaves it stopped when it was asked to stop', async () => {
+    const target = path.join(directory, 'watched');
+    const heard: string[] = [];
+    const server = await startEmbeddedPostgres(target, { watchdog: { warn: (_details, message) => heard.push(message) } });
+    try {
+      const url = server.url('postgres');
+      const first = postmasterPid(target);
+      expect(await answers(url)).toBe(true);
+
+      // Killed outright (as the out-of-memory killer does): back by itself, at the same URL.
+      process.kill(first, 'SIGKILL');
+      let back = false;
+      for (let waited = 0; waited < 30_000 && !back; waited += 250) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        back = await answers(url).catch(() => false);
+      }
+      expect(back).toBe(true);
+      expect(server.isRunning()).toBe(true);
+      expect(postmasterPid(target)).not.toBe(first);
+      expect(heard).toContain('embedded PostgreSQL exited; starting it again');
+      expect(heard).toContain('embedded PostgreSQL is running again');
+
+      // Asked to shut down (SIGINT: a fast shutdown, exit code 0): it stays down.
+      const second = postmasterPid(target);
+      const heardBefore = heard.length;
+      process.kill(second, 'SIGINT');
+      for (let waited = 0; waited < 15_000 && server.isRunning(); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(server.isRunning()).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(server.isRunning()).toBe(false);
+      expect(await answers(url).catch(() => false)).toBe(false);
+      expect(heard.length).toBe(heardBefore);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });

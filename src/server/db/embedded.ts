@@ -36,6 +36,8 @@ export interface EmbeddedServer {
 }
 
 const USER = 'postgres';
+/** The longest wait between two attempts to start an embedded PostgreSQL that exited on its own. */
+export const EMBEDDED_RESTART_DELAY_MAX_MS = 5_000;
 const PASSWORD = 'ledgerline-local';
 
 /**
@@ -134,7 +136,13 @@ async function stopOrphan(databaseDir: string): Promise<void> {
  */
 export async function startEmbeddedPostgres(
   databaseDir: string,
-  options: { log?: (line: string) => void; flags?: string[]; port?: number } = {},
+  options: {
+    log?: (line: string) => void;
+    flags?: string[];
+    port?: number;
+    /** Given: PostgreSQL is started again whenever it exits on its own, and this hears of it. */
+    watchdog?: { warn(details: object, message: string): void };
+  } = {},
 ): Promise<EmbeddedServer> {
   const port = options.port ?? (await freePort());
   const directory = path.resolve(databaseDir);
@@ -152,26 +160,29 @@ export async function startEmbeddedPostgres(
   await stopOrphan(directory);
   const quiet = () => {};
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const postgres = new EmbeddedPostgres({
-    databaseDir: directory,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: [
-      ...['-c', 'listen_addresses=127.0.0.1'],
-      ...(SOCKET_DIRECTORY ? ['-c', `unix_socket_directories=${SOCKET_DIRECTORY}`] : []),
-      ...(options.flags ?? []),
-    ],
-    onLog: options.log ?? quiet,
-    onError: (message: unknown) => (options.log ?? quiet)(String(message)),
-  });
+  const create = () =>
+    new EmbeddedPostgres({
+      databaseDir: directory,
+      port,
+      user: USER,
+      password: PASSWORD,
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      postgresFlags: [
+        ...['-c', 'listen_addresses=127.0.0.1'],
+        ...(SOCKET_DIRECTORY ? ['-c', `unix_socket_directories=${SOCKET_DIRECTORY}`] : []),
+        ...(options.flags ?? []),
+      ],
+      onLog: options.log ?? quiet,
+      onError: (message: unknown) => (options.log ?? quiet)(String(message)),
+    });
+  let postgres = create();
   if (fresh) await postgres.initialise();
   await postgres.start();
   const url = (database: string) => `postgres://${USER}:${PASSWORD}@${hostPart(SOCKET_DIRECTORY)}:${port}/${database}`;
-  const childOf = () => (postgres as unknown as { process?: { exitCode: number | null; signalCode: string | null; kill(signal: string): void } }).process;
+  type Child = { exitCode: number | null; signalCode: string | null; kill(signal: string): void; once(event: 'exit', listener: () => void): void };
+  const childOf = () => (postgres as unknown as { process?: Child }).process;
   const isRunning = () => {
     const child = childOf();
     return child !== undefined && child.exitCode === null && child.signalCode === null;
@@ -180,6 +191,43 @@ export async function startEmbeddedPostgres(
   process.once('exit', () => {
     if (isRunning()) childOf()?.kill('SIGINT');
   });
+
+  // The bank runs its embedded PostgreSQL as an operator's service manager would run theirs: if it
+  // dies (killed by a signal, out of memory, a crash), it is started again on the same port and
+  // socket, and the pool's connections come back by themselves (the app answers 503 meanwhile). A
+  // clean exit (code 0: asked to shut down, as Ctrl-C in a terminal asks the whole process group)
+  // is respected.
+  let stopping = false;
+  const restart = async (child: Child) => {
+    options.watchdog?.warn({ exit: child.signalCode ?? child.exitCode }, 'embedded PostgreSQL exited; starting it again');
+    for (let attempt = 0; !stopping; attempt += 1) {
+      // Its backends may outlive it for a moment and hold its shared memory: wait, then try again.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(EMBEDDED_RESTART_DELAY_MAX_MS, 250 * 2 ** attempt)));
+      if (stopping) return;
+      try {
+        await stopOrphan(directory);
+        postgres = create();
+        await postgres.start();
+        watch();
+        options.watchdog?.warn({ attempt: attempt + 1 }, 'embedded PostgreSQL is running again');
+        return;
+      } catch (error) {
+        options.watchdog?.warn(
+          { attempt: attempt + 1, reason: error instanceof Error ? error.message : String(error) },
+          'embedded PostgreSQL did not start yet',
+        );
+      }
+    }
+  };
+  const watch = () => {
+    const child = childOf();
+    child?.once('exit', () => {
+      const died = child.signalCode !== null || child.exitCode !== 0;
+      if (!stopping && died && options.watchdog) void restart(child);
+    });
+  };
+  watch();
+
   return {
     url,
     async createDatabase(name: string) {
@@ -194,6 +242,7 @@ export async function startEmbeddedPostgres(
     },
     isRunning,
     async stop() {
+      stopping = true;
       // Already gone: the library would wait forever for an exit that happened.
       if (isRunning()) await postgres.stop();
     },
