@@ -374,6 +374,8 @@ interface BenchCustomer {
   token: string;
   email: string;
   accountNumber: string;
+  /** The account holder's name, as a payroll file names its payees (confirmation of payee, ADR 029: every row matches). */
+  name: string;
 }
 
 /**
@@ -407,7 +409,7 @@ async function bulkRun(
       const rows = Array.from({ length: BULK_ROWS }, (_, row) => ({
         accountNumber: (payees[row % payees.length] as BenchCustomer).accountNumber,
         amount: '0.01',
-        name: `Payee ${row % payees.length}`,
+        name: (payees[row % payees.length] as BenchCustomer).name,
         description: `Bench bulk row ${row + 1}`,
       }));
       const body = JSON.stringify({ from: 'checking', payments: rows });
@@ -626,7 +628,7 @@ async function main(): Promise<void> {
         .where('owner_id', '=', user.id)
         .where('kind', '=', 'checking')
         .executeTakeFirstOrThrow();
-      customers.push({ token, email: `bench.${index}@example.com`, accountNumber: checking.number ?? '' });
+      customers.push({ token, email: `bench.${index}@example.com`, accountNumber: checking.number ?? '', name: `Bench Customer ${index}` });
     }
 
     if (pgbench) {

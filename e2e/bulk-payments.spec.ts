@@ -29,7 +29,8 @@ for (const width of [375, 1280]) {
     const rows = Array.from({ length: 20 }, (_, index) => ({
       accountNumber: payee.number,
       amount: `${index + 1}.${cents}`,
-      name: `Staff ${index + 1}`,
+      // The payee is the other demo customer: her name on every row but two (confirmation of payee, ADR 029).
+      name: index === 4 ? 'J Lee' : index === 11 ? `Staff ${index + 1}` : 'Jamie Lee',
       description: `Payroll ${width} row ${index + 1}`,
     }));
     const totalDollars = rows.reduce((sum, row) => sum + Number(row.amount), 0);
@@ -94,6 +95,13 @@ for (const width of [375, 1280]) {
 
     await expect(page.getByRole('heading', { name: 'Approve this bulk payment' })).toBeVisible();
     await expect(page.getByText(/works only for exactly these payments/)).toBeVisible();
+    // The rows whose name is not the holder's are named before the payer approves: a close match with the holder's name.
+    const checks = page.getByRole('alert').filter({ hasText: "2 of 20 names are not the account holder's name." });
+    await expect(checks).toBeVisible();
+    await expect(checks.getByRole('listitem')).toHaveText([
+      'Row 5 (J Lee): close, but the account is held by Jamie Lee.',
+      'Row 12 (Staff 12): does not match this account.',
+    ]);
     await noToasts(page);
     await checkA11y();
     const code = page.getByLabel('IMS code');

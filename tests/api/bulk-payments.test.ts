@@ -271,6 +271,37 @@ describe('bulk payments', () => {
     expect(await journalSize()).toBe(before.journal + 20);
   });
 
+  it("tells on the approval step which rows' names are not their account holders', and keeps with each payment what was told", async () => {
+    const priya = await createCustomer(ctx, { firstName: 'Priya', lastName: 'Raman' });
+    const tom = await createCustomer(ctx, { firstName: 'Tom', lastName: 'Okafor' });
+    const payments = [
+      { accountNumber: priya.accountNumber, amount: '1.00', name: 'Priya Raman' },
+      { accountNumber: priya.accountNumber, amount: '2.00', name: 'P Raman' },
+      { accountNumber: tom.accountNumber, amount: '3.00', name: 'okafor tom' },
+      { accountNumber: tom.accountNumber, amount: '4.00', name: 'Someone Else' },
+    ];
+    const step1 = await bulk(payer.token, { from: 'checking', payments });
+    expect(step1.statusCode, step1.body).toBe(200);
+    // Only the rows that do not match are listed; a close match names the holder, a mismatch does not.
+    expect(json(step1).data.payeeChecks).toEqual([
+      { row: 2, result: 'close_match', accountName: 'Priya Raman' },
+      { row: 4, result: 'no_match' },
+    ]);
+    const paid = await bulk(payer.token, { from: 'checking', payments, paymentPin: await lastCode(ctx, payer.email) });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const entries = await ctx.database.db
+      .selectFrom('journal_entries')
+      .select('details')
+      .where(
+        'id',
+        'in',
+        json(paid).data.results.map((result: { entryId: string }) => result.entryId),
+      )
+      .execute();
+    const told = entries.map((entry) => entry.details as { bulk: { row: number }; payee: { nameCheck: string } }).sort((a, b) => a.bulk.row - b.bulk.row);
+    expect(told.map((details) => details.payee.nameCheck)).toEqual(['match', 'close_match', 'match', 'no_match']);
+  });
+
   it('pays 1,000 rows from a CSV file in one batch', async () => {
     const before = { alice: await balances(alice.token), journal: await journalSize() };
     const csv = [

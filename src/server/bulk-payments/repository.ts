@@ -6,7 +6,7 @@ export function findPayees(db: DB, accountNumbers: string[]) {
   return db
     .selectFrom('ledger_accounts as a')
     .innerJoin('users as u', 'u.id', 'a.owner_id')
-    .select(['a.id', 'a.number', 'u.id as owner_id', 'u.closed_at'])
+    .select(['a.id', 'a.number', 'u.id as owner_id', 'u.closed_at', 'u.first_name', 'u.last_name'])
     .where('a.number', 'in', accountNumbers)
     .where('a.kind', '=', 'checking')
     .execute();

@@ -26,6 +26,8 @@ import { BLOCKED_MESSAGE } from '../transactions/service';
 import { type ApprovalStepOutcome, approvePayment } from '../payment-approval/service';
 import * as transactions from '../transactions/repository';
 import * as repository from './repository';
+import { checkPayeeName } from '../transactions/payee-check';
+import type { PayeeCheck } from '../../shared/contracts/payment-approval';
 
 type BulkInput = z.output<typeof ZBulkPaymentRequest>;
 
@@ -63,6 +65,8 @@ function csvRows(csv: string): unknown[] {
 
 interface Payee {
   accountId: string;
+  /** The row's name against the account's holder (ADR 029). */
+  payeeCheck: PayeeCheck;
 }
 
 /**
@@ -91,7 +95,7 @@ async function checkedRows(ctx: ActorContext, raw: unknown[], ownNumber: string)
   return format.rows.map((row) => {
     const payee = payees.get(row.accountNumber);
     assert(payee, 'every checked row has its payee');
-    return { ...row, accountId: payee.id };
+    return { ...row, accountId: payee.id, payeeCheck: checkPayeeName(row.name, { firstName: payee.first_name, lastName: payee.last_name }) };
   });
 }
 
@@ -102,6 +106,8 @@ export interface BulkLedgerRow {
   amount: number;
   name: string;
   description?: string | null | undefined;
+  /** What the payer was told of the row's name (ADR 029): kept with the payment. */
+  payeeCheck?: PayeeCheck;
 }
 
 /**
@@ -119,7 +125,10 @@ export function bulkEntries(
       kind: 'transfer',
       description,
       authorId: batch.authorId,
-      details: { bulk: { batchId: batch.batchId, row: index + 1 }, payee: { accountNumber: row.accountNumber, to: row.name, internal: true } },
+      details: {
+        bulk: { batchId: batch.batchId, row: index + 1 },
+        payee: { accountNumber: row.accountNumber, to: row.name, internal: true, ...(row.payeeCheck ? { nameCheck: row.payeeCheck.result } : {}) },
+      },
       postings: [
         { accountId: batch.sourceAccountId, amountCents: -row.amount, memo: description, counterparty: row.name },
         {
@@ -155,6 +164,8 @@ export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: Idemp
   // Dynamic linking: the approval authorizes exactly these rows, from this account.
   const rowsHash = sha256(JSON.stringify(rows.map((row) => [row.accountNumber, row.amount, row.name, row.description ?? null])));
   const label = `${rows.length} payment${rows.length === 1 ? '' : 's'}`;
+  // Confirmation of payee a row (ADR 029): the rows whose name is not the holder's, told on the step.
+  const payeeChecks = rows.flatMap((row, index) => (row.payeeCheck.result === 'match' ? [] : [{ row: index + 1, ...row.payeeCheck }]));
   // A batch's descriptions are in its rows' hash; its own description is none.
   const step = await approvePayment(
     ctx,
@@ -163,6 +174,7 @@ export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: Idemp
       payeeLabel: label,
       summary: `a bulk payment of ${label} totalling ${formatCents(totalCents)} from your ${input.from} account`,
       codeMessages: CODE_MESSAGES,
+      payeeChecks,
     },
     input,
     ticket,

@@ -1,5 +1,5 @@
 import type { TransferCodeSent } from '../../shared/contracts/transactions';
-import type { PayeeCheck } from '../../shared/contracts/payment-approval';
+import type { PayeeCheck, RowPayeeCheck } from '../../shared/contracts/payment-approval';
 import { TRANSFER_CODE_TTL_MS } from '../../shared/limits';
 import { consumeCode, issueCode } from '../auth/codes';
 import { type ActorContext, withDb } from '../context';
@@ -40,6 +40,8 @@ export interface CodeStep {
   noun?: string;
   /** A transfer by account number: the recipient name checked against the holder (ADR 029). */
   payeeCheck?: PayeeCheck;
+  /** A bulk payment: its rows whose name is not the holder's (ADR 029). */
+  payeeChecks?: RowPayeeCheck[];
 }
 
 /** The first call: a code for exactly this payment, emailed; the answer is stored under the key. */
@@ -77,6 +79,7 @@ export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket
         amount: step.amountCents / 100,
         payee: step.payee,
         ...(step.payeeCheck ? { payeeCheck: step.payeeCheck } : {}),
+        ...(step.payeeChecks ? { payeeChecks: step.payeeChecks } : {}),
       },
       message: `We emailed your IMS code to ${maskEmail(user.email)}. It is free and works only for this ${noun}.`,
     };

@@ -8,6 +8,7 @@ import {
   PASSKEY_APPROVAL_USED_MESSAGE,
   type PasskeyApprovalStep,
   type PayeeCheck,
+  type RowPayeeCheck,
   type PaymentApprovalMethod,
 } from '../../shared/contracts/payment-approval';
 import { WEBAUTHN_CHALLENGE_TTL_MS } from '../../shared/contracts/factors';
@@ -52,6 +53,8 @@ export interface ApprovalPrompt {
   codeMessages?: Partial<CodeMessages>;
   /** A transfer by account number: the recipient name checked against the holder (ADR 029), shown on the step. */
   payeeCheck?: PayeeCheck;
+  /** A bulk payment: its rows whose name is not the holder's (ADR 029), shown on the step. */
+  payeeChecks?: RowPayeeCheck[];
 }
 
 export type ApprovalStepOutcome = Outcome<TransferCodeSent> | Outcome<PasskeyApprovalStep>;
@@ -93,6 +96,7 @@ export async function approvePayment(
       summary: prompt.summary,
       noun: prompt.noun,
       payeeCheck: prompt.payeeCheck,
+      payeeChecks: prompt.payeeChecks,
     },
     ticket,
   );
@@ -138,6 +142,7 @@ async function issuePasskeyApproval(
         payee: prompt.payeeLabel,
         description: subject.description,
         ...(prompt.payeeCheck ? { payeeCheck: prompt.payeeCheck } : {}),
+        ...(prompt.payeeChecks ? { payeeChecks: prompt.payeeChecks } : {}),
         options,
       },
       message: `Approve this ${prompt.noun ?? 'transfer'} with your passkey. It approves only this ${prompt.noun ?? 'transfer'}.`,

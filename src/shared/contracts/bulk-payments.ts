@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, TEXT_LENGTH_MAX } from '../limits';
 import { AMOUNT_JSON_SCHEMA, amountCents } from '../money';
 import { controlCharactersMessage, envelope, MULTI_LINE_TEXT, SINGLE_LINE_TEXT, ZTimestamp } from './common';
-import { ZApprovalFields, ZPasskeyApprovalStep } from './payment-approval';
+import { ZApprovalFields, ZPasskeyApprovalStep, ZRowPayeeCheck } from './payment-approval';
 import { CUSTOMER_ACCOUNTS } from './transactions';
 
 // Bulk payments (issue 14): up to BULK_PAYMENTS_MAX payments to accounts at this bank, validated
@@ -158,6 +158,8 @@ export const ZBulkCodeSent = z.object({
   /** The batch's total, dollars. */
   amount: z.number(),
   payee: z.string(),
+  /** Its rows whose name is not the account holder's (ADR 029); empty: every name matches. */
+  payeeChecks: z.array(ZRowPayeeCheck).optional(),
 });
 export type BulkCodeSent = z.infer<typeof ZBulkCodeSent>;
 

@@ -46,6 +46,9 @@ export const ZPayeeCheck = z
   })
   .meta({ id: 'PayeeCheck' });
 export type PayeeCheck = z.infer<typeof ZPayeeCheck>;
+/** A bulk payment's row whose name is not its account holder's (rows that match are not listed). */
+export const ZRowPayeeCheck = ZPayeeCheck.extend({ row: z.number().int() }).meta({ id: 'RowPayeeCheck' });
+export type RowPayeeCheck = z.infer<typeof ZRowPayeeCheck>;
 
 /** The first call's answer for a customer with a passkey: what the passkey will approve, and the WebAuthn options. */
 export const ZPasskeyApprovalStep = z
@@ -59,6 +62,8 @@ export const ZPasskeyApprovalStep = z
     description: z.string().nullable(),
     /** A transfer by account number: the recipient name checked against the account's holder. */
     payeeCheck: ZPayeeCheck.optional(),
+    /** A bulk payment: its rows whose name is not the account holder's (none: every name matches). */
+    payeeChecks: z.array(ZRowPayeeCheck).optional(),
     /** For @simplewebauthn/browser's startAuthentication(); the challenge is derived from this payment. */
     options: ZAuthenticationOptions,
   })

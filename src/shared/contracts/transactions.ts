@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, STAFF_VALUE_DATE_WINDOW_DAYS, TEXT_LENGTH_MAX } from '../limits';
 import { addDays, todayIso } from '../dates';
 import { AMOUNT_CENTS_MAX, amountBoundCents, amountCents, beyondLimit, dollarsToCents, formatCents } from '../money';
-import { ZApprovalFields, ZPasskeyApprovalStep, ZPayeeCheck } from './payment-approval';
+import { ZApprovalFields, ZPasskeyApprovalStep, ZPayeeCheck, ZRowPayeeCheck } from './payment-approval';
 import { controlCharactersMessage, envelope, isoDate, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
 
@@ -191,6 +191,8 @@ export const ZTransferCodeSent = z.object({
   payee: z.string(),
   /** A transfer by account number: the recipient name checked against the account's holder. */
   payeeCheck: ZPayeeCheck.optional(),
+  /** A bulk payment: its rows whose name is not the account holder's (none: every name matches). */
+  payeeChecks: z.array(ZRowPayeeCheck).optional(),
 });
 export type TransferCodeSent = z.infer<typeof ZTransferCodeSent>;
 

@@ -22,6 +22,7 @@ import { useIdempotencyKey } from '../../../lib/idempotency';
 import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
 import { PaymentCodeStep } from '../../../components/ui/payment-code-step';
+import { BulkPayeeChecks } from './bulk-payee-checks';
 import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import { paths } from '../../../paths';
 import { BULK_TEMPLATE_URL, rowErrorsOf, sendBulkPayment } from '../api/send-bulk-payment';
@@ -149,6 +150,7 @@ export function BulkPaymentFlow() {
           ['Payments', formatNumber(preview.rows.length)],
           ['From', preview.from === 'checking' ? 'Checking' : 'Savings'],
         ]}
+        notice={<BulkPayeeChecks checks={passkey.payeeChecks} rows={preview.rows} />}
         approve={approveWithPasskey}
         useCode={useCode}
         onBack={() => {
@@ -163,7 +165,7 @@ export function BulkPaymentFlow() {
     return (
       <BulkCodeStep
         code={code}
-        count={preview.rows.length}
+        rows={preview.rows}
         from={preview.from}
         confirm={confirm}
         resend={resend}
@@ -321,19 +323,20 @@ function PreviewTable({ rows, errors }: { rows: Row[]; errors: BulkRowError[] })
 
 function BulkCodeStep({
   code,
-  count,
+  rows: payments,
   from,
   confirm,
   resend,
   onBack,
 }: {
   code: BulkCodeSent;
-  count: number;
+  rows: Row[];
   from: Account;
   confirm: ReturnType<typeof useAction<string, unknown>>;
   resend: ReturnType<typeof useAction<void, unknown>>;
   onBack: () => void;
 }) {
+  const count = payments.length;
   return (
     <PaymentCodeStep
       label="Approve bulk payment"
@@ -343,6 +346,7 @@ function BulkCodeStep({
         ['Total', formatCents(Math.round(code.amount * 100))],
         ['From', from === 'checking' ? 'Checking' : 'Savings'],
       ]}
+      notice={<BulkPayeeChecks checks={code.payeeChecks} rows={payments} />}
       code={code}
       approves="works only for exactly these payments"
       submitLabel={`Pay ${formatNumber(count)} payments`}
