@@ -201,6 +201,7 @@ test.describe('money journeys', () => {
     await page.getByLabel('SWIFT/BIC code').fill('COBADEFF');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByRole('heading', { name: 'Transfer summary' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'We cannot check the name on an account at another bank.' })).toBeVisible();
     await checkA11y();
     await page.getByLabel('IMS code').fill(await mailedCode(page, DEMO_CUSTOMER.email, after));
     await page.getByRole('button', { name: 'Confirm Transfer' }).click();

@@ -235,7 +235,12 @@ export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: 
   const step = await approvePayment(
     ctx,
     { kind: 'wire', fromAccountId: source.id, amountCents: input.amount, payee: beneficiary, description: memo },
-    { payeeLabel, summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}${memoOf(memo)}` },
+    {
+      payeeLabel,
+      summary: `wire of ${formatCents(input.amount)} from your ${input.account} account to ${payeeLabel}${memoOf(memo)}`,
+      // Another bank's holder cannot be checked here (ADR 029): the step says so.
+      payeeCheck: { result: 'unavailable' },
+    },
     input,
     ticket,
   );

@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/button';
  * offers the holder's name (the code or passkey approves the name typed, so using it starts the
  * step again); a name that does not match is a warning, not a refusal.
  */
-export function PayeeCheckNotice({ check, onUseName }: { check: PayeeCheck | undefined; onUseName: (name: string) => void }) {
+export function PayeeCheckNotice({ check, onUseName }: { check: PayeeCheck | undefined; onUseName?: (name: string) => void }) {
   if (!check) return null;
   switch (check.result) {
     case 'match':
@@ -18,7 +18,7 @@ export function PayeeCheckNotice({ check, onUseName }: { check: PayeeCheck | und
         <Alert tone="warning">
           <p className="font-semibold">The name is close, but this account is held by {check.accountName}.</p>
           <p className="mt-1">If that is who you mean to pay, use their name. If not, check the account number with them before you go on.</p>
-          {check.accountName ? (
+          {check.accountName && onUseName ? (
             <Button variant="secondary" className="mt-3" onClick={() => onUseName(check.accountName!)}>
               Use {check.accountName}
             </Button>
@@ -36,6 +36,10 @@ export function PayeeCheckNotice({ check, onUseName }: { check: PayeeCheck | und
         </Alert>
       );
     case 'unavailable':
-      return <Alert tone="info">We cannot check the name on an account at another bank. Make sure the account number and routing number are right.</Alert>;
+      return (
+        <Alert tone="info">
+          We cannot check the name on an account at another bank. Make sure the account details are right: check them with the person you are paying.
+        </Alert>
+      );
   }
 }

@@ -16,6 +16,7 @@ import { paths } from '../../../paths';
 import { sendWire } from '../api';
 import { useCodedTransfer } from '../use-coded-transfer';
 import { CodeStep } from './code-step';
+import { PayeeCheckNotice } from './payee-check-notice';
 import { transferResultState } from './transfer-result';
 
 interface WireValues {
@@ -91,6 +92,7 @@ export function WireForm() {
           ['Beneficiary account', values.beneficiaryAccount],
           ['SWIFT/BIC', values.swiftCode.toUpperCase()],
         ]}
+        notice={<PayeeCheckNotice check={transfer.passkey.payeeCheck} />}
         approve={transfer.approve}
         useCode={transfer.useCode}
         onBack={transfer.back}
@@ -104,6 +106,7 @@ export function WireForm() {
     return (
       <CodeStep
         code={transfer.code}
+        notice={<PayeeCheckNotice check={transfer.code.payeeCheck} />}
         confirm={transfer.confirm}
         resend={transfer.resend}
         onBack={transfer.back}
