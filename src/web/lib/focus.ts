@@ -36,6 +36,18 @@ function focusRowAction(row: Element | null | undefined): boolean {
   return [...buttons, ...others].some((element) => focusIfUsable(element));
 }
 
+/**
+ * The row itself, when it stayed on the page but its action went with the change (a failed job
+ * retried under "All" is now waiting, with no Retry): the reader stays on that row, which reads
+ * its new state, rather than start again from the page's heading. Focusable from script only.
+ */
+function focusRowItself(row: Element | null | undefined): boolean {
+  if (!(row instanceof HTMLElement) || !row.isConnected || row.getClientRects().length === 0) return false;
+  if (!row.hasAttribute('tabindex')) row.tabIndex = -1;
+  row.focus();
+  return document.activeElement === row;
+}
+
 /** A heading made focusable from script only (tabindex -1), then focused. */
 function focusHeading(heading: HTMLElement | null | undefined): boolean {
   if (!heading?.isConnected) return false;
@@ -87,7 +99,8 @@ export function focusOrigin(): FocusOrigin {
 
 /**
  * Puts focus back somewhere sensible if it fell: the element that started the action (the button
- * that remains), else its row's action (the row re-rendered), else the action of the row that took
+ * that remains), else its row's action (the row re-rendered), else that row itself (it stayed but
+ * has no action left), else the action of the row that took
  * its place (or the last row), else the heading of the section it was in (a panel that closed, a
  * list whose last row went: the reader goes on from that part of the page), else the page's
  * heading. The list on screen is refetched after a change and renders a moment after the call
@@ -105,7 +118,14 @@ export function restoreFocus(origin: FocusOrigin, { watchMs = 600 }: { watchMs?:
     if (focusLost() && !waiting) {
       const siblings = rows?.isConnected ? Array.from(rows.children) : [];
       const replacement = siblings.length > 0 ? siblings[Math.min(index, siblings.length - 1)] : null;
-      void (focusIfUsable(trigger) || focusRowAction(row) || focusRowAction(replacement) || focusSectionHeading(sections) || focusPageHeading());
+      void (
+        focusIfUsable(trigger) ||
+        focusRowAction(row) ||
+        focusRowItself(row) ||
+        focusRowAction(replacement) ||
+        focusSectionHeading(sections) ||
+        focusPageHeading()
+      );
     }
     if (Date.now() < deadline) setTimeout(check, 25);
   };

@@ -12,7 +12,7 @@ import {
 } from '../../../../shared/contracts/kyc';
 import { UPLOAD_BYTES_MAX } from '../../../../shared/limits';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/form';
+import { fileInputClass, SelectField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
 import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
 import { paths } from '../../../paths';
@@ -87,7 +87,7 @@ function FileInput({
         aria-describedby={message ? `${id}-error ${id}-hint` : `${id}-hint`}
         aria-invalid={invalid || message ? true : undefined}
         onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.files?.[0] ?? null)}
-        className="mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-md file:border-0 file:bg-brand-700 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-brand-800"
+        className={fileInputClass}
       />
       {message ? (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-700">

@@ -3,6 +3,7 @@ import type { UserDto } from '../../../../shared/contracts/user';
 import { UPLOAD_BYTES_MAX } from '../../../../shared/limits';
 import { Avatar } from '../../../components/layout/avatar';
 import { Alert } from '../../../components/ui/alert';
+import { fileInputClass } from '../../../components/ui/form';
 import { useAction } from '../../../lib/action';
 import { uploadProfilePicture } from '../api';
 
@@ -40,7 +41,7 @@ export function ProfilePictureForm({ user }: { user: UserDto }) {
           onChange={onChange}
           disabled={busy}
           aria-describedby="profile-picture-hint"
-          className="block text-sm text-slate-800 file:mr-3 file:rounded-md file:border-0 file:bg-brand-700 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-brand-800"
+          className={fileInputClass}
         />
         <p id="profile-picture-hint" className="text-sm text-slate-700">
           {busy ? 'Uploading...' : 'JPEG, PNG or WebP, at most 5 MB.'}

@@ -59,7 +59,6 @@ export function VerifyStatementForm({ bankName }: { bankName: string }) {
             setProblem(null);
             setResult(null);
           }}
-          className="file:mr-4 file:rounded file:border-0 file:bg-brand-50 file:px-3 file:py-1 file:font-semibold file:text-brand-800"
         />
         <Button type="submit" disabled={busy} className="px-6 py-3 text-base">
           {busy ? 'Checking…' : 'Check statement'}
