@@ -43,6 +43,9 @@ for (const width of [375, 1280]) {
     await expect(page).toHaveURL(/\/account\/bulk-payments$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Bulk Payments' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Download the template' })).toHaveAttribute('href', '/api/transaction/bulk/template.csv');
+    // The account select and the file field look as usable as they are (white, not a disabled grey).
+    for (const field of [page.getByLabel('Pay from'), page.getByLabel('CSV file')])
+      expect(await field.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 255, 255)');
     await checkA11y();
 
     // Nothing chosen: the form says so.

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import {
   ADMIN,
@@ -14,6 +14,8 @@ import {
   test,
   uniqueEmail,
 } from './support/fixtures';
+
+const WHITE = 'rgb(255, 255, 255)';
 
 // Customer services journeys (issue 5): KYC to staff approval, a loan to its disbursed balance,
 // profile edit, crypto deposit copy, and the other customer-service pages, with axe on each.
@@ -175,6 +177,10 @@ test.describe('customer services', () => {
     await page.getByRole('link', { name: /Edit Profile/ }).click();
     await expect(page.getByRole('heading', { name: 'Edit Profile' })).toBeVisible();
     await expect(page.getByLabel('First name')).toHaveAttribute('readonly', '');
+    // Only what cannot be edited looks it: the read-only name is grey, the picture's file field white.
+    const background = (field: Locator) => field.evaluate((element) => getComputedStyle(element).backgroundColor);
+    expect(await background(page.getByLabel('First name'))).not.toBe(WHITE);
+    expect(await background(page.getByLabel('Profile picture'))).toBe(WHITE);
     await checkA11y();
 
     await page.getByLabel('State').fill('Nevada');

@@ -1,13 +1,12 @@
 import { useId, useState, type ComponentPropsWithRef, type ReactNode } from 'react';
 import { EMAIL_LENGTH_MAX } from '../../../shared/limits';
 
+// A read-only field is grey by its `readonly` attribute, not by `:read-only`: that pseudo-class also
+// matches every select and file input (they are not editable text), which then looked disabled.
 const inputClass =
-  'mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:bg-slate-100 disabled:text-slate-600 read-only:bg-slate-100 aria-[invalid=true]:border-red-700';
+  'mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:bg-slate-100 disabled:text-slate-600 [&[readonly]]:bg-slate-100 aria-[invalid=true]:border-red-700';
 
-/**
- * A file input: a white field whose button reads as the app's secondary button. The text inputs'
- * classes would make it grey (a file input matches :read-only), so it looked disabled.
- */
+/** A file input: a white field whose button reads as the app's secondary button. */
 export const fileInputClass =
   'mt-1 block w-full cursor-pointer rounded-md border border-slate-400 bg-white p-1.5 text-sm text-slate-800 shadow-sm focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:cursor-not-allowed disabled:opacity-60 aria-[invalid=true]:border-red-700 file:mr-3 file:cursor-pointer file:rounded-md file:border file:border-brand-700 file:bg-white file:px-4 file:py-2 file:text-sm file:font-semibold file:text-brand-800 hover:file:bg-brand-50';
 
