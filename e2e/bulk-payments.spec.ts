@@ -98,11 +98,11 @@ for (const width of [375, 1280]) {
 
     await expect(page.getByRole('heading', { name: 'Approve this bulk payment' })).toBeVisible();
     await expect(page.getByText(/works only for exactly these payments/)).toBeVisible();
-    // The rows whose name is not the holder's are named before the payer approves: a close match with the holder's name.
+    // The rows whose name is not the holder's are named before the payer approves (a close match without the holder's name).
     const checks = page.getByRole('alert').filter({ hasText: "2 of 20 names are not the account holder's name." });
     await expect(checks).toBeVisible();
     await expect(checks.getByRole('listitem')).toHaveText([
-      'Row 5 (J Lee): close, but the account is held by Jamie Lee.',
+      'Row 5 (J Lee): close to the account holder’s name, but not the same.',
       'Row 12 (Staff 12): does not match this account.',
     ]);
     await noToasts(page);

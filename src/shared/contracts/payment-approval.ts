@@ -46,8 +46,8 @@ export const ZPayeeCheck = z
   })
   .meta({ id: 'PayeeCheck' });
 export type PayeeCheck = z.infer<typeof ZPayeeCheck>;
-/** A bulk payment's row whose name is not its account holder's (rows that match are not listed). */
-export const ZRowPayeeCheck = ZPayeeCheck.extend({ row: z.number().int() }).meta({ id: 'RowPayeeCheck' });
+/** A bulk payment's row whose name is not its account holder's (rows that match are not listed); never with the holder's name. */
+export const ZRowPayeeCheck = z.object({ row: z.number().int(), result: z.enum(PAYEE_CHECK_RESULTS) }).meta({ id: 'RowPayeeCheck' });
 export type RowPayeeCheck = z.infer<typeof ZRowPayeeCheck>;
 
 /** The first call's answer for a customer with a passkey: what the passkey will approve, and the WebAuthn options. */

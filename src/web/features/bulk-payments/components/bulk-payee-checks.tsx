@@ -23,7 +23,7 @@ export function BulkPayeeChecks({ checks, rows }: { checks: RowPayeeCheck[] | un
         {checks.slice(0, CHECKS_LISTED_MAX).map((check) => (
           <li key={check.row}>
             Row {check.row} ({rows[check.row - 1]?.name}):{' '}
-            {check.result === 'close_match' ? `close, but the account is held by ${check.accountName}.` : 'does not match this account.'}
+            {check.result === 'close_match' ? 'close to the account holder’s name, but not the same.' : 'does not match this account.'}
           </li>
         ))}
         {checks.length > CHECKS_LISTED_MAX ? <li>and {formatNumber(checks.length - CHECKS_LISTED_MAX)} more</li> : null}
