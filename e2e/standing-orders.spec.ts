@@ -41,6 +41,9 @@ for (const width of [375, 1280]) {
     await page.keyboard.type('25');
     await page.keyboard.press('Enter');
     await expect(page.getByRole('alert').filter({ hasText: 'Please fill all fields' })).toBeVisible();
+    // Whose account it is: asked, so the bank can check it against the holder (ADR 029).
+    await expect(page.getByText("Please enter the recipient's name")).toBeVisible();
+    await page.getByLabel('Recipient name').fill('Payee Tester');
     await page.getByLabel('Description').fill('Rent share');
     await page.getByLabel('First payment').fill(daysFromToday(3));
     // The contract's limits on the count, named as the form labels the field.
@@ -60,7 +63,8 @@ for (const width of [375, 1280]) {
     // The code step: the mandate's summary, and the code emailed for exactly it.
     const confirm = page.getByRole('form', { name: 'Confirm standing order' });
     await expect(confirm).toBeVisible();
-    await expect(confirm).toContainText(`Account ending ${last4}`);
+    await expect(confirm).toContainText(`Payee Tester (account ending ${last4})`);
+    await expect(confirm.getByRole('status').filter({ hasText: "The name matches the account holder's name." })).toBeVisible();
     await expect(confirm).toContainText('$25.00');
     await expect(confirm).toContainText('Every month');
     await noToasts(page);
@@ -75,7 +79,7 @@ for (const width of [375, 1280]) {
     // Listed with its next run date and no result yet; the form is ready for another.
     const order = page.getByTestId('standing-order');
     await expect(order).toHaveCount(1);
-    await expect(order).toContainText(`$25.00 to Account ending ${last4}`);
+    await expect(order).toContainText(`$25.00 to Payee Tester (account ending ${last4})`);
     await expect(order).toContainText('Rent share');
     await expect(order).toContainText('Active');
     await expect(order).toContainText('No payment yet');
@@ -93,7 +97,7 @@ for (const width of [375, 1280]) {
     // replaces the button takes it, "Keep it" gives it back to the button, and once cancelled the
     // order's title has it.
     const focusOnBody = () => page.evaluate(() => document.activeElement === document.body);
-    const cancelButton = page.getByRole('button', { name: `Cancel standing order: $25.00 to Account ending ${last4}` });
+    const cancelButton = page.getByRole('button', { name: `Cancel standing order: $25.00 to Payee Tester (account ending ${last4})` });
     const question = order.getByText('Cancel this standing order? No further payment will be made.');
     await tabTo(page, cancelButton);
     await page.keyboard.press('Enter');
@@ -111,7 +115,7 @@ for (const width of [375, 1280]) {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect(page.getByText('Standing order cancelled').first()).toBeVisible();
-    await expect(order.getByRole('heading', { name: `$25.00 to Account ending ${last4}` })).toBeFocused();
+    await expect(order.getByRole('heading', { name: `$25.00 to Payee Tester (account ending ${last4})` })).toBeFocused();
     expect(await focusOnBody()).toBe(false);
     await expect(order).toContainText('Cancelled');
     await expect(order).toContainText('None: cancelled');

@@ -150,6 +150,39 @@ describe('standing orders: the mandate', () => {
     expect(await paymentsOf(ctx.database.db, order.id)).toEqual([]);
   });
 
+  it("to an account number with the payee's name: the step checks the name against the holder, and the list shows the name typed", async () => {
+    const payer = await createCustomer(ctx);
+    const payee = await createCustomer(ctx, { firstName: 'Marta', lastName: 'Kowalska' });
+    const body = (name: string) => ({
+      from: 'checking',
+      to: { kind: 'customer', accountNumber: payee.accountNumber, name },
+      amount: 12,
+      description: 'Lessons',
+      frequency: 'weekly',
+      startDate: addDays(todayIso(), 2),
+    });
+    const ending = payee.accountNumber.slice(-4);
+    const close = await post(ctx, payer, body('Marta Kowalski'));
+    expect(close.statusCode, close.body).toBe(200);
+    expect(json(close).data).toMatchObject({
+      payee: `Marta Kowalski (account ending ${ending})`,
+      payeeCheck: { result: 'close_match', accountName: 'Marta Kowalska' },
+    });
+    const other = await post(ctx, payer, body('Jan Nowak'));
+    expect(json(other).data.payeeCheck).toEqual({ result: 'no_match' });
+    const match = await post(ctx, payer, body('marta kowalska'));
+    expect(json(match).data.payeeCheck).toEqual({ result: 'match' });
+
+    // The code approves the name typed with the rest: another name finds no code for it.
+    const code = await lastCode(ctx, payer.email);
+    const renamed = await post(ctx, payer, { ...body('Jan Nowak'), paymentPin: code });
+    expect(renamed.statusCode).toBe(400);
+    const created = await post(ctx, payer, { ...body('marta kowalska'), paymentPin: code });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(json(created).data.payee).toBe(`marta kowalska (account ending ${ending})`);
+    expect((await list(ctx, payer))[0]).toMatchObject({ payee: `marta kowalska (account ending ${ending})` });
+  });
+
   it('between own accounts needs no code', async () => {
     const customer = await createCustomer(ctx);
     const response = await post(ctx, customer, {

@@ -67,7 +67,7 @@ export function findCheckingByNumber(db: DB, accountNumber: string) {
   return db
     .selectFrom('ledger_accounts as a')
     .innerJoin('users as u', 'u.id', 'a.owner_id')
-    .select(['a.id', 'a.owner_id', 'u.closed_at'])
+    .select(['a.id', 'a.owner_id', 'u.closed_at', 'u.first_name', 'u.last_name'])
     .where('a.number', '=', accountNumber)
     .where('a.kind', '=', 'checking')
     .executeTakeFirst();

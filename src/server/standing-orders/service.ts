@@ -21,6 +21,8 @@ import { badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { BLOCKED_MESSAGE } from '../transactions/service';
 import * as repository from './repository';
+import { checkPayeeName } from '../transactions/payee-check';
+import type { PayeeCheck } from '../../shared/contracts/payment-approval';
 import { describeSchedule, nextOccurrence, type Schedule } from './schedule';
 
 const lastDigits = (value: string) => value.slice(-4);
@@ -72,6 +74,9 @@ interface Target {
   routingNumber: string | null;
   bankName: string | null;
   name: string;
+  /** `customer` with a name: the name the customer typed, and how it compares with the holder's (ADR 029). */
+  typedName?: string;
+  payeeCheck?: PayeeCheck;
 }
 
 async function targetOf(ctx: ActorContext, input: StandingOrderInput, own: { number: string; savings: string; checking: string }): Promise<Target> {
@@ -95,28 +100,35 @@ async function targetOf(ctx: ActorContext, input: StandingOrderInput, own: { num
     const label = `${payee.name} (account ending ${lastDigits(payee.account_number)}${payee.bank_name ? `, ${payee.bank_name}` : ''})`;
     const base = { kind: 'payee' as const, payeeId: payee.id, accountNumber: payee.account_number, name: label };
     if (!atThisBank) return { ...base, toAccountId: null, routingNumber: payee.routing_number, bankName: payee.bank_name || null };
-    return { ...base, toAccountId: await creditAccountAtThisBank(ctx, payee.account_number, own.number, 'to.payeeId'), routingNumber: null, bankName: null };
+    return {
+      ...base,
+      toAccountId: (await creditAccountAtThisBank(ctx, payee.account_number, own.number, 'to.payeeId')).id,
+      routingNumber: null,
+      bankName: null,
+    };
   }
   const accountNumber = to.accountNumber ?? '';
+  const account = await creditAccountAtThisBank(ctx, accountNumber, own.number, 'to.accountNumber');
   return {
     kind: 'customer',
     payeeId: null,
-    toAccountId: await creditAccountAtThisBank(ctx, accountNumber, own.number, 'to.accountNumber'),
+    toAccountId: account.id,
     accountNumber,
     routingNumber: null,
     bankName: null,
-    // The payer typed a number, not a name: the list does not reveal whose account it is.
-    name: `Account ending ${lastDigits(accountNumber)}`,
+    // The list shows the name the payer typed, never the holder's (a number alone: its last digits).
+    name: to.name ? `${to.name} (account ending ${lastDigits(accountNumber)})` : `Account ending ${lastDigits(accountNumber)}`,
+    ...(to.name ? { typedName: to.name, payeeCheck: checkPayeeName(to.name, { firstName: account.first_name, lastName: account.last_name }) } : {}),
   };
 }
 
 /** The checking account a number names at this bank (as a transfer credits it), refusing the payer's own and closed ones. */
-async function creditAccountAtThisBank(ctx: ActorContext, accountNumber: string, ownNumber: string, field: string): Promise<string> {
+async function creditAccountAtThisBank(ctx: ActorContext, accountNumber: string, ownNumber: string, field: string) {
   if (accountNumber === ownNumber) throw badRequest('You cannot transfer to the same account', { [field]: 'You cannot transfer to the same account' });
   const account = await repository.findCheckingByNumber(ctx.db, accountNumber);
   if (!account) throw badRequest('No account at this bank has that number.', { [field]: 'No account at this bank has that number' });
   if (account.closed_at) throw badRequest('This account is closed and cannot receive transfers.', { [field]: 'This account is closed' });
-  return account.id;
+  return account;
 }
 
 /** The schedule's dates against the bank's calendar today (the contract checked their shape). */
@@ -142,7 +154,15 @@ const subjectOf = (fromAccountId: string, target: Target, input: StandingOrderIn
   kind: 'standing_order',
   fromAccountId,
   amountCents: input.amount,
-  payee: { kind: target.kind, account: target.toAccountId, number: target.accountNumber, routing: target.routingNumber, bank: target.bankName },
+  payee: {
+    kind: target.kind,
+    account: target.toAccountId,
+    number: target.accountNumber,
+    routing: target.routingNumber,
+    bank: target.bankName,
+    // The name typed for an account number is what the list will show: the approval covers it too.
+    ...(target.typedName ? { name: target.typedName } : {}),
+  },
   description: input.description,
   terms: { schedule },
 });
@@ -169,7 +189,13 @@ export async function createStandingOrder(ctx: ActorContext, input: StandingOrde
 
   if (target.kind !== 'own') {
     const summary = `a standing order of ${formatCents(input.amount)} from ${accountLabel(input.from)} to ${target.name}, "${input.description}", ${describeSchedule(schedule)}`;
-    const step = await approvePayment(ctx, subjectOf(fromAccountId, target, input, schedule), { payeeLabel: target.name, summary }, input, ticket);
+    const step = await approvePayment(
+      ctx,
+      subjectOf(fromAccountId, target, input, schedule),
+      { payeeLabel: target.name, summary, payeeCheck: target.payeeCheck },
+      input,
+      ticket,
+    );
     if (step) return step;
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { amountCents } from '../money';
-import { controlCharactersMessage, envelope, isoDate, SINGLE_LINE_TEXT, ZTimestamp } from './common';
+import { controlCharactersMessage, envelope, isoDate, optionalText, SINGLE_LINE_TEXT, ZTimestamp } from './common';
+import { NAME_LENGTH_MAX } from '../limits';
 import { ZApprovalFields } from './payment-approval';
 import { CUSTOMER_ACCOUNTS, ZApprovalStep, ZPaymentPin } from './transactions';
 
@@ -43,6 +44,11 @@ export const ZStandingOrderTo = z
       .max(34, 'Account number must be 10 digits')
       .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Account number'))
       .optional(),
+    /**
+     * `customer` only: the name of the customer paid. Checked against the account's holder on the
+     * approval step (confirmation of payee, ADR 029) and shown in the list with the account's last digits.
+     */
+    name: optionalText('Recipient name', NAME_LENGTH_MAX),
   })
   .superRefine((to, ctx) => {
     if (to.kind === 'payee' && !to.payeeId) ctx.addIssue({ code: 'custom', path: ['payeeId'], message: 'Please choose a payee' });

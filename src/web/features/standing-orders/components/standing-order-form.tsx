@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   STANDING_ORDER_COUNT_MAX,
@@ -20,6 +20,8 @@ import { useIdempotencyKey } from '../../../lib/idempotency';
 import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
 import { PaymentCodeStep } from '../../../components/ui/payment-code-step';
+import { PayeeCheckNotice } from '../../../components/ui/payee-check-notice';
+import { NAME_LENGTH_MAX } from '../../../../shared/limits';
 import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import { createStandingOrder, type StandingOrderStep } from '../api/create-standing-order';
 
@@ -28,6 +30,7 @@ interface Values {
   toKind: 'customer' | 'payee' | 'own';
   payeeId: string;
   accountNumber: string;
+  recipientName: string;
   amount: string;
   description: string;
   frequency: 'monthly' | 'weekly' | 'once';
@@ -46,7 +49,7 @@ function toRequest(values: Values, approval?: ApprovalFields): StandingOrderRequ
       ? { kind: 'own' as const }
       : values.toKind === 'payee'
         ? { kind: 'payee' as const, payeeId: values.payeeId || undefined }
-        : { kind: 'customer' as const, accountNumber: values.accountNumber.trim() };
+        : { kind: 'customer' as const, accountNumber: values.accountNumber.trim(), name: values.recipientName.trim() || undefined };
   const count = values.count.trim();
   return {
     from: values.from,
@@ -73,14 +76,18 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
   const form = useForm<Values>({
     resolver: contractResolver(ZStandingOrderRequest, {
       toInput: (values) => toRequest(values),
-      fieldOf: { 'to.kind': 'toKind', 'to.payeeId': 'payeeId', 'to.accountNumber': 'accountNumber' },
+      fieldOf: { 'to.kind': 'toKind', 'to.payeeId': 'payeeId', 'to.accountNumber': 'accountNumber', 'to.name': 'recipientName' },
       labels: LABELS,
+      // The API takes an account number alone; the page asks whose it is, so the bank can check the
+      // name against the holder before the mandate is approved (ADR 029).
+      check: (values) => (values.toKind === 'customer' && values.recipientName.trim() === '' ? { recipientName: "Please enter the recipient's name" } : null),
     }),
     defaultValues: {
       from: 'checking',
       toKind: 'customer',
       payeeId: '',
       accountNumber: '',
+      recipientName: '',
       amount: '',
       description: '',
       frequency: 'monthly',
@@ -124,6 +131,13 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
     useCode.reset();
   };
 
+  // A close match's "Use <name>": back to the form with the holder's name (the approval was for the name typed).
+  const useHolderName = (name: string) => {
+    form.setValue('recipientName', name, { shouldDirty: true });
+    back();
+    setTimeout(() => form.setFocus('recipientName'), 0);
+  };
+
   if (passkey) {
     const values = form.getValues();
     return (
@@ -135,6 +149,7 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
           ['How often', FREQUENCY_TEXT[values.frequency]],
           ['First payment', formatDate(values.startDate)],
         ]}
+        notice={<PayeeCheckNotice check={passkey.payeeCheck} onUseName={useHolderName} />}
         approve={approve}
         useCode={useCode}
         onBack={back}
@@ -144,7 +159,16 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
 
   if (code)
     return (
-      <CodeStep values={form.getValues()} payee={code.payee} code={code} confirm={confirm} resend={resend} onBack={back} accountNumber={user.account.number} />
+      <CodeStep
+        values={form.getValues()}
+        payee={code.payee}
+        code={code}
+        notice={<PayeeCheckNotice check={code.payeeCheck} onUseName={useHolderName} />}
+        confirm={confirm}
+        resend={resend}
+        onBack={back}
+        accountNumber={user.account.number}
+      />
     );
 
   const { errors } = form.formState;
@@ -180,14 +204,24 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
         </SelectField>
       ) : null}
       {toKind === 'customer' ? (
-        <TextField
-          label="Account number"
-          inputMode="numeric"
-          maxLength={10}
-          hint="The 10-digit account number of the customer you pay."
-          {...fieldError(errors.accountNumber)}
-          {...form.register('accountNumber')}
-        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="Recipient name"
+            autoComplete="off"
+            maxLength={NAME_LENGTH_MAX}
+            hint="As on their account: we check it before you approve."
+            {...fieldError(errors.recipientName)}
+            {...form.register('recipientName')}
+          />
+          <TextField
+            label="Account number"
+            inputMode="numeric"
+            maxLength={10}
+            hint="The 10-digit account number of the customer you pay."
+            {...fieldError(errors.accountNumber)}
+            {...form.register('accountNumber')}
+          />
+        </div>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Amount (USD)" type="number" min="0.01" step="0.01" inputMode="decimal" {...fieldError(errors.amount)} {...form.register('amount')} />
@@ -240,6 +274,7 @@ function CodeStep({
   values,
   payee,
   code,
+  notice,
   confirm,
   resend,
   onBack,
@@ -248,6 +283,7 @@ function CodeStep({
   values: Values;
   payee: string;
   code: TransferCodeSent;
+  notice: ReactNode;
   confirm: ReturnType<typeof useAction<string, StandingOrderStep>>;
   resend: ReturnType<typeof useAction<void, StandingOrderStep>>;
   onBack: () => void;
@@ -269,6 +305,7 @@ function CodeStep({
       heading="Standing order summary"
       headingLevel={3}
       rows={rows}
+      notice={notice}
       code={code}
       approves="approves only this standing order, with every payment it makes"
       submitLabel="Confirm standing order"

@@ -16,7 +16,7 @@ import { paths } from '../../../paths';
 import { sendWire } from '../api';
 import { useCodedTransfer } from '../use-coded-transfer';
 import { CodeStep } from './code-step';
-import { PayeeCheckNotice } from './payee-check-notice';
+import { PayeeCheckNotice } from '../../../components/ui/payee-check-notice';
 import { transferResultState } from './transfer-result';
 
 interface WireValues {

@@ -1,6 +1,6 @@
-import type { PayeeCheck } from '../../../../shared/contracts/payment-approval';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import type { PayeeCheck } from '../../../shared/contracts/payment-approval';
+import { Alert } from './alert';
+import { Button } from './button';
 
 /**
  * Confirmation of payee on a transfer's approval step (ADR 029): what the bank found when it
