@@ -128,6 +128,40 @@ for (const width of [375, 1280]) {
   });
 }
 
+test("to a saved payee whose saved name is close to the holder's: the step says whose account it is, and the order can go on (375 px)", async ({
+  page,
+  checkA11y,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 375, height: 900 });
+  const payee = await newCustomer(page.request, page, { firstName: 'Marta', lastName: 'Kowalska' });
+  await newCustomer(page.request, page, { firstName: 'Payer', lastName: 'Tester' });
+  const last4 = payee.accountNumber.slice(-4);
+  const saved = await page.request.post('/api/beneficiaries', {
+    headers: fromOurPages(),
+    data: { name: 'Marta Kowalski', accountNumber: payee.accountNumber },
+  });
+  expect(saved.status(), await saved.text()).toBe(201);
+
+  await page.goto('/account/standing-orders');
+  await page.getByLabel('Pay to').selectOption('payee');
+  await page.getByLabel('Payee', { exact: true }).selectOption({ label: `Marta Kowalski (account ending ${last4})` });
+  await page.getByLabel('Amount (USD)').fill('15');
+  await page.getByLabel('Description').fill('Lessons');
+  await page.getByLabel('First payment').fill(daysFromToday(2));
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  const confirm = page.getByRole('form', { name: 'Confirm standing order' });
+  await expect(confirm).toContainText(`Marta Kowalski (account ending ${last4})`);
+  await expect(confirm).toContainText('The name is close, but this account is held by Marta Kowalska.');
+  // The saved payee's name is not changed from here: no "Use" button, and the text says the order can go on.
+  await expect(confirm).toContainText('If that is who you mean to pay, you can go on.');
+  await expect(confirm.getByRole('button', { name: /^Use / })).toHaveCount(0);
+  await noToasts(page);
+  await checkA11y();
+  await page.screenshot({ path: test.info().outputPath('standing-order-saved-payee-close-375.png'), fullPage: true });
+});
+
 /** Wakes the standing-order job now (its schedule is every 5 minutes), as the runner's cron would. */
 async function runStandingOrdersJob(): Promise<void> {
   const dataDir = `/tmp/ledgerline-e2e-${Number(process.env.E2E_PORT ?? 3100)}`;

@@ -383,6 +383,44 @@ describe('standing orders: the job', () => {
     ctx = app;
   });
 
+  it('to a saved payee at this bank: the step checks the saved name against the holder, and each payment records what the payer was told', async () => {
+    const payer = await createCustomer(ctx);
+    const payee = await createCustomer(ctx, { firstName: 'Marta', lastName: 'Kowalska' });
+    const stranger = await createCustomer(ctx, { firstName: 'Jan', lastName: 'Nowak' });
+    await fund(ctx, payer.userId, 100);
+    const savedPayee = async (name: string, accountNumber: string) => {
+      const saved = await ctx.app.inject({ method: 'POST', url: '/api/beneficiaries', headers: bearer(payer.token), payload: { name, accountNumber } });
+      expect(saved.statusCode, saved.body).toBe(201);
+      return json(saved).data._id as string;
+    };
+    const start = addDays(todayIso(), 1);
+    const body = (payeeId: string) => ({
+      from: 'checking',
+      to: { kind: 'payee', payeeId },
+      amount: 10,
+      description: 'Lessons',
+      frequency: 'once',
+      startDate: start,
+    });
+
+    // A saved name close to the holder's: the step says whose account it is; one that is not, says so without naming anyone.
+    const close = await savedPayee('Marta Kowalski', payee.accountNumber);
+    const step = await post(ctx, payer, body(close));
+    expect(step.statusCode, step.body).toBe(200);
+    expect(json(step).data).toMatchObject({ step: 'code', payeeCheck: { result: 'close_match', accountName: 'Marta Kowalska' } });
+    const wrong = await post(ctx, payer, body(await savedPayee('Marta Kowalska', stranger.accountNumber)));
+    expect(json(wrong).data.payeeCheck).toEqual({ result: 'no_match' });
+
+    // Approved anyway (a warning, never a refusal): the payment carries the check with it.
+    const order = await createOrder(ctx, payer, body(close));
+    expect(await runAt(ctx, at(start))).toMatchObject({ paid: 1 });
+    const [payment] = await paymentsOf(ctx.database.db, order.id);
+    expect(payment).toMatchObject({ outcome: 'paid' });
+    const entry = await ctx.database.db.selectFrom('journal_entries').select('details').where('id', '=', payment!.entry_id!).executeTakeFirstOrThrow();
+    expect(entry.details).toMatchObject({ standingOrder: { id: order.id }, payee: { nameCheck: 'close_match' } });
+    expect((await balances(ctx, payee)).checking).toBe(10);
+  });
+
   it('skips and notifies an occurrence still short of money at the retry, and pays nothing', async () => {
     const payer = await createCustomer(ctx);
     const payee = await createCustomer(ctx);

@@ -578,6 +578,8 @@ export interface StandingOrdersTable {
   to_routing_number: string | null;
   to_bank_name: string | null;
   payee_name: string;
+  /** Confirmation of payee when the mandate was approved (ADR 029); null when nothing was checked. */
+  name_check: 'match' | 'close_match' | 'no_match' | null;
   amount: number;
   description: string;
   frequency: 'once' | 'weekly' | 'monthly';

@@ -165,7 +165,10 @@ async function entryOf(trx: DB, order: repository.StandingOrderRow, today: strin
     details: {
       standingOrder: { id: order.id, dueDate: order.next_due_date },
       ...(order.to_account_id
-        ? {}
+        ? // What the payer was told of the payee's name when the mandate was approved (ADR 029).
+          order.name_check
+          ? { payee: { nameCheck: order.name_check } }
+          : {}
         : {
             beneficiary: {
               name: order.payee_name,

@@ -100,11 +100,14 @@ async function targetOf(ctx: ActorContext, input: StandingOrderInput, own: { num
     const label = `${payee.name} (account ending ${lastDigits(payee.account_number)}${payee.bank_name ? `, ${payee.bank_name}` : ''})`;
     const base = { kind: 'payee' as const, payeeId: payee.id, accountNumber: payee.account_number, name: label };
     if (!atThisBank) return { ...base, toAccountId: null, routingNumber: payee.routing_number, bankName: payee.bank_name || null };
+    const account = await creditAccountAtThisBank(ctx, payee.account_number, own.number, 'to.payeeId');
     return {
       ...base,
-      toAccountId: (await creditAccountAtThisBank(ctx, payee.account_number, own.number, 'to.payeeId')).id,
+      toAccountId: account.id,
       routingNumber: null,
       bankName: null,
+      // The saved name against the holder's, as a transfer to this payee checks it (ADR 029).
+      payeeCheck: checkPayeeName(payee.name, { firstName: account.first_name, lastName: account.last_name }),
     };
   }
   const accountNumber = to.accountNumber ?? '';
@@ -216,6 +219,7 @@ export async function createStandingOrder(ctx: ActorContext, input: StandingOrde
       to_routing_number: target.routingNumber,
       to_bank_name: target.bankName,
       payee_name: target.name,
+      name_check: target.payeeCheck && target.payeeCheck.result !== 'unavailable' ? target.payeeCheck.result : null,
       amount: input.amount,
       description: input.description,
       frequency: input.frequency,

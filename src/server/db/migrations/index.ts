@@ -38,6 +38,7 @@ import * as historyWords from './2026-11-26-63b-history-words';
 import * as ledgerStatementReferences from './2026-11-27-64-ledger-statement-references';
 import * as cheaperRowChecks from './2026-11-28-65-cheaper-row-checks';
 import * as sessionChangeNotices from './2026-11-29-66-session-change-notices';
+import * as standingOrderNameCheck from './2026-11-29-67-standing-order-name-check';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-64-ledger-statement-references': ledgerStatementReferences,
   '2026-11-28-65-cheaper-row-checks': cheaperRowChecks,
   '2026-11-29-66-session-change-notices': sessionChangeNotices,
+  '2026-11-29-67-standing-order-name-check': standingOrderNameCheck,
 };

@@ -5,8 +5,9 @@ import { Button } from './button';
 /**
  * Confirmation of payee on a transfer's approval step (ADR 029): what the bank found when it
  * compared the recipient name with the account's holder. The customer decides: a close match
- * offers the holder's name (the code or passkey approves the name typed, so using it starts the
- * step again); a name that does not match is a warning, not a refusal.
+ * offers the holder's name where the name was typed on the form (`onUseName`: the code or passkey
+ * approves the name typed, so using it starts the step again; a saved payee's name is not
+ * changed from here); a name that does not match is a warning, not a refusal.
  */
 export function PayeeCheckNotice({ check, onUseName }: { check: PayeeCheck | undefined; onUseName?: (name: string) => void }) {
   if (!check) return null;
@@ -17,7 +18,11 @@ export function PayeeCheckNotice({ check, onUseName }: { check: PayeeCheck | und
       return (
         <Alert tone="warning">
           <p className="font-semibold">The name is close, but this account is held by {check.accountName}.</p>
-          <p className="mt-1">If that is who you mean to pay, use their name. If not, check the account number with them before you go on.</p>
+          <p className="mt-1">
+            {onUseName
+              ? 'If that is who you mean to pay, use their name. If not, check the account number with them before you go on.'
+              : 'If that is who you mean to pay, you can go on. If not, check the account number with them before you go on.'}
+          </p>
           {check.accountName && onUseName ? (
             <Button variant="secondary" className="mt-3" onClick={() => onUseName(check.accountName!)}>
               Use {check.accountName}

@@ -138,6 +138,9 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
     setTimeout(() => form.setFocus('recipientName'), 0);
   };
 
+  // Only a name typed on this form can be changed from the step; a saved payee's stays as saved.
+  const onUseName = form.getValues('toKind') === 'customer' ? useHolderName : undefined;
+
   if (passkey) {
     const values = form.getValues();
     return (
@@ -149,7 +152,7 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
           ['How often', FREQUENCY_TEXT[values.frequency]],
           ['First payment', formatDate(values.startDate)],
         ]}
-        notice={<PayeeCheckNotice check={passkey.payeeCheck} onUseName={useHolderName} />}
+        notice={<PayeeCheckNotice check={passkey.payeeCheck} onUseName={onUseName} />}
         approve={approve}
         useCode={useCode}
         onBack={back}
@@ -163,7 +166,7 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
         values={form.getValues()}
         payee={code.payee}
         code={code}
-        notice={<PayeeCheckNotice check={code.payeeCheck} onUseName={useHolderName} />}
+        notice={<PayeeCheckNotice check={code.payeeCheck} onUseName={onUseName} />}
         confirm={confirm}
         resend={resend}
         onBack={back}
