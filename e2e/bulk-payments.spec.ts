@@ -46,6 +46,15 @@ for (const width of [375, 1280]) {
     // The account select and the file field look as usable as they are (white, not a disabled grey).
     for (const field of [page.getByLabel('Pay from'), page.getByLabel('CSV file')])
       expect(await field.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 255, 255)');
+    // The form's first line starts right under the card's padding, as every card's content does:
+    // the error's empty live region above it once pushed the form 20 px further down.
+    const belowPadding = await page.locator('label', { hasText: 'Pay from' }).evaluate((label) => {
+      const card = label.closest('section');
+      if (!card) return Number.NaN;
+      const style = getComputedStyle(card);
+      return label.getBoundingClientRect().top - card.getBoundingClientRect().top - parseFloat(style.borderTopWidth) - parseFloat(style.paddingTop);
+    });
+    expect(belowPadding, 'space between the bulk payment card and its first field').toBeCloseTo(0, 0);
     await checkA11y();
 
     // Nothing chosen: the form says so.

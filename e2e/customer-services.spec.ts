@@ -157,6 +157,21 @@ test.describe('customer services', () => {
     const payment = page.getByRole('alertdialog', { name: `Pay installment 1 of ${firstPayment} from your checking account now?` });
     await expect(payment.getByRole('button', { name: `Pay ${firstPayment}` })).toBeFocused();
     await lookAtBothWidths(page, 'confirm-pay-installment', checkA11y);
+    // At 1280 px the question stands at the card's right edge, where its button was, with its words
+    // on one line: at a fixed 24rem it wrapped them into a narrow box with most of the card empty.
+    const fit = await payment.evaluate((panel) => {
+      const question = panel.querySelector('p');
+      const card = panel.closest('li');
+      if (!question || !card) return null;
+      const style = getComputedStyle(card);
+      return {
+        questionLines: Math.round(question.getBoundingClientRect().height / parseFloat(getComputedStyle(question).lineHeight)),
+        rightOfPanel: Math.round(
+          card.getBoundingClientRect().right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight) - panel.getBoundingClientRect().right,
+        ),
+      };
+    });
+    expect(fit, 'the pay question in its loan card at 1280 px').toEqual({ questionLines: 1, rightOfPanel: 0 });
     await payment.getByRole('button', { name: `Pay ${firstPayment}` }).click();
     await expect(page.getByText('Installment 1 of 24 paid.')).toBeVisible();
     await expect(page.getByTestId('loan-progress')).toContainText('1 of 24 installments paid');

@@ -132,7 +132,18 @@ test('back office: deleting a contact message is asked in the page', async ({ pa
   const question = item.getByRole('alertdialog', { name: `Delete the message from Avery Inline (${subjects[0]})? This cannot be undone.` });
   await escapeCancels(page, remove, question, 'Delete message');
   await cancelCancels(remove, question);
+  // The question takes the buttons' place at their width: every column keeps its width when it
+  // opens (a wider question widened the actions column by about 100 px and squeezed the others).
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const columnWidths = () =>
+    page
+      .getByRole('table', { name: 'Contact messages, newest first' })
+      .getByRole('columnheader')
+      .evaluateAll((headers) => headers.map((header) => Math.round(header.getBoundingClientRect().width)));
+  const closedWidths = await columnWidths();
   await remove.click();
+  await expect(question).toBeVisible();
+  expect(await columnWidths(), 'the contacts columns with the question open at 1280 px').toEqual(closedWidths);
   await lookAtBothWidths(page, 'confirm-delete-contact', checkA11y);
   await question.getByRole('button', { name: 'Delete message', exact: true }).focus();
   await page.keyboard.press('Enter');

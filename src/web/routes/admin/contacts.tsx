@@ -28,6 +28,9 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   return prefetch(contactsQuery(pageParam(searchOf(request))));
 }
 
+/** The actions' width in the table, the buttons' and the question's alike. */
+const actionsWidth = 'md:w-52';
+
 /** Mark as read and delete, for one message. */
 function ContactActions({ contact }: { contact: ContactDto }) {
   const read = useAction(() => markContactRead(contact._id), { errorToast: true });
@@ -38,7 +41,9 @@ function ContactActions({ contact }: { contact: ContactDto }) {
     refresh: 'always',
   });
   // Stacked in a table (the message and its sender keep the width), side by side on a card. The
-  // question takes the place of both buttons.
+  // question takes the place of both buttons, at their width: in the table both are one width, the
+  // least the question's Delete message button fits in, so opening it leaves every column as it was
+  // (a wider question widened the column by about 100 px and squeezed the sender and subject).
   return (
     <ConfirmInline
       question={`Delete the message from ${contact.name} (${contact.subject})? This cannot be undone.`}
@@ -46,10 +51,10 @@ function ContactActions({ contact }: { contact: ContactDto }) {
       busyLabel="Deleting..."
       tone="danger"
       onConfirm={() => remove.run()}
-      className="w-full md:w-64"
+      className={`w-full ${actionsWidth}`}
     >
       {(opener) => (
-        <div className="flex flex-wrap gap-2 md:flex-col md:items-stretch">
+        <div className={`flex flex-wrap gap-2 md:flex-col md:items-stretch ${actionsWidth}`}>
           {!contact.readAt ? (
             <Button variant="secondary" onClick={() => void read.run()} disabled={read.busy} aria-label={`Mark as read: ${contact.subject}`}>
               <Mail aria-hidden="true" className="h-4 w-4" />

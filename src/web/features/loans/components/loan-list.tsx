@@ -48,7 +48,11 @@ function LoanCard({ loan }: { loan: LoanDto }) {
             </p>
           ) : null}
         </div>
-        <div className="flex flex-wrap items-center gap-3">
+        {/* The status and the loan's buttons keep to the card's right, beside the loan or on a line
+            of their own under it. A question takes its button's place at the width of its words
+            (its card's width on a phone): at a fixed 24rem it wrapped into a narrow box on a line
+            of its own at 1280 px, with most of the card empty beside it. */}
+        <div className="flex grow flex-wrap items-center gap-3 sm:justify-end">
           <LoanStatusBadge status={loan.status} />
           {next ? (
             <ConfirmInline
@@ -56,7 +60,7 @@ function LoanCard({ loan }: { loan: LoanDto }) {
               confirmLabel={`Pay ${formatDollars(next.payment)}`}
               busyLabel="Paying..."
               onConfirm={() => repay.run(next.number)}
-              className="w-full sm:w-96"
+              className="w-full sm:w-auto"
             >
               {(opener) => (
                 <Button {...opener} disabled={repay.busy}>
@@ -73,7 +77,7 @@ function LoanCard({ loan }: { loan: LoanDto }) {
               busyLabel="Withdrawing..."
               tone="danger"
               onConfirm={() => withdraw.run()}
-              className="w-full sm:w-96"
+              className="w-full sm:w-auto"
             >
               {(opener) => (
                 <Button {...opener} variant="secondary" disabled={withdraw.busy}>
