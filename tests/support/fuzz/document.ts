@@ -158,14 +158,18 @@ export function unconstrainedStrings(document: OpenApiDocument, schema: JsonSche
   // Each branch of anyOf/oneOf must hold on its own; allOf parts only add to the schema they sit in.
   const branches = ['anyOf', 'oneOf'].flatMap((keyword) => (Array.isArray(resolved[keyword]) ? (resolved[keyword] as JsonSchema[]) : []));
   branches.forEach((branch, index) => found.push(...unconstrainedStrings(document, branch, `${where}<${index}>`, depth + 1)));
-  const types = Array.isArray(resolved.type) ? (resolved.type as string[]) : typeof resolved.type === 'string' ? [resolved.type] : [];
-  // zod writes a second regex as `allOf: [{ pattern }, { pattern }]`: those constrain the string too.
+  // zod writes a second regex as `allOf: [{ pattern }, { pattern }]`: those constrain the string too;
+  // and a described component field is `allOf: [{ $ref }]` with its description (plugins/openapi.ts).
   const allOf = Array.isArray(resolved.allOf) ? (resolved.allOf as unknown[]).map((part) => resolveRef(document, part)).filter(isObject) : [];
-  const constrained = [resolved, ...allOf].some((part) => ['pattern', 'format', 'enum', 'const'].some((keyword) => part[keyword] !== undefined));
+  const parts = [resolved, ...allOf];
+  const types = parts.flatMap((part) => (Array.isArray(part.type) ? (part.type as string[]) : typeof part.type === 'string' ? [part.type] : []));
+  const constrained = parts.some((part) => ['pattern', 'format', 'enum', 'const'].some((keyword) => part[keyword] !== undefined));
   if (types.includes('string') && !constrained) found.push({ where, why: 'a string with no pattern, format, enum or const' });
-  const structural = ['properties', 'items', 'prefixItems', 'additionalProperties', 'not', '$ref'].some((keyword) => resolved[keyword] !== undefined);
+  const structural = parts.some((part) =>
+    ['properties', 'items', 'prefixItems', 'additionalProperties', 'not', '$ref'].some((keyword) => part[keyword] !== undefined),
+  );
   if (types.length === 0 && branches.length === 0 && !constrained && !structural) found.push({ where, why: 'no type at all: any string passes' });
-  for (const part of [resolved, ...allOf]) {
+  for (const part of parts) {
     if (!isObject(part.properties)) continue;
     for (const [name, property] of Object.entries(part.properties)) {
       found.push(...unconstrainedStrings(document, property as JsonSchema, `${where}.${name}`, depth + 1));
