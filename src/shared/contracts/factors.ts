@@ -87,18 +87,16 @@ export const ZPasskeyName = z
   .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Name'))
   .describe('A name to tell the passkey apart, e.g. Work laptop.');
 
-// The WebAuthn fields are described as the browser's API names them (passed on as the browser gives them).
-const base64url = (label: string, max: number, description = `${label}, base64url.`) =>
+const base64url = (label: string, max: number) =>
   z
     .string({ message: `${label} is required` })
     .max(max, `${label} is too long`)
-    .regex(/^[A-Za-z0-9_-]*={0,2}$/, `${label} must be base64url`)
-    .describe(description);
+    .regex(/^[A-Za-z0-9_-]*={0,2}$/, `${label} must be base64url`);
 
 const ZTransport = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
 const ZPublicKeyType = z.literal('public-key').describe('Always public-key.');
 const ZAttachment = z.enum(['platform', 'cross-platform']).describe('platform: built into the device; cross-platform: a security key or a phone.');
-const ZCredentialId = base64url('Credential id', 1400, 'The credential id, base64url.');
+const ZCredentialId = base64url('Credential id', 1400).describe('The credential id, base64url.');
 
 /** What @simplewebauthn/browser's startRegistration() answers (RegistrationResponseJSON), bounded. */
 export const ZRegistrationResponse = z
@@ -108,12 +106,12 @@ export const ZRegistrationResponse = z
     type: ZPublicKeyType,
     response: z
       .object({
-        clientDataJSON: base64url('clientDataJSON', 4096),
-        attestationObject: base64url('attestationObject', 16_384),
-        authenticatorData: base64url('authenticatorData', 8192).optional(),
+        clientDataJSON: base64url('clientDataJSON', 4096).describe('The client data (with the challenge), base64url.'),
+        attestationObject: base64url('attestationObject', 16_384).describe('The attestation object, base64url.'),
+        authenticatorData: base64url('authenticatorData', 8192).optional().describe('The authenticator data, base64url.'),
         transports: z.array(ZTransport).max(8).optional().describe('How the browser reaches the authenticator.'),
         publicKeyAlgorithm: z.number().int().optional().describe('The COSE algorithm of the key, e.g. -7 (ES256).'),
-        publicKey: base64url('publicKey', 4096, 'The public key (SPKI), base64url.').optional(),
+        publicKey: base64url('publicKey', 4096).optional().describe('The public key (SPKI), base64url.'),
       })
       .describe("The authenticator's attestation response."),
     authenticatorAttachment: ZAttachment.optional(),
@@ -137,10 +135,10 @@ export const ZAuthenticationResponse = z
     type: ZPublicKeyType,
     response: z
       .object({
-        clientDataJSON: base64url('clientDataJSON', 4096),
-        authenticatorData: base64url('authenticatorData', 8192),
-        signature: base64url('signature', 4096),
-        userHandle: base64url('userHandle', 200).optional(),
+        clientDataJSON: base64url('clientDataJSON', 4096).describe('The client data (with the challenge), base64url.'),
+        authenticatorData: base64url('authenticatorData', 8192).describe('The authenticator data, base64url.'),
+        signature: base64url('signature', 4096).describe('The signature, base64url.'),
+        userHandle: base64url('userHandle', 200).optional().describe("The account's WebAuthn user handle, base64url."),
       })
       .describe("The authenticator's assertion response."),
     authenticatorAttachment: ZAttachment.optional(),
