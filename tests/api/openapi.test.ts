@@ -11,6 +11,7 @@ import {
   type SchemaObject,
   successStatuses,
   unconstrainedRequestStrings,
+  undescribedRequestProperties,
 } from '../support/fuzz/document';
 import { type RegisteredRoute, type RouteProbe, watchRoutes, withoutHeadTwins } from '../support/fuzz/routes';
 
@@ -130,6 +131,17 @@ describe('GET /api/openapi.json', () => {
       unconstrainedRequestStrings(document, operation).map((found) => `${operation.key} ${found.where}: ${found.why}`),
     );
     expect(offenders, `${offenders.length} request string(s) would let a NUL through:${list(offenders)}`).toEqual([]);
+  });
+
+  it('explains every request property: each path and query parameter and each body property, at any depth, has a description', () => {
+    const requestParts = operations.flatMap((operation) => [
+      ...operation.parameters.filter((parameter) => parameter.in === 'path' || parameter.in === 'query'),
+      ...Object.values(operation.body?.content ?? {}),
+    ]);
+    // A test that walks nothing proves nothing: the document has parameters and bodies to read.
+    expect(requestParts.length).toBeGreaterThan(100);
+    const offenders = operations.flatMap((operation) => undescribedRequestProperties(document, operation).map((found) => `${operation.key} ${found.where}`));
+    expect(offenders, `${offenders.length} request propert(ies) without a description:${list(offenders)}`).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZApprovalCountAnswer, ZApprovalDecisionAnswer, ZApprovalListQuery, ZApprovalPageAnswer, ZApprovalRejection } from '../../shared/contracts/approvals';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import { ROLES } from '../../shared/staff-roles';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
@@ -42,7 +42,7 @@ export function approvalRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Approve a request: its change is made now, exactly as asked (never by the staff member who asked)',
-          params: ZIdParams,
+          params: idParams("The four-eyes request's id, as GET /api/admin/approvals lists it."),
           response: { 200: ZApprovalDecisionAnswer },
         },
       },
@@ -53,7 +53,13 @@ export function approvalRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/approvals/:id/reject',
       {
         config: { access: 'staff', staffRoles: ROLES.approvers },
-        schema: { tags, summary: 'Reject a request, saying why', params: ZIdParams, body: ZApprovalRejection, response: { 200: ZApprovalDecisionAnswer } },
+        schema: {
+          tags,
+          summary: 'Reject a request, saying why',
+          params: idParams("The four-eyes request's id, as GET /api/admin/approvals lists it."),
+          body: ZApprovalRejection,
+          response: { 200: ZApprovalDecisionAnswer },
+        },
       },
       async (request, reply) => send(reply, await approvals.reject(contextOf(request, context), request.params.id, request.body.reason)),
     );
@@ -62,7 +68,12 @@ export function approvalRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/approvals/:id/cancel',
       {
         config: { access: 'staff', staffRoles: ROLES.approvers },
-        schema: { tags, summary: 'Withdraw my own request', params: ZIdParams, response: { 200: ZApprovalDecisionAnswer } },
+        schema: {
+          tags,
+          summary: 'Withdraw my own request',
+          params: idParams("The four-eyes request's id, as GET /api/admin/approvals lists it."),
+          response: { 200: ZApprovalDecisionAnswer },
+        },
       },
       async (request, reply) => send(reply, await approvals.cancel(contextOf(request, context), request.params.id)),
     );

@@ -9,7 +9,7 @@ import {
 } from '../../shared/contracts/auth';
 import { ZPasswordSignInAnswer } from '../../shared/contracts/factors';
 import { ZSignUpRequest } from '../../shared/contracts/signup';
-import { ZIdParams, ZNoData } from '../../shared/contracts/common';
+import { idParams, ZNoData } from '../../shared/contracts/common';
 import { ZSessionEndedAnswer, ZSessionListAnswer } from '../../shared/contracts/sessions';
 import { ZUserAnswer } from '../../shared/contracts/user';
 import type { AppContext } from '../context';
@@ -123,7 +123,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['auth', 'sessions'],
           summary: "End one of the user's sessions (another user's is not found)",
-          params: ZIdParams,
+          params: idParams("The session's id, as GET /api/auth/sessions lists it."),
           response: { 200: ZSessionEndedAnswer },
         },
       },

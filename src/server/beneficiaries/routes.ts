@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZBeneficiaryAnswer, ZBeneficiaryList, ZBeneficiaryRemoved, ZBeneficiaryRequest } from '../../shared/contracts/beneficiaries';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
@@ -33,7 +33,12 @@ export function beneficiaryRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/beneficiaries/:id',
       {
         config: { access: 'customer' },
-        schema: { tags: ['beneficiaries'], summary: 'Remove a saved payee', params: ZIdParams, response: { 200: ZBeneficiaryRemoved } },
+        schema: {
+          tags: ['beneficiaries'],
+          summary: 'Remove a saved payee',
+          params: idParams("The saved payee's _id."),
+          response: { 200: ZBeneficiaryRemoved },
+        },
       },
       async (request, reply) => send(reply, await beneficiaries.removeBeneficiary(contextOf(request, context), request.params.id)),
     );

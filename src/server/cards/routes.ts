@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZCardQueue, ZCardQueueQuery, ZCardRequest, ZCardRequestAnswer, ZCardRequestList, ZCardStatusChange } from '../../shared/contracts/cards';
-import { envelope, ZIdParams } from '../../shared/contracts/common';
+import { envelope, idParams } from '../../shared/contracts/common';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import { perMinute } from '../plugins/rate-limit';
@@ -44,7 +44,7 @@ export function cardRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['cards', 'staff'],
           summary: 'Approve, decline or ship a card request',
-          params: ZIdParams,
+          params: idParams("The card request's _id."),
           body: ZCardStatusChange,
           response: { 200: envelope(ZCardRequestAnswer.shape.data) },
         },

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import {
   CONTACT_PER_MINUTE_MAX,
   ZContactAnswer,
@@ -40,7 +40,12 @@ export function contactRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/contacts/:id/read',
       {
         config: { access: 'staff', staffRoles: ROLES.customerService },
-        schema: { tags: ['contacts', 'staff'], summary: 'Mark a contact message read', params: ZIdParams, response: { 200: ZContactAnswer } },
+        schema: {
+          tags: ['contacts', 'staff'],
+          summary: 'Mark a contact message read',
+          params: idParams("The contact message's _id."),
+          response: { 200: ZContactAnswer },
+        },
       },
       async (request) => ({ data: await contacts.markContactRead(contextOf(request, context), request.params.id) }),
     );
@@ -49,7 +54,12 @@ export function contactRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/contacts/:id',
       {
         config: { access: 'staff', staffRoles: ROLES.customerService },
-        schema: { tags: ['contacts', 'staff'], summary: 'Delete a contact message', params: ZIdParams, response: { 200: ZContactDeleted } },
+        schema: {
+          tags: ['contacts', 'staff'],
+          summary: 'Delete a contact message',
+          params: idParams("The contact message's _id."),
+          response: { 200: ZContactDeleted },
+        },
       },
       async (request, reply) => send(reply, await contacts.deleteContact(contextOf(request, context), request.params.id)),
     );

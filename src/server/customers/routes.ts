@@ -1,7 +1,7 @@
 import { ZApprovalPendingAnswer } from '../../shared/contracts/approvals';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZAdminDeleteAnswer, ZAdminUserAnswer, ZAdminUserListAnswer, ZAdminUserListQuery, ZAdminUserUpdate, ZEmailParams } from '../../shared/contracts/admin';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import { ZSessionEndedAnswer, ZSessionListAnswer, ZUserSessionParams } from '../../shared/contracts/sessions';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
@@ -36,7 +36,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/user/admin/:id',
       {
         config: { access: 'staff', staffRoles: ROLES.anyStaff },
-        schema: { tags, summary: 'One user', params: ZIdParams, response: { 200: ZAdminUserAnswer } },
+        schema: { tags, summary: 'One user', params: idParams("The user's _id."), response: { 200: ZAdminUserAnswer } },
       },
       async (request) => ({ data: await customers.customerById(contextOf(request, context), request.params.id) }),
     );
@@ -45,7 +45,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/user/admin/:id/sessions',
       {
         config: { access: 'staff', staffRoles: ROLES.anyStaff },
-        schema: { tags, summary: 'Where a user is signed in: every live session', params: ZIdParams, response: { 200: ZSessionListAnswer } },
+        schema: { tags, summary: 'Where a user is signed in: every live session', params: idParams("The user's _id."), response: { 200: ZSessionListAnswer } },
       },
       async (request) => ({ data: await customers.customerSessions(contextOf(request, context), request.params.id) }),
     );
@@ -66,7 +66,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Change a user's details, verification status, block or access (audited; the customer is told)",
-          params: ZIdParams,
+          params: idParams("The user's _id."),
           body: ZAdminUserUpdate,
           // Lifting a block or a disabled access waits for a second staff member (202, ADR 023).
           response: { 200: ZAdminUserAnswer, 202: ZApprovalPendingAnswer },
@@ -82,7 +82,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Delete a customer without ledger history, or close and anonymize one with history',
-          params: ZIdParams,
+          params: idParams("The user's _id."),
           response: { 200: ZAdminDeleteAnswer, 202: ZApprovalPendingAnswer },
         },
       },

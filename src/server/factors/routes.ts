@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZSignInAnswer } from '../../shared/contracts/auth';
-import { ZIdParams, ZNoData } from '../../shared/contracts/common';
+import { idParams, ZNoData } from '../../shared/contracts/common';
 import {
   ZAuthenticationOptionsAnswer,
   ZEmailCodeSignInRequest,
@@ -185,7 +185,13 @@ export function factorRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/auth/passkeys/:id',
       {
         config: { access: 'user' },
-        schema: { tags, summary: 'Rename a passkey', params: ZIdParams, body: ZPasskeyRenameRequest, response: { 200: ZPasskeyAnswer } },
+        schema: {
+          tags,
+          summary: 'Rename a passkey',
+          params: idParams("The passkey's id, as GET /api/auth/passkeys lists it."),
+          body: ZPasskeyRenameRequest,
+          response: { 200: ZPasskeyAnswer },
+        },
       },
       async (request, reply) => send(reply, await factors.renamePasskey(contextOf(request, context), request.params.id, request.body.name)),
     );
@@ -197,7 +203,7 @@ export function factorRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Remove a passkey, with a fresh second factor (other sessions end; staff keep at least one factor)',
-          params: ZIdParams,
+          params: idParams("The passkey's id, as GET /api/auth/passkeys lists it."),
           body: ZFactorRemovalRequest.nullish(),
           response: { 200: ZNoData },
         },

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import { ZAccountListQuery, ZJournalEntryAnswer, ZJournalPageAnswer, ZJournalQuery, ZLedgerAccountsAnswer } from '../../shared/contracts/journal';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
@@ -32,7 +32,7 @@ export function journalRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'One entry: all its postings with balances after, its hash and predecessor, its reversal and its audit records',
-          params: ZIdParams,
+          params: idParams("The journal entry's id."),
           response: { 200: ZJournalEntryAnswer },
         },
       },

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import { KYC_FILE_MEDIA_TYPES, KYC_FORM, ZCustomerKyc, ZKycDecisionAnswer, ZKycQueue, ZKycQueueQuery, ZKycRejectRequest } from '../../shared/contracts/kyc';
 import { ZUserAnswer } from '../../shared/contracts/user';
 import type { AppContext } from '../context';
@@ -33,7 +33,7 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['kyc'],
           summary: 'An identity document (its owner and staff only)',
-          params: ZIdParams,
+          params: idParams("The file's id, as a KYC submission's files carry it."),
           response: { 200: fileResponse('The stored document', KYC_FILE_MEDIA_TYPES) },
         },
       },
@@ -56,7 +56,12 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/kyc/users/:id',
       {
         config: { access: 'staff', staffRoles: ROLES.anyStaff },
-        schema: { tags: ['kyc', 'staff'], summary: "A customer's verification status and submissions", params: ZIdParams, response: { 200: ZCustomerKyc } },
+        schema: {
+          tags: ['kyc', 'staff'],
+          summary: "A customer's verification status and submissions",
+          params: idParams("The customer's user _id."),
+          response: { 200: ZCustomerKyc },
+        },
       },
       async (request) => ({ data: await kyc.customerKyc(contextOf(request, context), request.params.id) }),
     );
@@ -65,7 +70,12 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/kyc/:id/approve',
       {
         config: { access: 'staff', staffRoles: ROLES.compliance },
-        schema: { tags: ['kyc', 'staff'], summary: 'Approve a submission: the customer is verified', params: ZIdParams, response: { 200: ZKycDecisionAnswer } },
+        schema: {
+          tags: ['kyc', 'staff'],
+          summary: 'Approve a submission: the customer is verified',
+          params: idParams("The KYC submission's id."),
+          response: { 200: ZKycDecisionAnswer },
+        },
       },
       async (request, reply) => send(reply, await kyc.approveSubmission(contextOf(request, context), request.params.id)),
     );
@@ -77,7 +87,7 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['kyc', 'staff'],
           summary: 'Reject a submission with a reason the customer is emailed',
-          params: ZIdParams,
+          params: idParams("The KYC submission's id."),
           body: ZKycRejectRequest,
           response: { 200: ZKycDecisionAnswer },
         },

@@ -1,6 +1,6 @@
 import { ZApprovalPendingAnswer } from '../../shared/contracts/approvals';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import { ZLoanAnswer, ZLoanApplication, ZLoanList, ZLoanQueue, ZLoanQueueQuery, ZLoanRejectRequest } from '../../shared/contracts/loans';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
@@ -31,7 +31,13 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/loans/:id',
       {
         config: { access: 'customer', ...perMinute(20) },
-        schema: { tags: ['loans'], summary: 'Change an application under review', params: ZIdParams, body: ZLoanApplication, response: { 200: ZLoanAnswer } },
+        schema: {
+          tags: ['loans'],
+          summary: 'Change an application under review',
+          params: idParams("The loan's _id."),
+          body: ZLoanApplication,
+          response: { 200: ZLoanAnswer },
+        },
       },
       async (request, reply) => send(reply, await loans.changeApplication(contextOf(request, context), request.params.id, request.body)),
     );
@@ -40,7 +46,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/loans/:id',
       {
         config: { access: 'customer' },
-        schema: { tags: ['loans'], summary: 'Withdraw an application under review', params: ZIdParams, response: { 200: ZLoanAnswer } },
+        schema: { tags: ['loans'], summary: 'Withdraw an application under review', params: idParams("The loan's _id."), response: { 200: ZLoanAnswer } },
       },
       async (request, reply) => send(reply, await loans.withdrawApplication(contextOf(request, context), request.params.id)),
     );
@@ -49,7 +55,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/loans/:id/repayments',
       {
         config: { access: 'customer', idempotency: true, moneyCall: true, ...perMinute(20) },
-        schema: { tags: ['loans'], summary: 'Pay the next installment from checking', params: ZIdParams, response: { 201: ZLoanAnswer } },
+        schema: { tags: ['loans'], summary: 'Pay the next installment from checking', params: idParams("The loan's _id."), response: { 201: ZLoanAnswer } },
       },
       async (request, reply) => send(reply, await loans.repayInstallment(contextOf(request, context), request.params.id, ticketOf(request))),
     );
@@ -73,7 +79,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['loans', 'staff'],
           summary: 'Approve and disburse a loan (above FOUR_EYES_LOAN_ABOVE: a request for a second staff member, 202)',
-          params: ZIdParams,
+          params: idParams("The loan application's _id."),
           response: { 200: ZLoanAnswer, 202: ZApprovalPendingAnswer },
         },
       },
@@ -87,7 +93,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['loans', 'staff'],
           summary: 'Decline a loan application',
-          params: ZIdParams,
+          params: idParams("The loan application's _id."),
           body: ZLoanRejectRequest,
           response: { 200: ZLoanAnswer },
         },

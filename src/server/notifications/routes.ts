@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import {
   type NotificationPreferencesChange,
   ZNotificationAnswer,
@@ -43,7 +43,12 @@ export function notificationRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/notifications/:id/read',
       {
         config: { access: 'customer' },
-        schema: { tags: ['notifications'], summary: 'Mark one of my notifications as read', params: ZIdParams, response: { 200: ZNotificationAnswer } },
+        schema: {
+          tags: ['notifications'],
+          summary: 'Mark one of my notifications as read',
+          params: idParams("The notification's id."),
+          response: { 200: ZNotificationAnswer },
+        },
       },
       async (request) => ({ data: await notifications.readNotification(contextOf(request, context), request.params.id) }),
     );

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import {
   PAYMENT_REQUEST_RATE_WINDOW_MS,
   PAYMENT_REQUESTS_PER_HOUR_MAX,
@@ -68,7 +68,7 @@ export function paymentRequestRoutes(context: AppContext): FastifyPluginAsyncZod
         schema: {
           tags: ['payment-requests'],
           summary: 'Pay a request addressed to me (two calls: the code, then the payment)',
-          params: ZIdParams,
+          params: idParams("The payment request's id."),
           body: ZPaymentRequestPay,
           response: { 200: ZPaymentRequestCodeAnswer, 201: ZPaymentRequestPaidAnswer },
         },
@@ -83,7 +83,7 @@ export function paymentRequestRoutes(context: AppContext): FastifyPluginAsyncZod
         schema: {
           tags: ['payment-requests'],
           summary: 'Decline a request addressed to me',
-          params: ZIdParams,
+          params: idParams("The payment request's id."),
           response: { 200: ZPaymentRequestAnswer },
         },
       },
@@ -97,7 +97,7 @@ export function paymentRequestRoutes(context: AppContext): FastifyPluginAsyncZod
         schema: {
           tags: ['payment-requests'],
           summary: 'Cancel a pending request I sent (the payer is told)',
-          params: ZIdParams,
+          params: idParams("The payment request's id."),
           response: { 200: ZPaymentRequestAnswer },
         },
       },

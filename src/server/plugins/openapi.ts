@@ -36,10 +36,26 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     transform: (document) => {
       if (!document.url.startsWith('/api/')) return { schema: { ...document.schema, hide: true }, url: document.url };
-      return jsonSchemaTransform(document);
+      const transformed = jsonSchemaTransform(document);
+      return { ...transformed, schema: keepRefSiblings(transformed.schema) as typeof transformed.schema };
     },
     transformObject: jsonSchemaTransformObject,
   });
+}
+
+/**
+ * @fastify/swagger drops every keyword beside a `$ref` in an operation's schemas (OpenAPI 3.0's rule;
+ * 3.1 allows them), so a field whose type is a component (`passkeyAssertion`, `payeeCheck`) would
+ * lose its description. Such a field is written `{ allOf: [{ $ref }], description }` instead, which
+ * every version reads the same way. Components keep their `$ref` siblings as they are.
+ */
+function keepRefSiblings(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(keepRefSiblings);
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value).map(([key, child]) => [key, keepRefSiblings(child)] as const);
+  const { $ref, ...siblings } = Object.fromEntries(entries) as Record<string, unknown>;
+  if (typeof $ref !== 'string' || Object.keys(siblings).length === 0) return Object.fromEntries(entries);
+  return { ...siblings, allOf: [{ $ref }] };
 }
 
 /** The document and a reader for it, both served by the bank itself (no other host, strict CSP). */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import { PROFILE_PICTURE_FORM, PROFILE_PICTURE_MEDIA_TYPES, ZProfileUpdateAnswer, ZProfileUpdateRequest } from '../../shared/contracts/profile';
 import { ZUserAnswer } from '../../shared/contracts/user';
 import type { AppContext } from '../context';
@@ -41,7 +41,7 @@ export function profileRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['profile'],
           summary: "A user's profile picture (its owner and staff only)",
-          params: ZIdParams,
+          params: idParams("The user's _id whose picture this is."),
           response: { 200: fileResponse('The picture', PROFILE_PICTURE_MEDIA_TYPES) },
         },
       },

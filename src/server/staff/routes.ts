@@ -1,6 +1,6 @@
 import { ZApprovalPendingAnswer } from '../../shared/contracts/approvals';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams, ZNoData } from '../../shared/contracts/common';
+import { idParams, ZNoData } from '../../shared/contracts/common';
 import { ZStaffInvitationAccept, ZStaffInvite, ZStaffListAnswer, ZStaffMemberAnswer, ZStaffRoleChange } from '../../shared/contracts/staff';
 import { ROLES } from '../../shared/staff-roles';
 import type { AppContext } from '../context';
@@ -44,7 +44,7 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Change a staff member's role (audited)",
-          params: ZIdParams,
+          params: idParams("The staff member's _id."),
           body: ZStaffRoleChange,
           response: { 200: ZStaffMemberAnswer, 202: ZApprovalPendingAnswer },
         },
@@ -59,7 +59,7 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Send an invited staff member a new link; the earlier one stops working (audited)',
-          params: ZIdParams,
+          params: idParams("The staff member's _id."),
           response: { 200: ZStaffMemberAnswer },
         },
       },
@@ -73,7 +73,7 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Suspend a staff member's back office access: their sessions end (audited)",
-          params: ZIdParams,
+          params: idParams("The staff member's _id."),
           response: { 200: ZStaffMemberAnswer },
         },
       },
@@ -84,7 +84,12 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/admin/staff/:id/reinstate',
       {
         config: { access: 'staff', staffRoles: ROLES.admin },
-        schema: { tags, summary: "Reinstate a suspended staff member's access (audited)", params: ZIdParams, response: { 200: ZStaffMemberAnswer } },
+        schema: {
+          tags,
+          summary: "Reinstate a suspended staff member's access (audited)",
+          params: idParams("The staff member's _id."),
+          response: { 200: ZStaffMemberAnswer },
+        },
       },
       async (request, reply) => send(reply, await staff.reinstateStaff(contextOf(request, context), request.params.id)),
     );

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams } from '../../shared/contracts/common';
+import { idParams } from '../../shared/contracts/common';
 import { ZStandingOrderAnswer, ZStandingOrderCodeAnswer, ZStandingOrderListAnswer, ZStandingOrderRequest } from '../../shared/contracts/standing-orders';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
@@ -46,7 +46,7 @@ export function standingOrderRoutes(context: AppContext): FastifyPluginAsyncZod 
         schema: {
           tags: ['standing-orders'],
           summary: 'Cancel a standing order: no further payment is made',
-          params: ZIdParams,
+          params: idParams("The standing order's id."),
           response: { 200: ZStandingOrderAnswer },
         },
       },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZApprovalPendingAnswer } from '../../shared/contracts/approvals';
-import { envelope, ZIdParams } from '../../shared/contracts/common';
+import { envelope, idParams } from '../../shared/contracts/common';
 import {
   ZAdminAccountUpdate,
   ZAdminReversalRequest,
@@ -28,10 +28,15 @@ import * as repository from './repository';
 import * as transactions from './service';
 import { ROLES } from '../../shared/staff-roles';
 
-const ZUserIdParams = z.object({ userId: z.uuid() });
-const ZReversal = envelope(z.object({ reversedEntryId: z.string(), reversalEntryId: z.string() }));
+const ZUserIdParams = z.object({ userId: z.uuid().describe("The customer's user _id.") });
+const ZReversal = envelope(
+  z.object({ reversedEntryId: z.string().describe('The entry reversed.'), reversalEntryId: z.string().describe('The reversal entry just posted.') }),
+);
 const ZCorrection = envelope(
-  z.object({ account: z.object({ number: z.string(), savings: z.number(), checking: z.number() }), entryId: z.string().nullable() }),
+  z.object({
+    account: z.object({ number: z.string(), savings: z.number(), checking: z.number() }).describe('The account number and both balances now, in dollars.'),
+    entryId: z.string().nullable().describe('The correction entry posted; null when no balance changed.'),
+  }),
 );
 /** The reason of a reversal: in the body, or as ?reason= for clients that send no DELETE body. */
 const ZReasonQuery = z.object({ reason: ZAdminReversalRequest.shape.reason.optional() });
@@ -181,7 +186,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['transactions', 'staff'],
           summary: 'Correct how an entry reads (a note; the entry never changes)',
-          params: ZIdParams,
+          params: idParams("A journal entry's id, or the _id of one of its history lines."),
           body: ZAdminTransactionUpdate,
           response: { 200: ZTransactionLinesAnswer },
         },
@@ -199,7 +204,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['transactions', 'staff'],
           summary: 'Reverse an entry (its reversal is posted; nothing is deleted)',
-          params: ZIdParams,
+          params: idParams("A journal entry's id, or the _id of one of its history lines."),
           querystring: ZReasonQuery,
           body: ZReversalBody,
           response: { 200: ZReversal, 202: ZApprovalPendingAnswer },
@@ -218,7 +223,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['transactions', 'staff'],
           summary: "Set a customer's balances (correction entries) and account number",
-          params: ZIdParams,
+          params: idParams("The customer's user _id."),
           body: ZAdminAccountUpdate,
           response: { 200: ZCorrection, 202: ZApprovalPendingAnswer },
         },

@@ -6,8 +6,11 @@ import { envelope, paginated, ZPage, ZTimestamp } from './common';
 
 /** The last chained row of a chain when the anchor was written: its position (0: empty chain) and its hash. */
 export const ZChainHead = z.strictObject({
-  position: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  hash: z.string().regex(/^[0-9a-f]{64}$/, 'hash must be 64 lower-case hex characters'),
+  position: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).describe('Its position (0: an empty chain).'),
+  hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'hash must be 64 lower-case hex characters')
+    .describe('Its hash, hex.'),
 });
 export type ChainHeadDto = z.infer<typeof ZChainHead>;
 
@@ -17,12 +20,18 @@ export type ChainHeadDto = z.infer<typeof ZChainHead>;
  * the base64 Ed25519 signature of the canonical text (server/anchors/format.ts, `anchorMessage`).
  */
 export const ZAnchorLine = z.strictObject({
-  seq: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-  ledgerHead: ZChainHead,
-  auditHead: ZChainHead,
-  at: z.iso.datetime({ precision: 3, message: 'at must be an ISO 8601 UTC time with milliseconds' }),
-  keyId: z.string().regex(/^[0-9a-f]{16}$/, 'keyId must be 16 lower-case hex characters'),
-  signature: z.string().regex(/^[A-Za-z0-9+/]{86}==$/, 'signature must be a base64 Ed25519 signature'),
+  seq: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe('Counts anchors from 1, with no gap.'),
+  ledgerHead: ZChainHead.describe("The ledger chain's last row."),
+  auditHead: ZChainHead.describe("The audit chain's last row."),
+  at: z.iso.datetime({ precision: 3, message: 'at must be an ISO 8601 UTC time with milliseconds' }).describe('When it was written (ISO 8601, UTC).'),
+  keyId: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/, 'keyId must be 16 lower-case hex characters')
+    .describe("The signing key's id (GET /api/statements/public-key)."),
+  signature: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{86}==$/, 'signature must be a base64 Ed25519 signature')
+    .describe('The base64 Ed25519 signature of the canonical text (ADR 014).'),
 });
 export type AnchorLine = z.infer<typeof ZAnchorLine>;
 

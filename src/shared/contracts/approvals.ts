@@ -82,31 +82,39 @@ export const AWAITING_APPROVAL_SUFFIX = ' - awaiting approval by a second staff 
 export const awaitingApproval = (message: string) => `${message}${AWAITING_APPROVAL_SUFFIX}`;
 
 /** The answer of a staff call that became a pending approval (202). */
-export const ZApprovalPending = z.object({ approvalId: z.uuid(), status: z.literal('pending') });
+export const ZApprovalPending = z.object({
+  approvalId: z.uuid().describe('The four-eyes request now waiting for a second staff member (GET /api/admin/approvals).'),
+  status: z.literal('pending'),
+});
 export type ApprovalPending = z.infer<typeof ZApprovalPending>;
 export const ZApprovalPendingAnswer = envelope(ZApprovalPending);
 
 export const ZApprovalListQuery = ZPage.extend({
-  status: z.enum(APPROVAL_STATUSES, { message: `status must be one of ${APPROVAL_STATUSES.join(', ')}` }).default('pending'),
+  status: z
+    .enum(APPROVAL_STATUSES, { message: `status must be one of ${APPROVAL_STATUSES.join(', ')}` })
+    .default('pending')
+    .describe('Only requests with this status.'),
 });
 
 const ZPerson = z.object({ id: z.string(), name: z.string(), email: z.string().nullable() });
 
 export const ZApproval = z.object({
   id: z.uuid(),
-  kind: z.enum(APPROVAL_KINDS),
-  requestedBy: ZPerson,
+  kind: z.enum(APPROVAL_KINDS).describe('The action waiting for a second staff member.'),
+  requestedBy: ZPerson.describe('The staff member who asked (who may not decide it).'),
   requestedAt: ZTimestamp,
-  customer: ZPerson.nullable(),
+  customer: ZPerson.nullable().describe('The customer it is about, if any.'),
   /** The staff member a staff invitation or role change is about (who may not decide it); null otherwise. */
-  subjectId: z.string().nullable(),
-  summary: z.string(),
-  payload: z.record(z.string(), z.unknown()),
-  status: z.enum(APPROVAL_STATUSES),
+  subjectId: z.string().nullable().describe('The staff member a staff invitation or role change is about (who may not decide it); null otherwise.'),
+  summary: z.string().describe('The action in words.'),
+  payload: z.record(z.string(), z.unknown()).describe('The action as it will be carried out (amounts in dollars).'),
+  status: z
+    .enum(APPROVAL_STATUSES)
+    .describe('pending; approved (carried out); rejected; failed (carrying it out failed); expired (after 7 days); cancelled by the requester.'),
   decidedBy: ZPerson.nullable(),
   decidedAt: ZTimestamp.nullable(),
-  reason: z.string().nullable(),
-  expiresAt: ZTimestamp,
+  reason: z.string().nullable().describe("A rejection's reason; null otherwise."),
+  expiresAt: ZTimestamp.describe('Not decided by then, it expires (7 days after it was asked).'),
 });
 export type ApprovalDto = z.infer<typeof ZApproval>;
 
@@ -125,6 +133,7 @@ export const ZApprovalRejection = z.object({
     .trim()
     .min(3, 'A reason is required (at least 3 characters)')
     .max(TEXT_LENGTH_MAX, `Reason must be at most ${TEXT_LENGTH_MAX} characters`)
-    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Reason')),
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Reason'))
+    .describe('Why it is rejected (at least 3 characters).'),
 });
 export type ApprovalRejection = z.input<typeof ZApprovalRejection>;

@@ -25,7 +25,8 @@ export const ZNewPassword = z
   .string({ message: 'Password is required' })
   .min(PASSWORD_LENGTH_MIN, PASSWORD_RULE_MESSAGE)
   .max(PASSWORD_LENGTH_MAX, `Password must be at most ${PASSWORD_LENGTH_MAX} characters`)
-  .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password'));
+  .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password'))
+  .describe('A new password: 8 to 128 characters, not a common one, and hard to guess (zxcvbn score 3 or more).');
 
 export const ZSignInRequest = z.object({
   email: z
@@ -34,16 +35,18 @@ export const ZSignInRequest = z.object({
     .min(1, 'Please fill in all fields')
     .max(254)
     .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Email'))
-    .transform((v) => v.toLowerCase()),
+    .transform((v) => v.toLowerCase())
+    .describe("The account's email address (case does not matter)."),
   password: z
     .string({ message: 'Please fill in all fields' })
     .min(1, 'Please fill in all fields')
     .max(PASSWORD_LENGTH_MAX, 'Invalid email or password')
-    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password')),
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password'))
+    .describe("The account's password."),
 });
 
 /** The session token (for API clients; browsers use the cookie) and the signed-in user. */
-export const ZSignedIn = z.object({ token: z.string(), user: ZUser });
+export const ZSignedIn = z.object({ token: z.string().describe('The session token: send it as Authorization: Bearer <token>.'), user: ZUser });
 export type SignInResponse = z.infer<typeof ZSignedIn>;
 
 /** A session: the answer of a sign-in without a second step, and of a completed second step. */
@@ -56,10 +59,11 @@ export const ZVerifyEmailRequest = z.object({
     .string({ message: `OTP must be ${OTP_LENGTH} characters long` })
     .trim()
     .length(OTP_LENGTH, `OTP must be ${OTP_LENGTH} characters long`)
-    .regex(/^\d+$/, 'OTP must be 6 digits'),
+    .regex(/^\d+$/, 'OTP must be 6 digits')
+    .describe('The 6-digit code emailed to confirm the address.'),
 });
 
-export const ZForgotPasswordRequest = z.object({ email: ZEmail });
+export const ZForgotPasswordRequest = z.object({ email: ZEmail.describe('The email address of the account whose password was forgotten.') });
 
 export const ZResetPasswordRequest = z
   .object({
@@ -67,9 +71,15 @@ export const ZResetPasswordRequest = z
       .string({ message: 'The reset link is invalid or has expired' })
       .min(10, 'The reset link is invalid or has expired')
       .max(200, 'The reset link is invalid or has expired')
-      .regex(/^[A-Za-z0-9_-]+$/, 'The reset link is invalid or has expired'),
+      .regex(/^[A-Za-z0-9_-]+$/, 'The reset link is invalid or has expired')
+      .describe('The token of the emailed reset link (its ?token=); it works once, for 30 minutes.'),
     password: ZNewPassword,
-    confirmPassword: z.string().max(PASSWORD_LENGTH_MAX).regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password')).optional(),
+    confirmPassword: z
+      .string()
+      .max(PASSWORD_LENGTH_MAX)
+      .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password'))
+      .optional()
+      .describe('The new password again; when sent, it must match.'),
   })
   .refine((value) => value.confirmPassword === undefined || value.password === value.confirmPassword, {
     path: ['confirmPassword'],
@@ -81,7 +91,8 @@ export const ZChangePasswordRequest = z.object({
     .string({ message: 'Current password is required' })
     .min(1, 'Current password is required')
     .max(PASSWORD_LENGTH_MAX, `Password must be at most ${PASSWORD_LENGTH_MAX} characters`)
-    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password')),
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password'))
+    .describe('The current password.'),
   newPassword: ZNewPassword,
   /**
    * For an account with a second factor (ADR 011): a code from its authenticator app or one of its

@@ -26,17 +26,17 @@ const optionalText = (label: string, max: number) =>
  * this bank needs no routing number or bank name; one at another bank has both.
  */
 export const ZBeneficiaryRequest = z.object({
-  name: requiredText('Name', NAME_LENGTH_MAX),
+  name: requiredText('Name', NAME_LENGTH_MAX).describe("The payee's name."),
   accountNumber: z
     .string({ message: 'Account number is required' })
     .trim()
     .min(1, 'Account number is required')
-    .regex(/^[0-9]{4,17}$/, 'Account number must be 4 to 17 digits'),
-  routingNumber: optionalText('Routing number', 9).refine(
-    (value) => value === '' || isAbaRoutingNumber(value),
-    'Routing number must be a valid 9-digit ABA number',
-  ),
-  bankName: optionalText('Bank name', NAME_LENGTH_MAX),
+    .regex(/^[0-9]{4,17}$/, 'Account number must be 4 to 17 digits')
+    .describe("The payee's account number, 4 to 17 digits."),
+  routingNumber: optionalText('Routing number', 9)
+    .refine((value) => value === '' || isAbaRoutingNumber(value), 'Routing number must be a valid 9-digit ABA number')
+    .describe("Another bank's 9-digit ABA routing number; absent for a payee at this bank."),
+  bankName: optionalText('Bank name', NAME_LENGTH_MAX).describe("Another bank's name; absent for a payee at this bank."),
 });
 export type BeneficiaryRequest = z.input<typeof ZBeneficiaryRequest>;
 
@@ -45,8 +45,8 @@ export const ZBeneficiary = z.object({
   name: z.string(),
   accountNumber: z.string(),
   /** '' for a payee at this bank. */
-  routingNumber: z.string(),
-  bankName: z.string(),
+  routingNumber: z.string().describe("'' for a payee at this bank."),
+  bankName: z.string().describe("'' for a payee at this bank."),
   createdAt: ZTimestamp,
 });
 export type BeneficiaryDto = z.infer<typeof ZBeneficiary>;

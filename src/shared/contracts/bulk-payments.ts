@@ -117,23 +117,34 @@ const ZPaymentPin = z
  * every bad row; here only their number is limited.
  */
 export const ZBulkPaymentFields = z.object({
-  from: z.enum(CUSTOMER_ACCOUNTS, { message: 'from must be savings or checking' }),
+  from: z.enum(CUSTOMER_ACCOUNTS, { message: 'from must be savings or checking' }).describe("The customer's account every payment leaves."),
   payments: z
     .array(
       z.unknown().meta({
         type: 'object',
         properties: {
-          accountNumber: { type: 'string', pattern: '^[0-9]{10}$' },
+          accountNumber: { type: 'string', pattern: '^[0-9]{10}$', description: "The payee's 10-digit account number at this bank." },
           amount: AMOUNT_JSON_SCHEMA,
-          name: { type: 'string', maxLength: NAME_LENGTH_MAX, pattern: SINGLE_LINE_TEXT.source },
-          description: { type: 'string', maxLength: TEXT_LENGTH_MAX, pattern: SINGLE_LINE_TEXT.source },
+          name: {
+            type: 'string',
+            maxLength: NAME_LENGTH_MAX,
+            pattern: SINGLE_LINE_TEXT.source,
+            description: "The payee's name, checked against the account holder's (payeeChecks).",
+          },
+          description: {
+            type: 'string',
+            maxLength: TEXT_LENGTH_MAX,
+            pattern: SINGLE_LINE_TEXT.source,
+            description: 'A memo for both histories; absent: "Payment to" the name.',
+          },
         },
         required: ['accountNumber', 'amount', 'name'],
       }),
     )
     .min(1, BULK_EMPTY_MESSAGE)
     .max(BULK_PAYMENTS_MAX, BULK_TOO_MANY_MESSAGE)
-    .optional(),
+    .optional()
+    .describe('The payments, 1 to 1,000, each to an account at this bank; or csv instead (one of the two).'),
   csv: z
     .string({ message: 'csv must be the text of a CSV file' })
     .max(BULK_CSV_CHARS_MAX, `The CSV file must be at most ${BULK_CSV_CHARS_MAX.toLocaleString('en-US')} characters`)
@@ -152,24 +163,24 @@ export type BulkPaymentRequest = z.input<typeof ZBulkPaymentRequest>;
 
 /** The first call's answer: the batch is valid and its code is on its way. */
 export const ZBulkCodeSent = z.object({
-  step: z.literal('code'),
-  expiresAt: ZTimestamp,
-  sentTo: z.string(),
+  step: z.literal('code').describe('Approve with the IMS code emailed now: the second call carries it as paymentPin, with the same rows.'),
+  expiresAt: ZTimestamp.describe('The code works until then (5 minutes, 5 attempts).'),
+  sentTo: z.string().describe("Where the code went: the customer's email, masked."),
   /** The batch's total, dollars. */
-  amount: z.number(),
-  payee: z.string(),
+  amount: z.number().describe("The batch's total, in dollars."),
+  payee: z.string().describe('The batch as the approval names it (its number of payments).'),
   /** Its rows whose name is not the account holder's (ADR 029); empty: every name matches. */
-  payeeChecks: z.array(ZRowPayeeCheck).optional(),
+  payeeChecks: z.array(ZRowPayeeCheck).optional().describe("Its rows whose name is not the account holder's (ADR 029); empty: every name matches."),
 });
 export type BulkCodeSent = z.infer<typeof ZBulkCodeSent>;
 
 export const ZBulkResult = z
   .object({
     batchId: z.string(),
-    count: z.number().int(),
+    count: z.number().int().describe('Payments made.'),
     /** Dollars. */
-    total: z.number(),
-    results: z.array(z.object({ row: z.number().int(), entryId: z.string() })),
+    total: z.number().describe('Dollars.'),
+    results: z.array(z.object({ row: z.number().int().describe('Counted from 1.'), entryId: z.string() })).describe("Each row's journal entry."),
   })
   .meta({ id: 'BulkResult' });
 export type BulkResult = z.infer<typeof ZBulkResult>;

@@ -26,14 +26,18 @@ export const CARD_STATUS_NEXT: Record<CardRequestStatus, CardRequestStatus[]> = 
 export const ZCardRequest = z.preprocess(
   (body) => body ?? {},
   z.object({
-    cardType: z.enum(CARD_TYPES, { message: 'Card type must be debit or credit' }).default('debit'),
+    cardType: z.enum(CARD_TYPES, { message: 'Card type must be debit or credit' }).default('debit').describe('The card asked for (no body: debit).'),
   }),
 );
 
 export const ZCardStatusChange = z
   .object({
-    status: z.enum(CARD_REQUEST_STATUSES, { message: 'Status must be pending, approved, rejected or shipped' }),
-    note: optionalText('The note', TEXT_LENGTH_MAX, { multiline: true }),
+    status: z
+      .enum(CARD_REQUEST_STATUSES, { message: 'Status must be pending, approved, rejected or shipped' })
+      .describe('The next status: pending to approved or rejected; approved to shipped.'),
+    note: optionalText('The note', TEXT_LENGTH_MAX, { multiline: true }).describe(
+      'A note emailed to the customer with the status; required (3 characters or more) to reject.',
+    ),
   })
   .refine((value) => value.status !== 'rejected' || (value.note && value.note.length >= 3), {
     message: 'A reason is required to decline a card request',
@@ -41,14 +45,17 @@ export const ZCardStatusChange = z
   });
 
 export const ZCardQueueQuery = ZPage.extend({
-  status: z.enum([...CARD_REQUEST_STATUSES, 'all'], { message: 'status must be pending, approved, rejected, shipped or all' }).default('pending'),
+  status: z
+    .enum([...CARD_REQUEST_STATUSES, 'all'], { message: 'status must be pending, approved, rejected, shipped or all' })
+    .default('pending')
+    .describe('Only requests with this status; all: every one.'),
 });
 
 export const ZCardRequestDto = z.object({
   _id: z.string(),
   cardType: z.enum(CARD_TYPES),
-  status: z.enum(CARD_REQUEST_STATUSES),
-  note: z.string().nullable(),
+  status: z.enum(CARD_REQUEST_STATUSES).describe('pending review, approved, rejected (declined) or shipped.'),
+  note: z.string().nullable().describe("Staff's latest note; null without one."),
   createdAt: ZTimestamp,
   updatedAt: ZTimestamp,
   /** Staff views name the customer. */

@@ -54,7 +54,9 @@ export const ZEmail = z
 
 export const ZUuid = z.uuid('Not a valid id');
 /** `/{id}` in a path; a malformed id answers 404 (nothing has that id). */
-export const ZIdParams = z.object({ id: ZUuid });
+export const ZIdParams = z.object({ id: ZUuid.describe('The id (a UUID) of what the path names; a malformed id answers 404.') });
+/** `/{id}` in a path, saying whose id it is (the OpenAPI document's description): validated as ZIdParams. */
+export const idParams = (description: string) => z.object({ id: ZUuid.describe(description) });
 
 /** A calendar date written YYYY-MM-DD, between DATE_MIN and DATE_MAX. */
 export const isoDate = (label = 'Date') =>
@@ -65,13 +67,14 @@ export const isoDate = (label = 'Date') =>
     .refine((value) => value >= DATE_MIN && value <= DATE_MAX, `${label} must be between ${DATE_MIN} and ${DATE_MAX}`);
 
 export const ZPage = z.object({
-  page: z.coerce.number().int().min(1, 'page must be at least 1').max(100_000).default(1),
+  page: z.coerce.number().int().min(1, 'page must be at least 1').max(100_000).default(1).describe('The page to answer, counted from 1.'),
   pageSize: z.coerce
     .number()
     .int()
     .min(1, 'pageSize must be at least 1')
     .max(PAGE_SIZE_MAX, `pageSize must be at most ${PAGE_SIZE_MAX}`)
-    .default(PAGE_SIZE_DEFAULT),
+    .default(PAGE_SIZE_DEFAULT)
+    .describe('Items per page.'),
 });
 
 // ---------------------------------------------------------------- answers
@@ -79,15 +82,16 @@ export const ZPage = z.object({
 /** Every failure: the message to show, a machine code, and the fields at fault. */
 export const ZApiError = z
   .object({
-    message: z.string(),
-    code: z.string(),
-    fields: z.record(z.string(), z.string()).optional(),
+    message: z.string().describe('What went wrong, in words to show the user.'),
+    code: z.string().describe('A machine-readable code, e.g. validation, not_found, rate_limited.'),
+    fields: z.record(z.string(), z.string()).optional().describe('Each request field at fault, with its message (a validation failure).'),
   })
   .meta({ id: 'ApiError' });
 export type ApiFailure = z.infer<typeof ZApiError>;
 
 /** A success: `{ data, message? }`. */
-export const envelope = <T extends z.ZodType>(data: T) => z.object({ data, message: z.string().optional() });
+export const envelope = <T extends z.ZodType>(data: T) =>
+  z.object({ data, message: z.string().optional().describe('A confirmation to show the user, when there is one.') });
 /** A success that carries no data (`data: null`). */
 export const ZNoData = envelope(z.null());
 
@@ -95,11 +99,11 @@ export const ZNoData = envelope(z.null());
 export const paginated = <T extends z.ZodType>(item: T) =>
   z.object({
     items: z.array(item),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-    total: z.number().int(),
+    page: z.number().int().describe('This page, counted from 1.'),
+    pageSize: z.number().int().describe('Items per page.'),
+    total: z.number().int().describe('Items on every page together.'),
     /** True when `total` is an estimate (a search with very many matches): shown as "about N". */
-    totalEstimated: z.boolean().optional(),
+    totalEstimated: z.boolean().optional().describe('True when total is an estimate (a search with very many matches).'),
   });
 
 export interface Paginated<T> {
@@ -116,4 +120,4 @@ export interface ApiSuccess<T> {
 }
 
 /** An ISO 8601 timestamp as the API sends it. */
-export const ZTimestamp = z.string().meta({ format: 'date-time' });
+export const ZTimestamp = z.string().meta({ format: 'date-time', description: 'ISO 8601 time in UTC, e.g. 2026-11-24T09:30:00.000Z.' });

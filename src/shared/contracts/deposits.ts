@@ -6,15 +6,15 @@ export const ZCryptoDepositOption = z.object({
   name: z.string(),
   symbol: z.string(),
   /** The network as customers read it, e.g. "Tron (TRC20)". */
-  network: z.string(),
-  address: z.string(),
+  network: z.string().describe('The network as customers read it, e.g. Tron (TRC20).'),
+  address: z.string().describe('The deposit address on that network.'),
   iconUrl: z.string().nullable(),
 });
 export type CryptoDepositOption = z.infer<typeof ZCryptoDepositOption>;
 
 export const ZCryptoDepositsResponse = envelope(z.array(ZCryptoDepositOption)).extend({
   /** True while the options are the built-in demo addresses, not the operator's. */
-  demo: z.boolean(),
+  demo: z.boolean().describe("True while the options are the built-in demo addresses, not the operator's."),
 });
 export type CryptoDepositsResponse = z.infer<typeof ZCryptoDepositsResponse>;
 

@@ -26,7 +26,7 @@ const cursor = (name: string) =>
     .optional();
 
 /** A dollar bound of the amount range (empty means none), up to ten times a payment's largest amount, as balance corrections may be. */
-const amountBound = (label: string) => amountBoundCents(label, AMOUNT_CENTS_MAX * 10, `${label} in decimal dollars, e.g. 120.50`);
+const amountBound = (label: string, description: string) => amountBoundCents(label, AMOUNT_CENTS_MAX * 10, `${description}, in decimal dollars, e.g. 120.50`);
 
 const instant = (label: string) =>
   z
@@ -38,30 +38,39 @@ const instant = (label: string) =>
 
 export const ZJournalQuery = z
   .object({
-    kind: z.enum(ENTRY_KINDS, { message: `kind must be one of ${ENTRY_KINDS.join(', ')}` }).optional(),
+    kind: z
+      .enum(ENTRY_KINDS, { message: `kind must be one of ${ENTRY_KINDS.join(', ')}` })
+      .optional()
+      .describe('Only entries of this kind.'),
     /** Entries touching any account of this customer: a user id, an email or a 10-digit account number. */
-    customer: optionalText('customer', EMAIL_LENGTH_MAX),
+    customer: optionalText('customer', EMAIL_LENGTH_MAX).describe(
+      'Only entries touching an account of this customer: a user _id, an email or a 10-digit account number.',
+    ),
     /** Entries touching this ledger account (a bank account or a customer's). */
-    account: z.uuid('account is not a valid account id').optional(),
+    account: z
+      .uuid('account is not a valid account id')
+      .optional()
+      .describe("Only entries touching this ledger account (its id: a bank account or a customer's)."),
     /** Booking time range [bookedFrom, bookedTo). */
-    bookedFrom: instant('bookedFrom'),
-    bookedTo: instant('bookedTo'),
+    bookedFrom: instant('bookedFrom').describe('Booked at or after this time (ISO 8601 with its offset, e.g. 2026-11-24T09:30:00Z).'),
+    bookedTo: instant('bookedTo').describe('Booked before this time (ISO 8601 with its offset).'),
     /** Value date range, both days included. */
-    valueFrom: isoDate('valueFrom').optional(),
-    valueTo: isoDate('valueTo').optional(),
+    valueFrom: isoDate('valueFrom').optional().describe('Value dates from this day (YYYY-MM-DD), included.'),
+    valueTo: isoDate('valueTo').optional().describe('Value dates up to this day (YYYY-MM-DD), included.'),
     /** The entry's amount (what it moved), dollars, both bounds included. */
-    amountMin: amountBound('amountMin'),
-    amountMax: amountBound('amountMax'),
+    amountMin: amountBound('amountMin', 'Smallest amount the entry moved (included)'),
+    amountMax: amountBound('amountMax', 'Largest amount the entry moved (included)'),
     /** The next page of older entries: those applied before this position. */
-    older: cursor('older'),
+    older: cursor('older').describe('The next page of older entries: those applied before this position (olderCursor).'),
     /** The page of newer entries: those applied after this position. */
-    newer: cursor('newer'),
+    newer: cursor('newer').describe('The page of newer entries: those applied after this position (newerCursor). Not with older.'),
     pageSize: z.coerce
       .number({ message: 'pageSize must be a number' })
       .int('pageSize must be a whole number')
       .min(1, 'pageSize must be at least 1')
       .max(JOURNAL_PAGE_SIZE_MAX, `pageSize must be at most ${JOURNAL_PAGE_SIZE_MAX}`)
-      .default(JOURNAL_PAGE_SIZE_DEFAULT),
+      .default(JOURNAL_PAGE_SIZE_DEFAULT)
+      .describe('Entries per page.'),
   })
   .superRefine((query, ctx) => {
     const wrongOrder = (first: string, second: string, message: string) => ctx.addIssue({ code: 'custom', path: [second], message: `${message} (${first})` });
@@ -78,15 +87,15 @@ export type JournalQuery = z.input<typeof ZJournalQuery>;
 export const ZLedgerAccount = z
   .object({
     id: z.string(),
-    kind: z.enum(ACCOUNT_KINDS),
+    kind: z.enum(ACCOUNT_KINDS).describe("A customer's savings or checking, or one of the bank's own accounts."),
     /** The bank account's name, or Savings / Checking. */
-    name: z.string(),
+    name: z.string().describe("The bank account's name, or Savings / Checking."),
     /** The customer's 10-digit number; null for the bank's own accounts. */
-    number: z.string().nullable(),
-    ownerId: z.string().nullable(),
+    number: z.string().nullable().describe("The customer's 10-digit number; null for the bank's own accounts."),
+    ownerId: z.string().nullable().describe("The customer's user _id; null for the bank's own accounts."),
     /** The customer's name; null for the bank's own accounts. */
-    ownerName: z.string().nullable(),
-    balanceCents: z.number().int(),
+    ownerName: z.string().nullable().describe("The customer's name; null for the bank's own accounts."),
+    balanceCents: z.number().int().describe('The balance now, in integer cents.'),
   })
   .meta({ id: 'LedgerAccount' });
 export type LedgerAccountDto = z.infer<typeof ZLedgerAccount>;
@@ -99,9 +108,9 @@ export const ZJournalPosting = z.object({
   accountNumber: z.string().nullable(),
   ownerId: z.string().nullable(),
   ownerName: z.string().nullable(),
-  amountCents: z.number().int(),
+  amountCents: z.number().int().describe('Integer cents: positive credits the account (raises its balance), negative debits it.'),
   /** The account's balance right after this posting. */
-  balanceAfterCents: z.number().int(),
+  balanceAfterCents: z.number().int().describe("The account's balance right after this posting, in integer cents."),
   memo: z.string().nullable(),
   counterparty: z.string().nullable(),
 });
@@ -111,14 +120,14 @@ export const ZJournalEntry = z
   .object({
     id: z.string(),
     /** The order the entry was applied in (the page key). */
-    seq: z.number().int(),
+    seq: z.number().int().describe('The order the entry was applied in (the page key).'),
     kind: z.enum(ENTRY_KINDS),
     /** As posted, or as a staff note corrected it since (the entry itself never changes). */
-    description: z.string(),
+    description: z.string().describe('As posted, or as a staff note corrected it since (the entry itself never changes).'),
     bookedAt: ZTimestamp,
-    valueDate: z.string(),
+    valueDate: z.string().describe('YYYY-MM-DD.'),
     /** What the entry moved: the sum of its positive postings. */
-    amountCents: z.number().int(),
+    amountCents: z.number().int().describe('What the entry moved, in integer cents: the sum of its positive postings.'),
     authorId: z.string().nullable(),
     authorEmail: z.string().nullable(),
     reversalOf: z.string().nullable(),
@@ -131,10 +140,10 @@ export type JournalEntryDto = z.infer<typeof ZJournalEntry>;
 export const ZJournalPage = z.object({
   items: z.array(ZJournalEntry),
   /** `older=` for the next page, null on the oldest page. */
-  olderCursor: z.string().nullable(),
+  olderCursor: z.string().nullable().describe('older= for the next page; null on the oldest page.'),
   /** `newer=` for the previous page, null on the newest page. */
-  newerCursor: z.string().nullable(),
-  pageSize: z.number().int(),
+  newerCursor: z.string().nullable().describe('newer= for the previous page; null on the newest page.'),
+  pageSize: z.number().int().describe('Entries per page.'),
   /**
    * With a customer filter: whether it named a customer (false: no customer has that id, email or
    * account number, so the empty page says nothing about their entries). Absent without one.
@@ -183,10 +192,10 @@ export type JournalEntryDetailDto = z.infer<typeof ZJournalEntryDetail>;
 
 export const ZAccountListQuery = z.object({
   /** A customer's accounts; without it, the bank's own accounts. */
-  ownerId: z.uuid('ownerId is not a valid id').optional(),
+  ownerId: z.uuid('ownerId is not a valid id').optional().describe("A customer's user _id: their accounts; absent: the bank's own accounts."),
 });
 
-export const ZBalanceAtQuery = z.object({ date: isoDate('date') });
+export const ZBalanceAtQuery = z.object({ date: isoDate('date').describe('The bank day (YYYY-MM-DD, BANK_TIMEZONE) at whose end the balance is taken.') });
 
 /**
  * An account's balance at the end of a bank day (BANK_TIMEZONE), by booking time: the sum of its
@@ -195,16 +204,16 @@ export const ZBalanceAtQuery = z.object({ date: isoDate('date') });
 export const ZBalanceAt = z
   .object({
     accountId: z.string(),
-    date: z.string(),
+    date: z.string().describe('YYYY-MM-DD.'),
     /** The instant the bank day ended: postings booked before it count. */
-    endsAt: ZTimestamp,
-    timeZone: z.string(),
-    balanceCents: z.number().int(),
+    endsAt: ZTimestamp.describe('The instant the bank day ended: postings booked before it count.'),
+    timeZone: z.string().describe('BANK_TIMEZONE, an IANA name.'),
+    balanceCents: z.number().int().describe('In integer cents.'),
   })
   .meta({ id: 'BalanceAt' });
 export type BalanceAtDto = z.infer<typeof ZBalanceAt>;
 
-export const ZAccountParams = z.object({ id: ZUuid });
+export const ZAccountParams = z.object({ id: ZUuid.describe("The ledger account's id, as GET /api/admin/accounts lists it.") });
 export const ZJournalPageAnswer = envelope(ZJournalPage);
 export const ZJournalEntryAnswer = envelope(ZJournalEntryDetail);
 export const ZLedgerAccountsAnswer = envelope(z.array(ZLedgerAccount));

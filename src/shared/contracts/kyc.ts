@@ -21,8 +21,12 @@ export const KYC_FAILURE_MESSAGE = 'An error occurred during KYC submission.';
 export const KYC_FILE_FIELDS = ['passportImageFile', 'documentFile', 'proofOfAddressFile'] as const;
 
 export const ZKycTextFields = z.object({
-  documentType: z.enum(KYC_DOCUMENT_TYPE_VALUES, { message: "Please choose a document type: Passport, National ID or Driver's License" }),
-  dateOfBirth: dateOfBirth({ required: KYC_REQUIRED_MESSAGE, underage: 'You must be at least 18 years old' }),
+  documentType: z
+    .enum(KYC_DOCUMENT_TYPE_VALUES, { message: "Please choose a document type: Passport, National ID or Driver's License" })
+    .describe('What documentFile is.'),
+  dateOfBirth: dateOfBirth({ required: KYC_REQUIRED_MESSAGE, underage: 'You must be at least 18 years old' }).describe(
+    'YYYY-MM-DD; the customer must be 18 to 120 years old.',
+  ),
 });
 export type KycTextFields = z.infer<typeof ZKycTextFields>;
 
@@ -47,14 +51,22 @@ export const ZKycRejectRequest = z.object({
     .trim()
     .min(3, 'A reason is required')
     .max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`)
-    .regex(MULTI_LINE_TEXT, controlCharactersMessage('The reason')),
+    .regex(MULTI_LINE_TEXT, controlCharactersMessage('The reason'))
+    .describe('Why the documents are refused: emailed to the customer, who may send new ones.'),
 });
 
 export const ZKycQueueQuery = ZPage.extend({
-  status: z.enum([...KYC_SUBMISSION_STATUSES, 'all']).default('pending'),
+  status: z
+    .enum([...KYC_SUBMISSION_STATUSES, 'all'])
+    .default('pending')
+    .describe('Only submissions with this status (pending: oldest first); all: every one, newest first.'),
 });
 
-export const ZKycFile = z.object({ id: z.string(), url: z.string(), mediaType: z.string() });
+export const ZKycFile = z.object({
+  id: z.string(),
+  url: z.string().describe('Where to download it (its owner and staff).'),
+  mediaType: z.string().describe('image/jpeg, image/png or application/pdf.'),
+});
 export type KycFileDto = z.infer<typeof ZKycFile>;
 
 export const ZKycSubmission = z.object({
@@ -62,9 +74,9 @@ export const ZKycSubmission = z.object({
   userId: z.string(),
   customer: z.object({ firstName: z.string(), lastName: z.string(), email: z.string() }),
   documentType: z.enum(KYC_DOCUMENT_TYPE_VALUES),
-  dateOfBirth: z.string(),
-  status: z.enum(KYC_SUBMISSION_STATUSES),
-  reason: z.string().nullable(),
+  dateOfBirth: z.string().describe('YYYY-MM-DD.'),
+  status: z.enum(KYC_SUBMISSION_STATUSES).describe('pending review, verified, or failed (refused).'),
+  reason: z.string().nullable().describe("A refusal's reason; null otherwise."),
   passportImage: ZKycFile,
   document: ZKycFile,
   proofOfAddress: ZKycFile,

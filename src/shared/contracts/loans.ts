@@ -50,12 +50,12 @@ export function monthlyPaymentCents(amountCents: number, annualRateBps: number, 
 }
 
 export const ZScheduleRow = z.object({
-  number: z.number().int(),
-  dueDate: z.string(),
-  payment: z.number(),
-  principal: z.number(),
-  interest: z.number(),
-  balance: z.number(),
+  number: z.number().int().describe('The installment, counted from 1.'),
+  dueDate: z.string().describe('YYYY-MM-DD: a month after the previous one, from the payout date.'),
+  payment: z.number().describe('Dollars: principal plus interest.'),
+  principal: z.number().describe('Dollars of the debt it repays.'),
+  interest: z.number().describe("Dollars of interest on the month's open balance."),
+  balance: z.number().describe('Dollars still owed after it.'),
 });
 export type ScheduleRow = z.infer<typeof ZScheduleRow>;
 
@@ -105,19 +105,25 @@ const amount = z
 /** POST /api/loans and PUT /api/loans/{id}: { loanAmount, loanType, loanDuration, loanPurpose } (spec section 3). */
 export const ZLoanApplication = z
   .object({
-    loanAmount: amount,
-    loanType: z.enum(LOAN_TYPES, { message: 'Loan type must be auto, home, personal or business' }),
+    loanAmount: amount.describe(
+      "Decimal dollars with at most 2 places, within the loan type's range: personal 2,500-50,000; auto 5,000-100,000; home 10,000-250,000; business 5,000-250,000.",
+    ),
+    loanType: z
+      .enum(LOAN_TYPES, { message: 'Loan type must be auto, home, personal or business' })
+      .describe('The loan product: it sets the amount range and the indicative rate.'),
     loanDuration: z.coerce
       .number({ message: 'Loan duration is required' })
       .int('Loan duration must be a whole number of months')
       .min(LOAN_DURATION_MONTHS_MIN, `Loan duration must be between ${LOAN_DURATION_MONTHS_MIN} and ${LOAN_DURATION_MONTHS_MAX} months`)
-      .max(LOAN_DURATION_MONTHS_MAX, `Loan duration must be between ${LOAN_DURATION_MONTHS_MIN} and ${LOAN_DURATION_MONTHS_MAX} months`),
+      .max(LOAN_DURATION_MONTHS_MAX, `Loan duration must be between ${LOAN_DURATION_MONTHS_MIN} and ${LOAN_DURATION_MONTHS_MAX} months`)
+      .describe('Months to repay it in, 12 to 60.'),
     loanPurpose: z
       .string({ message: 'Loan purpose is required' })
       .trim()
       .min(3, 'Loan purpose is required')
       .max(LOAN_PURPOSE_LENGTH_MAX, `Loan purpose must be at most ${LOAN_PURPOSE_LENGTH_MAX} characters`)
-      .regex(MULTI_LINE_TEXT, controlCharactersMessage('Loan purpose')),
+      .regex(MULTI_LINE_TEXT, controlCharactersMessage('Loan purpose'))
+      .describe('What the loan is for; line breaks kept.'),
   })
   .superRefine((value, ctx) => {
     const product = LOAN_PRODUCTS[value.loanType];
@@ -137,38 +143,42 @@ export const ZLoanRejectRequest = z.object({
     .trim()
     .min(3, 'A reason is required')
     .max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`)
-    .regex(MULTI_LINE_TEXT, controlCharactersMessage('The reason')),
+    .regex(MULTI_LINE_TEXT, controlCharactersMessage('The reason'))
+    .describe('Why the application is rejected: emailed to the customer and shown as decisionReason.'),
 });
 
 export const ZLoanQueueQuery = ZPage.extend({
-  status: z.enum([...LOAN_STATUSES, 'all'], { message: 'status must be pending, approved, rejected, withdrawn or all' }).default('pending'),
+  status: z
+    .enum([...LOAN_STATUSES, 'all'], { message: 'status must be pending, approved, rejected, withdrawn or all' })
+    .default('pending')
+    .describe('Only applications with this status; all: every one.'),
 });
 
 /** A loan as the API carries it: amounts in dollars. */
 export const ZLoan = z
   .object({
-    _id: z.string(),
-    loanAmount: z.number(),
+    _id: z.string().describe("The loan's id."),
+    loanAmount: z.number().describe('Dollars.'),
     loanType: z.enum(LOAN_TYPES),
-    loanDuration: z.number().int(),
+    loanDuration: z.number().int().describe('Months.'),
     loanPurpose: z.string(),
-    status: z.enum(LOAN_STATUSES),
-    interestRate: z.number(),
-    monthlyPayment: z.number(),
-    totalRepayment: z.number(),
-    decisionReason: z.string().nullable(),
+    status: z.enum(LOAN_STATUSES).describe('pending: under review; approved (paid out into checking); rejected; withdrawn by the customer.'),
+    interestRate: z.number().describe('The annual rate in percent, e.g. 9.99.'),
+    monthlyPayment: z.number().describe('Dollars a month.'),
+    totalRepayment: z.number().describe('Dollars repaid over the whole loan, interest included.'),
+    decisionReason: z.string().nullable().describe("A rejection's reason; null otherwise."),
     decidedAt: ZTimestamp.nullable(),
-    disbursedAt: ZTimestamp.nullable(),
+    disbursedAt: ZTimestamp.nullable().describe('When the amount was paid into checking; null until approved.'),
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp,
     /** Approved loans only. */
     schedule: z.array(ZScheduleRow).nullable(),
     /** Installments paid so far (the first `installmentsPaid` rows of the schedule). */
     installmentsPaid: z.number().int(),
-    principalRepaid: z.number(),
-    interestPaid: z.number(),
+    principalRepaid: z.number().describe('Dollars.'),
+    interestPaid: z.number().describe('Dollars.'),
     /** Principal still owed: the loan amount less the principal repaid (0 until approved). */
-    outstanding: z.number(),
+    outstanding: z.number().describe('Dollars of principal still owed (0 until approved).'),
     /** The installment a repayment pays now; null when nothing is due (not approved, or repaid). */
     nextInstallment: ZScheduleRow.nullable(),
     repaidAt: ZTimestamp.nullable(),

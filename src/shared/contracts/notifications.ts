@@ -68,14 +68,14 @@ export const THRESHOLD_REQUIRED_MESSAGE = 'Please enter an amount';
 export const ZNotification = z
   .object({
     id: z.string(),
-    kind: z.enum(NOTIFICATION_KINDS),
+    kind: z.enum(NOTIFICATION_KINDS).describe('What it is about (the kinds of GET /api/notifications/preferences).'),
     title: z.string(),
     body: z.string(),
     /** A page of the app it is about (e.g. /account/transactions), or null. */
-    link: z.string().nullable(),
+    link: z.string().nullable().describe('A page of the app it is about (e.g. /account/transactions), or null.'),
     createdAt: ZTimestamp,
     /** When the customer read it; null while unread. */
-    readAt: ZTimestamp.nullable(),
+    readAt: ZTimestamp.nullable().describe('When the customer read it; null while unread.'),
   })
   .meta({ id: 'Notification' });
 export type NotificationDto = z.infer<typeof ZNotification>;
@@ -84,38 +84,46 @@ export const ZNotificationListQuery = ZPage.extend({
   unread: z
     .enum(['true', 'false'], { message: 'unread must be true or false' })
     .optional()
-    .transform((value) => (value === undefined ? undefined : value === 'true')),
+    .transform((value) => (value === undefined ? undefined : value === 'true'))
+    .describe('true: only the unread ones; false or absent: all.'),
 });
 export type NotificationListQuery = z.input<typeof ZNotificationListQuery>;
 
 export const ZNotificationPage = z.object({
   items: z.array(ZNotification),
   /** How many match the filter (all, or the unread ones). */
-  total: z.number().int(),
+  total: z.number().int().describe('How many match the filter (all, or the unread ones).'),
   /** How many are unread, whatever the filter: the bell's count. */
-  unread: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+  unread: z.number().int().describe("How many are unread, whatever the filter: the bell's count."),
+  page: z.number().int().describe('This page, counted from 1.'),
+  pageSize: z.number().int().describe('Items per page.'),
 });
 export type NotificationPage = z.infer<typeof ZNotificationPage>;
 export const ZNotificationPageAnswer = envelope(ZNotificationPage);
 export const ZNotificationAnswer = envelope(ZNotification);
-export const ZReadAllAnswer = envelope(z.object({ updated: z.number().int(), unread: z.number().int() }));
+export const ZReadAllAnswer = envelope(
+  z.object({ updated: z.number().int().describe('How many were marked read.'), unread: z.number().int().describe('How many are unread now.') }),
+);
 
 // ---------------------------------------------------------------- preferences
 
 /** One kind's choice as the API answers it; `amount` (dollars) only for the threshold kinds. */
 export const ZNotificationPreference = z.object({
-  inApp: z.boolean(),
-  email: z.boolean(),
-  amount: z.number().nullable(),
+  inApp: z.boolean().describe('Shown in the app.'),
+  email: z.boolean().describe('Sent by email too.'),
+  amount: z.number().nullable().describe('The threshold in dollars (money_sent_above, balance_below); null for the other kinds.'),
   /** True for the kinds no preference switches off (they are always on). */
-  locked: z.boolean(),
+  locked: z.boolean().describe('True for the kinds no preference switches off (they are always on).'),
 });
 export type NotificationPreferenceDto = z.infer<typeof ZNotificationPreference>;
 
 export const ZNotificationPreferences = z
-  .object(Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, ZNotificationPreference])) as Record<NotificationKind, typeof ZNotificationPreference>)
+  .object(
+    Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, ZNotificationPreference.describe(NOTIFICATION_KIND_LABELS[kind].hint)])) as Record<
+      NotificationKind,
+      typeof ZNotificationPreference
+    >,
+  )
   .meta({ id: 'NotificationPreferences' });
 export type NotificationPreferencesDto = Record<NotificationKind, NotificationPreferenceDto>;
 export const ZNotificationPreferencesAnswer = envelope(ZNotificationPreferences);
@@ -124,12 +132,18 @@ export const ZNotificationPreferencesAnswer = envelope(ZNotificationPreferences)
 const threshold = amountCents(THRESHOLD_REQUIRED_MESSAGE, 'Decimal dollars with at most 2 places, more than 0, e.g. 500 or 99.50');
 
 const onOff = (label: string) => z.boolean({ message: `${label} must be true or false` });
-const ZChannels = z.strictObject({ inApp: onOff('inApp'), email: onOff('email') });
+const ZChannels = z.strictObject({ inApp: onOff('inApp').describe('Show it in the app.'), email: onOff('email').describe('Send it by email too.') });
 const ZThresholdChannels = ZChannels.extend({ amount: threshold });
-const alwaysOn = (label: string) => onOff(label).refine((value) => value, ALWAYS_ON_MESSAGE);
+const alwaysOn = (label: string) =>
+  onOff(label)
+    .refine((value) => value, ALWAYS_ON_MESSAGE)
+    .describe('Always true: this alert cannot be switched off.');
 const ZAlwaysOnChannels = z.strictObject({ inApp: alwaysOn('inApp'), email: alwaysOn('email') });
 
-const updateOf = (kind: NotificationKind) => (isAlwaysOn(kind) ? ZAlwaysOnChannels : isThresholdKind(kind) ? ZThresholdChannels : ZChannels).optional();
+const updateOf = (kind: NotificationKind) =>
+  (isAlwaysOn(kind) ? ZAlwaysOnChannels : isThresholdKind(kind) ? ZThresholdChannels : ZChannels)
+    .optional()
+    .describe(`${NOTIFICATION_KIND_LABELS[kind].hint} Absent: unchanged.`);
 
 /**
  * PUT /api/notifications/preferences: the kinds to change, each with both channels (and the amount

@@ -24,9 +24,12 @@ export const PASSKEY_APPROVAL_REFUSED_MESSAGE = 'Your passkey did not approve th
 /** The fields every payment call's body may carry besides `paymentPin`. */
 export const ZApprovalFields = {
   /** First call only: "code" asks for the emailed IMS code although the customer has a passkey. */
-  approval: z.enum(PAYMENT_APPROVAL_METHODS, { message: 'approval must be passkey or code' }).optional(),
+  approval: z
+    .enum(PAYMENT_APPROVAL_METHODS, { message: 'approval must be passkey or code' })
+    .optional()
+    .describe('First call only: code asks for the emailed IMS code although the customer has a passkey.'),
   /** Second call: the passkey's answer to the challenge the first call handed out. */
-  passkeyAssertion: ZAuthenticationResponse.optional(),
+  passkeyAssertion: ZAuthenticationResponse.optional().describe("Second call: the passkey's answer (startAuthentication()) to the first call's options."),
 };
 
 /**
@@ -40,32 +43,41 @@ export const PAYEE_CHECK_RESULTS = ['match', 'close_match', 'no_match', 'unavail
 export type PayeeCheckResult = (typeof PAYEE_CHECK_RESULTS)[number];
 export const ZPayeeCheck = z
   .object({
-    result: z.enum(PAYEE_CHECK_RESULTS),
+    result: z
+      .enum(PAYEE_CHECK_RESULTS)
+      .describe(
+        "match: the holder's name; close_match: nearly (a typo, initials, a middle name), accountName gives it; no_match; unavailable: an account at another bank.",
+      ),
     /** The account holder's name: given with `close_match` only. */
-    accountName: z.string().optional(),
+    accountName: z.string().optional().describe("The account holder's name: with close_match only."),
   })
   .meta({ id: 'PayeeCheck' });
 export type PayeeCheck = z.infer<typeof ZPayeeCheck>;
 /** A bulk payment's row whose name is not its account holder's (rows that match are not listed); never with the holder's name. */
-export const ZRowPayeeCheck = z.object({ row: z.number().int(), result: z.enum(PAYEE_CHECK_RESULTS) }).meta({ id: 'RowPayeeCheck' });
+export const ZRowPayeeCheck = z
+  .object({
+    row: z.number().int().describe('The payment, counted from 1 (a CSV: its lines after the header).'),
+    result: z.enum(PAYEE_CHECK_RESULTS).describe("The row's name against the account holder's: close_match or no_match (the holder is never named)."),
+  })
+  .meta({ id: 'RowPayeeCheck' });
 export type RowPayeeCheck = z.infer<typeof ZRowPayeeCheck>;
 
 /** The first call's answer for a customer with a passkey: what the passkey will approve, and the WebAuthn options. */
 export const ZPasskeyApprovalStep = z
   .object({
-    step: z.literal('passkey'),
-    expiresAt: ZTimestamp,
+    step: z.literal('passkey').describe('Approve with a passkey: the second call carries passkeyAssertion, signed over options.'),
+    expiresAt: ZTimestamp.describe('The challenge works until then (5 minutes), once.'),
     /** Dollars. */
-    amount: z.number(),
+    amount: z.number().describe('What the passkey approves, in dollars (a bulk payment: its total).'),
     currency: z.literal('USD'),
-    payee: z.string(),
-    description: z.string().nullable(),
+    payee: z.string().describe('Who is paid, as the payment names them.'),
+    description: z.string().nullable().describe("The payment's description; null without one."),
     /** A transfer by account number: the recipient name checked against the account's holder. */
-    payeeCheck: ZPayeeCheck.optional(),
+    payeeCheck: ZPayeeCheck.optional().describe("The recipient name checked against the account's holder; absent when no name is checked."),
     /** A bulk payment: its rows whose name is not the account holder's (none: every name matches). */
-    payeeChecks: z.array(ZRowPayeeCheck).optional(),
+    payeeChecks: z.array(ZRowPayeeCheck).optional().describe("A bulk payment: its rows whose name is not the account holder's (empty: every name matches)."),
     /** For @simplewebauthn/browser's startAuthentication(); the challenge is derived from this payment. */
-    options: ZAuthenticationOptions,
+    options: ZAuthenticationOptions.describe('For startAuthentication(): the challenge is derived from exactly this payment.'),
   })
   .meta({ id: 'PasskeyApprovalStep' });
 export type PasskeyApprovalStep = z.infer<typeof ZPasskeyApprovalStep>;

@@ -71,8 +71,8 @@ export const ZPaymentRequestTo = z
 
 export const ZPaymentRequestCreate = z.object({
   to: ZPaymentRequestTo,
-  amount: amountCents('Please enter an amount'),
-  note: optionalText('Note', PAYMENT_REQUEST_NOTE_LENGTH_MAX),
+  amount: amountCents('Please enter an amount', 'The amount asked for, in decimal dollars with at most 2 places, e.g. 120.25'),
+  note: optionalText('Note', PAYMENT_REQUEST_NOTE_LENGTH_MAX).describe('A one-line note for the payer, e.g. Pizza on Friday.'),
 });
 export type PaymentRequestCreate = z.input<typeof ZPaymentRequestCreate>;
 
@@ -84,20 +84,22 @@ export type PaymentRequestCreate = z.input<typeof ZPaymentRequestCreate>;
 export const ZPaymentRequest = z
   .object({
     id: z.string(),
-    direction: z.enum(['sent', 'received']),
+    direction: z.enum(['sent', 'received']).describe('sent: the customer asked; received: the customer is asked.'),
     /** Sent: the email or account number asked. Received: the requester's name. */
-    counterparty: z.string(),
+    counterparty: z.string().describe("Sent: the email or account number asked, as typed. Received: the requester's name."),
     /** Dollars. */
-    amount: z.number(),
+    amount: z.number().describe('Dollars.'),
     note: z.string().nullable(),
-    status: z.enum(PAYMENT_REQUEST_STATUSES),
+    status: z
+      .enum(PAYMENT_REQUEST_STATUSES)
+      .describe('pending; paid; declined by the payer; cancelled by the requester; expired (still pending past expiresAt).'),
     createdAt: ZTimestamp,
     /** When it was paid, declined or cancelled. */
-    answeredAt: ZTimestamp.nullable(),
+    answeredAt: ZTimestamp.nullable().describe('When it was paid, declined or cancelled; null before.'),
     /** A request still pending at this time expires (PAYMENT_REQUEST_EXPIRY_DAYS after it was made). */
-    expiresAt: ZTimestamp,
+    expiresAt: ZTimestamp.describe('A request still pending then expires (30 days after it was made).'),
     /** The journal entry that paid it (null until paid). */
-    entryId: z.string().nullable(),
+    entryId: z.string().nullable().describe('The journal entry that paid it (null until paid).'),
   })
   .meta({ id: 'PaymentRequest' });
 export type PaymentRequestDto = z.infer<typeof ZPaymentRequest>;
@@ -117,7 +119,7 @@ export const ZPaymentRequestListsAnswer = envelope(ZPaymentRequestLists);
 
 /** The payer's approval, in the transfer's two calls: the first answers the approval step (a passkey's or an emailed code's); the second, with `passkeyAssertion` or `paymentPin`, pays. */
 export const ZPaymentRequestPay = z.object({
-  from: z.enum(CUSTOMER_ACCOUNTS, { message: 'from must be savings or checking' }).default('checking'),
+  from: z.enum(CUSTOMER_ACCOUNTS, { message: 'from must be savings or checking' }).default('checking').describe("The payer's account the money leaves."),
   paymentPin: z
     .string({ message: 'Please enter IMS code' })
     .trim()

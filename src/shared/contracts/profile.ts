@@ -28,8 +28,20 @@ export function normalizePhone(value: string, dialCode?: string | null): string 
  * address confirms it in a second call carrying `emailCode`.
  */
 export const ZProfileUpdateRequest = z.object({
-  firstName: z.string().trim().max(NAME_LENGTH_MAX).regex(SINGLE_LINE_TEXT, controlCharactersMessage('First name')).optional(),
-  lastName: z.string().trim().max(NAME_LENGTH_MAX).regex(SINGLE_LINE_TEXT, controlCharactersMessage('Last name')).optional(),
+  firstName: z
+    .string()
+    .trim()
+    .max(NAME_LENGTH_MAX)
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('First name'))
+    .optional()
+    .describe('Read-only: may be sent back unchanged; another name is refused (403).'),
+  lastName: z
+    .string()
+    .trim()
+    .max(NAME_LENGTH_MAX)
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Last name'))
+    .optional()
+    .describe('Read-only: may be sent back unchanged; another name is refused (403).'),
   email: z
     .string()
     .trim()
@@ -37,22 +49,25 @@ export const ZProfileUpdateRequest = z.object({
     .regex(SINGLE_LINE_TEXT, 'Please enter a valid email address')
     .pipe(z.email('Please enter a valid email address'))
     .transform((email) => email.toLowerCase())
-    .optional(),
+    .optional()
+    .describe('A new email: the first call (with password) mails a code to it; the second, with emailCode, makes the change.'),
   phoneNumber: z
     .string()
     .trim()
     .min(1, 'Phone number is required')
     .max(PHONE_LENGTH_MAX + 5, PHONE_MESSAGE)
     .regex(SINGLE_LINE_TEXT, PHONE_MESSAGE)
-    .optional(),
-  address: requiredText('Address', ADDRESS_LENGTH_MAX).optional(),
-  state: requiredText('State', STATE_LENGTH_MAX).optional(),
-  password: safeString('Password', PASSWORD_LENGTH_MAX).optional(),
+    .optional()
+    .describe("The phone number; without a leading + it is read in the customer's country. Stored in E.164."),
+  address: requiredText('Address', ADDRESS_LENGTH_MAX).optional().describe('The postal address.'),
+  state: requiredText('State', STATE_LENGTH_MAX).optional().describe('The state or region.'),
+  password: safeString('Password', PASSWORD_LENGTH_MAX).optional().describe('The current password: required to change the email.'),
   emailCode: z
     .string()
     .trim()
     .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), `The code must be ${OTP_LENGTH} digits`)
-    .optional(),
+    .optional()
+    .describe('The 6-digit code mailed to the new email (valid 10 minutes): the second call of an email change.'),
   ...ZFreshFactorFields,
 });
 export type ProfileUpdateRequest = z.input<typeof ZProfileUpdateRequest>;
@@ -63,8 +78,8 @@ export type ProfileUpdateRequest = z.input<typeof ZProfileUpdateRequest>;
  */
 export const ZProfileUpdateAnswer = envelope(ZUser).extend({
   /** True when a code was mailed to the new address and the email is not changed yet. */
-  emailChangePending: z.boolean(),
-  pendingEmail: z.string().nullable(),
+  emailChangePending: z.boolean().describe('True when a code was mailed to the new address and the email is not changed yet.'),
+  pendingEmail: z.string().nullable().describe('The new address waiting for its code; null otherwise.'),
 });
 
 export const PROFILE_PICTURE_FIELD = 'profilePicture';

@@ -19,7 +19,9 @@ export const RECOVERY_CLOSED_MESSAGE = 'This account is closed.';
 
 /** POST /api/user/admin/{id}/recovery: what staff checked to be sure it is the customer (required, audited). */
 export const ZRecoveryStart = z.object({
-  identityCheck: requiredText('The identity check', IDENTITY_CHECK_LENGTH_MAX, 'Record how you checked the customer’s identity', { multiline: true }),
+  identityCheck: requiredText('The identity check', IDENTITY_CHECK_LENGTH_MAX, 'Record how you checked the customer’s identity', {
+    multiline: true,
+  }).describe('How staff made sure it is the customer (audited); the recovery takes effect 24 hours later unless the customer cancels it.'),
 });
 export type RecoveryStartInput = z.input<typeof ZRecoveryStart>;
 
@@ -30,13 +32,16 @@ export const ZRecovery = z
   .object({
     id: z.string(),
     userId: z.string(),
-    status: z.enum(RECOVERY_STATUSES),
+    status: z.enum(RECOVERY_STATUSES).describe('pending (until effectiveAt), cancelled, or completed (the factors were removed).'),
     identityCheck: z.string(),
-    startedBy: z.string().nullable(),
+    startedBy: z.string().nullable().describe('The staff member who started it (user _id).'),
     createdAt: ZTimestamp,
-    effectiveAt: ZTimestamp,
+    effectiveAt: ZTimestamp.describe('When it takes effect unless cancelled: 24 hours after it started.'),
     cancelledAt: ZTimestamp.nullable(),
-    cancelledVia: z.enum(['link', 'session', 'staff']).nullable(),
+    cancelledVia: z
+      .enum(['link', 'session', 'staff'])
+      .nullable()
+      .describe('Who cancelled it: the customer by the emailed link or signed in, or staff; null if not cancelled.'),
     completedAt: ZTimestamp.nullable(),
   })
   .meta({ id: 'AccountRecovery' });
@@ -56,5 +61,6 @@ export const ZRecoveryCancelByLink = z.object({
     .string({ message: RECOVERY_LINK_INVALID_MESSAGE })
     .min(20, RECOVERY_LINK_INVALID_MESSAGE)
     .max(200, RECOVERY_LINK_INVALID_MESSAGE)
-    .regex(/^[A-Za-z0-9_-]+$/, RECOVERY_LINK_INVALID_MESSAGE),
+    .regex(/^[A-Za-z0-9_-]+$/, RECOVERY_LINK_INVALID_MESSAGE)
+    .describe('The token of the emailed cancel link (its ?token=).'),
 });

@@ -10,19 +10,28 @@ import { ACCOUNT_KINDS } from './journal';
 export const TRIAL_BALANCE_PAGE_SIZE_DEFAULT = 100;
 export const TRIAL_BALANCE_PAGE_SIZE_MAX = 500;
 
+const ZReportDate = isoDate('date').describe('A closed bank day (YYYY-MM-DD, BANK_TIMEZONE): GET /api/admin/reports/days gives the range.');
+
 export const ZTrialBalanceQuery = z.object({
-  date: isoDate('date'),
-  page: z.coerce.number({ message: 'page must be a number' }).int('page must be a whole number').min(1, 'page must be at least 1').max(100_000).default(1),
+  date: ZReportDate,
+  page: z.coerce
+    .number({ message: 'page must be a number' })
+    .int('page must be a whole number')
+    .min(1, 'page must be at least 1')
+    .max(100_000)
+    .default(1)
+    .describe('The page of lines to answer, counted from 1.'),
   pageSize: z.coerce
     .number({ message: 'pageSize must be a number' })
     .int('pageSize must be a whole number')
     .min(1, 'pageSize must be at least 1')
     .max(TRIAL_BALANCE_PAGE_SIZE_MAX, `pageSize must be at most ${TRIAL_BALANCE_PAGE_SIZE_MAX}`)
-    .default(TRIAL_BALANCE_PAGE_SIZE_DEFAULT),
+    .default(TRIAL_BALANCE_PAGE_SIZE_DEFAULT)
+    .describe('Lines per page.'),
 });
 export type TrialBalanceQuery = z.input<typeof ZTrialBalanceQuery>;
 
-export const ZTrialBalanceExportQuery = z.object({ date: isoDate('date') });
+export const ZTrialBalanceExportQuery = z.object({ date: ZReportDate });
 
 export const ZTrialBalanceLine = z.object({
   accountId: z.string(),
@@ -31,10 +40,10 @@ export const ZTrialBalanceLine = z.object({
   number: z.string().nullable(),
   ownerId: z.string().nullable(),
   ownerName: z.string().nullable(),
-  openingCents: z.number().int(),
-  debitsCents: z.number().int(),
-  creditsCents: z.number().int(),
-  closingCents: z.number().int(),
+  openingCents: z.number().int().describe('The balance when the day began, in integer cents.'),
+  debitsCents: z.number().int().describe("The day's postings that lowered the balance, in integer cents (positive)."),
+  creditsCents: z.number().int().describe("The day's postings that raised it, in integer cents."),
+  closingCents: z.number().int().describe('The balance when the day ended: opening - debits + credits.'),
 });
 export type TrialBalanceLineDto = z.infer<typeof ZTrialBalanceLine>;
 
@@ -42,8 +51,8 @@ const ZTotals = z.object({ openingCents: z.number().int(), debitsCents: z.number
 
 export const ZTrialBalance = z
   .object({
-    date: z.string(),
-    timeZone: z.string(),
+    date: z.string().describe('The bank day, YYYY-MM-DD.'),
+    timeZone: z.string().describe('BANK_TIMEZONE, an IANA name.'),
     /** The bank day's booking times: [startsAt, endsAt). */
     startsAt: ZTimestamp,
     endsAt: ZTimestamp,
@@ -53,9 +62,11 @@ export const ZTrialBalance = z
     /** The accounts that moved that day (the lines). */
     accountsMoved: z.number().int(),
     /** Every other account, in one row: its balance did not change that day. */
-    unchanged: z.object({ accounts: z.number().int(), balanceCents: z.number().int() }),
+    unchanged: z
+      .object({ accounts: z.number().int(), balanceCents: z.number().int().describe('Their balances summed, in integer cents.') })
+      .describe('Every other account, in one row: its balance did not change that day.'),
     /** The lines' totals; with the unchanged row, opening and closing each total zero, and debits equal credits. */
-    totals: ZTotals,
+    totals: ZTotals.describe("The lines' totals in integer cents; with the unchanged row, opening and closing each total zero, and debits equal credits."),
     lines: z.array(ZTrialBalanceLine),
     page: z.number().int(),
     pageSize: z.number().int(),
@@ -66,7 +77,11 @@ export const ZTrialBalance = z
 export type TrialBalanceDto = z.infer<typeof ZTrialBalance>;
 
 /** The closed days there are reports for. */
-export const ZReportDays = z.object({ first: z.string().nullable(), last: z.string().nullable(), timeZone: z.string() });
+export const ZReportDays = z.object({
+  first: z.string().nullable().describe('The first closed day with a report (YYYY-MM-DD); null: none yet.'),
+  last: z.string().nullable().describe('The last one; null: none yet.'),
+  timeZone: z.string().describe('BANK_TIMEZONE, an IANA name.'),
+});
 export type ReportDays = z.infer<typeof ZReportDays>;
 
 export const ZTrialBalanceAnswer = envelope(ZTrialBalance);

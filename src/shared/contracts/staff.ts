@@ -23,20 +23,22 @@ export const NOT_SUSPENDED_YOURSELF_MESSAGE = 'You cannot suspend your own acces
 export const INVITATION_INVALID_MESSAGE = 'This invitation link is invalid or has expired. Ask an administrator for a new one.';
 export const INVITATION_ACCEPTED_MESSAGE = 'Your password is set. Sign in to the back office and set up your second factor.';
 
-export const ZStaffRole = z.enum(STAFF_ROLES, { message: `Role must be one of ${STAFF_ROLES.join(', ')}` });
+export const ZStaffRole = z
+  .enum(STAFF_ROLES, { message: `Role must be one of ${STAFF_ROLES.join(', ')}` })
+  .describe('The role: what the staff member may see and do (ADR 022); admin may do everything.');
 
 export const ZStaffMember = z
   .object({
-    _id: z.string(),
+    _id: z.string().describe("The staff member's user id."),
     name: z.string(),
     email: z.string(),
     staffRole: z.enum(STAFF_ROLES),
-    staffStatus: z.enum(STAFF_STATUSES),
-    hasSecondFactor: z.boolean(),
-    lastSignInAt: ZTimestamp.nullable(),
+    staffStatus: z.enum(STAFF_STATUSES).describe('invited: has not set a password yet; active; suspended: may not sign in.'),
+    hasSecondFactor: z.boolean().describe('Whether a passkey or an authenticator app is set up.'),
+    lastSignInAt: ZTimestamp.nullable().describe('null: never signed in.'),
     createdAt: ZTimestamp,
     /** An invited staff member's newest link: until when it works (past: expired); null otherwise. */
-    invitationExpiresAt: ZTimestamp.nullable(),
+    invitationExpiresAt: ZTimestamp.nullable().describe("An invited staff member's newest link: until when it works (past: expired); null otherwise."),
   })
   .meta({ id: 'StaffMember' });
 export type StaffMember = z.infer<typeof ZStaffMember>;
@@ -47,8 +49,8 @@ export const ZStaffMemberAnswer = envelope(ZStaffMember);
 
 export const ZStaffInvite = z.object(
   {
-    name: requiredText('Name', NAME_LENGTH_MAX * 2 + 1, 'Name is required'),
-    email: ZEmail,
+    name: requiredText('Name', NAME_LENGTH_MAX * 2 + 1, 'Name is required').describe("The staff member's full name."),
+    email: ZEmail.describe('Where the invitation link goes (it works once, for 7 days).'),
     staffRole: ZStaffRole,
   },
   { message: 'Name, email and role are required' },
@@ -64,12 +66,14 @@ export const ZStaffInvitationAccept = z
       .string({ message: INVITATION_INVALID_MESSAGE })
       .min(10, INVITATION_INVALID_MESSAGE)
       .max(200, INVITATION_INVALID_MESSAGE)
-      .regex(/^[A-Za-z0-9_-]+$/, INVITATION_INVALID_MESSAGE),
+      .regex(/^[A-Za-z0-9_-]+$/, INVITATION_INVALID_MESSAGE)
+      .describe('The token of the emailed invitation link (its ?token=).'),
     password: ZNewPassword,
     confirmPassword: z
       .string({ message: 'Please confirm the password' })
       .max(PASSWORD_LENGTH_MAX)
-      .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password')),
+      .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Password'))
+      .describe('The password again: it must match.'),
   })
   .refine((value) => value.password === value.confirmPassword, { path: ['confirmPassword'], message: 'Passwords do not match' });
 export type StaffInvitationAccept = z.input<typeof ZStaffInvitationAccept>;

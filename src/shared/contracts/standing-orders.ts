@@ -34,22 +34,28 @@ const FILL_ALL = 'Please fill all fields';
 
 export const ZStandingOrderTo = z
   .strictObject({
-    kind: z.enum(STANDING_ORDER_TARGETS, { message: 'to.kind must be own, payee or customer' }),
+    kind: z
+      .enum(STANDING_ORDER_TARGETS, { message: 'to.kind must be own, payee or customer' })
+      .describe("own: the customer's other account (no approval); payee: a saved payee; customer: another customer's account here."),
     /** A saved payee's id (kind "payee"). */
-    payeeId: z.uuid('Please choose a payee').optional(),
+    payeeId: z.uuid('Please choose a payee').optional().describe("Kind payee: the saved payee's _id."),
     /** Another customer's 10-digit account number at this bank (kind "customer"). */
     accountNumber: z
       .string({ message: 'Account number must be text' })
       .trim()
       .max(34, 'Account number must be 10 digits')
       .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Account number'))
-      .optional(),
+      .optional()
+      .describe("Kind customer: the other customer's 10-digit account number at this bank."),
     /**
      * `customer` only: the name of the customer paid. Checked against the account's holder on the
      * approval step (confirmation of payee, ADR 029) and shown in the list with the account's last digits.
      */
-    name: optionalText('Recipient name', NAME_LENGTH_MAX),
+    name: optionalText('Recipient name', NAME_LENGTH_MAX).describe(
+      "Kind customer, optional: the name of the customer paid, checked against the account's holder on the approval step (payeeCheck).",
+    ),
   })
+  .describe('Who is paid.')
   .superRefine((to, ctx) => {
     if (to.kind === 'payee' && !to.payeeId) ctx.addIssue({ code: 'custom', path: ['payeeId'], message: 'Please choose a payee' });
     if (to.kind === 'customer') {
@@ -60,27 +66,33 @@ export const ZStandingOrderTo = z
 
 export const ZStandingOrderRequest = z
   .object({
-    from: z.enum(CUSTOMER_ACCOUNTS, { message: FILL_ALL }),
+    from: z.enum(CUSTOMER_ACCOUNTS, { message: FILL_ALL }).describe("The customer's account each payment leaves."),
     to: ZStandingOrderTo,
-    amount: amountCents(FILL_ALL),
+    amount: amountCents(FILL_ALL, 'Each payment, in decimal dollars with at most 2 places, e.g. 120.25'),
     description: z
       .string({ message: FILL_ALL })
       .trim()
       .min(1, FILL_ALL)
       .max(STANDING_ORDER_DESCRIPTION_LENGTH_MAX, `Description must be at most ${STANDING_ORDER_DESCRIPTION_LENGTH_MAX} characters`)
-      .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Description')),
-    frequency: z.enum(STANDING_ORDER_FREQUENCIES, { message: 'frequency must be once, weekly or monthly' }),
+      .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Description'))
+      .describe("Each payment's description."),
+    frequency: z
+      .enum(STANDING_ORDER_FREQUENCIES, { message: 'frequency must be once, weekly or monthly' })
+      .describe("once, weekly, or monthly (on startDate's day; the 29th-31st on the last day of shorter months)."),
     /** The first payment's date (the bank's calendar, BANK_TIMEZONE); today or later. */
-    startDate: isoDate('Start date'),
+    startDate: isoDate('Start date').describe("The first payment's date, YYYY-MM-DD in the bank's calendar (BANK_TIMEZONE): today or later."),
     /** No payment after this date (inclusive); absent: until cancelled or `count` is reached. */
-    endDate: isoDate('End date').optional(),
+    endDate: isoDate('End date')
+      .optional()
+      .describe('No payment after this date (YYYY-MM-DD, inclusive); absent: until cancelled or count is reached. Not with once.'),
     /** At most this many payments; absent: until cancelled or `endDate`. */
     count: z
       .number({ message: 'count must be a whole number' })
       .int('count must be a whole number')
       .min(1, 'count must be at least 1')
       .max(STANDING_ORDER_COUNT_MAX, `count must be at most ${STANDING_ORDER_COUNT_MAX}`)
-      .optional(),
+      .optional()
+      .describe('At most this many payments; absent: until cancelled or endDate. Not with once.'),
     paymentPin: ZPaymentPin,
     ...ZApprovalFields,
   })
@@ -96,10 +108,12 @@ export type StandingOrderInput = z.output<typeof ZStandingOrderRequest>;
 
 export const ZStandingOrderResult = z.object({
   /** The occurrence's due date (YYYY-MM-DD). */
-  dueDate: z.string(),
+  dueDate: z.string().describe("The occurrence's due date (YYYY-MM-DD)."),
   /** paid; skipped (not paid, and not tried again); retrying ('Insufficient funds' once: tried again later that day). */
-  outcome: z.enum(['paid', 'skipped', 'retrying']),
-  reason: z.string().nullable(),
+  outcome: z
+    .enum(['paid', 'skipped', 'retrying'])
+    .describe("paid; skipped (not paid, not tried again); retrying ('Insufficient funds': tried again later that day)."),
+  reason: z.string().nullable().describe('Why it was skipped or is retried; null when paid.'),
   at: ZTimestamp,
 });
 
@@ -115,20 +129,20 @@ export const ZStandingOrder = z
       bankName: z.string().nullable(),
     }),
     /** Who is paid, as the list shows it. */
-    payee: z.string(),
-    amount: z.number(),
+    payee: z.string().describe('Who is paid, as the list shows it.'),
+    amount: z.number().describe('Each payment, in dollars.'),
     description: z.string(),
     frequency: z.enum(STANDING_ORDER_FREQUENCIES),
-    startDate: z.string(),
-    endDate: z.string().nullable(),
-    count: z.number().int().nullable(),
-    status: z.enum(STANDING_ORDER_STATUSES),
+    startDate: z.string().describe('YYYY-MM-DD.'),
+    endDate: z.string().nullable().describe('YYYY-MM-DD; null: none.'),
+    count: z.number().int().nullable().describe('At most this many payments; null: no limit.'),
+    status: z.enum(STANDING_ORDER_STATUSES).describe('active; finished (no payment left); cancelled.'),
     /** The next payment's date; null once finished or cancelled. */
-    nextRunDate: z.string().nullable(),
+    nextRunDate: z.string().nullable().describe("The next payment's date (YYYY-MM-DD); null once finished or cancelled."),
     /** When a refused payment is tried again (its date is nextRunDate); null otherwise. */
-    retryAt: ZTimestamp.nullable(),
-    paidCount: z.number().int(),
-    lastResult: ZStandingOrderResult.nullable(),
+    retryAt: ZTimestamp.nullable().describe('When a refused payment is tried again (its date is nextRunDate); null otherwise.'),
+    paidCount: z.number().int().describe('Payments made so far.'),
+    lastResult: ZStandingOrderResult.nullable().describe('What happened to the latest due payment; null before the first.'),
     createdAt: ZTimestamp,
     cancelledAt: ZTimestamp.nullable(),
   })

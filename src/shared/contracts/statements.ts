@@ -34,12 +34,14 @@ export const ZStatementMonth = z
   );
 
 /** `/statements/{month}.pdf` */
-export const ZStatementParams = z.object({ month: ZStatementMonth });
-export const ZStatementQuery = z.object({ account: accountKind });
+export const ZStatementParams = z.object({
+  month: ZStatementMonth.describe("YYYY-MM in the bank's calendar (BANK_TIMEZONE): a closed month's signed statement, or the current month's interim one."),
+});
+export const ZStatementQuery = z.object({ account: accountKind.describe('The account the statement is for.') });
 
 export const ZStatementSummary = z
   .object({
-    month: z.string(),
+    month: z.string().describe("YYYY-MM in the bank's calendar (BANK_TIMEZONE)."),
     account: z.enum(CUSTOMER_ACCOUNTS),
     /** When the statement was made and signed; null while a closed month's statement has not been made yet (its first download makes it). */
     issuedAt: ZTimestamp.nullable(),
@@ -49,16 +51,22 @@ export type StatementSummary = z.infer<typeof ZStatementSummary>;
 export const ZStatementListAnswer = envelope(z.array(ZStatementSummary));
 
 /** The bank's calendar as statements and exports use it (BANK_TIMEZONE): the month an interim statement covers. */
-export const ZStatementCalendar = z.object({ currentMonth: z.string(), today: z.string(), timeZone: z.string() }).meta({ id: 'StatementCalendar' });
+export const ZStatementCalendar = z
+  .object({
+    currentMonth: z.string().describe('YYYY-MM: the month an interim statement covers.'),
+    today: z.string().describe("YYYY-MM-DD: the bank's date now."),
+    timeZone: z.string().describe('BANK_TIMEZONE, an IANA name such as America/New_York.'),
+  })
+  .meta({ id: 'StatementCalendar' });
 export type StatementCalendar = z.infer<typeof ZStatementCalendar>;
 export const ZStatementCalendarAnswer = envelope(ZStatementCalendar);
 
 export const ZPublicKey = z
   .object({
-    keyId: z.string(),
+    keyId: z.string().describe('Names the key in a verified statement (keyId).'),
     algorithm: z.literal('Ed25519'),
     /** SPKI PEM. */
-    publicKey: z.string(),
+    publicKey: z.string().describe('SPKI PEM.'),
     /** When it first signed something; null for the current key before its first signature. */
     firstUsedAt: ZTimestamp.nullable(),
     /** The key the bank signs with now. */
@@ -70,20 +78,20 @@ export const ZPublicKeysAnswer = envelope(z.array(ZPublicKey));
 
 export const ZVerifiedStatement = z
   .object({
-    genuine: z.literal(true),
+    genuine: z.literal(true).describe('The bytes are exactly a statement the bank issued.'),
     statementId: z.string(),
     customerName: z.string(),
-    accountNumberMasked: z.string(),
+    accountNumberMasked: z.string().describe('The last four digits after asterisks.'),
     account: z.enum(CUSTOMER_ACCOUNTS),
-    period: z.string(),
+    period: z.string().describe('The month, YYYY-MM.'),
     issuedAt: ZTimestamp,
     keyId: z.string(),
     /** Base64 Ed25519 signature of the signed message (see the public key's documentation). */
     signature: z.string(),
     /** SHA-256 (hex) of the uploaded bytes. */
     sha256: z.string(),
-    ledgerChainPosition: z.number().int(),
-    ledgerChainHash: z.string(),
+    ledgerChainPosition: z.number().int().describe("The hash chain's position of the statement's last entry."),
+    ledgerChainHash: z.string().describe('The hash (hex) at that position.'),
   })
   .meta({ id: 'VerifiedStatement' });
 export type VerifiedStatement = z.infer<typeof ZVerifiedStatement>;
@@ -99,10 +107,10 @@ export const STATEMENT_VERIFY_FORM = {
 
 export const ZExportQuery = z
   .object({
-    format: z.enum(EXPORT_FORMATS, { message: 'format must be csv or ofx' }),
-    account: accountKind,
-    from: isoDate('from'),
-    to: isoDate('to'),
+    format: z.enum(EXPORT_FORMATS, { message: 'format must be csv or ofx' }).describe('The file: csv, or ofx for accounting software.'),
+    account: accountKind.describe('The account to export.'),
+    from: isoDate('from').describe("The first day (YYYY-MM-DD, the bank's calendar) whose bookings are exported."),
+    to: isoDate('to').describe('The last day exported, included: at most 366 days from from.'),
   })
   .superRefine((query, ctx) => {
     // zod runs this even when a date failed its own checks: compare real dates only.

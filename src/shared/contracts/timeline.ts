@@ -42,30 +42,31 @@ export const ZTimelineCursor = z
   .regex(/^[0-9]{1,17}\.[a-z_]{1,20}\.[A-Za-z0-9-]{1,40}$/, 'before must be a position the timeline answered (nextCursor)');
 
 export const ZTimelineQuery = z.object({
-  before: ZTimelineCursor.optional(),
+  before: ZTimelineCursor.optional().describe('The next, older page: the nextCursor the previous page answered; absent: the newest events.'),
   pageSize: z.coerce
     .number({ message: 'pageSize must be a number' })
     .int('pageSize must be a whole number')
     .min(1, 'pageSize must be at least 1')
     .max(TIMELINE_PAGE_SIZE_MAX, `pageSize must be at most ${TIMELINE_PAGE_SIZE_MAX}`)
-    .default(TIMELINE_PAGE_SIZE_DEFAULT),
+    .default(TIMELINE_PAGE_SIZE_DEFAULT)
+    .describe('Events per page.'),
 });
 export type TimelineQuery = z.input<typeof ZTimelineQuery>;
 
 export const ZTimelineEvent = z
   .object({
-    kind: z.enum(TIMELINE_KINDS),
+    kind: z.enum(TIMELINE_KINDS).describe('What happened.'),
     /** The id of what happened (an entry, a session, a submission, a loan, a card request, a note). */
-    id: z.string(),
+    id: z.string().describe('The id of what happened (an entry, a session, a submission, a loan, a card request, a note).'),
     at: ZTimestamp,
     title: z.string(),
     detail: z.string().nullable(),
     /** Money moved on the customer's accounts (entries) or asked for (loans), in cents. */
-    amountCents: z.number().int().nullable(),
+    amountCents: z.number().int().nullable().describe("Money moved on the customer's accounts (entries) or asked for (loans), in integer cents."),
     /** Entries link to the journal's entry page. */
-    entryId: z.string().nullable(),
+    entryId: z.string().nullable().describe('The journal entry, for entries.'),
     /** The staff member who decided or wrote it. */
-    actor: z.string().nullable(),
+    actor: z.string().nullable().describe('The staff member who decided or wrote it.'),
   })
   .meta({ id: 'TimelineEvent' });
 export type TimelineEventDto = z.infer<typeof ZTimelineEvent>;
@@ -73,13 +74,15 @@ export type TimelineEventDto = z.infer<typeof ZTimelineEvent>;
 export const ZTimelinePage = z.object({
   items: z.array(ZTimelineEvent),
   /** `before=` for the next (older) page; null on the last one. */
-  nextCursor: z.string().nullable(),
-  pageSize: z.number().int(),
+  nextCursor: z.string().nullable().describe('before= for the next (older) page; null on the last one.'),
+  pageSize: z.number().int().describe('Events per page.'),
 });
 export type TimelinePage = z.infer<typeof ZTimelinePage>;
 
 export const ZNoteRequest = z.object({
-  body: requiredText('Note', NOTE_LENGTH_MAX, 'Write the note first', { multiline: true }),
+  body: requiredText('Note', NOTE_LENGTH_MAX, 'Write the note first', { multiline: true }).describe(
+    'The note, line breaks kept: it is kept for good (notes are append-only) and audited.',
+  ),
 });
 export type NoteRequest = z.input<typeof ZNoteRequest>;
 

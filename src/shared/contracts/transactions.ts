@@ -14,31 +14,39 @@ export type CustomerAccountKind = (typeof CUSTOMER_ACCOUNTS)[number];
 /** One line of a customer's history: a posting on their savings or checking account. */
 export const ZTransaction = z
   .object({
-    _id: z.string(),
+    _id: z.string().describe("The line's id (a posting of the entry)."),
     /** The journal entry this line belongs to (an internal transfer shows as two lines of one entry). */
-    entryId: z.string(),
-    description: z.string(),
+    entryId: z.string().describe('The journal entry this line belongs to (an internal transfer shows as two lines of one entry).'),
+    description: z.string().describe("How the line reads: staff's correction, else the line's memo, else the entry's description."),
     /** Value date, YYYY-MM-DD. */
-    date: z.string(),
+    date: z.string().describe('The value date, YYYY-MM-DD.'),
     /** When the bank booked it (ISO 8601); never editable. */
-    bookedAt: ZTimestamp,
+    bookedAt: ZTimestamp.describe('When the bank booked it (ISO 8601, UTC); never editable.'),
     /** Positive dollars. */
-    amount: z.number(),
-    transactionType: z.enum(['debit', 'credit']),
-    account: z.enum(CUSTOMER_ACCOUNTS),
-    kind: z.enum(ENTRY_KINDS),
-    status: z.enum(['completed', 'reversed']),
-    reversalOf: z.string().nullable(),
-    reversedBy: z.string().nullable(),
-    counterparty: z.string().nullable(),
+    amount: z.number().describe('Dollars, positive: transactionType says which way.'),
+    transactionType: z.enum(['debit', 'credit']).describe('credit: money into the account; debit: money out of it.'),
+    account: z.enum(CUSTOMER_ACCOUNTS).describe("The customer's account the line is on."),
+    kind: z
+      .enum(ENTRY_KINDS)
+      .describe(
+        'What posted the entry: opening (balance), transfer, wire, internal (between own accounts), adjustment (staff), reversal, loan, standing_order.',
+      ),
+    status: z.enum(['completed', 'reversed']).describe('reversed: a later entry (reversedBy) undid it.'),
+    reversalOf: z.string().nullable().describe('The entry this one reverses; null otherwise.'),
+    reversedBy: z.string().nullable().describe('The entry that reverses this one; null otherwise.'),
+    counterparty: z.string().nullable().describe('The other party as recorded (payee or payer); null when none.'),
     /** Balance of that account right after this line, dollars. */
-    balanceAfter: z.number(),
+    balanceAfter: z.number().describe("The account's balance right after this line, in dollars."),
   })
   .meta({ id: 'Transaction' });
 export type TransactionDto = z.infer<typeof ZTransaction>;
 
 /** An admin list line also names the customer. */
-export const ZAdminTransaction = ZTransaction.extend({ userId: z.string(), customerName: z.string(), accountNumber: z.string() }).meta({
+export const ZAdminTransaction = ZTransaction.extend({
+  userId: z.string().describe("The customer's user _id."),
+  customerName: z.string().describe("The customer's name."),
+  accountNumber: z.string().describe("The customer's 10-digit account number."),
+}).meta({
   id: 'AdminTransaction',
 });
 export type AdminTransactionDto = z.infer<typeof ZAdminTransaction>;
@@ -68,12 +76,14 @@ const amountBound = (name: 'amountMin' | 'amountMax') =>
   );
 
 export const ZTransactionListQuery = ZPage.extend({
-  account: z.enum(CUSTOMER_ACCOUNTS, { message: 'account must be savings or checking' }).optional(),
-  type: z.enum(['debit', 'credit'], { message: 'type must be debit or credit' }).optional(),
-  from: isoDate('from').optional(),
-  to: isoDate('to').optional(),
+  account: z.enum(CUSTOMER_ACCOUNTS, { message: 'account must be savings or checking' }).optional().describe('Only lines on this account (absent: both).'),
+  type: z.enum(['debit', 'credit'], { message: 'type must be debit or credit' }).optional().describe('Only credits (money in) or only debits (money out).'),
+  from: isoDate('from').optional().describe('Value dates from this day on (YYYY-MM-DD), included.'),
+  to: isoDate('to').optional().describe('Value dates up to this day (YYYY-MM-DD), included.'),
   /** Words found in the description or the counterparty (case does not matter). */
-  q: optionalText('Search', SEARCH_LENGTH_MAX),
+  q: optionalText('Search', SEARCH_LENGTH_MAX).describe(
+    'Words every line found has in its description, memo, counterparty or staff note (case ignored; the last may be the start of a word).',
+  ),
   amountMin: amountBound('amountMin'),
   amountMax: amountBound('amountMax'),
 }).refine((query) => query.amountMin === undefined || query.amountMax === undefined || query.amountMin <= query.amountMax, {
@@ -88,17 +98,17 @@ export type TransactionListQuery = z.infer<typeof ZTransactionListQuery>;
 export const MONTHLY_TOTALS_MONTHS = 12;
 
 export const ZMonthlyTotalsQuery = z.object({
-  account: z.enum(CUSTOMER_ACCOUNTS, { message: 'account must be savings or checking' }).optional(),
+  account: z.enum(CUSTOMER_ACCOUNTS, { message: 'account must be savings or checking' }).optional().describe('Only this account (absent: both).'),
 });
 
 export const ZMonthTotals = z
   .object({
     /** YYYY-MM, by value date. */
-    month: z.string(),
+    month: z.string().describe('YYYY-MM, by value date.'),
     /** Dollars that came in (credits). */
-    moneyIn: z.number(),
+    moneyIn: z.number().describe('Dollars that came in (credits).'),
     /** Dollars that went out (debits), positive. */
-    moneyOut: z.number(),
+    moneyOut: z.number().describe('Dollars that went out (debits), positive.'),
   })
   .meta({ id: 'MonthTotals' });
 export type MonthTotalsDto = z.infer<typeof ZMonthTotals>;
@@ -135,8 +145,8 @@ export const ZPaymentPin = z
 
 export const ZInternalTransferRequest = z
   .object({
-    from: accountKind(FILL_ALL),
-    to: accountKind(FILL_ALL),
+    from: accountKind(FILL_ALL).describe("The customer's account the money leaves."),
+    to: accountKind(FILL_ALL).describe("The customer's other account, where it goes."),
     amount: ZTransferAmount,
   })
   .refine((value) => value.from !== value.to, { message: 'You cannot transfer to the same account', path: ['to'] });
@@ -144,17 +154,18 @@ export type InternalTransferRequest = z.input<typeof ZInternalTransferRequest>;
 
 export const ZTransferRequest = z.object({
   /** The customer's own account number; informative only: the server trusts the session. */
-  from: optionalText('From', 20),
+  from: optionalText('From', 20).describe("The customer's own 10-digit account number, optional; any other number is refused (403)."),
   amount: ZTransferAmount,
-  accountType: accountKind(FILL_ALL),
-  accountNumber: filled('Account number', 34).refine((value) => /^[0-9]{4,17}$/.test(value), 'Account number must be 4 to 17 digits'),
-  routingNumber: optionalText('Routing number', 9).refine(
-    (value) => value === undefined || isValidRoutingNumber(value),
-    'Routing number must be a valid 9-digit ABA number',
-  ),
-  bankName: optionalText('Bank name', NAME_LENGTH_MAX),
-  to: filled('Recipient', NAME_LENGTH_MAX),
-  description: optionalText('Description', TEXT_LENGTH_MAX),
+  accountType: accountKind(FILL_ALL).describe("The customer's account the money leaves."),
+  accountNumber: filled('Account number', 34)
+    .refine((value) => /^[0-9]{4,17}$/.test(value), 'Account number must be 4 to 17 digits')
+    .describe("The recipient's account number: a customer's at this bank, or an account at another bank."),
+  routingNumber: optionalText('Routing number', 9)
+    .refine((value) => value === undefined || isValidRoutingNumber(value), 'Routing number must be a valid 9-digit ABA number')
+    .describe("The other bank's 9-digit ABA routing number: required, with bankName, for an account not at this bank."),
+  bankName: optionalText('Bank name', NAME_LENGTH_MAX).describe("The other bank's name: required, with routingNumber, for an account not at this bank."),
+  to: filled('Recipient', NAME_LENGTH_MAX).describe("The recipient's name; for an account at this bank it is checked against the holder's (payeeCheck)."),
+  description: optionalText('Description', TEXT_LENGTH_MAX).describe('A memo for both histories; absent: "Transfer to" the recipient.'),
   paymentPin: ZPaymentPin,
   ...ZApprovalFields,
 });
@@ -163,19 +174,21 @@ export type TransferRequest = z.input<typeof ZTransferRequest>;
 export const ZWireTransferRequest = z.object({
   amount: ZTransferAmount,
   /** The customer's account the money leaves. */
-  account: accountKind('account must be savings or checking').default('checking'),
-  beneficiaryName: filled('Beneficiary name', NAME_LENGTH_MAX),
-  beneficiaryAccount: filled('Beneficiary account', 40).refine(
-    isValidBeneficiaryAccount,
-    'Beneficiary account must be a valid IBAN or 4 to 34 letters and digits',
-  ),
-  bankName: filled('Bank name', NAME_LENGTH_MAX),
-  country: filled('Country', 2).refine(isWireCountry, 'Please choose a country from the list'),
+  account: accountKind('account must be savings or checking').default('checking').describe("The customer's account the money leaves."),
+  beneficiaryName: filled('Beneficiary name', NAME_LENGTH_MAX).describe("The beneficiary's name (another bank's holder is not checked)."),
+  beneficiaryAccount: filled('Beneficiary account', 40)
+    .refine(isValidBeneficiaryAccount, 'Beneficiary account must be a valid IBAN or 4 to 34 letters and digits')
+    .describe("The beneficiary's IBAN, or account number of 4 to 34 letters and digits (spaces and dashes ignored)."),
+  bankName: filled('Bank name', NAME_LENGTH_MAX).describe("The beneficiary's bank."),
+  country: filled('Country', 2)
+    .refine(isWireCountry, 'Please choose a country from the list')
+    .describe("The beneficiary bank's country, an ISO 3166 code such as GB: the SWIFT/BIC's country."),
   swiftCode: filled('SWIFT/BIC', 11)
     .transform((value) => value.toUpperCase())
-    .refine(isValidBic, 'SWIFT/BIC must be 8 or 11 characters: bank (4 letters), country (2), location (2), optional branch (3)'),
-  accountType: z.enum(WIRE_ACCOUNT_TYPES, { message: 'Please choose an account type from the list' }),
-  description: optionalText('Description', TEXT_LENGTH_MAX),
+    .refine(isValidBic, 'SWIFT/BIC must be 8 or 11 characters: bank (4 letters), country (2), location (2), optional branch (3)')
+    .describe("The beneficiary bank's SWIFT/BIC, 8 or 11 characters (case ignored)."),
+  accountType: z.enum(WIRE_ACCOUNT_TYPES, { message: 'Please choose an account type from the list' }).describe("The beneficiary account's type."),
+  description: optionalText('Description', TEXT_LENGTH_MAX).describe('A memo for the history; absent: "Wire to" the beneficiary.'),
   paymentPin: ZPaymentPin,
   ...ZApprovalFields,
 });
@@ -183,16 +196,16 @@ export type WireTransferRequest = z.input<typeof ZWireTransferRequest>;
 
 /** Answer to the first call of a transfer: the code is on its way. */
 export const ZTransferCodeSent = z.object({
-  step: z.literal('code'),
-  expiresAt: ZTimestamp,
+  step: z.literal('code').describe('Approve with the IMS code emailed now: the second call carries it as paymentPin.'),
+  expiresAt: ZTimestamp.describe('The code works until then (5 minutes, 5 attempts).'),
   /** Where the code went, masked. */
-  sentTo: z.string(),
-  amount: z.number(),
-  payee: z.string(),
+  sentTo: z.string().describe("Where the code went: the customer's email, masked."),
+  amount: z.number().describe('What the code approves, in dollars.'),
+  payee: z.string().describe('Who is paid, as the payment names them.'),
   /** A transfer by account number: the recipient name checked against the account's holder. */
-  payeeCheck: ZPayeeCheck.optional(),
+  payeeCheck: ZPayeeCheck.optional().describe("The recipient name checked against the account's holder; absent when no name is checked."),
   /** A bulk payment: its rows whose name is not the account holder's (none: every name matches). */
-  payeeChecks: z.array(ZRowPayeeCheck).optional(),
+  payeeChecks: z.array(ZRowPayeeCheck).optional().describe("A bulk payment: its rows whose name is not the account holder's (empty: every name matches)."),
 });
 export type TransferCodeSent = z.infer<typeof ZTransferCodeSent>;
 
@@ -209,7 +222,8 @@ const reason = z
   .trim()
   .min(3, 'A reason is required (at least 3 characters)')
   .max(TEXT_LENGTH_MAX, `Reason must be at most ${TEXT_LENGTH_MAX} characters`)
-  .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Reason'));
+  .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Reason'))
+  .describe('Why (at least 3 characters): recorded with the entry and in the audit log.');
 
 /** A staff value date: a real date within STAFF_VALUE_DATE_WINDOW_DAYS of today (the booking time is never editable). */
 const staffValueDate = isoDate('Value date').refine((value) => {
@@ -219,22 +233,24 @@ const staffValueDate = isoDate('Value date').refine((value) => {
 
 export const ZAdminTransactionRequest = z.object({
   amount: ZTransferAmount.pipe(z.number()),
-  transactionType: z.enum(['credit', 'debit'], { message: ALL_REQUIRED }),
+  transactionType: z.enum(['credit', 'debit'], { message: ALL_REQUIRED }).describe('credit adds the amount to the account; debit takes it out.'),
   // The regex repeats staffValueDate's first check so the OpenAPI document shows the pattern (a pipe's
   // inner schema is not part of the input's JSON Schema); the messages are the same.
   date: z
     .string({ message: ALL_REQUIRED })
     .min(1, ALL_REQUIRED)
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates look like YYYY-MM-DD')
-    .pipe(staffValueDate),
+    .pipe(staffValueDate)
+    .describe('The value date, YYYY-MM-DD, within 366 days of today (the booking time is always now).'),
   description: z
     .string({ message: ALL_REQUIRED })
     .trim()
     .min(1, ALL_REQUIRED)
     .max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`)
-    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Description')),
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Description'))
+    .describe("What the customer's history shows."),
   reason,
-  account: accountKind('account must be savings or checking').default('checking'),
+  account: accountKind('account must be savings or checking').default('checking').describe("The customer's account."),
 });
 export type AdminTransactionRequest = z.input<typeof ZAdminTransactionRequest>;
 
@@ -244,8 +260,9 @@ export const ZAdminTransactionUpdate = z.object({
     .trim()
     .min(1, 'Description is required')
     .max(TEXT_LENGTH_MAX, `Description must be at most ${TEXT_LENGTH_MAX} characters`)
-    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Description')),
-  reason: reason.optional(),
+    .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Description'))
+    .describe('How the entry reads from now on (a note on it: the entry itself never changes).'),
+  reason: reason.optional().describe('Why, for the audit log (at least 3 characters); optional.'),
 });
 
 export const ZAdminReversalRequest = z.object({ reason });
@@ -285,7 +302,8 @@ export const ZAdminAccountUpdate = z.object({
     .string({ message: ALL_REQUIRED })
     .trim()
     .min(1, ALL_REQUIRED)
-    .regex(/^[0-9]{10}$/, 'Account number must be 10 digits'),
+    .regex(/^[0-9]{10}$/, 'Account number must be 10 digits')
+    .describe("The customer's account number: 10 digits with a valid check digit, not another customer's."),
   reason,
 });
 export type AdminAccountUpdate = z.input<typeof ZAdminAccountUpdate>;

@@ -22,6 +22,8 @@ export interface Parameter {
   in: ParameterLocation;
   required: boolean;
   schema: JsonSchema;
+  /** @fastify/swagger moves a query or path property's description here, out of its schema. */
+  description?: string;
 }
 
 export interface MediaType {
@@ -88,6 +90,7 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
           in: parameter.in as ParameterLocation,
           required: parameter.required === true,
           schema: (parameter.schema as JsonSchema | undefined) ?? {},
+          ...(typeof parameter.description === 'string' ? { description: parameter.description } : {}),
         }));
       const requestBody = raw.requestBody ? (resolveRef(document, raw.requestBody) as SchemaObject) : null;
       const responses: Record<string, ResponseObject> = {};
@@ -158,14 +161,18 @@ export function unconstrainedStrings(document: OpenApiDocument, schema: JsonSche
   // Each branch of anyOf/oneOf must hold on its own; allOf parts only add to the schema they sit in.
   const branches = ['anyOf', 'oneOf'].flatMap((keyword) => (Array.isArray(resolved[keyword]) ? (resolved[keyword] as JsonSchema[]) : []));
   branches.forEach((branch, index) => found.push(...unconstrainedStrings(document, branch, `${where}<${index}>`, depth + 1)));
-  const types = Array.isArray(resolved.type) ? (resolved.type as string[]) : typeof resolved.type === 'string' ? [resolved.type] : [];
-  // zod writes a second regex as `allOf: [{ pattern }, { pattern }]`: those constrain the string too.
+  // zod writes a second regex as `allOf: [{ pattern }, { pattern }]`: those constrain the string too;
+  // and a described component field is `allOf: [{ $ref }]` with its description (plugins/openapi.ts).
   const allOf = Array.isArray(resolved.allOf) ? (resolved.allOf as unknown[]).map((part) => resolveRef(document, part)).filter(isObject) : [];
-  const constrained = [resolved, ...allOf].some((part) => ['pattern', 'format', 'enum', 'const'].some((keyword) => part[keyword] !== undefined));
+  const parts = [resolved, ...allOf];
+  const types = parts.flatMap((part) => (Array.isArray(part.type) ? (part.type as string[]) : typeof part.type === 'string' ? [part.type] : []));
+  const constrained = parts.some((part) => ['pattern', 'format', 'enum', 'const'].some((keyword) => part[keyword] !== undefined));
   if (types.includes('string') && !constrained) found.push({ where, why: 'a string with no pattern, format, enum or const' });
-  const structural = ['properties', 'items', 'prefixItems', 'additionalProperties', 'not', '$ref'].some((keyword) => resolved[keyword] !== undefined);
+  const structural = parts.some((part) =>
+    ['properties', 'items', 'prefixItems', 'additionalProperties', 'not', '$ref'].some((keyword) => part[keyword] !== undefined),
+  );
   if (types.length === 0 && branches.length === 0 && !constrained && !structural) found.push({ where, why: 'no type at all: any string passes' });
-  for (const part of [resolved, ...allOf]) {
+  for (const part of parts) {
     if (!isObject(part.properties)) continue;
     for (const [name, property] of Object.entries(part.properties)) {
       found.push(...unconstrainedStrings(document, property as JsonSchema, `${where}.${name}`, depth + 1));
@@ -199,6 +206,62 @@ export function unconstrainedRequestStrings(document: OpenApiDocument, operation
     } else {
       found.push(...unconstrainedStrings(document, media.schema, 'body'));
     }
+  }
+  return found;
+}
+
+// ---------------------------------------------------------------- descriptions
+
+/** Where a request property is (`body.to.kind`, `query.page`, `path.id`) that the document does not explain. */
+export interface Undescribed {
+  where: string;
+}
+
+const hasText = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * Every property of a request schema, at any depth (through `$ref`s, anyOf/oneOf/allOf branches,
+ * array items and additional properties), that has no description: an integrator reading the
+ * document sees only its name. A `$ref` described where it is used counts (its siblings apply).
+ */
+export function undescribedProperties(document: OpenApiDocument, schema: JsonSchema | undefined, where: string, depth = 0): Undescribed[] {
+  if (schema === undefined || typeof schema === 'boolean' || depth > 30) return [];
+  const resolved = resolveRef(document, schema);
+  if (!isObject(resolved)) return [];
+  const found: Undescribed[] = [];
+  for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
+    const branches = Array.isArray(resolved[keyword]) ? (resolved[keyword] as JsonSchema[]) : [];
+    branches.forEach((branch, index) => found.push(...undescribedProperties(document, branch, `${where}<${index}>`, depth + 1)));
+  }
+  if (isObject(resolved.properties)) {
+    for (const [name, property] of Object.entries(resolved.properties)) {
+      const described = resolveRef(document, property);
+      if (!isObject(described) || !hasText(described.description)) found.push({ where: `${where}.${name}` });
+      found.push(...undescribedProperties(document, property as JsonSchema, `${where}.${name}`, depth + 1));
+    }
+  }
+  if (resolved.items !== undefined) found.push(...undescribedProperties(document, resolved.items as JsonSchema, `${where}[]`, depth + 1));
+  if (Array.isArray(resolved.prefixItems)) {
+    (resolved.prefixItems as JsonSchema[]).forEach((item, index) => found.push(...undescribedProperties(document, item, `${where}[${index}]`, depth + 1)));
+  }
+  if (isObject(resolved.additionalProperties)) {
+    found.push(...undescribedProperties(document, resolved.additionalProperties as JsonSchema, `${where}.*`, depth + 1));
+  }
+  return found;
+}
+
+/** The path and query parameters, and the body's properties at any depth, of an operation that carry no description. */
+export function undescribedRequestProperties(document: OpenApiDocument, operation: Operation): Undescribed[] {
+  const found: Undescribed[] = [];
+  for (const parameter of operation.parameters) {
+    if (parameter.in !== 'path' && parameter.in !== 'query') continue;
+    const schema = resolveRef(document, parameter.schema);
+    const where = `${parameter.in}.${parameter.name}`;
+    if (!hasText(parameter.description) && !(isObject(schema) && hasText(schema.description))) found.push({ where });
+    found.push(...undescribedProperties(document, parameter.schema, where));
+  }
+  for (const [type, media] of Object.entries(operation.body?.content ?? {})) {
+    found.push(...undescribedProperties(document, media.schema, type === 'application/json' ? 'body' : `body(${type})`));
   }
   return found;
 }
