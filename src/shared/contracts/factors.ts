@@ -98,15 +98,17 @@ const ZPublicKeyType = z.literal('public-key').describe('Always public-key.');
 const ZAttachment = z.enum(['platform', 'cross-platform']).describe('platform: built into the device; cross-platform: a security key or a phone.');
 const ZCredentialId = base64url('Credential id', 1400).describe('The credential id, base64url.');
 
+/** The fields both WebAuthn answers (a registration's and an authentication's) start with. */
+const credentialFields = { id: ZCredentialId, rawId: ZCredentialId, type: ZPublicKeyType };
+const ZClientDataJSON = base64url('clientDataJSON', 4096).describe('The client data (with the challenge), base64url.');
+
 /** What @simplewebauthn/browser's startRegistration() answers (RegistrationResponseJSON), bounded. */
 export const ZRegistrationResponse = z
   .object({
-    id: ZCredentialId,
-    rawId: ZCredentialId,
-    type: ZPublicKeyType,
+    ...credentialFields,
     response: z
       .object({
-        clientDataJSON: base64url('clientDataJSON', 4096).describe('The client data (with the challenge), base64url.'),
+        clientDataJSON: ZClientDataJSON,
         attestationObject: base64url('attestationObject', 16_384).describe('The attestation object, base64url.'),
         authenticatorData: base64url('authenticatorData', 8192).optional().describe('The authenticator data, base64url.'),
         transports: z.array(ZTransport).max(8).optional().describe('How the browser reaches the authenticator.'),
@@ -130,12 +132,10 @@ export const ZRegistrationResponse = z
 /** What @simplewebauthn/browser's startAuthentication() answers (AuthenticationResponseJSON), bounded. */
 export const ZAuthenticationResponse = z
   .object({
-    id: ZCredentialId,
-    rawId: ZCredentialId,
-    type: ZPublicKeyType,
+    ...credentialFields,
     response: z
       .object({
-        clientDataJSON: base64url('clientDataJSON', 4096).describe('The client data (with the challenge), base64url.'),
+        clientDataJSON: ZClientDataJSON,
         authenticatorData: base64url('authenticatorData', 8192).describe('The authenticator data, base64url.'),
         signature: base64url('signature', 4096).describe('The signature, base64url.'),
         userHandle: base64url('userHandle', 200).optional().describe("The account's WebAuthn user handle, base64url."),
