@@ -7,6 +7,8 @@ import { contextOf } from '../plugins/auth';
 import { send } from '../plugins/reply';
 import * as approvals from './service';
 
+const approvalIdParams = idParams("The four-eyes request's id, as GET /api/admin/approvals lists it.");
+
 const tags = ['approvals', 'staff'];
 
 /** The four-eyes queue (issue 15, ADR 023). */
@@ -42,7 +44,7 @@ export function approvalRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Approve a request: its change is made now, exactly as asked (never by the staff member who asked)',
-          params: idParams("The four-eyes request's id, as GET /api/admin/approvals lists it."),
+          params: approvalIdParams,
           response: { 200: ZApprovalDecisionAnswer },
         },
       },
@@ -56,7 +58,7 @@ export function approvalRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Reject a request, saying why',
-          params: idParams("The four-eyes request's id, as GET /api/admin/approvals lists it."),
+          params: approvalIdParams,
           body: ZApprovalRejection,
           response: { 200: ZApprovalDecisionAnswer },
         },
@@ -71,7 +73,7 @@ export function approvalRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Withdraw my own request',
-          params: idParams("The four-eyes request's id, as GET /api/admin/approvals lists it."),
+          params: approvalIdParams,
           response: { 200: ZApprovalDecisionAnswer },
         },
       },

@@ -16,6 +16,8 @@ import { send } from '../plugins/reply';
 import * as contacts from './service';
 import { ROLES } from '../../shared/staff-roles';
 
+const contactIdParams = idParams("The contact message's _id.");
+
 export function contactRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
     api.post(
@@ -43,7 +45,7 @@ export function contactRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['contacts', 'staff'],
           summary: 'Mark a contact message read',
-          params: idParams("The contact message's _id."),
+          params: contactIdParams,
           response: { 200: ZContactAnswer },
         },
       },
@@ -57,7 +59,7 @@ export function contactRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['contacts', 'staff'],
           summary: 'Delete a contact message',
-          params: idParams("The contact message's _id."),
+          params: contactIdParams,
           response: { 200: ZContactDeleted },
         },
       },

@@ -9,6 +9,8 @@ import { send } from '../plugins/reply';
 import * as customers from './service';
 import { ROLES } from '../../shared/staff-roles';
 
+const userIdParams = idParams("The user's _id.");
+
 /** The back office's customers: bank staff only (401 without a session, 403 for customers). */
 export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
@@ -36,7 +38,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/user/admin/:id',
       {
         config: { access: 'staff', staffRoles: ROLES.anyStaff },
-        schema: { tags, summary: 'One user', params: idParams("The user's _id."), response: { 200: ZAdminUserAnswer } },
+        schema: { tags, summary: 'One user', params: userIdParams, response: { 200: ZAdminUserAnswer } },
       },
       async (request) => ({ data: await customers.customerById(contextOf(request, context), request.params.id) }),
     );
@@ -45,7 +47,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/user/admin/:id/sessions',
       {
         config: { access: 'staff', staffRoles: ROLES.anyStaff },
-        schema: { tags, summary: 'Where a user is signed in: every live session', params: idParams("The user's _id."), response: { 200: ZSessionListAnswer } },
+        schema: { tags, summary: 'Where a user is signed in: every live session', params: userIdParams, response: { 200: ZSessionListAnswer } },
       },
       async (request) => ({ data: await customers.customerSessions(contextOf(request, context), request.params.id) }),
     );
@@ -66,7 +68,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Change a user's details, verification status, block or access (audited; the customer is told)",
-          params: idParams("The user's _id."),
+          params: userIdParams,
           body: ZAdminUserUpdate,
           // Lifting a block or a disabled access waits for a second staff member (202, ADR 023).
           response: { 200: ZAdminUserAnswer, 202: ZApprovalPendingAnswer },
@@ -82,7 +84,7 @@ export function customerRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Delete a customer without ledger history, or close and anonymize one with history',
-          params: idParams("The user's _id."),
+          params: userIdParams,
           response: { 200: ZAdminDeleteAnswer, 202: ZApprovalPendingAnswer },
         },
       },

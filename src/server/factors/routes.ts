@@ -27,6 +27,8 @@ import { send } from '../plugins/reply';
 import * as factors from './service';
 import * as signIn from './sign-in';
 
+const passkeyIdParams = idParams("The passkey's id, as GET /api/auth/passkeys lists it.");
+
 /**
  * The sign-in's second step, for the customer sign-in (/auth/signin/...) and the back office's
  * (/auth/admin/signin/...): a ticket works only at the sign-in it came from. Then the signed-in
@@ -188,7 +190,7 @@ export function factorRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Rename a passkey',
-          params: idParams("The passkey's id, as GET /api/auth/passkeys lists it."),
+          params: passkeyIdParams,
           body: ZPasskeyRenameRequest,
           response: { 200: ZPasskeyAnswer },
         },
@@ -203,7 +205,7 @@ export function factorRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Remove a passkey, with a fresh second factor (other sessions end; staff keep at least one factor)',
-          params: idParams("The passkey's id, as GET /api/auth/passkeys lists it."),
+          params: passkeyIdParams,
           body: ZFactorRemovalRequest.nullish(),
           response: { 200: ZNoData },
         },

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParams } from '../../shared/contracts/common';
+import { idParams, ZCustomerIdParams } from '../../shared/contracts/common';
 import { KYC_FILE_MEDIA_TYPES, KYC_FORM, ZCustomerKyc, ZKycDecisionAnswer, ZKycQueue, ZKycQueueQuery, ZKycRejectRequest } from '../../shared/contracts/kyc';
 import { ZUserAnswer } from '../../shared/contracts/user';
 import type { AppContext } from '../context';
@@ -9,6 +9,8 @@ import { send } from '../plugins/reply';
 import { fileResponse, multipartSchema, readForm, sendStoredFile } from '../plugins/uploads';
 import * as kyc from './service';
 import { ROLES } from '../../shared/staff-roles';
+
+const submissionIdParams = idParams("The KYC submission's id.");
 
 export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
@@ -59,7 +61,7 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['kyc', 'staff'],
           summary: "A customer's verification status and submissions",
-          params: idParams("The customer's user _id."),
+          params: ZCustomerIdParams,
           response: { 200: ZCustomerKyc },
         },
       },
@@ -73,7 +75,7 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['kyc', 'staff'],
           summary: 'Approve a submission: the customer is verified',
-          params: idParams("The KYC submission's id."),
+          params: submissionIdParams,
           response: { 200: ZKycDecisionAnswer },
         },
       },
@@ -87,7 +89,7 @@ export function kycRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['kyc', 'staff'],
           summary: 'Reject a submission with a reason the customer is emailed',
-          params: idParams("The KYC submission's id."),
+          params: submissionIdParams,
           body: ZKycRejectRequest,
           response: { 200: ZKycDecisionAnswer },
         },

@@ -10,6 +10,9 @@ import { send } from '../plugins/reply';
 import * as loans from './service';
 import { ROLES } from '../../shared/staff-roles';
 
+const applicationIdParams = idParams("The loan application's _id.");
+const loanIdParams = idParams("The loan's _id.");
+
 export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
     api.get(
@@ -34,7 +37,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['loans'],
           summary: 'Change an application under review',
-          params: idParams("The loan's _id."),
+          params: loanIdParams,
           body: ZLoanApplication,
           response: { 200: ZLoanAnswer },
         },
@@ -46,7 +49,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/loans/:id',
       {
         config: { access: 'customer' },
-        schema: { tags: ['loans'], summary: 'Withdraw an application under review', params: idParams("The loan's _id."), response: { 200: ZLoanAnswer } },
+        schema: { tags: ['loans'], summary: 'Withdraw an application under review', params: loanIdParams, response: { 200: ZLoanAnswer } },
       },
       async (request, reply) => send(reply, await loans.withdrawApplication(contextOf(request, context), request.params.id)),
     );
@@ -55,7 +58,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
       '/loans/:id/repayments',
       {
         config: { access: 'customer', idempotency: true, moneyCall: true, ...perMinute(20) },
-        schema: { tags: ['loans'], summary: 'Pay the next installment from checking', params: idParams("The loan's _id."), response: { 201: ZLoanAnswer } },
+        schema: { tags: ['loans'], summary: 'Pay the next installment from checking', params: loanIdParams, response: { 201: ZLoanAnswer } },
       },
       async (request, reply) => send(reply, await loans.repayInstallment(contextOf(request, context), request.params.id, ticketOf(request))),
     );
@@ -79,7 +82,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['loans', 'staff'],
           summary: 'Approve and disburse a loan (above FOUR_EYES_LOAN_ABOVE: a request for a second staff member, 202)',
-          params: idParams("The loan application's _id."),
+          params: applicationIdParams,
           response: { 200: ZLoanAnswer, 202: ZApprovalPendingAnswer },
         },
       },
@@ -93,7 +96,7 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['loans', 'staff'],
           summary: 'Decline a loan application',
-          params: idParams("The loan application's _id."),
+          params: applicationIdParams,
           body: ZLoanRejectRequest,
           response: { 200: ZLoanAnswer },
         },

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParams } from '../../shared/contracts/common';
+import { ZCustomerIdParams } from '../../shared/contracts/common';
 import { ZPaymentHoldAnswer, ZPaymentHoldRelease } from '../../shared/contracts/payment-holds';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
@@ -19,7 +19,7 @@ export function paymentHoldRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Whether a customer's outgoing payments are held after wrong transfer codes",
-          params: idParams("The customer's user _id."),
+          params: ZCustomerIdParams,
           response: { 200: ZPaymentHoldAnswer },
         },
       },
@@ -33,7 +33,7 @@ export function paymentHoldRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Release a customer's held outgoing payments before the hold runs out (audited)",
-          params: idParams("The customer's user _id."),
+          params: ZCustomerIdParams,
           body: ZPaymentHoldRelease,
           response: { 200: ZPaymentHoldAnswer },
         },

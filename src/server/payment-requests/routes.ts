@@ -18,6 +18,8 @@ import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as paymentRequests from './service';
 
+const requestIdParams = idParams("The payment request's id.");
+
 /**
  * Asking for money is limited per customer, not per address: the limit is on how often one
  * customer can ping others (a route hook, so it runs after the sign-in hook has named the user).
@@ -68,7 +70,7 @@ export function paymentRequestRoutes(context: AppContext): FastifyPluginAsyncZod
         schema: {
           tags: ['payment-requests'],
           summary: 'Pay a request addressed to me (two calls: the code, then the payment)',
-          params: idParams("The payment request's id."),
+          params: requestIdParams,
           body: ZPaymentRequestPay,
           response: { 200: ZPaymentRequestCodeAnswer, 201: ZPaymentRequestPaidAnswer },
         },
@@ -83,7 +85,7 @@ export function paymentRequestRoutes(context: AppContext): FastifyPluginAsyncZod
         schema: {
           tags: ['payment-requests'],
           summary: 'Decline a request addressed to me',
-          params: idParams("The payment request's id."),
+          params: requestIdParams,
           response: { 200: ZPaymentRequestAnswer },
         },
       },
@@ -97,7 +99,7 @@ export function paymentRequestRoutes(context: AppContext): FastifyPluginAsyncZod
         schema: {
           tags: ['payment-requests'],
           summary: 'Cancel a pending request I sent (the payer is told)',
-          params: idParams("The payment request's id."),
+          params: requestIdParams,
           response: { 200: ZPaymentRequestAnswer },
         },
       },

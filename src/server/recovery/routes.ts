@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParams, ZNoData } from '../../shared/contracts/common';
+import { ZCustomerIdParams, ZNoData } from '../../shared/contracts/common';
 import { ZLatestRecoveryAnswer, ZMyRecoveryAnswer, ZRecoveryAnswer, ZRecoveryCancelByLink, ZRecoveryStart } from '../../shared/contracts/recovery';
 import { ROLES } from '../../shared/staff-roles';
 import type { AppContext } from '../context';
@@ -23,7 +23,7 @@ export function recoveryRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: staffTags,
           summary: "The customer's newest account recovery (null when none)",
-          params: idParams("The customer's user _id."),
+          params: ZCustomerIdParams,
           response: { 200: ZLatestRecoveryAnswer },
         },
       },
@@ -38,7 +38,7 @@ export function recoveryRoutes(context: AppContext): FastifyPluginAsyncZod {
           tags: staffTags,
           summary:
             'Start recovering a customer who lost every second factor, after an identity check (takes effect in 24 hours; audited; the customer is emailed)',
-          params: idParams("The customer's user _id."),
+          params: ZCustomerIdParams,
           body: ZRecoveryStart,
           response: { 201: ZRecoveryAnswer },
         },
@@ -53,7 +53,7 @@ export function recoveryRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: staffTags,
           summary: "Withdraw a customer's pending account recovery (audited)",
-          params: idParams("The customer's user _id."),
+          params: ZCustomerIdParams,
           response: { 200: ZNoData },
         },
       },

@@ -9,6 +9,8 @@ import { perMinute } from '../plugins/rate-limit';
 import { send } from '../plugins/reply';
 import * as staff from './service';
 
+const staffIdParams = idParams("The staff member's _id.");
+
 /** Managing staff (ADR 022): admins only; and the invitation link's first password. */
 export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
@@ -44,7 +46,7 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Change a staff member's role (audited)",
-          params: idParams("The staff member's _id."),
+          params: staffIdParams,
           body: ZStaffRoleChange,
           response: { 200: ZStaffMemberAnswer, 202: ZApprovalPendingAnswer },
         },
@@ -59,7 +61,7 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Send an invited staff member a new link; the earlier one stops working (audited)',
-          params: idParams("The staff member's _id."),
+          params: staffIdParams,
           response: { 200: ZStaffMemberAnswer },
         },
       },
@@ -73,7 +75,7 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Suspend a staff member's back office access: their sessions end (audited)",
-          params: idParams("The staff member's _id."),
+          params: staffIdParams,
           response: { 200: ZStaffMemberAnswer },
         },
       },
@@ -87,7 +89,7 @@ export function staffRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Reinstate a suspended staff member's access (audited)",
-          params: idParams("The staff member's _id."),
+          params: staffIdParams,
           response: { 200: ZStaffMemberAnswer },
         },
       },

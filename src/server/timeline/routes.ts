@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParams } from '../../shared/contracts/common';
+import { ZCustomerIdParams } from '../../shared/contracts/common';
 import { ZNoteAnswer, ZNoteRequest, ZTimelineAnswer, ZTimelineQuery } from '../../shared/contracts/timeline';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
@@ -20,7 +20,7 @@ export function timelineRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "A user's entries, sign-ins, identity decisions, loans, card requests and staff notes, newest first (paged by key)",
-          params: idParams("The customer's user _id."),
+          params: ZCustomerIdParams,
           querystring: ZTimelineQuery,
           response: { 200: ZTimelineAnswer },
         },
@@ -35,7 +35,7 @@ export function timelineRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Add a staff note to a user's page (append-only, audited)",
-          params: idParams("The customer's user _id."),
+          params: ZCustomerIdParams,
           body: ZNoteRequest,
           response: { 201: ZNoteAnswer },
         },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZApprovalPendingAnswer } from '../../shared/contracts/approvals';
-import { envelope, idParams } from '../../shared/contracts/common';
+import { envelope, idParams, ZCustomerIdParams } from '../../shared/contracts/common';
 import {
   ZAdminAccountUpdate,
   ZAdminReversalRequest,
@@ -27,6 +27,8 @@ import { send } from '../plugins/reply';
 import * as repository from './repository';
 import * as transactions from './service';
 import { ROLES } from '../../shared/staff-roles';
+
+const entryIdParams = idParams("A journal entry's id, or the _id of one of its history lines.");
 
 const ZUserIdParams = z.object({ userId: z.uuid().describe("The customer's user _id.") });
 const ZReversal = envelope(
@@ -186,7 +188,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['transactions', 'staff'],
           summary: 'Correct how an entry reads (a note; the entry never changes)',
-          params: idParams("A journal entry's id, or the _id of one of its history lines."),
+          params: entryIdParams,
           body: ZAdminTransactionUpdate,
           response: { 200: ZTransactionLinesAnswer },
         },
@@ -204,7 +206,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['transactions', 'staff'],
           summary: 'Reverse an entry (its reversal is posted; nothing is deleted)',
-          params: idParams("A journal entry's id, or the _id of one of its history lines."),
+          params: entryIdParams,
           querystring: ZReasonQuery,
           body: ZReversalBody,
           response: { 200: ZReversal, 202: ZApprovalPendingAnswer },
@@ -223,7 +225,7 @@ export function transactionRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['transactions', 'staff'],
           summary: "Set a customer's balances (correction entries) and account number",
-          params: idParams("The customer's user _id."),
+          params: ZCustomerIdParams,
           body: ZAdminAccountUpdate,
           response: { 200: ZCorrection, 202: ZApprovalPendingAnswer },
         },

@@ -57,6 +57,8 @@ export const ZUuid = z.uuid('Not a valid id');
 export const ZIdParams = z.object({ id: ZUuid.describe('The id (a UUID) of what the path names; a malformed id answers 404.') });
 /** `/{id}` in a path, saying whose id it is (the OpenAPI document's description): validated as ZIdParams. */
 export const idParams = (description: string) => z.object({ id: ZUuid.describe(description) });
+/** `/{id}` naming a customer (the back office's and the customer's own calls about one). */
+export const ZCustomerIdParams = idParams("The customer's user _id.");
 
 /** A calendar date written YYYY-MM-DD, between DATE_MIN and DATE_MAX. */
 export const isoDate = (label = 'Date') =>
