@@ -47,6 +47,8 @@ for (const width of [375, 1280]) {
     await expect(row).toContainText(/Invalid input|expected number/i);
     await checkA11y();
 
+    // The first retry's toast lasts four seconds; once it has gone, the next one is this retry's.
+    await expect(page.getByText('The job will run again now.')).toHaveCount(0);
     const retry = row.getByRole('button', { name: `Retry job ${id}` });
     await tabTo(page, retry);
     await page.keyboard.press('Enter');
