@@ -1,11 +1,8 @@
-import fs from 'node:fs';
 import { writeAnchor } from '../anchors/service';
 import { loadConfig } from '../config';
 import { systemClock } from '../context';
-import { createDatabase, type DatabaseHandle } from '../db/database';
-import { runningEmbeddedUrl } from '../db/embedded';
-import { openRuntime } from '../runtime';
 import { loadBankSigner } from '../signing/keys';
+import { openCommandDatabase, runCommand } from './database';
 
 // `npm run ledger:anchor`: writes one anchor now (ADR 014), as the back office's "Anchor now" does,
 // for an operator's own schedule (before a backup, after a migration). Reads DATABASE_URL (or the
@@ -13,20 +10,9 @@ import { loadBankSigner } from '../signing/keys';
 async function main(): Promise<number> {
   const config = loadConfig();
   const signer = loadBankSigner(config);
-  const url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
-  let handle: DatabaseHandle;
-  let stop: () => Promise<void>;
-  if (url) {
-    handle = createDatabase(url, { max: 2 });
-    stop = () => handle.close();
-  } else {
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    const runtime = await openRuntime(config);
-    handle = runtime.database;
-    stop = () => runtime.stop();
-  }
+  const { database, stop } = await openCommandDatabase(config, { poolMax: 2 });
   try {
-    const anchor = await writeAnchor({ db: handle.db, config, signer, clock: systemClock });
+    const anchor = await writeAnchor({ db: database.db, config, signer, clock: systemClock });
     if (!anchor) throw new Error('no anchor was written');
     console.log(anchor.line);
     return 0;
@@ -35,10 +21,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`ledger:anchor could not run: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(2);
-  },
-);
+runCommand('ledger:anchor', main);

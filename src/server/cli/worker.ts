@@ -1,17 +1,13 @@
-import fs from 'node:fs';
 import closeWithGrace from 'close-with-grace';
 import { checkAnchorFile } from '../anchors/file';
 import { loadConfig } from '../config';
 import { createAppContext } from '../context';
-import { createDatabase } from '../db/database';
-import { runningEmbeddedUrl } from '../db/embedded';
-import { migrateToLatest } from '../db/migrate';
 import { readWrittenBy } from '../ledger/written';
-import { installJobSchema, startJobRunner } from '../jobs/runner';
+import { startJobRunner } from '../jobs/runner';
 import { createLogger } from '../lib/logger';
 import { trackPool } from '../lib/metrics';
 import { createMailer } from '../mail/mailer';
-import { openRuntime, type Runtime } from '../runtime';
+import { openCommandDatabase } from './database';
 
 /** Connections the worker uses: the runner's listener and its jobs (JOB_CONCURRENCY), with room to spare. */
 const WORKER_POOL_MAX = 8;
@@ -29,17 +25,7 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   // The daily anchor runs here too (ADR 014): refuse to start without a writable ANCHOR_FILE.
   checkAnchorFile(config.anchorFile);
-  const url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
-  let runtime: Pick<Runtime, 'database' | 'stop'>;
-  if (url) {
-    const database = createDatabase(url, { max: WORKER_POOL_MAX, log });
-    await migrateToLatest(database.db);
-    await installJobSchema(database.pool, log);
-    runtime = { database, stop: () => database.close() };
-  } else {
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    runtime = await openRuntime(config, { poolMax: WORKER_POOL_MAX, databaseLog: log });
-  }
+  const runtime = await openCommandDatabase(config, { poolMax: WORKER_POOL_MAX, log, migrate: true });
   trackPool(runtime.database.poolStats);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => log.info(line) });
   const context = createAppContext({ config, db: runtime.database.db, mailer, log });
