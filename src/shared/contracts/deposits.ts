@@ -25,4 +25,3 @@ export const DEPOSIT_METHODS = [
 ] as const;
 
 export const depositUnavailableMessage = (method: string) => `${method} deposit is not available at the moment.`;
-export const COPIED_MS = 2000;

@@ -1,63 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
-import QRCode from 'qrcode';
-import { useEffect, useRef, useState } from 'react';
-import { COPIED_MS } from '../../../../shared/contracts/deposits';
+import { useState } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { QrCode } from '../../../components/ui/qr-code';
 import { errorMessage } from '../../../lib/api';
+import { useCopied } from '../../../lib/clipboard';
 import { cryptoOptionsQuery } from '../api';
-
-async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // Older browsers or a denied permission: the selection-based copy still works.
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.appendChild(area);
-    area.select();
-    document.execCommand('copy');
-    area.remove();
-  }
-}
-
-function QrCode({ value, label }: { value: string; label: string }) {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    QRCode.toDataURL(value, { margin: 1, width: 192, errorCorrectionLevel: 'M' })
-      .then((data) => live && setUrl(data))
-      .catch(() => live && setUrl(null));
-    return () => {
-      live = false;
-    };
-  }, [value]);
-  if (!url) return null;
-  return <img src={url} alt={label} width={192} height={192} className="rounded-md border border-slate-200" />;
-}
 
 /** Currency list on the left (first selected), the chosen address with Copy and a QR code on the right. */
 export function CryptoDeposit() {
   const { data, isPending, error } = useQuery(cryptoOptionsQuery());
   const [selected, setSelected] = useState(0);
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const { copied, copy, reset } = useCopied<'address'>();
 
   if (isPending) return <p role="status">Loading...</p>;
   if (error) return <Alert tone="error">{errorMessage(error)}</Alert>;
   const option = data.options[selected] ?? data.options[0];
   if (!option) return <p className="text-slate-700">No deposit options are configured.</p>;
-
-  async function onCopy(address: string) {
-    await copyText(address);
-    setCopied(true);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPIED_MS);
-  }
 
   return (
     <div className="space-y-4">
@@ -71,7 +30,7 @@ export function CryptoDeposit() {
               aria-pressed={index === selected}
               onClick={() => {
                 setSelected(index);
-                setCopied(false);
+                reset();
               }}
               className={`flex items-center gap-3 rounded-lg border px-4 py-3 text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ${index === selected ? 'border-brand-700 bg-brand-50' : 'border-slate-200 bg-white hover:bg-slate-50'}`}
             >
@@ -98,7 +57,7 @@ export function CryptoDeposit() {
                 <code data-testid="deposit-address" className="rounded bg-slate-100 px-2 py-1 font-mono text-sm break-all text-slate-900">
                   {option.address}
                 </code>
-                <Button variant="secondary" onClick={() => void onCopy(option.address)}>
+                <Button variant="secondary" onClick={() => void copy('address', option.address)}>
                   {copied ? 'Copied!' : 'Copy'}
                   {copied ? null : <span className="sr-only"> the {option.symbol} address</span>}
                 </Button>

@@ -1,9 +1,9 @@
-import QRCode from 'qrcode';
-import { type Ref, useEffect, useState } from 'react';
+import { type Ref, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { type TotpCodeInput, ZTotpConfirmRequest } from '../../../../shared/contracts/factors';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { QrCode } from '../../../components/ui/qr-code';
 import { TextField } from '../../../components/ui/form';
 import { useAction } from '../../../lib/action';
 import { useInlineConfirmation } from '../../../lib/focus';
@@ -129,16 +129,6 @@ function Enrolment({
   onCancel: () => void;
   ref?: Ref<HTMLDivElement>;
 }) {
-  const [qr, setQr] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    QRCode.toDataURL(enrolment.uri, { margin: 1, width: 192, errorCorrectionLevel: 'M' })
-      .then((url) => live && setQr(url))
-      .catch(() => live && setQr(null));
-    return () => {
-      live = false;
-    };
-  }, [enrolment.uri]);
   const form = useForm<TotpCodeInput>({ resolver: contractResolver(ZTotpConfirmRequest), defaultValues: { code: '' } });
   const action = useFormAction(form, (values) => confirmTotp(values.code), { onSuccess: onConfirmed, refresh: false });
 
@@ -147,15 +137,7 @@ function Enrolment({
       <ol className="list-decimal space-y-4 pl-5 text-sm text-slate-800">
         <li>
           <p>Scan this QR code with your authenticator app.</p>
-          {qr ? (
-            <img
-              src={qr}
-              width={192}
-              height={192}
-              alt="QR code to add this account to your authenticator app"
-              className="mt-2 rounded border border-slate-200"
-            />
-          ) : null}
+          <QrCode value={enrolment.uri} label="QR code to add this account to your authenticator app" className="mt-2" />
           <p className="mt-2">
             Cannot scan it? Type this key instead:{' '}
             <code className="break-all rounded bg-slate-100 px-1.5 py-0.5 font-mono text-slate-900" data-testid="totp-secret">
