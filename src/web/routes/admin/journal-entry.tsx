@@ -1,25 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type Ref } from 'react';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { JournalEntryDetailDto } from '../../../shared/contracts/journal';
-import { ZAdminReversalRequest } from '../../../shared/contracts/transactions';
-import { TEXT_LENGTH_MAX } from '../../../shared/limits';
 import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
-import { TextField } from '../../components/ui/form';
 import { journalEntryQuery } from '../../features/books/api/get-journal-entry';
 import { EntryAudit } from '../../features/books/components/entry-audit';
 import { EntryPostings } from '../../features/books/components/entry-postings';
+import { ReversalForm } from '../../features/ledger/components/reversal-form';
 import { entryKindLabel } from '../../features/books/format';
-import { reverseTransaction } from '../../features/ledger/api';
 import { errorMessage } from '../../lib/api';
 import { useInlineConfirmation } from '../../lib/focus';
-import { contractResolver, useFormAction, fieldError } from '../../lib/form';
 import { formatCents, formatDate, formatNumber } from '../../lib/format';
-import { useIdempotencyKey } from '../../lib/idempotency';
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
 import type { Route } from './+types/journal-entry';
@@ -34,42 +28,6 @@ export function meta() {
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   await requireStaffPage('adminJournalEntry');
   return prefetch(journalEntryQuery(params.id));
-}
-
-/**
- * Nothing is erased: a reversal is a new entry that cancels this one, with the reason staff give
- * (audited). It replaces "Reverse this entry" (useInlineConfirmation: Escape or Cancel returns there).
- */
-function ReversalForm({ entry, onDone, onCancel, ref }: { entry: JournalEntryDetailDto; onDone: () => void; onCancel: () => void; ref: Ref<HTMLFormElement> }) {
-  const idempotency = useIdempotencyKey();
-  const form = useForm<{ reason: string }>({ resolver: contractResolver(ZAdminReversalRequest), defaultValues: { reason: '' } });
-  const action = useFormAction(
-    form,
-    ({ reason }) => reverseTransaction(entry.id, reason.trim(), idempotency.keyFor({ entry: entry.id, reason: reason.trim() })),
-    {
-      successToast: (message) => message,
-      onSuccess: () => {
-        idempotency.settle();
-        onDone();
-      },
-      onError: (error) => idempotency.settle(error),
-    },
-  );
-  return (
-    <form ref={ref} onSubmit={action.submit} noValidate className="mt-4 space-y-3" aria-label="Confirm reversal">
-      <p className="text-sm text-slate-700">A reversal entry cancels every posting of this one; this entry stays in the journal marked as reversed.</p>
-      {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
-      <TextField label="Reason" maxLength={TEXT_LENGTH_MAX} {...fieldError(form.formState.errors.reason)} {...form.register('reason')} />
-      <div className="flex flex-wrap gap-3">
-        <Button type="submit" variant="danger" disabled={action.busy}>
-          {action.busy ? 'Reversing...' : 'Yes, reverse it'}
-        </Button>
-        <Button variant="secondary" onClick={onCancel} disabled={action.busy}>
-          Cancel
-        </Button>
-      </div>
-    </form>
-  );
 }
 
 function EntryRef({ label, entry }: { label: string; entry: NonNullable<JournalEntryDetailDto['reversal']> }) {
@@ -148,7 +106,14 @@ function Summary({ entry }: { entry: JournalEntryDetailDto }) {
         </div>
       ) : null}
       {reversible && reversing ? (
-        <ReversalForm entry={entry} onDone={() => setReversing(false)} onCancel={confirmation.cancel} ref={confirmation.panel} />
+        <ReversalForm
+          entryId={entry.id}
+          explanation="A reversal entry cancels every posting of this one; this entry stays in the journal marked as reversed."
+          className="mt-4"
+          onDone={() => setReversing(false)}
+          onCancel={confirmation.cancel}
+          ref={confirmation.panel}
+        />
       ) : null}
     </Card>
   );

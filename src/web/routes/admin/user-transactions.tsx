@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type Ref } from 'react';
 import { useForm } from 'react-hook-form';
 import { useParams, useSearchParams } from 'react-router';
-import { ZAdminReversalRequest, ZAdminTransactionUpdate, type AdminTransactionDto } from '../../../shared/contracts/transactions';
+import { ZAdminTransactionUpdate, type AdminTransactionDto } from '../../../shared/contracts/transactions';
 import { TEXT_LENGTH_MAX } from '../../../shared/limits';
 import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
@@ -12,12 +12,12 @@ import { DataTable } from '../../components/ui/data-table';
 import { TextField } from '../../components/ui/form';
 import { Pager } from '../../components/ui/pager';
 import { adminUserQuery } from '../../features/admin/api';
-import { customerTransactionsQuery, reverseTransaction, updateTransactionDescription } from '../../features/ledger/api';
+import { customerTransactionsQuery, updateTransactionDescription } from '../../features/ledger/api';
+import { ReversalForm } from '../../features/ledger/components/reversal-form';
 import { kindLabel } from '../../features/ledger/format';
 import { formatDate, formatDollars } from '../../lib/format';
 import { useInlineConfirmation } from '../../lib/focus';
-import { contractResolver, useFormAction, fieldError } from '../../lib/form';
-import { useIdempotencyKey } from '../../lib/idempotency';
+import { contractResolver, useFormAction } from '../../lib/form';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
 import { paths } from '../../paths';
@@ -34,42 +34,6 @@ const pageOf = (page: number) => ({ page, pageSize: PAGE_SIZE });
 
 export function clientLoader({ params, request }: Route.ClientLoaderArgs) {
   return prefetch(adminUserQuery(params.id), customerTransactionsQuery(params.id, pageOf(pageParam(searchOf(request)))));
-}
-
-/** 'Delete' is a reversal: a new entry that cancels the line, with the reason staff give. Escape or Cancel returns to the line's Delete. */
-function ReversalForm({ line, onDone, onCancel, ref }: { line: AdminTransactionDto; onDone: () => void; onCancel: () => void; ref: Ref<HTMLFormElement> }) {
-  const idempotency = useIdempotencyKey();
-  const form = useForm<{ reason: string }>({ resolver: contractResolver(ZAdminReversalRequest), defaultValues: { reason: '' } });
-  const action = useFormAction(
-    form,
-    ({ reason }) => reverseTransaction(line._id, reason.trim(), idempotency.keyFor({ line: line._id, reason: reason.trim() })),
-    {
-      successToast: (message) => message,
-      onSuccess: () => {
-        idempotency.settle();
-        onDone();
-      },
-      onError: (error) => idempotency.settle(error),
-    },
-  );
-  return (
-    <Card>
-      <form ref={ref} onSubmit={action.submit} noValidate className="space-y-3" aria-label="Confirm reversal">
-        <p className="font-semibold text-slate-900">Do you really want to delete this transaction?</p>
-        <p className="text-sm text-slate-700">Nothing is erased: a reversal entry cancels it, and the original stays in the history marked as reversed.</p>
-        {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
-        <TextField label="Reason" maxLength={TEXT_LENGTH_MAX} {...fieldError(form.formState.errors.reason)} {...form.register('reason')} />
-        <div className="flex gap-3">
-          <Button type="submit" variant="danger" disabled={action.busy}>
-            {action.busy ? 'Reversing...' : 'Yes, reverse it'}
-          </Button>
-          <Button variant="secondary" onClick={onCancel} disabled={action.busy}>
-            Cancel
-          </Button>
-        </div>
-      </form>
-    </Card>
-  );
 }
 
 /** The description customers see, edited in place; Escape or Cancel returns to the line's Edit. */
@@ -136,7 +100,18 @@ export default function UserTransactionsPage() {
         </div>
       ) : null}
       {confirming ? (
-        <ReversalForm key={confirming._id} line={confirming} onDone={() => setConfirming(null)} onCancel={reversal.cancel} ref={reversal.panel} />
+        <Card>
+          {/* 'Delete' is a reversal: a new entry that cancels the line. Escape or Cancel returns to the line's Delete. */}
+          <ReversalForm
+            key={confirming._id}
+            entryId={confirming._id}
+            question="Do you really want to delete this transaction?"
+            explanation="Nothing is erased: a reversal entry cancels it, and the original stays in the history marked as reversed."
+            onDone={() => setConfirming(null)}
+            onCancel={reversal.cancel}
+            ref={reversal.panel}
+          />
+        </Card>
       ) : null}
       <div>
         {list.isPending ? (
