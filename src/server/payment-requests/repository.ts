@@ -90,7 +90,29 @@ export async function markAnswered(
     .executeTakeFirstOrThrow();
 }
 
-export async function received(db: DB, payerId: string, page: { page: number; pageSize: number }): Promise<{ items: PaymentRequestView[]; total: number }> {
+type Page = { page: number; pageSize: number };
+
+/**
+ * A page of one party's requests and how many they have in all: the count comes with the page (a
+ * window count); a page past the end has no rows to carry it, so then it is counted apart.
+ */
+async function pageWithTotal<Row extends { total: string }>(
+  db: DB,
+  party: 'payer_id' | 'requester_id',
+  id: string,
+  rows: Row[],
+  page: Page,
+): Promise<{ items: Row[]; total: number }> {
+  if (rows.length > 0 || page.page === 1) return { items: rows, total: Number(rows[0]?.total ?? 0) };
+  const row = await db
+    .selectFrom('payment_requests')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where(party, '=', id)
+    .executeTakeFirstOrThrow();
+  return { items: [], total: Number(row.n) };
+}
+
+export async function received(db: DB, payerId: string, page: Page): Promise<{ items: PaymentRequestView[]; total: number }> {
   const rows = await withRequester(db)
     .select(sql<string>`count(*) over ()`.as('total'))
     .where('r.payer_id', '=', payerId)
@@ -99,16 +121,10 @@ export async function received(db: DB, payerId: string, page: { page: number; pa
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize)
     .execute();
-  if (rows.length > 0 || page.page === 1) return { items: rows, total: Number(rows[0]?.total ?? 0) };
-  const row = await db
-    .selectFrom('payment_requests')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('payer_id', '=', payerId)
-    .executeTakeFirstOrThrow();
-  return { items: [], total: Number(row.n) };
+  return pageWithTotal(db, 'payer_id', payerId, rows, page);
 }
 
-export async function sent(db: DB, requesterId: string, page: { page: number; pageSize: number }): Promise<{ items: PaymentRequestRow[]; total: number }> {
+export async function sent(db: DB, requesterId: string, page: Page): Promise<{ items: PaymentRequestRow[]; total: number }> {
   const rows = await db
     .selectFrom('payment_requests')
     .selectAll()
@@ -119,13 +135,7 @@ export async function sent(db: DB, requesterId: string, page: { page: number; pa
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize)
     .execute();
-  if (rows.length > 0 || page.page === 1) return { items: rows, total: Number(rows[0]?.total ?? 0) };
-  const row = await db
-    .selectFrom('payment_requests')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('requester_id', '=', requesterId)
-    .executeTakeFirstOrThrow();
-  return { items: [], total: Number(row.n) };
+  return pageWithTotal(db, 'requester_id', requesterId, rows, page);
 }
 
 /** The requester's checking account (where a paid request lands), with whether they can still receive. */

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
-import type { LedgerAccountKind } from '../db/schema';
+import type { LedgerAccountKind, TrialBalancesTable } from '../db/schema';
 
 // End of day's SQL (issue 15): a closed bank day's movements per account, the balances they start
 // from, the stored trial balances, and an account's balance at the end of a past day.
@@ -86,21 +86,8 @@ export async function accountsOpenedBefore(db: DB, instant: Date): Promise<numbe
   return row?.count ?? 0;
 }
 
-export interface TrialBalanceHeader {
-  day: string;
-  starts_at: Date;
-  ends_at: Date;
-  time_zone: string;
-  accounts_moved: number;
-  opening_total: number;
-  debits_total: number;
-  credits_total: number;
-  closing_total: number;
-  unchanged_accounts: number;
-  unchanged_balance: number;
-  entries: number;
-  created_at: Date;
-}
+/** A closed day's trial balance as stored (its lines apart). */
+export type TrialBalanceHeader = Selectable<TrialBalancesTable>;
 
 export type TrialBalanceLine = { account_id: string; opening: number; debits: number; credits: number; closing: number };
 
