@@ -1,13 +1,18 @@
 import type { ReactNode } from 'react';
 import { heroHeightPx } from '../../content/figures';
-import type { ArtName } from '../../content/types';
-import { Art } from './art';
 import { PageLink } from '../ui/page-link';
 
 export const ctaClass =
   'inline-flex items-center justify-center rounded-md bg-accent-500 px-6 py-3 text-base font-bold text-slate-900 shadow transition hover:bg-white focus:outline-none focus-visible:ring-4 focus-visible:ring-white';
 
-/** Every marketing page opens with this banner (500 px high by default) and its call to action to /signin. */
+/** How a hero's illustration sits: beside the text from md up, left out on a phone. */
+export const heroArtClass = 'mx-auto hidden h-72 w-72 md:block';
+
+/**
+ * Every marketing page opens with this banner (500 px high by default) and its call to action to
+ * /signin. `art` is the page's own <Art className={heroArtClass} />: a page without one (the
+ * contact form's) does not download the illustrations.
+ */
 export function Hero({
   eyebrow,
   title,
@@ -21,7 +26,7 @@ export function Hero({
   title: string;
   summary: ReactNode;
   cta: string;
-  art?: ArtName;
+  art?: ReactNode;
   height?: number;
   children?: ReactNode;
 }) {
@@ -39,7 +44,7 @@ export function Hero({
             {children}
           </div>
         </div>
-        {art ? <Art name={art} className="mx-auto hidden h-72 w-72 md:block" /> : null}
+        {art}
       </div>
     </section>
   );

@@ -1,4 +1,5 @@
-import { Hero, Section } from '../../components/marketing/hero';
+import { Hero, heroArtClass, Section } from '../../components/marketing/hero';
+import { Art } from '../../components/marketing/art';
 import { about } from '../../content/about';
 import { PageLink } from '../../components/ui/page-link';
 import { pageTitle } from '../../lib/title';
@@ -10,7 +11,7 @@ export function meta() {
 export default function AboutPage() {
   return (
     <>
-      <Hero eyebrow="Who we are" title="About Us" summary={about.summary} cta="Open an account" art="people" />
+      <Hero eyebrow="Who we are" title="About Us" summary={about.summary} cta="Open an account" art={<Art name="people" className={heroArtClass} />} />
       <Section>
         <div className="grid gap-10 lg:grid-cols-[3fr_2fr]">
           <div className="space-y-4 text-lg leading-relaxed text-slate-800">

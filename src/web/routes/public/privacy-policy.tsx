@@ -1,4 +1,5 @@
-import { Hero, Section } from '../../components/marketing/hero';
+import { Hero, heroArtClass, Section } from '../../components/marketing/hero';
+import { Art } from '../../components/marketing/art';
 import { privacy } from '../../content/privacy';
 import { BANK_NAME } from '../../lib/settings';
 import { pageTitle } from '../../lib/title';
@@ -19,7 +20,7 @@ export default function PrivacyPolicyPage() {
         title="Privacy Policy"
         summary={`How ${BANK_NAME} collects, uses and protects your information, and the terms of using this website.`}
         cta="Sign in to your account"
-        art="shield"
+        art={<Art name="shield" className={heroArtClass} />}
       />
       <Section>
         <p className="text-sm text-slate-700">Last updated: {privacy.updated}</p>

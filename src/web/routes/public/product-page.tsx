@@ -1,6 +1,7 @@
 import { Check } from 'lucide-react';
 import { useLocation, type MetaArgs } from 'react-router';
-import { Disclosure, Hero, Section } from '../../components/marketing/hero';
+import { Disclosure, Hero, heroArtClass, Section } from '../../components/marketing/hero';
+import { Art } from '../../components/marketing/art';
 import { allPageTitles } from '../../content/pages';
 import { productPageByPath } from '../../content/products';
 import type { ProductPage } from '../../content/types';
@@ -22,7 +23,7 @@ export default function ProductPageRoute() {
   if (!page) throw new Response('Not Found', { status: 404 });
   return (
     <>
-      <Hero eyebrow={page.eyebrow} title={page.title} summary={page.summary} cta={page.cta} art={page.art} />
+      <Hero eyebrow={page.eyebrow} title={page.title} summary={page.summary} cta={page.cta} art={<Art name={page.art} className={heroArtClass} />} />
       <Section>
         <div className="max-w-3xl space-y-4 text-lg leading-relaxed text-slate-800">
           {page.intro.map((text) => (

@@ -1,4 +1,5 @@
-import { Hero, Section } from '../../components/marketing/hero';
+import { Hero, heroArtClass, Section } from '../../components/marketing/hero';
+import { Art } from '../../components/marketing/art';
 import { VerifyStatementForm } from '../../features/statements/components/verify-statement-form';
 import { BANK_NAME } from '../../lib/settings';
 import { pageTitle } from '../../lib/title';
@@ -34,7 +35,7 @@ export default function VerifyStatementPage() {
         title="Verify a statement"
         summary={`Edited bank statements are a common fraud. Upload a ${BANK_NAME} statement to see whether it is exactly the one the bank issued.`}
         cta="Sign in to your account"
-        art="shield"
+        art={<Art name="shield" className={heroArtClass} />}
         height={360}
       />
       <Section>

@@ -1,6 +1,7 @@
 import { PageLink } from '../../components/ui/page-link';
 import { buttonClass } from '../../components/ui/button';
-import { Hero, Section } from '../../components/marketing/hero';
+import { Hero, heroArtClass, Section } from '../../components/marketing/hero';
+import { Art } from '../../components/marketing/art';
 import { waysToBank } from '../../content/ways-to-bank';
 import { pageTitle } from '../../lib/title';
 
@@ -11,7 +12,13 @@ export function meta() {
 export default function WaysToBankPage() {
   return (
     <>
-      <Hero eyebrow="Getting started" title="Ways to Bank" summary={waysToBank.summary} cta="Login Account" art="phone" />
+      <Hero
+        eyebrow="Getting started"
+        title="Ways to Bank"
+        summary={waysToBank.summary}
+        cta="Login Account"
+        art={<Art name="phone" className={heroArtClass} />}
+      />
       <Section title="Three steps to online banking" id="steps">
         <ol className="mt-8 grid gap-6 md:grid-cols-3">
           {waysToBank.steps.map((step, index) => (
