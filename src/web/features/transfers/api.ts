@@ -1,15 +1,13 @@
 import type { PasskeyApprovalStep } from '../../../shared/contracts/payment-approval';
 import type { InternalTransferRequest, TransactionDto, TransferCodeSent, TransferRequest, WireTransferRequest } from '../../../shared/contracts/transactions';
 import { api } from '../../lib/api';
+import { approvalStepOf, type ApprovalStepAnswer } from '../../lib/approval-steps';
 
 // Money leaving the customer's accounts. Every call carries an Idempotency-Key: a retry of the same
 // submit replays the first answer and never pays twice. (The history these lines land in is the
 // ledger feature's; useAction refreshes it after a transfer.)
 
-export type StepAnswer =
-  | { kind: 'code'; code: TransferCodeSent; message: string }
-  | { kind: 'passkey'; step: PasskeyApprovalStep; message: string }
-  | { kind: 'done'; line: TransactionDto; message: string };
+export type StepAnswer = ApprovalStepAnswer<{ line: TransactionDto }>;
 
 const withKey = (idempotencyKey: string) => ({ headers: { 'Idempotency-Key': idempotencyKey } });
 
@@ -25,9 +23,7 @@ export async function internalTransfer(body: InternalTransferRequest, idempotenc
  */
 async function step(url: string, body: TransferRequest | WireTransferRequest, idempotencyKey: string): Promise<StepAnswer> {
   const answer = await api.post<TransferCodeSent | PasskeyApprovalStep | TransactionDto>(url, body, withKey(idempotencyKey));
-  if ('step' in answer.data && answer.data.step === 'code') return { kind: 'code', code: answer.data, message: answer.message ?? '' };
-  if ('step' in answer.data && answer.data.step === 'passkey') return { kind: 'passkey', step: answer.data, message: answer.message ?? '' };
-  return { kind: 'done', line: answer.data as TransactionDto, message: answer.message ?? 'Transfer Successful' };
+  return approvalStepOf(answer, (line: TransactionDto) => ({ line }), 'Transfer Successful');
 }
 
 export const sendTransfer = (body: TransferRequest, idempotencyKey: string) => step('/transaction/transfer', body, idempotencyKey);

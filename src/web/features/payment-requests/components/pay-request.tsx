@@ -38,7 +38,7 @@ export function PayRequest({ request, onDone, onCancel }: { request: PaymentRequ
       else onDone();
     },
     onError: (error: unknown) => idempotency.settle(error),
-    successToast: (answer: PayAnswer) => (answer.kind === 'paid' ? answer.message : undefined),
+    successToast: (answer: PayAnswer) => (answer.kind === 'done' ? answer.message : undefined),
   };
   // Asking for the code changes nothing on screen: no refresh.
   const start = useAction(() => call(), { ...options, refresh: false });

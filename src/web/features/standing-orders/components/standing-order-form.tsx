@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   STANDING_ORDER_COUNT_MAX,
@@ -12,17 +12,16 @@ import { todayIso } from '../../../../shared/dates';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
-import { useAction, type ActionOptions } from '../../../lib/action';
+import type { Action } from '../../../lib/action';
+import { useApprovalSteps } from '../../../lib/approval-steps';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatDollars } from '../../../lib/format';
-import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
-import { useIdempotencyKey } from '../../../lib/idempotency';
-import type { ApprovalFields, PasskeyAssertion } from '../../../lib/passkey-approval';
+import { contractResolver, fieldError } from '../../../lib/form';
+import type { ApprovalFields } from '../../../lib/passkey-approval';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
 import { PaymentCodeStep } from '../../../components/ui/payment-code-step';
 import { PayeeCheckNotice } from '../../../components/ui/payee-check-notice';
 import { NAME_LENGTH_MAX } from '../../../../shared/limits';
-import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import { createStandingOrder, type StandingOrderStep } from '../api/create-standing-order';
 
 interface Values {
@@ -70,9 +69,6 @@ function toRequest(values: Values, approval?: ApprovalFields): StandingOrderRequ
  */
 export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
   const user = useCurrentUser();
-  const [code, setCode] = useState<TransferCodeSent | null>(null);
-  const [passkey, setPasskey] = useState<PasskeyApprovalStep | null>(null);
-  const idempotency = useIdempotencyKey();
   const form = useForm<Values>({
     resolver: contractResolver(ZStandingOrderRequest, {
       toInput: (values) => toRequest(values),
@@ -96,40 +92,8 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
       count: '',
     },
   });
-  const call = (values: Values, approval?: ApprovalFields) => {
-    const request = toRequest(values, approval);
-    return createStandingOrder(request, idempotency.keyFor(request));
-  };
-  const options = (codeToast?: string): ActionOptions<unknown, StandingOrderStep> => ({
-    successToast: (answer) => (answer.kind === 'done' ? answer.message : answer.kind === 'code' ? codeToast : undefined),
-    onSuccess: (answer) => {
-      idempotency.settle();
-      if (answer.kind === 'code') {
-        setPasskey(null);
-        setCode(answer.code);
-      } else if (answer.kind === 'passkey') setPasskey(answer.step);
-      else {
-        setCode(null);
-        setPasskey(null);
-        form.reset();
-      }
-    },
-    onError: (error) => idempotency.settle(error),
-  });
-  const start = useFormAction(form, (values) => call(values), options());
-  const confirm = useAction((paymentPin: string) => call(form.getValues(), { paymentPin }), options());
-  const resend = useAction(() => call(form.getValues(), { approval: 'code' }), options('We emailed you a new IMS code'));
-  const approve = useAction((passkeyAssertion: PasskeyAssertion) => call(form.getValues(), { passkeyAssertion }), options());
-  const useCode = useAction(() => call(form.getValues(), { approval: 'code' }), options('We emailed you an IMS code'));
-  const back = () => {
-    setCode(null);
-    setPasskey(null);
-    start.reset();
-    confirm.reset();
-    resend.reset();
-    approve.reset();
-    useCode.reset();
-  };
+  // A mandate made: back to an empty form (the list above shows it).
+  const { code, passkey, start, confirm, resend, approve, useCode, back } = useApprovalSteps(form, toRequest, createStandingOrder, () => form.reset());
 
   // A close match's "Use <name>": back to the form with the holder's name (the approval was for the name typed).
   const useHolderName = (name: string) => {
@@ -287,8 +251,8 @@ function CodeStep({
   payee: string;
   code: TransferCodeSent;
   notice: ReactNode;
-  confirm: ReturnType<typeof useAction<string, StandingOrderStep>>;
-  resend: ReturnType<typeof useAction<void, StandingOrderStep>>;
+  confirm: Action<string, StandingOrderStep>;
+  resend: Action<void, StandingOrderStep>;
   onBack: () => void;
   accountNumber: string;
 }) {

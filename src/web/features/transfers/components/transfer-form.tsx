@@ -6,6 +6,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
+import { useApprovalSteps } from '../../../lib/approval-steps';
 import { formatDollars } from '../../../lib/format';
 import { contractResolver, fieldError } from '../../../lib/form';
 import { useCurrentUser } from '../../../lib/current-user';
@@ -13,7 +14,6 @@ import { BANK_NAME } from '../../../lib/settings';
 import type { ApprovalFields } from '../../../lib/passkey-approval';
 import { paths } from '../../../paths';
 import { sendTransfer } from '../api';
-import { useCodedTransfer } from '../use-coded-transfer';
 import { CodeStep } from './code-step';
 import { PayeeCheckNotice } from '../../../components/ui/payee-check-notice';
 import { transferResultState } from './transfer-result';
@@ -64,7 +64,7 @@ export function TransferForm() {
     },
   });
   const { errors } = form.formState;
-  const transfer = useCodedTransfer(form, toRequest, sendTransfer, (line, values) =>
+  const transfer = useApprovalSteps(form, toRequest, sendTransfer, ({ line }, values) =>
     navigate(paths.accountTransactions, {
       state: transferResultState(
         `${formatDollars(line.amount)} left your ${line.account} account for ${values.to.trim()}. Your ${line.account} balance is now ${formatDollars(line.balanceAfter)}.`,

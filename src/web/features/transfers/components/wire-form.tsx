@@ -8,13 +8,13 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextField } from '../../../components/ui/form';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
+import { useApprovalSteps } from '../../../lib/approval-steps';
 import { formatDollars } from '../../../lib/format';
 import { contractResolver, fieldError } from '../../../lib/form';
 import { useCurrentUser } from '../../../lib/current-user';
 import type { ApprovalFields } from '../../../lib/passkey-approval';
 import { paths } from '../../../paths';
 import { sendWire } from '../api';
-import { useCodedTransfer } from '../use-coded-transfer';
 import { CodeStep } from './code-step';
 import { PayeeCheckNotice } from '../../../components/ui/payee-check-notice';
 import { transferResultState } from './transfer-result';
@@ -72,7 +72,7 @@ export function WireForm() {
     },
   });
   const { errors } = form.formState;
-  const transfer = useCodedTransfer(form, toRequest, sendWire, (line, values) =>
+  const transfer = useApprovalSteps(form, toRequest, sendWire, ({ line }, values) =>
     navigate(paths.accountTransactions, {
       state: transferResultState(
         `${formatDollars(line.amount)} is on its way to ${values.beneficiaryName.trim()}. Your ${line.account} balance is now ${formatDollars(line.balanceAfter)}.`,
