@@ -260,6 +260,8 @@ describe('bulk payments', () => {
     expect(history.total).toBe(20);
     const line = history.items.find((item: { description: string }) => item.description === 'Salary row 3');
     expect(line).toMatchObject({ amount: 3.25, transactionType: 'debit', counterparty: 'Alice Staff', kind: 'transfer' });
+    // The answer names each row's line by the id the history, statements and exports give it.
+    expect(body.data.results[2]).toMatchObject({ row: 3, transactionId: line._id, entryId: line.entryId });
     const received = json(await ctx.app.inject({ method: 'GET', url: '/api/transaction?pageSize=100&type=credit', headers: bearer(alice.token) })).data;
     expect(received.items.some((item: { description: string }) => /: Salary row 3$/.test(item.description))).toBe(true);
 

@@ -17,7 +17,7 @@ import { formatCents } from '../../shared/money';
 import { sha256 } from '../auth/crypto';
 import type { ActorContext } from '../context';
 import type { IdempotencyTicket } from '../ledger/idempotency';
-import type { EntryInput } from '../ledger/posting';
+import type { EntryInput, PostedEntry } from '../ledger/posting';
 import { uuidv7 } from '../ledger/uuid';
 import { AppError, assert, badRequest, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
@@ -142,6 +142,13 @@ export function bulkEntries(
   });
 }
 
+/** The payer's posting of a row's entry: its line in their history, statements and exports. */
+function payerLineOf(entry: PostedEntry, sourceAccountId: string): string {
+  const line = entry.postings.find((posting) => posting.accountId === sourceAccountId);
+  assert(line, "every row's entry debits the payer's account");
+  return line.id;
+}
+
 /**
  * A bulk payment (issue 14): every row validated first; then the transfer's two calls, with one
  * IMS code bound to the batch (its source account, row count, total and a hash of the rows); then
@@ -192,7 +199,12 @@ export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: Idemp
     answer: (posted): Outcome<BulkResult> => {
       assert(posted.length === rows.length, 'one entry per row');
       return {
-        data: { batchId, count: rows.length, total: totalCents / 100, results: posted.map((entry, index) => ({ row: index + 1, entryId: entry.id })) },
+        data: {
+          batchId,
+          count: rows.length,
+          total: totalCents / 100,
+          results: posted.map((entry, index) => ({ row: index + 1, entryId: entry.id, transactionId: payerLineOf(entry, source.id) })),
+        },
         message: BULK_SUCCESS_MESSAGE,
         created: true,
       };

@@ -180,7 +180,20 @@ export const ZBulkResult = z
     count: z.number().int().describe('Payments made.'),
     /** Dollars. */
     total: z.number().describe('Dollars.'),
-    results: z.array(z.object({ row: z.number().int().describe('Counted from 1.'), entryId: z.string() })).describe("Each row's journal entry."),
+    results: z
+      .array(
+        z.object({
+          row: z.number().int().describe('Counted from 1.'),
+          entryId: z.string().describe("The row's journal entry."),
+          transactionId: z
+            .string()
+            .optional()
+            .describe(
+              "The payer's line of it: the Transaction ID its history, statements and exports give it (absent only from a replayed answer stored before it was added).",
+            ),
+        }),
+      )
+      .describe('Each row, as it was paid.'),
   })
   .meta({ id: 'BulkResult' });
 export type BulkResult = z.infer<typeof ZBulkResult>;
