@@ -209,6 +209,8 @@ describe('a sign-in from a new device', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe('Ledgerline Bank: new sign-in from Chrome on Windows');
     expect(mails[0]?.text).toContain('Address: 198.51.100.30');
+    // When, on the bank's clock (BANK_TIMEZONE, UTC here) with the zone named, as statements say it.
+    expect(mails[0]?.text).toMatch(/Time: \d{1,2} [A-Z][a-z]+ \d{4} at \d{2}:\d{2} \(UTC\)\n/);
     expect(mails[0]?.text).toContain('/account/security');
 
     // The same browser again, with the cookie it kept: no mail.

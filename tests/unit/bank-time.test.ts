@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bankDate, bankDayRange, bankMonth, bankMonthRange, isTimeZone, previousMonth, startOfBankDay } from '../../src/server/lib/bank-time';
+import { bankDate, bankDateTime, bankDayRange, bankMonth, bankMonthRange, isTimeZone, previousMonth, startOfBankDay } from '../../src/server/lib/bank-time';
 import { loadConfig } from '../../src/server/config';
 
 describe("the bank's calendar (BANK_TIMEZONE)", () => {
@@ -16,6 +16,12 @@ describe("the bank's calendar (BANK_TIMEZONE)", () => {
     expect(bankDate(instant, 'America/New_York')).toBe('2026-10-31');
     expect(bankMonth(instant, 'America/New_York')).toBe('2026-10');
     expect(bankDate(new Date('2026-10-31T12:00:00Z'), 'Pacific/Auckland')).toBe('2026-11-01');
+  });
+
+  it("states an instant on the bank's clock with the zone named, as mails say it", () => {
+    const instant = new Date('2026-11-01T03:30:00Z');
+    expect(bankDateTime(instant, 'UTC')).toBe('1 November 2026 at 03:30 (UTC)');
+    expect(bankDateTime(instant, 'America/New_York')).toBe('31 October 2026 at 23:30 (America/New_York)');
   });
 
   it('knows days of 23 and 25 hours across daylight-saving changes', () => {

@@ -60,6 +60,29 @@ function offsetMs(instant: Date, zone: string): number {
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
+const readable = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An instant as a person reads it on the bank's clock, the zone named: "29 November 2026 at 08:25
+ * (UTC)". What emails and notices say, so their times match the statements' (which name the zone too).
+ */
+export function bankDateTime(instant: Date, zone: string): string {
+  let formatter = readable.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    readable.set(zone, formatter);
+  }
+  return `${formatter.format(instant)} (${zone})`;
+}
+
 /** The bank's date (YYYY-MM-DD) at an instant. */
 export function bankDate(instant: Date, zone: string): string {
   const wall = wallClock(instant, zone);

@@ -1,15 +1,22 @@
 import { EMAIL_CODE_TTL_MS, PASSWORD_RESET_TTL_MS } from '../../shared/limits';
 import { routes } from '../../shared/routes';
 import type { Config } from '../config';
+import { bankDateTime } from '../lib/bank-time';
 import type { MailMessage } from './mailer';
 
 export interface Brand {
   bankName: string;
   publicUrl: string;
+  /** BANK_TIMEZONE: every time a mail states is on the bank's clock, the zone named. */
+  timeZone: string;
 }
 
 /** Who every email is from and where its links point. */
-export const brandOf = (config: Pick<Config, 'bankName' | 'publicUrl'>): Brand => ({ bankName: config.bankName, publicUrl: config.publicUrl });
+export const brandOf = (config: Pick<Config, 'bankName' | 'publicUrl' | 'timeZone'>): Brand => ({
+  bankName: config.bankName,
+  publicUrl: config.publicUrl,
+  timeZone: config.timeZone,
+});
 
 /** The auth mails name the same limits the code enforces, so the text cannot drift from them. */
 const minutes = (ms: number) => `${ms / 60_000} minutes`;
@@ -32,7 +39,7 @@ export function paymentsHeldMail(brand: Brand, to: string, firstName: string, ho
     subject: `${brand.bankName}: outgoing payments on hold`,
     text:
       `Hello ${firstName},\n\nAfter ${hold.failures} failed payment approvals today (wrong IMS codes or refused passkey answers), we have put your ` +
-      `outgoing payments on hold until ${hold.until.toUTCString()}. Moves between your own accounts still work. If it was you, contact support and we can ` +
+      `outgoing payments on hold until ${bankDateTime(hold.until, brand.timeZone)}. Moves between your own accounts still work. If it was you, contact support and we can ` +
       `release the hold sooner. If you did not, someone may be using your sign-in: change your password and contact support.${footer(brand)}`,
   };
 }
@@ -77,7 +84,7 @@ export function newDeviceSignInMail(brand: Brand, to: string, firstName: string,
     subject: `${brand.bankName}: new sign-in from ${sign.device}`,
     text:
       `Hello ${firstName},\n\nYour account was just signed in to from a device we have not seen before:\n\n` +
-      `  Device: ${sign.device}\n  Address: ${sign.ip ?? 'unknown'}\n  Time: ${sign.at.toUTCString()}\n\n` +
+      `  Device: ${sign.device}\n  Address: ${sign.ip ?? 'unknown'}\n  Time: ${bankDateTime(sign.at, brand.timeZone)}\n\n` +
       `If this was you, there is nothing to do. If it was not, change your password at ${brand.publicUrl}/forgot-password at once, ` +
       `end the session under Security (${brand.publicUrl}/account/security) and contact support.${footer(brand)}`,
   };
@@ -134,7 +141,7 @@ export function recoveryStartedMail(brand: Brand, to: string, firstName: string,
     subject: `${brand.bankName}: account recovery requested`,
     text:
       `Hello ${firstName},\n\nOur support team has started recovering your account, after checking your identity, because you told us you lost ` +
-      `every second factor (passkeys, authenticator app and recovery codes). On ${recovery.effectiveAt.toUTCString()} your second factors will be ` +
+      `every second factor (passkeys, authenticator app and recovery codes). On ${bankDateTime(recovery.effectiveAt, brand.timeZone)} your second factors will be ` +
       `removed and your other sessions signed out, so that you can sign in with your password and set up a new one.\n\n` +
       `If this was not you, cancel it now with this link (it works until then):\n\n${recovery.cancelLink}\n\n` +
       `You can also cancel it under Security (${brand.publicUrl}${routes.accountSecurity.path}) while you are signed in, and please contact support.${footer(brand)}`,

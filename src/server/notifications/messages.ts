@@ -77,7 +77,7 @@ function rawTextOf(input: NotifyInput, thresholdCents: number | null): Notificat
       return {
         title: `New sign-in from ${input.device}`,
         body:
-          `Your account was signed in to from a device we have not seen before (address ${input.ip ?? 'unknown'}, ${input.at.toUTCString()}). ` +
+          `Your account was signed in to from a device we have not seen before (address ${input.ip ?? 'unknown'}). ` +
           'If this was not you, change your password at once and end that session under Security.',
         link: routes.accountSecurity.path,
       };
