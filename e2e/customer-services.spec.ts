@@ -153,10 +153,25 @@ test.describe('customer services', () => {
 
     // The customer pays the first installment from checking.
     const firstPayment = (await schedule.getByRole('row').nth(1).getByRole('cell').nth(3).textContent()) ?? '';
+    // The status stands at the card's top right, beside the loan's heading, as on every card.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const status = page.getByRole('listitem').filter({ hasText: 'Personal loan: $12,000.00' }).getByText('Approved', { exact: true });
+    /** The status's top in its card, and whether it stands above the question (when one is open). */
+    const statusPlace = () =>
+      status.evaluate((badge) => {
+        const card = badge.closest('li')!;
+        const top = Math.round(badge.getBoundingClientRect().top - card.getBoundingClientRect().top);
+        const question = card.querySelector('[role="alertdialog"]');
+        return { top, aboveQuestion: !question || badge.getBoundingClientRect().bottom <= question.getBoundingClientRect().top };
+      });
+    const closedStatus = await statusPlace();
     await page.getByRole('button', { name: `Pay installment 1: ${firstPayment} of the personal loan` }).click();
     const payment = page.getByRole('alertdialog', { name: `Pay installment 1 of ${firstPayment} from your checking account now?` });
     await expect(payment.getByRole('button', { name: `Pay ${firstPayment}` })).toBeFocused();
     await lookAtBothWidths(page, 'confirm-pay-installment', checkA11y);
+    // The question, too wide to stand beside the loan, goes under it; the status stays up where it
+    // was (in a group with the question it followed it down and stood left of it, mid-card).
+    expect(await statusPlace(), 'the Approved status with the pay question open at 1280 px').toEqual(closedStatus);
     // At 1280 px the question stands at the card's right edge, where its button was, with its words
     // on one line: at a fixed 24rem it wrapped them into a narrow box with most of the card empty.
     const fit = await payment.evaluate((panel) => {

@@ -43,6 +43,13 @@ async function cancelCancels(opener: Locator, question: Locator): Promise<void> 
   await expect(opener).toBeFocused();
 }
 
+/** The widths of a table's columns (its headings'), in whole pixels. */
+const columnWidths = (page: Page, table: string) =>
+  page
+    .getByRole('table', { name: table })
+    .getByRole('columnheader')
+    .evaluateAll((headers) => headers.map((header) => Math.round(header.getBoundingClientRect().width)));
+
 // Whatever a native dialog asked, dismissed at once (as a browser that blocks it would) and failing the journey.
 let nativeDialogs: string[] = [];
 test.beforeEach(({ page }) => {
@@ -135,15 +142,10 @@ test('back office: deleting a contact message is asked in the page', async ({ pa
   // The question takes the buttons' place at their width: every column keeps its width when it
   // opens (a wider question widened the actions column by about 100 px and squeezed the others).
   await page.setViewportSize({ width: 1280, height: 900 });
-  const columnWidths = () =>
-    page
-      .getByRole('table', { name: 'Contact messages, newest first' })
-      .getByRole('columnheader')
-      .evaluateAll((headers) => headers.map((header) => Math.round(header.getBoundingClientRect().width)));
-  const closedWidths = await columnWidths();
+  const closedWidths = await columnWidths(page, 'Contact messages, newest first');
   await remove.click();
   await expect(question).toBeVisible();
-  expect(await columnWidths(), 'the contacts columns with the question open at 1280 px').toEqual(closedWidths);
+  expect(await columnWidths(page, 'Contact messages, newest first'), 'the contacts columns with the question open at 1280 px').toEqual(closedWidths);
   await lookAtBothWidths(page, 'confirm-delete-contact', checkA11y);
   await question.getByRole('button', { name: 'Delete message', exact: true }).focus();
   await page.keyboard.press('Enter');
@@ -186,10 +188,25 @@ test('back office: the approval, loan and staff questions fit their lists at 375
     name: `Approve ${customer.name}'s loan of $8,000.00? It is paid into their checking account, at once or, for a large loan, once a second staff member approves.`,
   });
   await escapeCancels(page, disburse, disbursal, 'Approve and disburse');
-  await disburse.click();
+  // The question (and the reason form) take the buttons' place at their width, the decision
+  // column's: every column keeps its width when either opens (the question as wide as its words
+  // widened the column by about 100 px, and the whole table jumped).
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const loanWidths = await columnWidths(page, 'Loan applications');
+  await disburse.focus();
+  await page.keyboard.press('Enter');
+  await expect(disbursal).toBeVisible();
+  expect(await columnWidths(page, 'Loan applications'), 'the loan columns with the approval question open at 1280 px').toEqual(loanWidths);
   await lookAtBothWidths(page, 'confirm-disburse', checkA11y);
   await page.keyboard.press('Escape');
   await expect(disburse).toBeFocused();
+  const reject = loanRow.getByRole('button', { name: `Reject ${customer.name}'s loan` });
+  await reject.focus();
+  await page.keyboard.press('Enter');
+  await expect(loanRow.getByRole('textbox', { name: `Reason for rejecting ${customer.name}'s application` })).toBeFocused();
+  expect(await columnWidths(page, 'Loan applications'), 'the loan columns with the reason form open at 1280 px').toEqual(loanWidths);
+  await page.keyboard.press('Escape');
+  await expect(reject).toBeFocused();
 
   // Suspending the first admin is only asked, never confirmed: other journeys sign in as them.
   await page.goto('/admin/staff');
@@ -199,7 +216,14 @@ test('back office: the approval, loan and staff questions fit their lists at 375
     name: /^Suspend back office access for .+\? Their sessions end at once and they cannot sign in until reinstated\.$/,
   });
   await escapeCancels(page, suspend, suspension, 'Suspend');
-  await suspend.click();
+  // The question takes the member's controls' place at their width: every column keeps its width
+  // when it opens (a question at its own 20rem widened the actions column by about 60 px).
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const staffWidths = await columnWidths(page, 'Staff members');
+  await suspend.focus();
+  await page.keyboard.press('Enter');
+  await expect(suspension).toBeVisible();
+  expect(await columnWidths(page, 'Staff members'), 'the staff columns with the suspend question open at 1280 px').toEqual(staffWidths);
   await lookAtBothWidths(page, 'confirm-suspend', checkA11y);
   await page.keyboard.press('Escape');
   await expect(suspend).toBeFocused();

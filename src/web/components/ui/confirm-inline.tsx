@@ -92,6 +92,7 @@ export function ConfirmInline({
   tone = 'primary',
   onConfirm,
   className,
+  width,
   children,
 }: {
   /** The whole question, with the amount and the name it is about. */
@@ -104,12 +105,22 @@ export function ConfirmInline({
   onConfirm: () => Promise<unknown>;
   /** The panel's own classes: its width where it stands (it fills its line by default). */
   className?: string;
+  /**
+   * One width for what `children` shows (put in a box of that width) and for the question that
+   * takes its place, e.g. 'md:w-52' in a table's actions column: opening the question moves
+   * nothing else, where a question as wide as its words widens its column and the whole table
+   * jumps. Below the class's breakpoint the question fills its line, as it does without it.
+   */
+  width?: string;
   children: (opener: ConfirmOpener) => ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const confirmation = useInlineConfirmation<HTMLDivElement>({ open, onCancel: () => setOpen(false) });
-  if (!open) return children({ ref: confirmation.opener, onClick: () => setOpen(true) });
+  if (!open) {
+    const closed = children({ ref: confirmation.opener, onClick: () => setOpen(true) });
+    return width ? <div className={width}>{closed}</div> : closed;
+  }
   const confirm = async () => {
     setBusy(true);
     try {
@@ -130,7 +141,7 @@ export function ConfirmInline({
       busy={busy}
       onConfirm={() => void confirm()}
       onCancel={confirmation.cancel}
-      className={className ?? 'w-full'}
+      className={`${className ?? 'w-full'} ${width ?? ''}`}
     />
   );
 }

@@ -51,10 +51,10 @@ function ContactActions({ contact }: { contact: ContactDto }) {
       busyLabel="Deleting..."
       tone="danger"
       onConfirm={() => remove.run()}
-      className={`w-full ${actionsWidth}`}
+      width={actionsWidth}
     >
       {(opener) => (
-        <div className={`flex flex-wrap gap-2 md:flex-col md:items-stretch ${actionsWidth}`}>
+        <div className="flex flex-wrap gap-2 md:flex-col md:items-stretch">
           {!contact.readAt ? (
             <Button variant="secondary" onClick={() => void read.run()} disabled={read.busy} aria-label={`Mark as read: ${contact.subject}`}>
               <Mail aria-hidden="true" className="h-4 w-4" />

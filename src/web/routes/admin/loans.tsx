@@ -46,6 +46,9 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
 
 const customerName = (loan: LoanDto) => (loan.customer ? `${loan.customer.firstName} ${loan.customer.lastName}` : 'Customer');
 
+/** The decision's width in the table: its column's least width (21rem) less the cell's padding. */
+const decisionWidth = 'md:w-76';
+
 /** Approve (and pay out) or reject with a reason: finance's, on a pending application. */
 function LoanActions({ loan }: { loan: LoanDto }) {
   // Support reads the queue (a read of money); deciding is finance's (ADR 022).
@@ -57,8 +60,11 @@ function LoanActions({ loan }: { loan: LoanDto }) {
   const approve = useAction(() => approveLoan(loan._id, approvalKey.current), { successToast: (message) => message });
   const name = customerName(loan);
   if (loan.status !== 'pending' || !decides) return null;
+  // Everything in the decision cell (an error, the buttons, the approval question, the reason
+  // form) shares one width, the column's: the question as wide as its words widened the column by
+  // about 100 px when it opened (and the reason form's hint by about 10), and the table jumped.
   return (
-    <div className="space-y-2 text-left">
+    <div className={`space-y-2 text-left ${decisionWidth}`}>
       {approve.error ? <Alert tone="error">{approve.error.message}</Alert> : null}
       {rejecting ? (
         <ReasonForm

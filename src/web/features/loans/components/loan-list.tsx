@@ -27,8 +27,8 @@ function LoanCard({ loan }: { loan: LoanDto }) {
   const progress = loanProgress(loan);
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
+      <div className="flex flex-wrap items-start gap-3 sm:justify-end">
+        <div className="mr-auto">
           <h3 className="text-lg font-semibold text-slate-900">
             {loanLabel(loan.loanType)}: {formatDollars(loan.loanAmount)}
           </h3>
@@ -49,44 +49,49 @@ function LoanCard({ loan }: { loan: LoanDto }) {
           ) : null}
         </div>
         {/* The status and the loan's buttons keep to the card's right, beside the loan or on a line
-            of their own under it. A question takes its button's place at the width of its words
-            (its card's width on a phone): at a fixed 24rem it wrapped into a narrow box on a line
-            of its own at 1280 px, with most of the card empty beside it. */}
-        <div className="flex grow flex-wrap items-center gap-3 sm:justify-end">
+            of their own under it. They are items of the card's one line, not a group of their own,
+            so a question too wide to stand beside the loan goes under it alone and the status stays
+            up at the right as on every other card (in a group, the status followed the question
+            down and stood left of it in the middle of the card). The status stands in a box a
+            button's height (h-9), centred on the buttons' line. A question takes its button's
+            place at the width of its words (its card's width on a phone): at a fixed 24rem it
+            wrapped into a narrow box on a line of its own at 1280 px, with most of the card empty
+            beside it. */}
+        <div className="flex h-9 items-center">
           <LoanStatusBadge status={loan.status} />
-          {next ? (
-            <ConfirmInline
-              question={`Pay installment ${next.number} of ${formatDollars(next.payment)} from your checking account now?`}
-              confirmLabel={`Pay ${formatDollars(next.payment)}`}
-              busyLabel="Paying..."
-              onConfirm={() => repay.run(next.number)}
-              className="w-full sm:w-auto"
-            >
-              {(opener) => (
-                <Button {...opener} disabled={repay.busy}>
-                  {repay.busy ? 'Paying...' : `Pay installment ${next.number}: ${formatDollars(next.payment)}`}
-                  <span className="sr-only"> of the {loanLabel(loan.loanType).toLowerCase()}</span>
-                </Button>
-              )}
-            </ConfirmInline>
-          ) : null}
-          {loan.status === 'pending' ? (
-            <ConfirmInline
-              question="Withdraw this loan application?"
-              confirmLabel="Withdraw application"
-              busyLabel="Withdrawing..."
-              tone="danger"
-              onConfirm={() => withdraw.run()}
-              className="w-full sm:w-auto"
-            >
-              {(opener) => (
-                <Button {...opener} variant="secondary" disabled={withdraw.busy}>
-                  Withdraw<span className="sr-only"> the {loanLabel(loan.loanType).toLowerCase()} application</span>
-                </Button>
-              )}
-            </ConfirmInline>
-          ) : null}
         </div>
+        {next ? (
+          <ConfirmInline
+            question={`Pay installment ${next.number} of ${formatDollars(next.payment)} from your checking account now?`}
+            confirmLabel={`Pay ${formatDollars(next.payment)}`}
+            busyLabel="Paying..."
+            onConfirm={() => repay.run(next.number)}
+            className="w-full sm:w-auto"
+          >
+            {(opener) => (
+              <Button {...opener} disabled={repay.busy}>
+                {repay.busy ? 'Paying...' : `Pay installment ${next.number}: ${formatDollars(next.payment)}`}
+                <span className="sr-only"> of the {loanLabel(loan.loanType).toLowerCase()}</span>
+              </Button>
+            )}
+          </ConfirmInline>
+        ) : null}
+        {loan.status === 'pending' ? (
+          <ConfirmInline
+            question="Withdraw this loan application?"
+            confirmLabel="Withdraw application"
+            busyLabel="Withdrawing..."
+            tone="danger"
+            onConfirm={() => withdraw.run()}
+            className="w-full sm:w-auto"
+          >
+            {(opener) => (
+              <Button {...opener} variant="secondary" disabled={withdraw.busy}>
+                Withdraw<span className="sr-only"> the {loanLabel(loan.loanType).toLowerCase()} application</span>
+              </Button>
+            )}
+          </ConfirmInline>
+        ) : null}
       </div>
       {loan.schedule ? (
         <details className="mt-4">

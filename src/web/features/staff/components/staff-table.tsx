@@ -18,8 +18,14 @@ const STATUS_TONES: Record<StaffMember['staffStatus'], string> = {
   suspended: 'bg-red-100 text-red-900',
 };
 
-/** A question in the actions cell: the card's width on a phone, a column of readable width in the table. */
-const panelClass = 'w-full md:w-80';
+/**
+ * The actions' width in the table, the controls' and either question's alike (ConfirmInline's
+ * `width`): the least both the role's line (select and Change role, about 260 px) and the new-link
+ * question's two buttons side by side (about 270 px with the panel's padding) fit in. A question
+ * at its own 20rem widened the column by about 60 px when it opened, and the whole table jumped.
+ * On a phone's card the question fills the card.
+ */
+const actionsWidth = 'md:w-68';
 
 function StatusBadge({ status }: { status: StaffMember['staffStatus'] }) {
   return <span className={`rounded px-2 py-0.5 text-xs font-semibold ${STATUS_TONES[status]}`}>{STATUS_LABELS[status]}</span>;
@@ -37,11 +43,12 @@ function StaffActions({ member, isSelf }: { member: StaffMember; isSelf: boolean
   // (a new link while invited, Suspend or Reinstate). From 768 px they are two right-aligned lines
   // for every member, the role over the access: on one line, an active member's three controls set
   // the column's width (about 390 px), and beside a long email address the table was wider than its
-  // card at 1280 px. Stacked, the column is as wide as the role's line, and every row has one shape.
-  // On a phone's card the access buttons go under the role too. The order of the controls (and of
-  // Tab) is the same at every width.
+  // card at 1280 px. Stacked, the column is about as wide as the role's line (actionsWidth), and
+  // every row has one shape. On a phone's card the access buttons go under the role too. The order
+  // of the controls (and of Tab) is the same at every width.
   const invited = member.staffStatus === 'invited';
-  // Either question takes the place of all the member's controls (the role select keeps its choice).
+  // Either question takes the place of all the member's controls, at their width (the role select
+  // keeps its choice).
   return (
     <ConfirmInline
       question={
@@ -53,7 +60,7 @@ function StaffActions({ member, isSelf }: { member: StaffMember; isSelf: boolean
       busyLabel={suspended ? 'Reinstating...' : 'Suspending...'}
       tone={suspended ? 'primary' : 'danger'}
       onConfirm={() => access.run(suspended ? 'reinstate' : 'suspend')}
-      className={panelClass}
+      width={actionsWidth}
     >
       {(accessOpener) => (
         <ConfirmInline
@@ -61,7 +68,6 @@ function StaffActions({ member, isSelf }: { member: StaffMember; isSelf: boolean
           confirmLabel="Send new link"
           busyLabel="Sending..."
           onConfirm={() => resend.run()}
-          className={panelClass}
         >
           {(resendOpener) => (
             <div className="flex flex-wrap items-center gap-2 md:flex-col md:items-end">
