@@ -88,9 +88,16 @@ describe('transfer codes per customer per hour', () => {
     const payee = await createCustomer(ctx);
     await fund(ctx, sender.userId, 500);
     const transfer = { amount: 10, accountType: 'checking', accountNumber: payee.accountNumber, to: 'Payee Person' };
-    for (let request = 1; request <= 4; request += 1) expect((await post(ctx, sender.token, '/api/transaction/transfer', transfer)).statusCode).toBe(200);
+    // Each step says how many more codes the hour allows, so the page can say so before they run out.
+    for (let request = 1; request <= 4; request += 1) {
+      const step = await post(ctx, sender.token, '/api/transaction/transfer', transfer);
+      expect(step.statusCode).toBe(200);
+      expect(json(step).data.codesLeft).toBe(5 - request);
+    }
     // A wire's code counts too.
-    expect((await post(ctx, sender.token, '/api/transaction/wire-transfer', wire)).statusCode).toBe(200);
+    const fifth = await post(ctx, sender.token, '/api/transaction/wire-transfer', wire);
+    expect(fifth.statusCode).toBe(200);
+    expect(json(fifth).data.codesLeft).toBe(0);
     const sixth = await post(ctx, sender.token, '/api/transaction/transfer', transfer);
     expect(sixth.statusCode).toBe(429);
     expect(json(sixth).message).toBe('You have asked for 5 IMS codes in the last hour, the most we send. Please wait 60 minutes before asking for another.');

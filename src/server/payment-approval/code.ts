@@ -51,7 +51,7 @@ export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket
   // The code, its mail and the stored answer commit together: a retry replays the answer, and the
   // mail is delivered by the outbox's job (the request never waits for SMTP).
   return inTransaction(ctx.db, async (trx) => {
-    await assertTransferCodeAllowed(trx, ctx, user.id);
+    const codesLeft = await assertTransferCodeAllowed(trx, ctx, user.id);
     const { code, expiresAt } = await issueCode(trx, {
       userId: user.id,
       purpose: 'transfer',
@@ -80,6 +80,7 @@ export async function sendTransferCode(ctx: ActorContext, step: CodeStep, ticket
         payee: step.payee,
         ...(step.payeeCheck ? { payeeCheck: step.payeeCheck } : {}),
         ...(step.payeeChecks ? { payeeChecks: step.payeeChecks } : {}),
+        ...(codesLeft === undefined ? {} : { codesLeft }),
       },
       message: `We emailed your IMS code to ${maskEmail(user.email)}. It is free and works only for this ${noun}.`,
     };

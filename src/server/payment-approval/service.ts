@@ -121,7 +121,7 @@ async function issuePasskeyApproval(
   const options = { ...generated, challenge };
   const expiresAt = new Date(now.getTime() + WEBAUTHN_CHALLENGE_TTL_MS);
   return inTransaction(ctx.db, async (trx) => {
-    await assertTransferCodeAllowed(trx, ctx, user.id);
+    const codesLeft = await assertTransferCodeAllowed(trx, ctx, user.id);
     await repository.insertApproval(trx, {
       userId: user.id,
       kind: subject.kind,
@@ -143,6 +143,7 @@ async function issuePasskeyApproval(
         description: subject.description,
         ...(prompt.payeeCheck ? { payeeCheck: prompt.payeeCheck } : {}),
         ...(prompt.payeeChecks ? { payeeChecks: prompt.payeeChecks } : {}),
+        ...(codesLeft === undefined ? {} : { codesLeft }),
         options,
       },
       message: `Approve this ${prompt.noun ?? 'transfer'} with your passkey. It approves only this ${prompt.noun ?? 'transfer'}.`,

@@ -57,15 +57,17 @@ export function assertPaymentsNotHeld(ctx: Pick<AppContext, 'clock'>, user: Pick
 /**
  * Refuses a code request past TRANSFER_CODES_PER_HOUR in the last hour, with Retry-After until the
  * oldest of them leaves the hour. Run it in the transaction that issues the code: it serializes the
- * customer's code requests, so two at once cannot both take the last one.
+ * customer's code requests, so two at once cannot both take the last one. Answers how many more the
+ * customer may ask for in the hour after this one (the step tells them), or undefined when the
+ * limit is off.
  */
-export async function assertTransferCodeAllowed(trx: DB, ctx: Pick<AppContext, 'clock' | 'config'>, userId: string): Promise<void> {
-  if (!ctx.config.rateLimits) return;
+export async function assertTransferCodeAllowed(trx: DB, ctx: Pick<AppContext, 'clock' | 'config'>, userId: string): Promise<number | undefined> {
+  if (!ctx.config.rateLimits) return undefined;
   const cap = ctx.config.limits.transferCodesPerHour;
   const now = ctx.clock.now();
   await repository.lockCustomerCodeRequests(trx, userId);
   const { count, oldest } = await repository.transferCodesIssuedSince(trx, userId, new Date(now.getTime() - HOUR_MS));
-  if (count < cap) return;
+  if (count < cap) return cap - count - 1;
   const retryAt = new Date((oldest ?? now).getTime() + HOUR_MS);
   const minutes = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 60_000));
   throw rateLimited(

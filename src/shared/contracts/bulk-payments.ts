@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, TEXT_LENGTH_MAX } from '../limits';
 import { AMOUNT_JSON_SCHEMA, amountCents } from '../money';
 import { controlCharactersMessage, envelope, MULTI_LINE_TEXT, SINGLE_LINE_TEXT, ZTimestamp } from './common';
-import { ZApprovalFields, ZPasskeyApprovalStep, ZRowPayeeCheck } from './payment-approval';
+import { ZApprovalFields, ZCodesLeft, ZPasskeyApprovalStep, ZRowPayeeCheck } from './payment-approval';
 import { CUSTOMER_ACCOUNTS } from './transactions';
 
 // Bulk payments (issue 14): up to BULK_PAYMENTS_MAX payments to accounts at this bank, validated
@@ -171,6 +171,7 @@ export const ZBulkCodeSent = z.object({
   payee: z.string().describe('The batch as the approval names it (its number of payments).'),
   /** Its rows whose name is not the account holder's (ADR 029); empty: every name matches. */
   payeeChecks: z.array(ZRowPayeeCheck).optional().describe("Its rows whose name is not the account holder's (ADR 029); empty: every name matches."),
+  codesLeft: ZCodesLeft,
 });
 export type BulkCodeSent = z.infer<typeof ZBulkCodeSent>;
 

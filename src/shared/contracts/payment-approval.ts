@@ -62,6 +62,18 @@ export const ZRowPayeeCheck = z
   .meta({ id: 'RowPayeeCheck' });
 export type RowPayeeCheck = z.infer<typeof ZRowPayeeCheck>;
 
+/**
+ * How many more approval steps (emailed IMS codes or passkey prompts) the customer may ask for in
+ * the hour after this one (TRANSFER_CODES_PER_HOUR, ADR 016): the step says so before "Send a new
+ * code" runs out. Absent where the limit is off.
+ */
+export const ZCodesLeft = z
+  .number()
+  .int()
+  .min(0)
+  .optional()
+  .describe('How many more IMS codes (or passkey prompts) the customer may ask for in the next hour after this one; absent where the limit is off.');
+
 /** The first call's answer for a customer with a passkey: what the passkey will approve, and the WebAuthn options. */
 export const ZPasskeyApprovalStep = z
   .object({
@@ -76,6 +88,7 @@ export const ZPasskeyApprovalStep = z
     payeeCheck: ZPayeeCheck.optional().describe("The recipient name checked against the account's holder; absent when no name is checked."),
     /** A bulk payment: its rows whose name is not the account holder's (none: every name matches). */
     payeeChecks: z.array(ZRowPayeeCheck).optional().describe("A bulk payment: its rows whose name is not the account holder's (empty: every name matches)."),
+    codesLeft: ZCodesLeft,
     /** For @simplewebauthn/browser's startAuthentication(); the challenge is derived from this payment. */
     options: ZAuthenticationOptions.describe('For startAuthentication(): the challenge is derived from exactly this payment.'),
   })

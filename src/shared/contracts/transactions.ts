@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, STAFF_VALUE_DATE_WINDOW_DAYS, TEXT_LENGTH_MAX } from '../limits';
 import { addDays, todayIso } from '../dates';
 import { AMOUNT_CENTS_MAX, amountBoundCents, amountCents, beyondLimit, dollarsToCents, formatCents } from '../money';
-import { ZApprovalFields, ZPasskeyApprovalStep, ZPayeeCheck, ZRowPayeeCheck } from './payment-approval';
+import { ZApprovalFields, ZCodesLeft, ZPasskeyApprovalStep, ZPayeeCheck, ZRowPayeeCheck } from './payment-approval';
 import { controlCharactersMessage, envelope, isoDate, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
 
@@ -206,6 +206,7 @@ export const ZTransferCodeSent = z.object({
   payeeCheck: ZPayeeCheck.optional().describe("The recipient name checked against the account's holder; absent when no name is checked."),
   /** A bulk payment: its rows whose name is not the account holder's (none: every name matches). */
   payeeChecks: z.array(ZRowPayeeCheck).optional().describe("A bulk payment: its rows whose name is not the account holder's (empty: every name matches)."),
+  codesLeft: ZCodesLeft,
 });
 export type TransferCodeSent = z.infer<typeof ZTransferCodeSent>;
 
