@@ -146,7 +146,7 @@ describe('wrong transfer codes per customer per day', () => {
     const tenth = await tenWrongCodes(sender.token, sender.email, transfer);
     expect(tenth.statusCode).toBe(429);
     expect(json(tenth).message).toMatch(
-      /^Your outgoing payments are on hold until \d{4}-\d\d-\d\d \d\d:\d\d UTC after too many failed payment approvals \(wrong IMS codes or refused passkey answers\)\. Moves between your own accounts still work; contact support to release them sooner\.$/,
+      /^Your outgoing payments are on hold until \d{1,2} [A-Z][a-z]+ \d{4} at \d\d:\d\d \(UTC\) after too many failed payment approvals \(wrong IMS codes or refused passkey answers\)\. Moves between your own accounts still work; contact support to release them sooner\.$/,
     );
     expect(Number(tenth.headers['retry-after'])).toBeGreaterThan(PAYMENT_HOLD_MS / 1000 - 60);
     expect(Number(tenth.headers['retry-after'])).toBeLessThanOrEqual(PAYMENT_HOLD_MS / 1000);

@@ -5,6 +5,7 @@ import { type ActorContext, type AppContext, withDb } from '../context';
 import type { DB } from '../db/database';
 import type { User } from '../db/schema';
 import { inTransaction } from '../db/transaction';
+import { bankDateTime } from '../lib/bank-time';
 import { type AppError, badRequest, notFound, rateLimited } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { queueMail } from '../mail/outbox';
@@ -24,12 +25,11 @@ const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 const USER_NOT_FOUND = 'User not found';
 
-const utc = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const secondsUntil = (at: Date, now: Date) => Math.max(1, Math.ceil((at.getTime() - now.getTime()) / 1000));
 
-function heldError(until: Date, now: Date): AppError {
+function heldError(until: Date, now: Date, zone: string): AppError {
   return rateLimited(
-    `Your outgoing payments are on hold until ${utc(until)} after too many failed payment approvals (wrong IMS codes or refused passkey answers). ` +
+    `Your outgoing payments are on hold until ${bankDateTime(until, zone)} after too many failed payment approvals (wrong IMS codes or refused passkey answers). ` +
       'Moves between your own accounts still work; contact support to release them sooner.',
     secondsUntil(until, now),
   );
@@ -48,10 +48,10 @@ const countFrom = (row: { code_failures_since: Date | null }, now: Date): Date =
  * Refuses an outgoing payment (its code request or its posting) while a hold runs: 429 with
  * Retry-After until it ends. Costs nothing: the hold is on the user row the session already read.
  */
-export function assertPaymentsNotHeld(ctx: Pick<AppContext, 'clock'>, user: Pick<User, 'payments_held_until'>): void {
+export function assertPaymentsNotHeld(ctx: Pick<AppContext, 'clock' | 'config'>, user: Pick<User, 'payments_held_until'>): void {
   const now = ctx.clock.now();
   const until = heldUntilOf(user, now);
-  if (until) throw heldError(until, now);
+  if (until) throw heldError(until, now, ctx.config.timeZone);
 }
 
 /**
@@ -88,7 +88,7 @@ export async function noteWrongTransferCode(ctx: AppContext, userId: string): Pr
     const row = await repository.lockHold(trx, userId);
     if (!row) return null;
     const running = heldUntilOf(row, now);
-    if (running) return heldError(running, now);
+    if (running) return heldError(running, now, ctx.config.timeZone);
     const wrongCodes = await repository.wrongTransferCodesSince(trx, userId, countFrom(row, now));
     if (wrongCodes < ctx.config.limits.transferCodeFailuresPerDay) return null;
     const until = new Date(now.getTime() + PAYMENT_HOLD_MS);
@@ -103,7 +103,7 @@ export async function noteWrongTransferCode(ctx: AppContext, userId: string): Pr
       after: { held: true, heldUntil: until.toISOString() },
       reason: `${wrongCodes} wrong transfer codes in a day`,
     });
-    return heldError(until, now);
+    return heldError(until, now, ctx.config.timeZone);
   });
 }
 
