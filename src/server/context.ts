@@ -67,6 +67,7 @@ export function createAppContext(dependencies: { config: Config; db: DB; mailer:
       log: dependencies.log,
       now: () => (dependencies.clock ?? systemClock).now(),
       batchesInFlight: dependencies.config.ledgerBatchesInFlight,
+      timeZone: dependencies.config.timeZone,
     }),
   };
 }

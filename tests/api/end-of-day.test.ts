@@ -325,4 +325,13 @@ describe('the end-of-day job', () => {
     // Stored days are append-only.
     await expect(ctx.database.db.deleteFrom('trial_balances').where('day', '=', '2026-11-03').execute()).rejects.toThrow(/append-only/);
   });
+
+  it("dates an entry booked late in the evening by the bank's day, not by UTC's", async () => {
+    // 22:30 in New York on 5 November is 03:30 UTC on the 6th: the line is the 5th's, as the statements count it.
+    await at('2026-11-06T03:30:00Z');
+    const alex = await signIn(ctx, 'alex.morgan@example.com', 'Ledgerline-Demo-2026');
+    const moved = await post('/api/transaction/internal-transfer', { from: 'checking', to: 'savings', amount: 5 }, alex);
+    expect(moved.statusCode, moved.body).toBe(201);
+    expect(json(moved).data.date).toBe('2026-11-05');
+  });
 });

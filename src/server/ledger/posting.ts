@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { type DB, prepared } from '../db/database';
 import type { EntryKind, LedgerAccountKind } from '../db/schema';
 import { AppError, assert } from '../lib/errors';
+import { bankDate } from '../lib/bank-time';
 import { rememberWritten } from './written';
 import { uuidv7 } from './uuid';
 
@@ -17,7 +18,7 @@ export interface PostingInput {
 export interface EntryInput {
   kind: EntryKind;
   description: string;
-  /** YYYY-MM-DD; the booking date (UTC) when omitted. */
+  /** YYYY-MM-DD; the bank's date of the booking (BANK_TIMEZONE) when omitted. */
   valueDate?: string;
   authorId: string | null;
   reversalOf?: string | null;
@@ -119,6 +120,8 @@ export interface BatchOptions {
   skipUnaffordable: boolean;
   /** The booking time (the writer's clock); now by default. */
   now?: Date | undefined;
+  /** BANK_TIMEZONE: an entry without a value date takes the bank's date of its booking (UTC's by default). */
+  timeZone?: string | undefined;
   /** Rows to store with the entries, built once the entries (and their posting ids) are known. */
   extraRows?: (posted: Array<PostedEntry | null>) => IdempotencyRow[];
   /**
@@ -201,7 +204,7 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
   if (balancesAfter.every((balances) => balances === null)) return entries.map(() => null);
 
   const bookedAt = options.now ?? new Date();
-  const today = bookedAt.toISOString().slice(0, 10);
+  const today = bankDate(bookedAt, options.timeZone ?? 'UTC');
   const results: Array<PostedEntry | null> = entries.map((entry, entryIndex) => {
     const balances = balancesAfter[entryIndex];
     if (!balances) return null;

@@ -112,7 +112,14 @@ export class LedgerWriter {
 
   constructor(
     private readonly db: DB,
-    private readonly options: { log?: WriterLog; queueMax?: number; now?: () => Date; batchesInFlight?: number } = {},
+    private readonly options: {
+      log?: WriterLog;
+      queueMax?: number;
+      now?: () => Date;
+      batchesInFlight?: number;
+      /** BANK_TIMEZONE: an entry without a value date takes the bank's date of its booking. */
+      timeZone?: string;
+    } = {},
   ) {}
 
   private get busy(): boolean {
@@ -307,7 +314,7 @@ export class LedgerWriter {
       const result = await inTransaction(this.db, (trx) => {
         posted = [];
         return item.work(trx, async (entries) => {
-          const done = await postEntries(trx, entries, { now: this.options.now?.() });
+          const done = await postEntries(trx, entries, { now: this.options.now?.(), timeZone: this.options.timeZone });
           posted.push(...done);
           return done;
         });
@@ -329,6 +336,7 @@ export class LedgerWriter {
       await postEntries(executor, entries, {
         book: this.book,
         now: this.options.now?.(),
+        timeZone: this.options.timeZone,
         extraRows: (posted) => {
           const all = posted.map((entry) => {
             assert(entry, 'every entry of an atomic posting is posted');
@@ -387,6 +395,7 @@ export class LedgerWriter {
       const posted = await postEntriesLenient(executor, entries, {
         book: this.book,
         now: this.options.now?.(),
+        timeZone: this.options.timeZone,
         extraRows: (posted) => {
           outcomes = batch.map((item, index) => {
             const entry = posted[index];
