@@ -291,6 +291,10 @@ test.describe('customer services', () => {
     await page.getByRole('button', { name: 'Request Card' }).click();
     await expect(page.getByText('Card request sent we will get back to you')).toBeVisible();
     await expect(page.getByText('Pending review')).toBeVisible();
+    // The request reads as the picker named it, and the card's number stays on one line.
+    await expect(page.getByRole('region', { name: 'Your card requests' }).getByText('Debit card', { exact: true })).toBeVisible();
+    const digits = page.getByText('•••• •••• •••• ••••');
+    expect(await digits.evaluate((span) => span.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(span).lineHeight))).toBe(true);
 
     await page.goto('/account/beneficiaries');
     await expect(page.getByText('You have no beneficiaries yet.')).toBeVisible();

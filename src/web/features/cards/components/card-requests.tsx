@@ -20,11 +20,11 @@ export function CardRequests() {
     <div className="space-y-6">
       <div className="flex flex-col gap-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm md:flex-row md:items-center">
         <div
-          className="flex h-32 w-52 shrink-0 flex-col justify-between rounded-xl bg-gradient-to-br from-brand-700 to-brand-900 p-4 text-white"
+          className="flex h-36 w-56 shrink-0 flex-col justify-between rounded-xl bg-gradient-to-br from-brand-700 to-brand-900 p-4 text-white"
           aria-hidden="true"
         >
           <CreditCard className="h-7 w-7" />
-          <span className="font-mono tracking-widest">•••• •••• •••• ••••</span>
+          <span className="whitespace-nowrap font-mono text-sm tracking-widest">•••• •••• •••• ••••</span>
         </div>
         <form onSubmit={action.submit} noValidate className="flex-1 space-y-4">
           {action.done ? <Alert tone="success">{action.result ?? CARD_REQUEST_SENT_MESSAGE}</Alert> : null}
@@ -53,7 +53,7 @@ export function CardRequests() {
           <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
             {data.map((request) => (
               <li key={request._id} className="flex flex-wrap items-center justify-between gap-3 px-5 py-3">
-                <span className="font-medium capitalize text-slate-900">{request.cardType} card</span>
+                <span className="font-medium text-slate-900">{request.cardType === 'credit' ? 'Credit card' : 'Debit card'}</span>
                 <span className="text-sm text-slate-700">requested {formatDate(request.createdAt)}</span>
                 <span className="text-sm font-semibold text-slate-900">
                   {CARD_STATUS_LABELS[request.status]}
