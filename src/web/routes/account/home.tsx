@@ -45,7 +45,7 @@ export function meta() {
 const tiles = [
   { to: paths.accountTransfer, label: 'Send Money', hint: 'To another account', icon: Send },
   { to: paths.accountInternalTransfer, label: 'Inter Account', hint: 'Savings ↔ checking', icon: ArrowLeftRight },
-  { to: paths.accountDomesticTransfer, label: 'Wire Transfer', hint: 'To a bank abroad', icon: Globe2 },
+  { to: paths.accountDomesticTransfer, label: 'Wire Transfer', hint: 'By wire, at home or abroad', icon: Globe2 },
   { to: paths.accountDeposit, label: 'Deposit', hint: 'Add money', icon: Banknote },
 ];
 
