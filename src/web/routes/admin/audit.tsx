@@ -116,7 +116,7 @@ export default function AdminAuditPage() {
         <>
           {data.items.length === 0 ? (
             <p role="status" className="text-slate-700">
-              No actions match these filters.
+              {actorId || customer || action ? 'No actions match these filters.' : 'No staff actions yet.'}
             </p>
           ) : (
             <AuditTable items={data.items} />
