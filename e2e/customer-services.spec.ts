@@ -131,6 +131,9 @@ test.describe('customer services', () => {
 
     await admin.goto('/admin/loans');
     await expect(admin.getByTestId('loan-row').filter({ hasText: 'Lena Tester' }).first()).toBeVisible();
+    // Staff read the queue's own words on the row: the tab it is under says the same.
+    await expect(admin.getByTestId('loan-row').filter({ hasText: 'Lena Tester' }).first().getByText('Waiting for a decision', { exact: true })).toBeVisible();
+    await expect(admin.getByRole('button', { name: /^Waiting for a decision/ })).toHaveAttribute('aria-pressed', 'true');
     await lookAtBothWidths(admin, 'admin-loans', checkA11y);
     await admin.getByRole('button', { name: "Approve and disburse Lena Tester's loan" }).click();
     const approval = admin.getByRole('alertdialog', { name: /^Approve Lena Tester's loan of \$12,000\.00\? It is paid into their checking account/ });

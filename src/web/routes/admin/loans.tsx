@@ -11,7 +11,7 @@ import { Pager } from '../../components/ui/pager';
 import { ReasonForm } from '../../components/ui/reason-form';
 import { StatusTabs } from '../../components/ui/status-tabs';
 import { approveLoan, LOAN_QUEUE_STATUSES, loanQueueQuery, rejectLoan, type LoanQueueStatus } from '../../features/loans/api';
-import { LoanStatusBadge, loanLabel, loanProgress } from '../../features/loans/components/loan-format';
+import { LoanStatusBadge, loanLabel, loanProgress, STAFF_STATUS_LABELS } from '../../features/loans/components/loan-format';
 import { useAction } from '../../lib/action';
 import { useInlineConfirmation } from '../../lib/focus';
 import { errorMessage, newIdempotencyKey } from '../../lib/api';
@@ -29,10 +29,7 @@ export function meta() {
 }
 
 const STATUSES: Array<{ value: LoanQueueStatus; label: string }> = [
-  { value: 'pending', label: 'Waiting for a decision' },
-  { value: 'approved', label: 'Approved' },
-  { value: 'rejected', label: 'Rejected' },
-  { value: 'withdrawn', label: 'Withdrawn' },
+  ...(['pending', 'approved', 'rejected', 'withdrawn'] as const).map((value) => ({ value, label: STAFF_STATUS_LABELS[value] })),
   { value: 'all', label: 'All' },
 ];
 
@@ -142,7 +139,7 @@ function LoanList({ loans, decides }: { loans: LoanDto[]; decides: boolean }) {
             const progress = loanProgress(loan);
             return (
               <>
-                <LoanStatusBadge status={loan.status} />
+                <LoanStatusBadge status={loan.status} labels={STAFF_STATUS_LABELS} />
                 {loan.decisionReason ? <span className="mt-1 block text-xs text-slate-800">Reason: {loan.decisionReason}</span> : null}
                 {progress ? <span className="mt-1 block text-xs text-slate-800">{progress}</span> : null}
               </>

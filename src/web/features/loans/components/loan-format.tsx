@@ -10,9 +10,18 @@ export const STATUS_STYLES: Record<LoanDto['status'], { label: string; className
   withdrawn: { label: 'Withdrawn', className: 'bg-slate-200 text-slate-800' },
 };
 
-export function LoanStatusBadge({ status }: { status: LoanDto['status'] }) {
+/** The back office's words for the same states: its queue's tabs and its rows' badges say the same. */
+export const STAFF_STATUS_LABELS: Record<LoanDto['status'], string> = {
+  pending: 'Waiting for a decision',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  withdrawn: 'Withdrawn',
+};
+
+/** A loan's status; `labels` for the back office's words (the customer's by default). */
+export function LoanStatusBadge({ status, labels }: { status: LoanDto['status']; labels?: Record<LoanDto['status'], string> }) {
   const style = STATUS_STYLES[status];
-  return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${style.className}`}>{style.label}</span>;
+  return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${style.className}`}>{labels?.[status] ?? style.label}</span>;
 }
 
 /** How far an approved loan is repaid, in one sentence (null before approval). */
