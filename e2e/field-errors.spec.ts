@@ -60,6 +60,20 @@ test('a customer form: each field at fault is described by its own message, the 
   await expect(page.getByLabel('Loan type')).not.toHaveAttribute('aria-invalid', 'true');
   await lookAtBothWidths(page, 'field-errors-loan-apply', checkA11y);
 
+  // One submit names everything to fix: a blank field (the spec's alert) and a wrong one beside it.
+  await page.goto('/account/update-account');
+  await waitForHydration(page);
+  await page.getByLabel('Address').fill('');
+  await page.getByLabel('Email').fill('jamie@example');
+  await page.getByRole('button', { name: 'Update Profile' }).click();
+  await expect(page.getByRole('alert')).toHaveText('All fields are required');
+  await expect(page.getByLabel('Address')).toHaveAttribute('aria-invalid', 'true');
+  await expectOwnMessage(page.getByLabel('Email'), 'Please enter a valid email address');
+  await page.goto('/account/loans/apply');
+  await waitForHydration(page);
+  await page.getByLabel('Loan duration (months)').fill('');
+  await page.getByRole('button', { name: 'Apply' }).click();
+
   // Fixing a field takes its message away.
   await page.getByLabel('Loan purpose').fill('A new roof');
   await expect(page.getByLabel('Loan purpose')).not.toHaveAttribute('aria-invalid', 'true');

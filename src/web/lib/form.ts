@@ -101,20 +101,21 @@ export function contractResolver<Values extends FieldValues>(
   };
   const formWords = inFormWords(options.labels);
   return async (values, context, resolverOptions) => {
+    // A blank field of `required` gives the form's message first (the alert's words), and the
+    // contract still checks the rest: one submit names everything to fix, blank or wrong.
     const missing = options.required?.fields.filter((field) => isBlank(get(values, field))) ?? [];
-    if (options.required && missing.length > 0) {
-      const errors = Object.fromEntries(missing.map((field) => [field, { type: 'required', message: options.required?.message }]));
-      return { values: {}, errors: toNestErrors(errors as Record<string, FieldError>, resolverOptions) as FieldErrors<Values> };
-    }
+    const errors: Record<string, FieldError> = Object.fromEntries(
+      missing.map((field) => [field, { type: 'required', message: options.required?.message } as FieldError]),
+    );
     const input = options.toInput ? options.toInput(values) : values;
     const check = await validator();
     const result = check ? await check(input as FieldValues, context, resolverOptions as never) : { values: input, errors: {} };
     // The form's own checks are told together with the contract's problems (a field the contract
     // already faulted keeps the contract's message), so one submit names everything to fix.
     const problems = Object.entries(options.check?.(values) ?? {}).filter(([, message]) => message);
-    if (Object.keys(result.errors).length === 0 && problems.length === 0) return { values, errors: {} };
-    const errors: Record<string, FieldError> = {};
+    if (missing.length === 0 && Object.keys(result.errors).length === 0 && problems.length === 0) return { values, errors: {} };
     for (const [path, error] of Object.entries(flattenErrors(result.errors))) {
+      if ((options.fieldOf?.[path] ?? path) in errors) continue;
       if (typeof error.message === 'string') error.message = formWords(error.message);
       const field = options.fieldOf?.[path] ?? path;
       // A blank field the contract refuses is missing, whatever words the contract uses for the
