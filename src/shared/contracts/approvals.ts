@@ -131,7 +131,8 @@ export const ZApprovalRejection = z.object({
   reason: z
     .string({ message: 'A reason is required' })
     .trim()
-    .min(3, 'A reason is required (at least 3 characters)')
+    .min(1, 'A reason is required (at least 3 characters)')
+    .min(3, 'Reason must be at least 3 characters')
     .max(TEXT_LENGTH_MAX, `Reason must be at most ${TEXT_LENGTH_MAX} characters`)
     .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Reason'))
     .describe('Why it is rejected (at least 3 characters).'),
