@@ -109,7 +109,27 @@ test.describe('money journeys', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'Confirm Transfer' }).click();
     await expect(page.getByText('Please enter IMS code')).toBeVisible();
-    await page.getByLabel('IMS code').fill(await mailedCode(page, DEMO_CUSTOMER.email, after));
+    // A wrong code: the bank's answer. Then a half-typed one: only the field's own message, the
+    // bank's answer about the earlier code gone (it was about a code no longer in the field).
+    const code = await mailedCode(page, DEMO_CUSTOMER.email, after);
+    const pin = page.getByLabel('IMS code');
+    const confirmForm = page.getByRole('form', { name: 'Confirm transfer' });
+    await pin.fill(code.replace(/.$/, (last) => String((Number(last) + 1) % 10)));
+    await page.getByRole('button', { name: 'Confirm Transfer' }).click();
+    await expect(confirmForm.getByRole('alert')).toHaveText('The IMS code is not correct. 4 attempts left.');
+    await pin.fill('');
+    await pin.pressSequentially('12ab');
+    await expect(pin).toHaveValue('12');
+    await expect(pin).toHaveAccessibleDescription(/^The IMS code is 6 digits/);
+    await expect(confirmForm.getByText('The IMS code is not correct.', { exact: false })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Confirm Transfer' }).click();
+    await expect(pin).toHaveAccessibleDescription(/^The IMS code is 6 digits/);
+    await expect(confirmForm.getByText('The IMS code is not correct.', { exact: false })).toHaveCount(0);
+    await page.setViewportSize({ width: 375, height: 900 });
+    await checkA11y();
+    await page.screenshot({ path: test.info().outputPath('transfer-code-refused-375.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await pin.fill(code);
     await page.getByRole('button', { name: 'Confirm Transfer' }).click();
     await expect(page).toHaveURL(/\/account\/transactions$/);
     await expect(page.getByRole('status').filter({ hasText: 'Transfer Successful' })).toBeVisible();
