@@ -171,9 +171,7 @@ test.describe('money journeys', () => {
     await adminPage.getByLabel('Description').fill('Fee refund');
     await adminPage.getByLabel('Reason').fill('Refund of a wrongly charged fee, ticket 311');
     await adminPage.getByRole('button', { name: 'Add Transaction' }).click();
-    await expect(
-      adminPage.getByRole('status').filter({ hasText: 'Transaction added successfully - awaiting approval by a second staff member' }),
-    ).toBeVisible();
+    await expect(adminPage.getByRole('status').filter({ hasText: 'Credit requested - awaiting approval by a second staff member' })).toBeVisible();
     // Four eyes (ADR 023): the second staff member approves it; only then is it posted.
     const posted = await approveAsSecondStaff((item) => item.kind === 'staff_entry' && item.payload.description === 'Fee refund');
     expect(posted.status).toBe(201);
@@ -247,7 +245,7 @@ test.describe('money journeys', () => {
     await expect(adminPage.getByRole('alert')).toContainText('reason is required');
     await adminPage.getByLabel('Reason').fill('Interest correction, ticket 77');
     await adminPage.getByRole('button', { name: 'Save' }).click();
-    await expect(adminPage.getByText('Account balance successfully - awaiting approval by a second staff member').first()).toBeVisible();
+    await expect(adminPage.getByText('Balance correction requested - awaiting approval by a second staff member').first()).toBeVisible();
     await expect(adminPage).toHaveURL(new RegExp(`/admin/users/${userId}$`));
     // Four eyes (ADR 023): the second staff member approves the correction; only then is it posted.
     expect((await approveAsSecondStaff((item) => item.kind === 'balance_correction' && item.payload.reason === 'Interest correction, ticket 77')).status).toBe(
@@ -263,7 +261,7 @@ test.describe('money journeys', () => {
     await expect(adminPage.getByText('Do you really want to delete this transaction?')).toBeVisible();
     await adminPage.getByRole('textbox', { name: 'Reason' }).fill('Posted twice by mistake');
     await adminPage.getByRole('button', { name: 'Yes, reverse it' }).click();
-    await expect(adminPage.getByText('Transaction reversed - awaiting approval by a second staff member').first()).toBeVisible();
+    await expect(adminPage.getByText('Reversal requested - awaiting approval by a second staff member').first()).toBeVisible();
     await approveAsSecondStaff((item) => item.kind === 'reversal' && item.payload.reason === 'Posted twice by mistake');
     await adminPage.reload();
     await expect(adminPage.getByTestId('admin-transaction-row').first()).toContainText('Reversal: Balance correction');
