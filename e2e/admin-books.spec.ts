@@ -219,7 +219,7 @@ for (const width of [375, 1280]) {
     await tabTo(page, page.getByRole('button', { name: 'Yes, reverse it' }));
     await page.keyboard.press('Enter');
     // Four eyes (ADR 023): the reversal waits for the second staff member, who approves it.
-    await expect(page.getByText('Transaction reversed - awaiting approval by a second staff member').first()).toBeVisible();
+    await expect(page.getByText('Reversal requested - awaiting approval by a second staff member').first()).toBeVisible();
     await approveAsSecondStaff((item) => item.kind === 'reversal' && item.payload.reason === 'Booked twice by mistake');
     await page.reload();
     const reversedBy = page.getByRole('definition').filter({ has: page.getByRole('link', { name: /^Reversal: / }) });

@@ -36,9 +36,7 @@ test('an admin invites a support staff member, who sets a password, enrols TOTP,
   await invite.getByLabel('Role', { exact: true }).selectOption('support');
   await invite.getByRole('button', { name: 'Send invitation' }).click();
   // Four eyes (ADR 023): the invitation waits for a second admin, who approves it from the queue.
-  await expect(
-    page.getByText('Invitation sent: the new staff member sets a password from the emailed link. - awaiting approval by a second staff member').first(),
-  ).toBeVisible();
+  await expect(page.getByText('Invitation requested - awaiting approval by a second staff member').first()).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: email })).toHaveCount(0);
   const outcome = await approveAsSecondStaff((item) => item.kind === 'staff_invitation' && String(item.summary).includes(email));
   expect(outcome.status).toBe(201);

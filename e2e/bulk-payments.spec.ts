@@ -71,7 +71,7 @@ for (const width of [375, 1280]) {
     await page.keyboard.press('Enter');
     const table = page.getByRole('table', { name: /Payments to make/ });
     await expect(table.getByRole('row')).toHaveCount(3);
-    await expect(table.getByRole('row', { name: /^2 / })).toContainText('Amount must be a number with at most 2 decimal places');
+    await expect(table.getByRole('row', { name: /^2 / })).toContainText('Amount can have at most 2 decimal places');
     await expect(page.getByRole('button', { name: 'Send for approval' })).toBeDisabled();
     await checkA11y();
     await page.getByRole('button', { name: 'Choose another file' }).click();

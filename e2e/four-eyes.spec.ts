@@ -25,7 +25,7 @@ test('a staff credit waits for a second staff member, who approves it; the custo
   await maker.getByLabel('Description').fill('Four eyes goodwill credit');
   await maker.getByLabel('Reason').fill('Complaint 4411 upheld');
   await maker.getByRole('button', { name: 'Add Transaction' }).click();
-  await expect(maker.getByRole('status').filter({ hasText: 'Transaction added successfully - awaiting approval by a second staff member' })).toBeVisible();
+  await expect(maker.getByRole('status').filter({ hasText: 'Credit requested - awaiting approval by a second staff member' })).toBeVisible();
   await checkA11y(maker);
 
   // The customer's balance has not moved.
@@ -90,7 +90,8 @@ test('a staff credit waits for a second staff member, who approves it; the custo
   await checker.keyboard.press('Enter');
   await expect(row.getByRole('alertdialog').getByRole('button', { name: 'Approve', exact: true })).toBeFocused();
   await checker.keyboard.press('Enter');
-  await expect(checker.getByText('Transaction added successfully', { exact: true }).first()).toBeVisible();
+  await expect(checker.getByText('Approved: the credit was posted', { exact: true }).first()).toBeVisible();
+  await expect(checker.getByText('Transaction added successfully')).toHaveCount(0);
   await expect(checker.getByTestId('approval-row').filter({ hasText: customer.name })).toHaveCount(0);
   await checker.getByRole('button', { name: 'Approved', exact: true }).click();
   const done = checker.getByTestId('approval-row').filter({ hasText: customer.name });
@@ -124,7 +125,7 @@ test('a rejected request shows its reason to the one who asked; the one who aske
     await maker.getByLabel('Description').fill(description);
     await maker.getByLabel('Reason').fill('Complaint 5120');
     await maker.getByRole('button', { name: 'Add Transaction' }).click();
-    await expect(maker.getByRole('status').filter({ hasText: 'Transaction added successfully - awaiting approval by a second staff member' })).toBeVisible();
+    await expect(maker.getByRole('status').filter({ hasText: 'Credit requested - awaiting approval by a second staff member' })).toBeVisible();
   };
 
   // ---------------------------------------------------------------- the first staff member asks twice

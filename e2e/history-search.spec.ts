@@ -92,9 +92,13 @@ test('the history is searched by a payee name and by an amount range, with its r
   await expect(lines.first()).toContainText('Bike repair');
   // Named as the form labels the fields, not by the API's parameter names. (A refused submit moves
   // focus to the faulty field, once more a moment later: the field typed into next is that one.)
-  await form.getByLabel('Amount from (USD)').fill('12.345');
+  // Each says what is in the way: the minus sign, the comma.
+  await form.getByLabel('Amount from (USD)').fill('-5');
   await form.getByRole('button', { name: 'Filter' }).click();
-  await expect(form.getByText('Amount from (USD) must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50')).toBeVisible();
+  await expect(form.getByText('Amount from (USD) cannot be negative')).toBeVisible();
+  await form.getByLabel('Amount from (USD)').fill('1,000.00');
+  await form.getByRole('button', { name: 'Filter' }).click();
+  await expect(form.getByText('Amount from (USD) must be typed without commas, e.g. 1000.00')).toBeVisible();
   await expect(page).toHaveURL(/\?q=alex&amountMin=50&amountMax=150$/);
   await form.getByLabel('Amount from (USD)').fill('200');
   await form.getByRole('button', { name: 'Filter' }).click();

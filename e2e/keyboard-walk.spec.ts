@@ -1,6 +1,6 @@
 import { request as requests, type Locator, type Page } from '@playwright/test';
 import { awaitingApproval } from '../src/shared/contracts/approvals';
-import { STAFF_INVITATION_RESENT_MESSAGE, STAFF_ROLE_CHANGED_MESSAGE } from '../src/shared/contracts/staff';
+import { STAFF_INVITATION_RESENT_MESSAGE, STAFF_ROLE_CHANGE_REQUESTED_MESSAGE } from '../src/shared/contracts/staff';
 import { staffCode, totpStepAt } from '../tests/support/totp';
 import {
   ADMIN,
@@ -102,7 +102,7 @@ test('staff: invite, change a role, send a new link, suspend and reinstate with 
   await expect(change).toBeFocused();
   await expectFocusVisible(page, 'Change role');
   await page.keyboard.press('Enter');
-  await expect(page.getByText(awaitingApproval(STAFF_ROLE_CHANGED_MESSAGE)).first()).toBeVisible();
+  await expect(page.getByText(awaitingApproval(STAFF_ROLE_CHANGE_REQUESTED_MESSAGE)).first()).toBeVisible();
   const afterChange = await focusKept(page, 'after Change role');
   expect(afterChange.tag).toBe('BUTTON');
   expect(await focusIn(row)).toBe(true);

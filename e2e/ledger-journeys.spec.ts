@@ -109,7 +109,27 @@ test.describe('money journeys', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'Confirm Transfer' }).click();
     await expect(page.getByText('Please enter IMS code')).toBeVisible();
-    await page.getByLabel('IMS code').fill(await mailedCode(page, DEMO_CUSTOMER.email, after));
+    // A wrong code: the bank's answer. Then a half-typed one: only the field's own message, the
+    // bank's answer about the earlier code gone (it was about a code no longer in the field).
+    const code = await mailedCode(page, DEMO_CUSTOMER.email, after);
+    const pin = page.getByLabel('IMS code');
+    const confirmForm = page.getByRole('form', { name: 'Confirm transfer' });
+    await pin.fill(code.replace(/.$/, (last) => String((Number(last) + 1) % 10)));
+    await page.getByRole('button', { name: 'Confirm Transfer' }).click();
+    await expect(confirmForm.getByRole('alert')).toHaveText('The IMS code is not correct. 4 attempts left.');
+    await pin.fill('');
+    await pin.pressSequentially('12ab');
+    await expect(pin).toHaveValue('12');
+    await expect(pin).toHaveAccessibleDescription(/^The IMS code is 6 digits/);
+    await expect(confirmForm.getByText('The IMS code is not correct.', { exact: false })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Confirm Transfer' }).click();
+    await expect(pin).toHaveAccessibleDescription(/^The IMS code is 6 digits/);
+    await expect(confirmForm.getByText('The IMS code is not correct.', { exact: false })).toHaveCount(0);
+    await page.setViewportSize({ width: 375, height: 900 });
+    await checkA11y();
+    await page.screenshot({ path: test.info().outputPath('transfer-code-refused-375.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await pin.fill(code);
     await page.getByRole('button', { name: 'Confirm Transfer' }).click();
     await expect(page).toHaveURL(/\/account\/transactions$/);
     await expect(page.getByRole('status').filter({ hasText: 'Transfer Successful' })).toBeVisible();
@@ -151,9 +171,7 @@ test.describe('money journeys', () => {
     await adminPage.getByLabel('Description').fill('Fee refund');
     await adminPage.getByLabel('Reason').fill('Refund of a wrongly charged fee, ticket 311');
     await adminPage.getByRole('button', { name: 'Add Transaction' }).click();
-    await expect(
-      adminPage.getByRole('status').filter({ hasText: 'Transaction added successfully - awaiting approval by a second staff member' }),
-    ).toBeVisible();
+    await expect(adminPage.getByRole('status').filter({ hasText: 'Credit requested - awaiting approval by a second staff member' })).toBeVisible();
     // Four eyes (ADR 023): the second staff member approves it; only then is it posted.
     const posted = await approveAsSecondStaff((item) => item.kind === 'staff_entry' && item.payload.description === 'Fee refund');
     expect(posted.status).toBe(201);
@@ -227,7 +245,7 @@ test.describe('money journeys', () => {
     await expect(adminPage.getByRole('alert')).toContainText('reason is required');
     await adminPage.getByLabel('Reason').fill('Interest correction, ticket 77');
     await adminPage.getByRole('button', { name: 'Save' }).click();
-    await expect(adminPage.getByText('Account balance successfully - awaiting approval by a second staff member').first()).toBeVisible();
+    await expect(adminPage.getByText('Balance correction requested - awaiting approval by a second staff member').first()).toBeVisible();
     await expect(adminPage).toHaveURL(new RegExp(`/admin/users/${userId}$`));
     // Four eyes (ADR 023): the second staff member approves the correction; only then is it posted.
     expect((await approveAsSecondStaff((item) => item.kind === 'balance_correction' && item.payload.reason === 'Interest correction, ticket 77')).status).toBe(
@@ -243,7 +261,7 @@ test.describe('money journeys', () => {
     await expect(adminPage.getByText('Do you really want to delete this transaction?')).toBeVisible();
     await adminPage.getByRole('textbox', { name: 'Reason' }).fill('Posted twice by mistake');
     await adminPage.getByRole('button', { name: 'Yes, reverse it' }).click();
-    await expect(adminPage.getByText('Transaction reversed - awaiting approval by a second staff member').first()).toBeVisible();
+    await expect(adminPage.getByText('Reversal requested - awaiting approval by a second staff member').first()).toBeVisible();
     await approveAsSecondStaff((item) => item.kind === 'reversal' && item.payload.reason === 'Posted twice by mistake');
     await adminPage.reload();
     await expect(adminPage.getByTestId('admin-transaction-row').first()).toContainText('Reversal: Balance correction');

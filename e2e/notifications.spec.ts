@@ -102,7 +102,7 @@ test('notification preferences are saved per kind, and a bad amount is refused i
 
   await below.getByLabel('When below (USD)').fill('12.345');
   await form.getByRole('button', { name: 'Save preferences' }).click();
-  await expect(form.getByRole('alert')).toHaveText('Amount must be a number with at most 2 decimal places');
+  await expect(form.getByRole('alert')).toHaveText('Amount can have at most 2 decimal places');
   await expect(below.getByLabel('When below (USD)')).toHaveAttribute('aria-invalid', 'true');
 
   await received.getByLabel('By email').check();

@@ -14,6 +14,31 @@ async function signOut(page: Page): Promise<void> {
   expect((await page.request.get('/api/auth/user')).status()).toBe(401);
 }
 
+/**
+ * The authenticator key's lines, each as the characters on it (by the top of each character's box):
+ * a narrow screen may wrap the key, but between its groups of four, never inside one.
+ */
+async function keyLines(page: Page): Promise<string[]> {
+  return page.getByTestId('totp-secret').evaluate((code) => {
+    const lines = new Map<number, string>();
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let index = 0; index < text.length; index += 1) {
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        const box = range.getClientRects()[0];
+        // A space a line ends at has no box of its own on either line.
+        if (!box || box.width === 0) continue;
+        const top = Math.round(box.top);
+        lines.set(top, (lines.get(top) ?? '') + text[index]);
+      }
+    }
+    return [...lines.entries()].sort(([a], [b]) => a - b).map(([, line]) => line.trim());
+  });
+}
+
 test('a passkey: registered on the security page, then signing in with it alone, and as the second step after the password', async ({
   page,
   request,
@@ -94,6 +119,12 @@ test('an authenticator app: set up with its key, recovery codes saved, then sign
   await expect(page.getByRole('img', { name: 'QR code to add this account to your authenticator app' })).toBeVisible();
   const secret = (await page.getByTestId('totp-secret').innerText()).replaceAll(' ', '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  // At a phone's width the key takes more than one line, and each line holds whole groups of four.
+  await page.setViewportSize({ width: 375, height: 900 });
+  const lines = await keyLines(page);
+  expect(lines.length, lines.join(' / ')).toBeGreaterThan(1);
+  for (const line of lines) expect(line, lines.join(' / ')).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4})*$/);
+  expect(lines.join(' ').replaceAll(' ', '')).toBe(secret);
   await lookAtBothWidths(page, 'totp-enrolment', checkA11y);
 
   const confirmStep = totpStepAt(new Date());

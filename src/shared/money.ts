@@ -34,10 +34,6 @@ export function centsToDollars(cents: number): number {
   return cents / 100;
 }
 
-/**
- * A positive amount in dollars (as the API carries it, number or string) parsed to integer cents.
- * `missingMessage` is what an absent amount gets (the spec's 'Please fill all fields' on transfers).
- */
 /** How an amount looks in the OpenAPI document: decimal dollars, as a number or a string. */
 export const AMOUNT_JSON_SCHEMA = {
   anyOf: [
@@ -59,6 +55,24 @@ export const beyondLimit = (value: unknown, cents: number | null, maxCents: numb
       (typeof value === 'string' && /^[0-9]{13,}(\.[0-9]*)?$/.test(value.trim()))
     : cents > maxCents;
 
+/**
+ * Why `value` is not an amount `dollarsToCents` reads, said of `subject` ("Amount", "Amount from
+ * (USD)"): the one thing to fix, not the whole rule. A thousands separator ("1,000.00"), a minus
+ * sign ("-5"), a third decimal place ("12.345"), anything else (letters, "$25"). What is accepted
+ * is unchanged: the message only names what is in the way.
+ */
+export function amountProblem(subject: string, value: unknown): string {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (text.startsWith('-')) return `${subject} cannot be negative`;
+  if (/^[0-9.,]+$/.test(text) && text.includes(',') && /[0-9]/.test(text)) return `${subject} must be typed without commas, e.g. 1000.00`;
+  if (/^[0-9]*\.[0-9]{3,}$/.test(text) || (typeof value === 'number' && Number.isFinite(value))) return `${subject} can have at most 2 decimal places`;
+  return `${subject} must be a number, e.g. 25 or 99.50`;
+}
+
+/**
+ * A positive amount in dollars (as the API carries it, number or string) parsed to integer cents.
+ * `missingMessage` is what an absent amount gets (the spec's 'Please fill all fields' on transfers).
+ */
 export const amountCents = (missingMessage: string, description = AMOUNT_JSON_SCHEMA.description) =>
   z
     .unknown()
@@ -74,11 +88,12 @@ export const amountCents = (missingMessage: string, description = AMOUNT_JSON_SC
         ctx.addIssue({ code: 'custom', message: `Amount must be at most ${formatCents(AMOUNT_CENTS_MAX)}` });
         return z.NEVER;
       }
-      if (cents === null) {
-        ctx.addIssue({ code: 'custom', message: 'Amount must be a number with at most 2 decimal places' });
+      // A minus sign is told as zero is: the spec's 'Amount must be greater than 0'.
+      if (cents === null && !String(value).trim().startsWith('-')) {
+        ctx.addIssue({ code: 'custom', message: amountProblem('Amount', value) });
         return z.NEVER;
       }
-      if (cents <= 0) {
+      if (cents === null || cents <= 0) {
         ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
         return z.NEVER;
       }
@@ -88,7 +103,8 @@ export const amountCents = (missingMessage: string, description = AMOUNT_JSON_SC
 /**
  * One end of an amount range (a history or journal filter; empty means none): decimal dollars,
  * zero allowed, at most 2 places, up to `maxCents`; cents inside. A number past the limit is told
- * the limit, as amountCents tells it; anything else that is not such an amount is told the form.
+ * the limit, as amountCents tells it; anything else that is not such an amount is told what is in
+ * the way (amountProblem).
  */
 export const amountBoundCents = (name: string, maxCents: number, description: string) =>
   z
@@ -110,7 +126,7 @@ export const amountBoundCents = (name: string, maxCents: number, description: st
         return z.NEVER;
       }
       if (cents === null || cents < 0) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50` });
+        ctx.addIssue({ code: 'custom', message: amountProblem(name, value) });
         return z.NEVER;
       }
       return cents;

@@ -95,7 +95,7 @@ describe('bulk payments', () => {
       { row: 4, field: 'amount', message: 'Amount must be greater than 0' },
       { row: 4, field: 'name', message: 'Name is required' },
       { row: 5, field: 'accountNumber', message: 'Account number must be 10 digits' },
-      { row: 5, field: 'amount', message: 'Amount must be a number with at most 2 decimal places' },
+      { row: 5, field: 'amount', message: 'Amount can have at most 2 decimal places' },
       { row: 6, field: 'name', message: 'Name must not contain control characters' },
       { row: 6, field: 'description', message: 'Description must be at most 500 characters' },
       { row: 7, field: 'row', message: 'Each payment has an accountNumber, amount, name and description' },

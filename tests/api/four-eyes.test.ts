@@ -59,7 +59,7 @@ describe('a staff credit waits for a second staff member', () => {
     expect(requested.statusCode).toBe(202);
     expect(json(requested)).toEqual({
       data: { approvalId: expect.any(String), status: 'pending' },
-      message: 'Transaction added successfully - awaiting approval by a second staff member',
+      message: 'Credit requested - awaiting approval by a second staff member',
     });
     const approvalId = json(requested).data.approvalId as string;
     expect((await me(customer.token)).account.checking).toBe(0);
@@ -85,6 +85,8 @@ describe('a staff credit waits for a second staff member', () => {
     const approved = await approveAsSecondStaff(ctx, approvalId);
     expect(approved.statusCode).toBe(200);
     expect(json(approved).data).toMatchObject({ id: approvalId, status: 'approved', decidedBy: { email: 'admin2@example.com' } });
+    // The approver is told it was approved and what that did; the change's own answer is the outcome's.
+    expect(json(approved).message).toBe('Approved: the credit was posted');
     expect(json(approved).data.outcome).toMatchObject({
       status: 201,
       message: 'Transaction added successfully',
@@ -233,7 +235,7 @@ describe('approvals that can no longer be carried out', () => {
     const number = (await me(customer.token)).account.number;
     const requested = await call('PUT', `/api/user/admin/account/${customer.userId}`, { number, savings: 0, checking: 50, reason: 'Duplicate credit' });
     expect(requested.statusCode).toBe(202);
-    expect(json(requested).message).toBe('Account balance successfully - awaiting approval by a second staff member');
+    expect(json(requested).message).toBe('Balance correction requested - awaiting approval by a second staff member');
     const approvalId = json(requested).data.approvalId;
     // The customer moves money before the approval.
     const moved = await ctx.app.inject({
@@ -349,7 +351,7 @@ describe('drastic actions', () => {
     const entryId = json(posted).data.entryId;
     const requested = await call('DELETE', `/api/transaction/admin/${entryId}`, { reason: 'Posted twice' });
     expect(requested.statusCode).toBe(202);
-    expect(json(requested).message).toBe('Transaction reversed - awaiting approval by a second staff member');
+    expect(json(requested).message).toBe('Reversal requested - awaiting approval by a second staff member');
     expect((await me(customer.token)).account.checking).toBe(30);
     const approved = await approveAsSecondStaff(ctx, json(requested).data.approvalId);
     expect(approved.statusCode).toBe(200);

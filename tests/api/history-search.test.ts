@@ -164,9 +164,10 @@ describe('GET /api/transaction: search by words and amount', () => {
   it('refuses bad search input with 400', async () => {
     const cases: Array<[string, string]> = [
       ['?amountMin=20&amountMax=10', 'amountMin must not be more than amountMax'],
-      ['?amountMin=abc', 'amountMin must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50'],
-      ['?amountMax=-5', 'amountMax must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50'],
-      ['?amountMin=1.234', 'amountMin must be an amount in dollars with at most 2 decimal places, e.g. 25 or 99.50'],
+      ['?amountMin=abc', 'amountMin must be a number, e.g. 25 or 99.50'],
+      ['?amountMax=-5', 'amountMax cannot be negative'],
+      ['?amountMin=1.234', 'amountMin can have at most 2 decimal places'],
+      ['?amountMin=1%2C000', 'amountMin must be typed without commas, e.g. 1000.00'],
       // Too large is told the limit, however many digits it has.
       ['?amountMax=10000000.01', 'amountMax must be at most $10,000,000.00'],
       ['?amountMax=123456789012345678901', 'amountMax must be at most $10,000,000.00'],

@@ -259,7 +259,9 @@ describe('staff entries', () => {
       ['99999999999999', 'Balances must be at most $100,000,000.00'],
       [1e20, 'Balances must be at most $100,000,000.00'],
       ['100000000.01', 'Balances must be at most $100,000,000.00'],
-      ['12.345', 'Balances must be amounts of at least 0 with at most 2 decimal places'],
+      ['12.345', 'Savings balance can have at most 2 decimal places'],
+      ['1,500.50', 'Savings balance must be typed without commas, e.g. 1000.00'],
+      ['-1', 'Savings balance cannot be negative'],
     ] as const) {
       const refused = await call('PUT', url, { savings, checking: 20, number: customer.accountNumber, reason: 'Correction' });
       expect(refused.statusCode, String(savings)).toBe(400);
@@ -283,7 +285,7 @@ describe('staff entries', () => {
       [{ savings: '' }, /All fields are required/],
       [{ number: '' }, /All fields are required/],
       [{ number: '12345' }, /10 digits/],
-      [{ checking: -5 }, /at least 0/],
+      [{ checking: -5 }, /^Checking balance cannot be negative$/],
       [{ reason: '' }, /reason/i],
     ] as const) {
       const response = await call('PUT', url, Object.assign({ savings: 0, checking: 20, number: fresh, reason: 'ok' }, change));

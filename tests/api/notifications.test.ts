@@ -484,7 +484,7 @@ describe('GET and PUT /api/notifications/preferences', () => {
       [{ money_received: { inApp: true, email: true, amount: 5 } }, 'Unrecognized key: "amount"'],
       [{ balance_below: { inApp: true, email: true } }, 'Please enter an amount'],
       [{ balance_below: { inApp: true, email: true, amount: 0 } }, 'Amount must be greater than 0'],
-      [{ balance_below: { inApp: true, email: true, amount: '12.345' } }, 'Amount must be a number with at most 2 decimal places'],
+      [{ balance_below: { inApp: true, email: true, amount: '12.345' } }, 'Amount can have at most 2 decimal places'],
       [{ money_sent_above: { inApp: true, email: true, amount: 100_000_000 } }, 'Amount must be at most $10,000,000.00'],
       [{ money_sent_above: { inApp: true, email: true, amount: '99999999999999' } }, 'Amount must be at most $10,000,000.00'],
       [{ money_received: { inApp: false, email: false }, balance_below: { inApp: true, email: true, amount: -1 } }, 'Amount must be greater than 0'],

@@ -281,14 +281,13 @@ describe('inviting a staff member', () => {
       payload: { name: 'Sam Lee Support', email, staffRole: 'support' },
     });
     expect(filed.statusCode).toBe(202);
-    expect(json(filed).message).toBe(
-      'Invitation sent: the new staff member sets a password from the emailed link. - awaiting approval by a second staff member',
-    );
+    expect(json(filed).message).toBe('Invitation requested - awaiting approval by a second staff member');
     expect(await ctx.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
     const selfApproval = await ctx.app.inject({ method: 'POST', url: `/api/admin/approvals/${json(filed).data.approvalId}/approve`, headers: bearer(admin) });
     expect(selfApproval.statusCode).toBe(403);
     const approved = await approveAsSecondStaff(ctx, json(filed).data.approvalId);
     expect(approved.statusCode, approved.body).toBe(200);
+    expect(json(approved).message).toBe('Approved: the invitation was sent');
     const { status, ...invite } = json(approved).data.outcome as { status: number; data: unknown; message: string };
     expect(status).toBe(201);
     expect(invite).toEqual({
@@ -535,6 +534,7 @@ describe('changing roles and suspending access', () => {
     // Four eyes: filed, then carried out when a second admin approves; the subject can never approve it.
     const filedChange = await ctx.app.inject({ method: 'PUT', url: `/api/admin/staff/${staff.id}`, headers: bearer(admin), payload: { staffRole: 'finance' } });
     expect(filedChange.statusCode).toBe(202);
+    expect(json(filedChange).message).toBe('Role change requested - awaiting approval by a second staff member');
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/reports/days', headers: bearer(token) })).statusCode).toBe(403);
     // The same change asked again while it waits is refused; the second admin approves the one filed.
     const again = await ctx.app.inject({ method: 'PUT', url: `/api/admin/staff/${staff.id}`, headers: bearer(admin), payload: { staffRole: 'finance' } });

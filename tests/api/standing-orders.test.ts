@@ -251,7 +251,7 @@ describe('standing orders: the mandate', () => {
     const mailsBefore = (await mailbox(ctx)).filter((entry) => entry.to === customer.email).length;
     const cases: Array<[object, string]> = [
       [{ ...valid, amount: 0 }, 'Amount must be greater than 0'],
-      [{ ...valid, amount: '12.345' }, 'Amount must be a number with at most 2 decimal places'],
+      [{ ...valid, amount: '12.345' }, 'Amount can have at most 2 decimal places'],
       [{ ...valid, from: 'bitcoin' }, 'Please fill all fields'],
       [{ ...valid, to: { kind: 'friend' } }, 'to.kind must be own, payee or customer'],
       [{ ...valid, to: { kind: 'customer' } }, 'Please enter the account number'],

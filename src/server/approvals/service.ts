@@ -7,6 +7,7 @@ import {
   APPROVAL_REFUSAL_MESSAGES,
   APPROVAL_STATUSES,
   approvalRefusal,
+  approvedMessage,
   type ZApprovalListQuery,
 } from '../../shared/contracts/approvals';
 import type { Paginated } from '../../shared/contracts/common';
@@ -161,7 +162,11 @@ export async function approve(ctx: ActorContext, id: string): Promise<Outcome<Ap
   const stored = storedOutcome(outcome);
   const result = { status: stored.status, ...stored.body };
   await repository.storeOutcome(ctx.db, id, result);
-  return { data: { ...toApprovalDto(await findOrThrow(ctx, id), ctx.clock.now()), outcome: result }, message: stored.body.message ?? 'Approved' };
+  // Told that it was approved and what that did; the change's own words are in outcome.message.
+  return {
+    data: { ...toApprovalDto(await findOrThrow(ctx, id), ctx.clock.now()), outcome: result },
+    message: approvedMessage(row.kind as ApprovalKind, row.payload),
+  };
 }
 
 async function fail(ctx: ActorContext, row: repository.ApprovalRow, reason: string): Promise<void> {

@@ -5,12 +5,14 @@ import {
   LAST_ADMIN_MESSAGE,
   NOT_SUSPENDED_YOURSELF_MESSAGE,
   STAFF_INVITATION_TTL_MS,
+  STAFF_INVITATION_REQUESTED_MESSAGE,
   STAFF_INVITED_MESSAGE,
   STAFF_INVITATION_RESENT_MESSAGE,
   INVITATION_NOT_PENDING_MESSAGE,
   STAFF_LIST_MAX,
   STAFF_NOT_FOUND_MESSAGE,
   STAFF_REINSTATED_MESSAGE,
+  STAFF_ROLE_CHANGE_REQUESTED_MESSAGE,
   STAFF_ROLE_CHANGED_MESSAGE,
   STAFF_SUSPENDED_DONE_MESSAGE,
   type StaffList,
@@ -86,7 +88,7 @@ export async function inviteStaff(
   if (needsApproval(ctx, gate)) {
     if (await repository.emailTaken(ctx.db, input.email)) throw EMAIL_IN_USE();
     const summary = `Invite ${input.name} <${input.email}> as ${STAFF_ROLE_LABELS[input.staffRole]}`;
-    return requestApproval(ctx, { kind: 'staff_invitation', customerId: null, summary, payload: { ...input } }, null, STAFF_INVITED_MESSAGE);
+    return requestApproval(ctx, { kind: 'staff_invitation', customerId: null, summary, payload: { ...input } }, null, STAFF_INVITATION_REQUESTED_MESSAGE);
   }
   const { firstName, lastName } = splitName(input.name);
   // Nobody knows this password: the account opens only through the invitation.
@@ -179,7 +181,7 @@ export async function changeStaffRole(ctx: ActorContext, id: string, role: Staff
         withDb(ctx, trx),
         { kind: 'staff_role_change', customerId: null, subjectUserId: id, summary, payload: { staffRole: role } },
         null,
-        STAFF_ROLE_CHANGED_MESSAGE,
+        STAFF_ROLE_CHANGE_REQUESTED_MESSAGE,
       );
       return;
     }

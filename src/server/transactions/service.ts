@@ -275,6 +275,10 @@ async function customerById(db: DB, userId: string): Promise<User> {
 export const STAFF_ENTRY_MESSAGE = 'Transaction added successfully';
 export const BALANCE_CORRECTION_MESSAGE = 'Account balance successfully';
 export const REVERSAL_MESSAGE = 'Transaction reversed';
+// With four eyes on, what was asked (nothing is done until a second staff member approves it).
+export const BALANCE_CORRECTION_REQUESTED_MESSAGE = 'Balance correction requested';
+export const REVERSAL_REQUESTED_MESSAGE = 'Reversal requested';
+export const staffEntryRequestedMessage = (type: StaffEntryInput['transactionType']) => `${type === 'debit' ? 'Debit' : 'Credit'} requested`;
 
 /**
  * A staff credit or debit: a reasoned entry against the bank's operations account, audited. With
@@ -294,7 +298,7 @@ export async function postStaffEntry(
   if (needsApproval(ctx, gate)) {
     const summary = `${input.transactionType === 'credit' ? 'Credit' : 'Debit'} ${formatCents(input.amount)} ${input.transactionType === 'credit' ? 'to' : 'from'} the ${input.account} account`;
     const payload = { ...input, amount: input.amount / 100 };
-    return requestApproval(ctx, { kind: 'staff_entry', customerId: customer.id, summary, payload }, ticket, STAFF_ENTRY_MESSAGE);
+    return requestApproval(ctx, { kind: 'staff_entry', customerId: customer.id, summary, payload }, ticket, staffEntryRequestedMessage(input.transactionType));
   }
   const operations = await bankAccountId(ctx.db, 'bank_operations');
   const signed = input.transactionType === 'credit' ? input.amount : -input.amount;
@@ -368,7 +372,7 @@ export async function reverseEntry(
       ctx,
       { kind: 'reversal', customerId: customers[0] ?? null, summary, payload: { entryId: entry.id, reason } },
       ticket,
-      REVERSAL_MESSAGE,
+      REVERSAL_REQUESTED_MESSAGE,
     );
   }
   try {
@@ -474,7 +478,7 @@ export async function correctAccount(
       // The balances the request was made against: if either moves before approval, it is refused.
       before: { savings: own.savings.balance / 100, checking: own.checking.balance / 100 },
     };
-    return requestApproval(ctx, { kind: 'balance_correction', customerId: customer.id, summary, payload }, ticket, BALANCE_CORRECTION_MESSAGE);
+    return requestApproval(ctx, { kind: 'balance_correction', customerId: customer.id, summary, payload }, ticket, BALANCE_CORRECTION_REQUESTED_MESSAGE);
   }
   const operations = await bankAccountId(ctx.db, 'bank_operations');
   try {

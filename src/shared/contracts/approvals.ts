@@ -77,9 +77,47 @@ export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
 /** Requests not decided within this time expire (issue 15). */
 export const APPROVAL_TTL_DAYS = 7;
 
-/** What a form shows after the spec's message when its change waits for a second staff member. */
+/**
+ * What a form shows after what was asked ('Credit requested') when its change waits for a second
+ * staff member: never the words of the change made ('Transaction added successfully'), as nothing is yet.
+ */
 export const AWAITING_APPROVAL_SUFFIX = ' - awaiting approval by a second staff member';
 export const awaitingApproval = (message: string) => `${message}${AWAITING_APPROVAL_SUFFIX}`;
+
+/**
+ * What the second staff member is told once their approval has carried the change out: that it
+ * was approved, and what it did. The change's own answer (the spec's 'Transaction added
+ * successfully') stays in the decision's `outcome.message`.
+ */
+export function approvedMessage(kind: ApprovalKind, payload: unknown): string {
+  const asked = (payload ?? {}) as Record<string, unknown>;
+  switch (kind) {
+    case 'staff_entry':
+      return `Approved: the ${asked.transactionType === 'debit' ? 'debit' : 'credit'} was posted`;
+    case 'balance_correction':
+      return 'Approved: the balances were corrected';
+    case 'reversal':
+      return 'Approved: the entry was reversed';
+    case 'customer_unblock':
+    case 'customer_enable': {
+      const done = [
+        asked.isAccountDisabled === false ? 'online banking access was re-enabled' : '',
+        asked.isBlocked === false ? 'the block on payments was lifted' : '',
+      ]
+        .filter(Boolean)
+        .join(' and ');
+      return `Approved: ${done || 'the customer was updated'}`;
+    }
+    case 'customer_close':
+      return 'Approved: the customer was closed';
+    case 'loan_approval':
+      return 'Approved: the loan was paid out';
+    case 'staff_invitation':
+      return 'Approved: the invitation was sent';
+    case 'staff_role_change':
+      return 'Approved: the role was changed';
+  }
+}
 
 /** The answer of a staff call that became a pending approval (202). */
 export const ZApprovalPending = z.object({
@@ -131,7 +169,8 @@ export const ZApprovalRejection = z.object({
   reason: z
     .string({ message: 'A reason is required' })
     .trim()
-    .min(3, 'A reason is required (at least 3 characters)')
+    .min(1, 'A reason is required (at least 3 characters)')
+    .min(3, 'Reason must be at least 3 characters')
     .max(TEXT_LENGTH_MAX, `Reason must be at most ${TEXT_LENGTH_MAX} characters`)
     .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Reason'))
     .describe('Why it is rejected (at least 3 characters).'),

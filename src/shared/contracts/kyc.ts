@@ -49,7 +49,8 @@ export const ZKycRejectRequest = z.object({
   reason: z
     .string({ message: 'A reason is required' })
     .trim()
-    .min(3, 'A reason is required')
+    .min(1, 'A reason is required')
+    .min(3, 'The reason must be at least 3 characters')
     .max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`)
     .regex(MULTI_LINE_TEXT, controlCharactersMessage('The reason'))
     .describe('Why the documents are refused: emailed to the customer, who may send new ones.'),

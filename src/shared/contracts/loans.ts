@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AMOUNT_JSON_SCHEMA, dollarsToCents, formatCents } from '../money';
+import { AMOUNT_JSON_SCHEMA, amountProblem, dollarsToCents, formatCents } from '../money';
 import { TEXT_LENGTH_MAX } from '../limits';
 import { controlCharactersMessage, envelope, MULTI_LINE_TEXT, paginated, ZPage, ZTimestamp } from './common';
 
@@ -14,6 +14,8 @@ export type LoanStatus = (typeof LOAN_STATUSES)[number];
 /** "Loans repayable over one to five years." */
 export const LOAN_DURATION_MONTHS_MIN = 12;
 export const LOAN_DURATION_MONTHS_MAX = 60;
+/** The shortest loan purpose the bank takes: a word, not a letter. */
+export const LOAN_PURPOSE_LENGTH_MIN = 3;
 export const LOAN_PURPOSE_LENGTH_MAX = 1000;
 export const LOAN_PENDING_MAX = 3;
 
@@ -95,8 +97,13 @@ const amount = z
   .meta(AMOUNT_JSON_SCHEMA)
   .transform((value, ctx) => {
     const cents = dollarsToCents(value);
+    // What is in the way ("1,000.00": the comma); a minus sign or zero is told the amount's floor.
+    if (cents === null && !String(value).trim().startsWith('-')) {
+      ctx.addIssue({ code: 'custom', message: amountProblem('Loan amount', value) });
+      return z.NEVER;
+    }
     if (cents === null || cents <= 0) {
-      ctx.addIssue({ code: 'custom', message: 'Loan amount must be a positive amount with at most 2 decimal places' });
+      ctx.addIssue({ code: 'custom', message: 'Loan amount must be greater than 0' });
       return z.NEVER;
     }
     return cents;
@@ -120,7 +127,8 @@ export const ZLoanApplication = z
     loanPurpose: z
       .string({ message: 'Loan purpose is required' })
       .trim()
-      .min(3, 'Loan purpose is required')
+      .min(1, 'Loan purpose is required')
+      .min(LOAN_PURPOSE_LENGTH_MIN, `Loan purpose must be at least ${LOAN_PURPOSE_LENGTH_MIN} characters`)
       .max(LOAN_PURPOSE_LENGTH_MAX, `Loan purpose must be at most ${LOAN_PURPOSE_LENGTH_MAX} characters`)
       .regex(MULTI_LINE_TEXT, controlCharactersMessage('Loan purpose'))
       .describe('What the loan is for; line breaks kept.'),
@@ -141,7 +149,8 @@ export const ZLoanRejectRequest = z.object({
   reason: z
     .string({ message: 'A reason is required' })
     .trim()
-    .min(3, 'A reason is required')
+    .min(1, 'A reason is required')
+    .min(3, 'The reason must be at least 3 characters')
     .max(TEXT_LENGTH_MAX, `The reason must be at most ${TEXT_LENGTH_MAX} characters`)
     .regex(MULTI_LINE_TEXT, controlCharactersMessage('The reason'))
     .describe('Why the application is rejected: emailed to the customer and shown as decisionReason.'),

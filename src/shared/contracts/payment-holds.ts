@@ -27,7 +27,8 @@ export const ZPaymentHoldRelease = z.object({
   reason: z
     .string({ message: 'A reason is required' })
     .trim()
-    .min(3, 'A reason is required (at least 3 characters)')
+    .min(1, 'A reason is required (at least 3 characters)')
+    .min(3, 'Reason must be at least 3 characters')
     .max(TEXT_LENGTH_MAX, `Reason must be at most ${TEXT_LENGTH_MAX} characters`)
     .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Reason'))
     .describe('Why the hold is released early (at least 3 characters; audited).'),

@@ -13,6 +13,9 @@ export const STAFF_INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const STAFF_INVITED_MESSAGE = 'Invitation sent: the new staff member sets a password from the emailed link.';
 export const STAFF_ROLE_CHANGED_MESSAGE = 'Role changed';
+/** With four eyes on, what was asked: nothing is sent or changed until a second admin approves it. */
+export const STAFF_INVITATION_REQUESTED_MESSAGE = 'Invitation requested';
+export const STAFF_ROLE_CHANGE_REQUESTED_MESSAGE = 'Role change requested';
 export const STAFF_INVITATION_RESENT_MESSAGE = 'Invitation sent again: the new link works for 7 days and the earlier one no longer works.';
 export const INVITATION_NOT_PENDING_MESSAGE = 'Only a staff member who has not yet accepted their invitation can be sent a new link.';
 export const STAFF_SUSPENDED_DONE_MESSAGE = 'Back office access suspended: their sessions have ended.';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NAME_LENGTH_MAX, OTP_LENGTH, STAFF_VALUE_DATE_WINDOW_DAYS, TEXT_LENGTH_MAX } from '../limits';
 import { addDays, todayIso } from '../dates';
-import { AMOUNT_CENTS_MAX, amountBoundCents, amountCents, beyondLimit, dollarsToCents, formatCents } from '../money';
+import { AMOUNT_CENTS_MAX, amountBoundCents, amountCents, amountProblem, beyondLimit, dollarsToCents, formatCents } from '../money';
 import { ZApprovalFields, ZCodesLeft, ZPasskeyApprovalStep, ZPayeeCheck, ZRowPayeeCheck } from './payment-approval';
 import { controlCharactersMessage, envelope, isoDate, optionalText, paginated, SINGLE_LINE_TEXT, ZPage, ZTimestamp } from './common';
 import { isValidBeneficiaryAccount, isValidBic, isValidRoutingNumber, isWireCountry, WIRE_ACCOUNT_TYPES } from '../wire';
@@ -221,7 +221,8 @@ const ALL_REQUIRED = 'All fields are required';
 const reason = z
   .string({ message: 'A reason is required' })
   .trim()
-  .min(3, 'A reason is required (at least 3 characters)')
+  .min(1, 'A reason is required (at least 3 characters)')
+  .min(3, 'Reason must be at least 3 characters')
   .max(TEXT_LENGTH_MAX, `Reason must be at most ${TEXT_LENGTH_MAX} characters`)
   .regex(SINGLE_LINE_TEXT, controlCharactersMessage('Reason'))
   .describe('Why (at least 3 characters): recorded with the entry and in the audit log.');
@@ -268,37 +269,38 @@ export const ZAdminTransactionUpdate = z.object({
 
 export const ZAdminReversalRequest = z.object({ reason });
 
-/** Balance targets in dollars (zero allowed), as the admin form sends them. */
-const balanceTarget = z
-  .unknown()
-  .meta({
-    anyOf: [
-      { type: 'number', minimum: 0, maximum: (AMOUNT_CENTS_MAX * 10) / 100, multipleOf: 0.01 },
-      { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,2})?$' },
-    ],
-    description: 'The balance to set, decimal dollars (zero allowed) with at most 2 places, e.g. 2500.75',
-    examples: [2500.75],
-  })
-  .transform((value, ctx) => {
-    if (value === undefined || value === null || value === '') {
-      ctx.addIssue({ code: 'custom', message: ALL_REQUIRED });
-      return z.NEVER;
-    }
-    const cents = dollarsToCents(value);
-    if (beyondLimit(value, cents, AMOUNT_CENTS_MAX * 10)) {
-      ctx.addIssue({ code: 'custom', message: `Balances must be at most ${formatCents(AMOUNT_CENTS_MAX * 10)}` });
-      return z.NEVER;
-    }
-    if (cents === null || cents < 0) {
-      ctx.addIssue({ code: 'custom', message: 'Balances must be amounts of at least 0 with at most 2 decimal places' });
-      return z.NEVER;
-    }
-    return cents;
-  });
+/** Balance targets in dollars (zero allowed), as the admin form sends them; `subject` names the one at fault. */
+const balanceTarget = (subject: string) =>
+  z
+    .unknown()
+    .meta({
+      anyOf: [
+        { type: 'number', minimum: 0, maximum: (AMOUNT_CENTS_MAX * 10) / 100, multipleOf: 0.01 },
+        { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,2})?$' },
+      ],
+      description: 'The balance to set, decimal dollars (zero allowed) with at most 2 places, e.g. 2500.75',
+      examples: [2500.75],
+    })
+    .transform((value, ctx) => {
+      if (value === undefined || value === null || value === '') {
+        ctx.addIssue({ code: 'custom', message: ALL_REQUIRED });
+        return z.NEVER;
+      }
+      const cents = dollarsToCents(value);
+      if (beyondLimit(value, cents, AMOUNT_CENTS_MAX * 10)) {
+        ctx.addIssue({ code: 'custom', message: `Balances must be at most ${formatCents(AMOUNT_CENTS_MAX * 10)}` });
+        return z.NEVER;
+      }
+      if (cents === null || cents < 0) {
+        ctx.addIssue({ code: 'custom', message: amountProblem(subject, value) });
+        return z.NEVER;
+      }
+      return cents;
+    });
 
 export const ZAdminAccountUpdate = z.object({
-  savings: balanceTarget,
-  checking: balanceTarget,
+  savings: balanceTarget('Savings balance'),
+  checking: balanceTarget('Checking balance'),
   number: z
     .string({ message: ALL_REQUIRED })
     .trim()

@@ -54,19 +54,30 @@ export function PaymentCodeStep({
     defaultValues: { paymentPin: '' },
   });
   const pin = form.register('paymentPin');
-  // A refused code clears as soon as the customer types another.
-  const { fieldChanged } = confirm;
+  // The bank's answer to a code ("The IMS code is not correct. 4 attempts left.") was about the code
+  // that was in the field: it goes as soon as the customer changes it, and when the next one is
+  // refused here before it is sent, so the field's own message ("The IMS code is 6 digits") is the
+  // only one on screen. The answer names no field, so `fieldChanged` would keep it.
+  const { reset: forgetAnswer } = confirm;
   useEffect(() => {
     const subscription = form.watch((_values, { name }) => {
-      if (name) fieldChanged(name);
+      if (name === 'paymentPin') forgetAnswer();
     });
     return () => subscription.unsubscribe();
-  }, [form, fieldChanged]);
+  }, [form, forgetAnswer]);
   const busy = confirm.busy || resend.busy;
   const error = confirm.error ?? resend.error;
   const Heading = headingLevel === 3 ? 'h3' : 'h2';
   return (
-    <form onSubmit={form.handleSubmit(({ paymentPin }) => void confirm.run(paymentPin.trim()))} noValidate className="space-y-5" aria-label={label}>
+    <form
+      onSubmit={form.handleSubmit(
+        ({ paymentPin }) => void confirm.run(paymentPin.trim()),
+        () => forgetAnswer(),
+      )}
+      noValidate
+      className="space-y-5"
+      aria-label={label}
+    >
       {heading ? <Heading className="text-lg font-semibold text-slate-900">{heading}</Heading> : null}
       <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200">
         {rows.map(([term, value]) => (

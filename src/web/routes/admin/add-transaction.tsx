@@ -64,7 +64,8 @@ export default function AddTransactionPage() {
       return addAdminTransaction(userId, body, idempotency.keyFor({ userId, ...body }));
     },
     {
-      // The server's message: 'Transaction added successfully', with four eyes followed by ' - awaiting approval by a second staff member'.
+      // The server's message: 'Transaction added successfully' when posted; with four eyes, what was
+      // asked, 'Credit requested - awaiting approval by a second staff member' (nothing is posted yet).
       successToast: (result) => result.message,
       errorToast: 'Error adding transaction',
       errorText: (error) => `Error adding transaction: ${errorMessage(error)}`,

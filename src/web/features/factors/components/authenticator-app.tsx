@@ -1,4 +1,4 @@
-import { type Ref, useState } from 'react';
+import { Fragment, type Ref, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { type TotpCodeInput, ZTotpConfirmRequest } from '../../../../shared/contracts/factors';
 import { Alert } from '../../../components/ui/alert';
@@ -116,7 +116,7 @@ function Enrolled({ recoveryCodesLeft, canRemove }: { recoveryCodesLeft: number;
 }
 
 /** Groups of four, as the key is easier to type that way. */
-const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+const groups = (secret: string) => secret.match(/.{1,4}/g) ?? [secret];
 
 function Enrolment({
   enrolment,
@@ -140,8 +140,15 @@ function Enrolment({
           <QrCode value={enrolment.uri} label="QR code to add this account to your authenticator app" className="mt-2" />
           <p className="mt-2">
             Cannot scan it? Type this key instead:{' '}
-            <code className="break-all rounded bg-slate-100 px-1.5 py-0.5 font-mono text-slate-900" data-testid="totp-secret">
-              {grouped(enrolment.secret)}
+            {/* A narrow screen wraps the key between groups, never inside one ("B" / "25J"): each
+                group is unbreakable, and the spaces between them are where lines may end. */}
+            <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-slate-900 box-decoration-clone" data-testid="totp-secret">
+              {groups(enrolment.secret).map((group, index) => (
+                <Fragment key={index}>
+                  {index > 0 ? ' ' : null}
+                  <span className="whitespace-nowrap">{group}</span>
+                </Fragment>
+              ))}
             </code>
           </p>
         </li>
