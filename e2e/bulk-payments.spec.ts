@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { DEMO_CUSTOMER, DEMO_CUSTOMER_2, demoMoneyTest as test, expect, fromOurPages, lastMailId, mailedCode, signInAs, tabTo } from './support/fixtures';
 
 // Paying twenty people from one CSV file (issue 14): the file is previewed row by row, a row the
@@ -17,6 +17,29 @@ async function accountOf(request: APIRequestContext, user: { email: string; pass
 
 async function noToasts(page: Page) {
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
+}
+
+/**
+ * The table reads whole at the page's width: its box does not scroll sideways and every cell (an
+ * amount, a row's problems, an entry) is in view across. At 375 px each row is a card: the
+ * scrolling table showed a phone the row number, account and name, and cut the rest off.
+ */
+async function expectReadsWhole(table: Locator, width: number) {
+  const { scrolls, cells } = await table.evaluate((element) => {
+    const box = element.parentElement!;
+    return {
+      scrolls: box.scrollWidth - box.clientWidth,
+      cells: [...element.querySelectorAll('tbody tr > *')].map((cell) => {
+        const { left, right } = cell.getBoundingClientRect();
+        return { text: cell.textContent ?? '', left, right };
+      }),
+    };
+  });
+  expect(scrolls, `the table's box scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+  for (const cell of cells) {
+    expect(cell.left, `"${cell.text}" in view at ${width} px`).toBeGreaterThanOrEqual(0);
+    expect(cell.right, `"${cell.text}" in view at ${width} px`).toBeLessThanOrEqual(width);
+  }
 }
 
 for (const width of [375, 1280]) {
@@ -71,7 +94,9 @@ for (const width of [375, 1280]) {
     await page.keyboard.press('Enter');
     const table = page.getByRole('table', { name: /Payments to make/ });
     await expect(table.getByRole('row')).toHaveCount(3);
-    await expect(table.getByRole('row', { name: /^2 / })).toContainText('Amount can have at most 2 decimal places');
+    // The row's problem is a cell of its row (a screen reader hears it with the row), in view with its amount.
+    await expect(table.getByRole('row', { name: /^2 / }).getByRole('cell', { name: 'Amount can have at most 2 decimal places' })).toBeVisible();
+    await expectReadsWhole(table, width);
     await expect(page.getByRole('button', { name: 'Send for approval' })).toBeDisabled();
     await checkA11y();
     await page.getByRole('button', { name: 'Choose another file' }).click();
@@ -84,8 +109,10 @@ for (const width of [375, 1280]) {
     await expect(page.getByRole('alert')).toContainText('Some payments cannot be made. Nothing was paid');
     await expect(table.getByRole('row', { name: /^2 / })).toContainText('No account with this number at this bank');
     await expect(table.getByRole('row', { name: /^1 / })).not.toContainText('No account');
-    // The alert names the rows too (at a phone's width the table's last column is off to the side), and nothing scrolls sideways.
+    await expect(table.getByRole('row', { name: /^2 / }).getByRole('cell', { name: 'No account with this number at this bank' })).toBeVisible();
+    // The alert names the rows too, the table shows every row's problems in view, and nothing scrolls sideways.
     await expect(page.getByRole('alert')).toContainText('Row 2: No account with this number at this bank');
+    await expectReadsWhole(table, width);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await checkA11y();
     await page.screenshot({ path: test.info().outputPath(`refused-${width}.png`), fullPage: true });
@@ -99,6 +126,7 @@ for (const width of [375, 1280]) {
     await expect(table.getByRole('row')).toHaveCount(21);
     await expect(page.getByText(`20 payments from your checking account, total ${money(totalDollars)}.`)).toBeVisible();
     await expect(table.getByRole('row', { name: /^20 / })).toContainText(money(20 + cents / 100));
+    await expectReadsWhole(table, width);
     await checkA11y();
     const after = await lastMailId(page);
     const send = page.getByRole('button', { name: 'Send for approval' });
@@ -129,6 +157,7 @@ for (const width of [375, 1280]) {
     ).toBeVisible();
     const made = page.getByRole('table', { name: /Payments made/ });
     await expect(made.getByRole('row')).toHaveCount(21);
+    await expectReadsWhole(made, width);
     await noToasts(page);
     await checkA11y();
     await page.screenshot({ path: test.info().outputPath(`paid-${width}.png`), fullPage: true });

@@ -6,6 +6,7 @@ import {
   DEMO_CUSTOMER_2,
   demoMoneyTest as test,
   expect,
+  expectLegibleChart,
   fromOurPages,
   lastMailId,
   mailedCode,
@@ -110,7 +111,18 @@ test('the history is searched by a payee name and by an amount range, with its r
   // The chart's figures: reached with the keyboard, as a table.
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(lines).toHaveCount(4);
-  await expect(page.getByRole('img', { name: /Money in and out per month, both accounts, last 12 months/ })).toBeVisible();
+  const chart = page.getByRole('img', { name: /Money in and out per month, both accounts, last 12 months/ });
+  await expect(chart).toBeVisible();
+  // Its labels read on a phone too: the chart is drawn at the width it is shown (scaled down from
+  // a 720-unit drawing, they were about 5 px tall at 375 px), with a label every other month where
+  // twelve do not fit, and the page does not scroll sideways.
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectLegibleChart(chart, /^[A-Z][a-z]{2}$/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
+    await chart.screenshot({ path: test.info().outputPath(`monthly-chart-${width}.png`) });
+  }
+  await checkA11y();
   const figures = page.getByText('Show the figures');
   await tabTo(page, figures, 120);
   await page.keyboard.press('Enter');

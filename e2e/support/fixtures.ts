@@ -143,6 +143,33 @@ export async function lookAtBothWidths(page: Page, name: string, checkA11y: (pag
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/**
+ * A bar chart (an SVG image) reads at the width it is shown: every label at least 12 px tall on
+ * screen (a chart scaled down from a fixed drawing gave about 5 px at 375 px), inside the chart,
+ * and the labels along the bottom (those `bottom` matches, at least two) apart from each other.
+ */
+export async function expectLegibleChart(chart: Locator, bottom: RegExp): Promise<void> {
+  const width = chart.page().viewportSize()?.width ?? 0;
+  const labels = chart.locator('text');
+  await expect(labels.first()).toBeVisible();
+  const boxes = await labels.evaluateAll((elements) =>
+    elements.map((element) => {
+      const box = element.getBoundingClientRect();
+      return { text: element.textContent ?? '', left: box.left, right: box.right, height: box.height };
+    }),
+  );
+  const svg = (await chart.boundingBox())!;
+  for (const box of boxes) {
+    expect(box.height, `"${box.text}" at ${width} px`).toBeGreaterThanOrEqual(12);
+    expect(box.left, `"${box.text}" inside the chart at ${width} px`).toBeGreaterThanOrEqual(svg.x - 1);
+    expect(box.right, `"${box.text}" inside the chart at ${width} px`).toBeLessThanOrEqual(svg.x + svg.width + 1);
+  }
+  const along = boxes.filter((box) => bottom.test(box.text)).sort((a, b) => a.left - b.left);
+  expect(along.length, `labels along the bottom at ${width} px`).toBeGreaterThanOrEqual(2);
+  for (let index = 1; index < along.length; index += 1)
+    expect(along[index]!.left, `labels along the bottom apart at ${width} px`).toBeGreaterThan(along[index - 1]!.right);
+}
+
 /** Presses Tab until `target` has the focus (and is visible), as a keyboard user would reach it. */
 export async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
   for (let presses = 0; presses < limit; presses += 1) {

@@ -1,7 +1,8 @@
 import { Fragment, type HTMLAttributes, type ReactNode } from 'react';
 
 /**
- * THE back office's list: a table from 768 px, one card per row below it, from one DOM.
+ * THE back office's list (and the customer's bulk payment rows): a table from 768 px, one card per
+ * row below it, from one DOM.
  *
  * Why one DOM: a phone reads each row whole, its actions in view, with no sideways scrolling; a
  * desktop compares rows in columns; assistive technology and tests meet every row once, as a table
@@ -26,6 +27,13 @@ import { Fragment, type HTMLAttributes, type ReactNode } from 'react';
  *   the card's field label. `headerHidden` keeps a heading for screen readers only (e.g. "Actions").
  * - `kind: 'title'` (no label on a card, larger text), `'actions'` (no label, a row of buttons at
  *   the card's foot), or the default `'field'` (a label and its value on one line of the card).
+ * - `kind: 'figure'`: the card's headline figure (an amount), no label, at the right end of the
+ *   title's line on a phone, wherever its column is in the table. In a table with a figure, the
+ *   title cells share that first line (a row's number at its width, then the last title, a name,
+ *   in the room left); the other cells follow in their order.
+ * - `kind: 'note'`: a line across the card with no label (a row's problems, in words that say
+ *   what they are); a cell holding only screen-reader text (`<span className="sr-only">None</span>`)
+ *   takes no room on a card.
  * - `rowHeader: true` makes that column's cells row headers (`th scope="row"`).
  * - `sortable: true` on the table keeps the headings visible on a phone, as a row of buttons above
  *   the cards (use it when headings hold sort buttons).
@@ -46,7 +54,7 @@ export interface DataColumn<Row> {
   /** The card's label for this field when `header` is not plain text. */
   label?: string;
   cell: (row: Row, index: number) => ReactNode;
-  kind?: 'title' | 'field' | 'actions';
+  kind?: 'title' | 'figure' | 'field' | 'note' | 'actions';
   align?: 'left' | 'right';
   headerHidden?: boolean;
   rowHeader?: boolean;
@@ -77,8 +85,21 @@ const alignClass = (align: 'left' | 'right' | undefined) => (align === 'right' ?
 // cell's accessible name stays its value.
 const cellClass = (kind: DataColumn<unknown>['kind']) => {
   if (kind === 'title') return 'block pb-1 text-base font-semibold text-slate-900 break-words md:table-cell md:text-sm md:font-normal';
+  if (kind === 'figure') return 'block pb-1 text-base font-semibold tabular-nums break-words md:table-cell md:text-sm md:font-normal';
+  if (kind === 'note') return 'block break-words md:table-cell';
   if (kind === 'actions') return 'block pt-3 md:table-cell md:pt-3';
   return 'grid grid-cols-[minmax(6rem,35%)_minmax(0,1fr)] gap-x-3 py-0.5 break-words md:table-cell';
+};
+
+// A card with a figure is a wrapping row of cells below 768 px. Its first line: the titles (any
+// before the last, a row's number, at their width; the last, a name, takes the room left and wraps
+// in it) and the figure at the right (at most 60% of the line, so a name keeps room). Every other
+// cell is a whole line under them, in the columns' order.
+const FIGURE_ROW = 'max-md:flex max-md:flex-wrap max-md:items-baseline max-md:gap-x-3';
+const figureCellClass = (kind: DataColumn<unknown>['kind'], lastTitle: boolean) => {
+  if (kind === 'title') return lastTitle ? 'max-md:order-1 max-md:min-w-0 max-md:flex-1' : 'max-md:order-1 max-md:flex-none';
+  if (kind === 'figure') return 'max-md:order-2 max-md:ml-auto max-md:max-w-[60%] max-md:flex-none max-md:text-right';
+  return 'max-md:order-3 max-md:basis-full';
 };
 
 export function DataTable<Row>({
@@ -94,6 +115,8 @@ export function DataTable<Row>({
   detail,
   className = '',
 }: DataTableProps<Row>) {
+  const figured = columns.some((column) => column.kind === 'figure');
+  const lastTitle = columns.map((column) => column.kind).lastIndexOf('title');
   return (
     <div className={`relative max-md:space-y-3 md:overflow-x-auto md:rounded-xl md:border md:border-slate-200 md:bg-white md:shadow-sm ${className}`}>
       <table role="table" className="block w-full text-left text-sm md:table">
@@ -113,7 +136,7 @@ export function DataTable<Row>({
                   role="columnheader"
                   scope="col"
                   aria-sort={column.sort}
-                  className={`px-4 py-3 font-semibold text-slate-900 ${alignClass(column.kind === 'actions' ? 'right' : column.align)} ${sortable ? (interactive ? 'max-md:block max-md:p-0' : 'max-md:sr-only') : ''}`}
+                  className={`px-4 py-3 font-semibold text-slate-900 ${alignClass(column.kind === 'actions' || column.kind === 'figure' ? 'right' : column.align)} ${sortable ? (interactive ? 'max-md:block max-md:p-0' : 'max-md:sr-only') : ''}`}
                 >
                   {column.headerHidden ? <span className="sr-only">{column.header}</span> : column.header}
                 </th>
@@ -130,7 +153,7 @@ export function DataTable<Row>({
                 <tr
                   role="row"
                   {...extra}
-                  className={`block rounded-xl border border-slate-200 bg-white p-4 align-top shadow-sm md:table-row md:rounded-none md:border-0 md:border-b md:border-slate-100 md:p-0 md:shadow-none md:last:border-0 ${opened === null ? '' : 'max-md:rounded-b-none'} ${rowClass}`}
+                  className={`block rounded-xl border border-slate-200 bg-white p-4 align-top shadow-sm md:table-row md:rounded-none md:border-0 md:border-b md:border-slate-100 md:p-0 md:shadow-none md:last:border-0 ${figured ? FIGURE_ROW : ''} ${opened === null ? '' : 'max-md:rounded-b-none'} ${rowClass}`}
                 >
                   {columns.map((column, index) => {
                     const Cell = column.rowHeader ? 'th' : 'td';
@@ -140,13 +163,13 @@ export function DataTable<Row>({
                         key={index}
                         role={column.rowHeader ? 'rowheader' : 'cell'}
                         scope={column.rowHeader ? 'row' : undefined}
-                        className={`${cellClass(column.kind)} text-slate-900 md:px-4 md:py-3 ${column.rowHeader ? 'font-normal' : ''} ${alignClass(column.align)} ${column.className ?? ''}`}
+                        className={`${cellClass(column.kind)} ${figured ? figureCellClass(column.kind, index === lastTitle) : ''} text-slate-900 md:px-4 md:py-3 ${column.rowHeader ? 'font-normal' : ''} ${alignClass(column.kind === 'figure' ? 'right' : column.align)} ${column.className ?? ''}`}
                       >
                         {column.kind === 'actions' ? (
                           <div className="flex flex-wrap items-center gap-2 md:flex-nowrap md:justify-end md:[&_a]:whitespace-nowrap md:[&_button]:whitespace-nowrap">
                             {column.cell(row, rowIndex)}
                           </div>
-                        ) : column.kind === 'title' ? (
+                        ) : column.kind === 'title' || column.kind === 'figure' || column.kind === 'note' ? (
                           column.cell(row, rowIndex)
                         ) : (
                           <>

@@ -14,7 +14,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/form';
 import { PageLink } from '../../../components/ui/page-link';
-import { TruncatedId } from '../../../components/ui/data-table';
+import { DataTable, TruncatedId } from '../../../components/ui/data-table';
 import { useAction } from '../../../lib/action';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { formatCents, formatNumber } from '../../../lib/format';
@@ -264,65 +264,65 @@ export function BulkPaymentFlow() {
   );
 }
 
+/** A row's number: "Row 2" on a phone's card (the alert's words), the number alone under the table's "Row" heading. */
+function RowNumber({ row }: { row: number }) {
+  return (
+    <span className="max-md:text-sm max-md:font-normal max-md:text-slate-700">
+      <span aria-hidden="true" className="md:hidden">
+        Row{' '}
+      </span>
+      {row}
+    </span>
+  );
+}
+
+/**
+ * The rows read from the file, each with its problems in its own row (a screen reader hears them
+ * under the "Problems" heading, with the row): a table from 768 px, on a phone a card per row with
+ * the recipient and the amount on its first line (DataTable), so nothing is off to the side.
+ */
 function PreviewTable({ rows, errors }: { rows: Row[]; errors: BulkRowError[] }) {
   const byRow = new Map<number, BulkRowError[]>();
   for (const error of errors) byRow.set(error.row, [...(byRow.get(error.row) ?? []), error]);
+  const problemsOf = (index: number) => byRow.get(index + 1) ?? [];
   return (
-    <div className="relative overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label="Payments to make">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">Payments to make, with the problems of each row</caption>
-        <thead className="bg-slate-50 text-left text-slate-700">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Row
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Account number
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Name
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Description
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Amount
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Problems
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((row, index) => {
-            const problems = byRow.get(index + 1) ?? [];
+    <DataTable
+      caption="Payments to make, with the problems of each row"
+      rows={rows}
+      rowKey={(_row, index) => String(index)}
+      rowProps={(_row, index) => (problemsOf(index).length > 0 ? { className: 'bg-red-50! max-md:border-red-300!' } : {})}
+      columns={[
+        { header: 'Row', kind: 'title', rowHeader: true, cell: (_row, index) => <RowNumber row={index + 1} /> },
+        { header: 'Account number', label: 'Account', cell: (row) => <span className="font-mono">{row.accountNumber}</span> },
+        { header: 'Name', kind: 'title', cell: (row) => row.name },
+        { header: 'Description', cell: (row) => row.description },
+        {
+          header: 'Amount',
+          kind: 'figure',
+          className: 'md:whitespace-nowrap',
+          cell: (row) => {
             const cents = centsOf(row);
-            return (
-              <tr key={index} className={problems.length > 0 ? 'bg-red-50' : undefined}>
-                <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
-                  {index + 1}
-                </th>
-                <td className="px-3 py-2 font-mono">{row.accountNumber}</td>
-                <td className="px-3 py-2">{row.name}</td>
-                <td className="px-3 py-2">{row.description}</td>
-                <td className="px-3 py-2 text-right">{cents !== null && cents > 0 ? formatCents(cents) : row.amount}</td>
-                <td className="px-3 py-2 text-red-800">
-                  {problems.length > 0 ? (
-                    <ul>
-                      {problems.map((problem) => (
-                        <li key={problem.field}>{problem.message}</li>
-                      ))}
-                    </ul>
-                  ) : (
-                    <span className="sr-only">None</span>
-                  )}
-                </td>
-              </tr>
+            return cents !== null && cents > 0 ? formatCents(cents) : row.amount;
+          },
+        },
+        {
+          header: 'Problems',
+          kind: 'note',
+          cell: (_row, index) => {
+            const problems = problemsOf(index);
+            return problems.length > 0 ? (
+              <ul className="space-y-1 font-medium text-red-800 max-md:mt-2">
+                {problems.map((problem) => (
+                  <li key={problem.field}>{problem.message}</li>
+                ))}
+              </ul>
+            ) : (
+              <span className="sr-only">None</span>
             );
-          })}
-        </tbody>
-      </table>
-    </div>
+          },
+        },
+      ]}
+    />
   );
 }
 
@@ -376,45 +376,26 @@ function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: R
         </PageLink>
         .
       </p>
-      <div className="relative overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label="Payments made">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <caption className="sr-only">Payments made, with their entry references</caption>
-          <thead className="bg-slate-50 text-left text-slate-700">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Row
-              </th>
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Name
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-semibold">
-                Amount
-              </th>
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Entry
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {result.results.map((line) => {
+      <DataTable
+        caption="Payments made, with their entry references"
+        rows={result.results}
+        rowKey={(line) => line.entryId}
+        columns={[
+          { header: 'Row', kind: 'title', rowHeader: true, cell: (line) => <RowNumber row={line.row} /> },
+          { header: 'Name', kind: 'title', cell: (line) => rows[line.row - 1]?.name },
+          {
+            header: 'Amount',
+            kind: 'figure',
+            className: 'md:whitespace-nowrap',
+            cell: (line) => {
               const row = rows[line.row - 1];
-              return (
-                <tr key={line.entryId}>
-                  <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">
-                    {line.row}
-                  </th>
-                  <td className="px-3 py-2">{row?.name}</td>
-                  <td className="px-3 py-2 text-right">{formatCents(row ? (centsOf(row) ?? 0) : 0)}</td>
-                  {/* One line per payment: the id is cut at its start where it does not fit (its end tells the rows apart) and the table still fits a phone; its title and the text (select, copy) hold it whole. */}
-                  <td className="max-w-[6rem] px-3 py-2 sm:max-w-none">
-                    <TruncatedId value={line.entryId} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+              return formatCents(row ? (centsOf(row) ?? 0) : 0);
+            },
+          },
+          // The id is cut at its start where it does not fit (its end tells the rows apart); its title and the text (select, copy) hold it whole.
+          { header: 'Entry', cell: (line) => <TruncatedId value={line.entryId} /> },
+        ]}
+      />
       <Button onClick={onAgain}>Make another bulk payment</Button>
     </div>
   );
