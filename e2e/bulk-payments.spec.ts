@@ -163,6 +163,13 @@ for (const width of [375, 1280]) {
     await page.screenshot({ path: test.info().outputPath(`paid-${width}.png`), fullPage: true });
 
     expect((await accountOf(request, DEMO_CUSTOMER)).checking).toBeCloseTo(payer.checking - totalDollars, 2);
+    // Each payment is named by the Transaction ID its line has in the history (and in statements and exports).
+    const lines = (await (await request.get(`/api/transaction?pageSize=5&q=${encodeURIComponent(`Payroll ${width} row 20`)}`)).json()) as {
+      data: { items: Array<{ _id: string; description: string }> };
+    };
+    const line = lines.data.items.find((item) => item.description === `Payroll ${width} row 20`);
+    expect(line).toBeDefined();
+    await expect(made.getByRole('row').filter({ hasText: line!._id })).toHaveCount(1);
     await page.getByRole('link', { name: 'transactions', exact: true }).click();
     await expect(page).toHaveURL(/\/account\/transactions$/);
     await expect(page.getByText(`Payroll ${width} row 20`).first()).toBeVisible();

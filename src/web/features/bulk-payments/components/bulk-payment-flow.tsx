@@ -354,8 +354,8 @@ function BulkCodeStep({
       notice={<BulkPayeeChecks checks={code.payeeChecks} rows={payments} />}
       code={code}
       approves="works only for exactly these payments"
-      submitLabel={`Pay ${formatNumber(count)} payments`}
-      busyLabel="Paying…"
+      submitLabel={`Send ${formatNumber(count)} payment${count === 1 ? '' : 's'}`}
+      busyLabel="Sending…"
       confirm={confirm}
       resend={resend}
       onBack={onBack}
@@ -377,7 +377,7 @@ function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: R
         .
       </p>
       <DataTable
-        caption="Payments made, with their entry references"
+        caption="Payments made, with their transaction IDs"
         rows={result.results}
         rowKey={(line) => line.entryId}
         columns={[
@@ -392,8 +392,10 @@ function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: R
               return formatCents(row ? (centsOf(row) ?? 0) : 0);
             },
           },
-          // The id is cut at its start where it does not fit (its end tells the rows apart); its title and the text (select, copy) hold it whole.
-          { header: 'Entry', cell: (line) => <TruncatedId value={line.entryId} /> },
+          // The payer's line, by the Transaction ID the history, statements and exports give it. The
+          // id is cut at its start where it does not fit (its end tells the rows apart); its title and
+          // the text (select, copy) hold it whole.
+          { header: 'Transaction ID', cell: (line) => <TruncatedId value={line.transactionId ?? line.entryId} /> },
         ]}
       />
       <Button onClick={onAgain}>Make another bulk payment</Button>
