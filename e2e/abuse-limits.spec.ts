@@ -3,6 +3,7 @@ import pg from 'pg';
 import { runningEmbeddedUrl } from '../src/server/db/embedded';
 import {
   ADMIN,
+  DEMO_CUSTOMER,
   expect,
   fromOurPages,
   lastMailId,
@@ -221,3 +222,33 @@ for (const width of [375, 1280]) {
     await expect(page.getByRole('table').getByText('Customer called: mistyped the codes').first()).toBeVisible();
   });
 }
+
+// The hour's codes (TRANSFER_CODES_PER_HOUR) are counted on the server (tests/api/payment-limits);
+// this suite's bank runs without limits, so the step's answer is given the count the bank sends
+// when they are on, and the page is what is checked: it says how many are left before the last.
+test('the code step says how many more IMS codes the hour allows, before the last one (375 px)', async ({ page, checkA11y }) => {
+  await page.setViewportSize({ width: 375, height: 900 });
+  const left = [1, 0];
+  await page.route('**/api/transaction/transfer', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { data: Record<string, unknown> };
+    if (body.data.step !== 'code') return route.fulfill({ response });
+    return route.fulfill({ response, json: { ...body, data: { ...body.data, codesLeft: left.shift() ?? 0 } } });
+  });
+  await signInAs(page, DEMO_CUSTOMER);
+  await expect(page).toHaveURL(/\/account\/home$/);
+  await page.goto('/account/transfer');
+  await waitForHydration(page);
+  await page.getByLabel('Recipient name').fill('Pat Payee');
+  await page.getByLabel('Account number').fill('1234567897');
+  await page.getByLabel('Routing number').fill('021000021');
+  await page.getByLabel('Bank name').fill('Other Bank');
+  await page.getByLabel('Amount (USD)').fill('10');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('We can send you 1 more IMS code this hour, counting a new one after going back to change the payment.')).toBeVisible();
+  await checkA11y();
+  await page.getByRole('button', { name: 'Send a new code' }).click();
+  await expect(page.getByText(/^This is the last IMS code we can send you this hour/)).toBeVisible();
+  await expect(page.getByText(/more IMS code/)).toHaveCount(0);
+  await checkA11y();
+});

@@ -13,6 +13,15 @@ import { TextField } from './form';
 // The IMS code as every payment contract takes it: 'Please enter IMS code', then six digits.
 const ZCode = z.object({ paymentPin: ZPaymentPin });
 
+/** From how few codes left in the hour the step says so (ADR 016: TRANSFER_CODES_PER_HOUR). */
+const CODES_LEFT_TOLD = 2;
+
+/** Going back and continuing again asks for a new code too: the customer learns it before the last one. */
+const codesLeftText = (left: number) =>
+  left === 0
+    ? 'This is the last IMS code we can send you this hour: going back to change the payment, or asking for a new code, will have to wait.'
+    : `We can send you ${left} more IMS code${left === 1 ? '' : 's'} this hour, counting a new one after going back to change the payment.`;
+
 /**
  * The approval step of a payment by emailed code (a transfer, a wire, a standing order's mandate, a
  * bulk batch): the summary of exactly what the code approves, the IMS code, Back, the submit and
@@ -40,7 +49,8 @@ export function PaymentCodeStep({
   rows: Array<[string, string]>;
   /** Shown under the summary, before the code: what the bank found about the payee (ADR 029). */
   notice?: ReactNode;
-  code: { sentTo: string; expiresAt: string };
+  /** `codesLeft`: how many more the hour allows (absent where the bank does not limit them). */
+  code: { sentTo: string; expiresAt: string; codesLeft?: number | undefined };
   /** What the code works for, ending the hint: "works only for this transfer". */
   approves: string;
   submitLabel: string;
@@ -102,6 +112,7 @@ export function PaymentCodeStep({
         }}
       />
       <div aria-live="polite">{error ? <Alert tone="error">{error.message}</Alert> : null}</div>
+      {code.codesLeft !== undefined && code.codesLeft <= CODES_LEFT_TOLD ? <p className="text-sm text-slate-700">{codesLeftText(code.codesLeft)}</p> : null}
       <div className="flex flex-wrap gap-3">
         <Button variant="secondary" onClick={onBack} disabled={busy}>
           Back
