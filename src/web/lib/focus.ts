@@ -36,6 +36,13 @@ function focusRowAction(row: Element | null | undefined): boolean {
   return [...buttons, ...others].some((element) => focusIfUsable(element));
 }
 
+/** A row on the page whose buttons are all disabled for now (its list is busy). */
+function onlyDisabledButtons(row: Element | null | undefined): boolean {
+  if (!row?.isConnected) return false;
+  const buttons = row.querySelectorAll('button');
+  return buttons.length > 0 && row.querySelector('button:not([disabled])') === null;
+}
+
 /**
  * The row itself, when it stayed on the page but its action went with the change (a failed job
  * retried under "All" is now waiting, with no Retry): the reader stays on that row, which reads
@@ -112,12 +119,13 @@ export function restoreFocus(origin: FocusOrigin, { watchMs = 600 }: { watchMs?:
   const check = () => {
     if (location.href !== origin.href) return;
     const { trigger, row, rows, index, sections } = origin;
-    // The button pressed is still there but not enabled again yet (the busy state renders a moment
-    // after the call ends): wait for it rather than pick another place.
-    const waiting = !!trigger?.isConnected && trigger.matches(':disabled') && Date.now() < deadline;
-    if (focusLost() && !waiting) {
-      const siblings = rows?.isConnected ? Array.from(rows.children) : [];
-      const replacement = siblings.length > 0 ? siblings[Math.min(index, siblings.length - 1)] : null;
+    const siblings = rows?.isConnected ? Array.from(rows.children) : [];
+    const replacement = siblings.length > 0 ? siblings[Math.min(index, siblings.length - 1)] : null;
+    // The button pressed, or the row that took its row's place, is there but not enabled again yet
+    // (a list disables its buttons while a call runs, and the busy state renders a moment after the
+    // call ends): wait for it rather than pick another place (the section's heading).
+    const waiting = (!!trigger?.isConnected && trigger.matches(':disabled')) || onlyDisabledButtons(row) || onlyDisabledButtons(replacement);
+    if (focusLost() && !(waiting && Date.now() < deadline)) {
       void (
         focusIfUsable(trigger) ||
         focusRowAction(row) ||
