@@ -504,6 +504,9 @@ describe('the monthly job', () => {
       expect(first.months).toContain('2026-10');
       expect(first.queued).toBe(1);
       expect(await stored()).toEqual([{ period: '2026-10', account_kind: 'checking', issued_at: new Date('2026-11-01T04:30:00Z'), closing_cents: 30_000 }]);
+      // The statement says when it was issued on the bank's clock, as its period does.
+      const october = await app.database.db.selectFrom('statements').select('pdf').where('period', '=', '2026-10').executeTakeFirstOrThrow();
+      expect(textOf(october.pdf)).toMatch(/Issued\s+1 November 2026 at 00:30 \(America\/New_York\)/);
       // An hour later: nothing new, nothing made twice.
       expect(await run('2026-11-01T05:30:00Z')).toEqual({ months: [], queued: 0 });
       expect(await stored()).toHaveLength(1);

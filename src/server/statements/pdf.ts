@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { formatCents } from '../../shared/money';
 import { assert } from '../lib/errors';
+import { bankDateTime } from '../lib/bank-time';
 import type { StatementFigures } from './content';
 
 /** Everything printed on a statement; the figures were checked against the ledger (content.ts). */
@@ -135,7 +136,7 @@ function drawHeader(doc: Doc, input: StatementDocument): void {
   label('Account', `${accountName} ${input.accountNumber}`, top + 15);
   label('Period', `${input.periodLabel} (${input.timeZone})`, top + 30);
   label('Statement ID', input.statementId ?? 'none: interim statements are not signed or kept', top + 45);
-  label('Issued', `${input.issuedAt.toISOString().replace('T', ' ').slice(0, 19)} UTC`, top + 60);
+  label('Issued', bankDateTime(input.issuedAt, input.timeZone), top + 60);
   doc.y = top + 85;
 }
 
