@@ -41,7 +41,16 @@ const NOTHING = 'Choose a CSV file or paste your payments';
 const PROBLEMS_LISTED_MAX = 10;
 
 const centsOf = (row: Row) => dollarsToCents(row.amount ?? '');
-const totalOf = (rows: Row[]) => rows.reduce((sum, row) => sum + Math.max(0, centsOf(row) ?? 0), 0);
+/** The rows' total, or null while any amount is not a payable sum (a partial total would mislead). */
+const totalOf = (rows: Row[]) => {
+  let total = 0;
+  for (const row of rows) {
+    const cents = centsOf(row);
+    if (cents === null || cents <= 0) return null;
+    total += cents;
+  }
+  return total;
+};
 
 /**
  * The bulk payment journey: a CSV file (or pasted rows) is read here and previewed with each row's
@@ -181,11 +190,18 @@ export function BulkPaymentFlow() {
     const local = checkBulkRows(preview.rows);
     const errors = [...(local.ok ? [] : local.errors), ...serverErrors];
     const sendError = approve.error && serverErrors.length === 0 ? approve.error.message : null;
+    const total = totalOf(preview.rows);
     return (
       <div className="space-y-4">
         <p className="text-slate-800">
-          <strong>{formatNumber(preview.rows.length)}</strong> payment{preview.rows.length === 1 ? '' : 's'} from your {preview.from} account, total{' '}
-          <strong>{formatCents(totalOf(preview.rows))}</strong>.
+          <strong>{formatNumber(preview.rows.length)}</strong> payment{preview.rows.length === 1 ? '' : 's'} from your {preview.from} account
+          {total === null ? (
+            <>: the total is shown once every amount is correct.</>
+          ) : (
+            <>
+              , total <strong>{formatCents(total)}</strong>.
+            </>
+          )}
         </p>
         <div aria-live="polite">
           {errors.length > 0 ? (
