@@ -308,11 +308,19 @@ describe('drastic actions', () => {
     expect(json(blocked).data.isBlocked).toBe(true);
     const lift = await call('PUT', `/api/user/admin/${customer.userId}`, edit(false));
     expect(lift.statusCode).toBe(202);
-    expect(json(lift).message).toBe('User updated successfully - awaiting approval by a second staff member');
+    expect(json(lift).message).toBe('Lifting the block requested - awaiting approval by a second staff member');
     expect((await me(customer.token)).isBlocked).toBe(true);
     const approved = await approveAsSecondStaff(ctx, json(lift).data.approvalId);
     expect(approved.statusCode).toBe(200);
     expect((await me(customer.token)).isBlocked).toBe(false);
+
+    // Blocked again, then lifted in an edit that changes the phone too: the phone is changed now, and the message says only the lift waits.
+    expect((await call('PUT', `/api/user/admin/${customer.userId}`, edit(true))).statusCode).toBe(200);
+    const phoned = await call('PUT', `/api/user/admin/${customer.userId}`, { ...edit(false), phone: '+1 202 555 0142' });
+    expect(phoned.statusCode).toBe(202);
+    expect(json(phoned).message).toBe('User updated, except lifting the block - awaiting approval by a second staff member');
+    const after = json(await ctx.app.inject({ method: 'GET', url: `/api/user/admin/${customer.userId}`, headers: bearer(admin) })).data;
+    expect({ phone: after.phone, isBlocked: after.isBlocked }).toEqual({ phone: '+12025550142', isBlocked: true });
   });
 
   it('closing a customer with history waits; approved, it closes', async () => {

@@ -300,7 +300,12 @@ export async function updateCustomer(ctx: ActorContext, id: string, requested: U
     const summary = [lift.isAccountDisabled === false ? 'Re-enable online banking access' : '', lift.isBlocked === false ? 'Lift the block on payments' : '']
       .filter(Boolean)
       .join(' and ');
-    return requestApproval(ctx, { kind, customerId: id, summary, payload: { ...lift } }, null, USER_UPDATED_MESSAGE);
+    // What the staff member is told says what was done now and what waits, not "updated" alone.
+    const waits = [lift.isAccountDisabled === false ? 're-enabling access' : '', lift.isBlocked === false ? 'lifting the block' : '']
+      .filter(Boolean)
+      .join(' and ');
+    const asked = change.changed.length > 0 ? `User updated, except ${waits}` : `${waits.charAt(0).toUpperCase()}${waits.slice(1)} requested`;
+    return requestApproval(ctx, { kind, customerId: id, summary, payload: { ...lift } }, null, asked);
   }
   return { data: await toAdminUserDto(ctx.db, change.after), message: USER_UPDATED_MESSAGE };
 }
