@@ -15,7 +15,17 @@ function Change({ value }: { value: unknown }) {
       {entries.map(([key, item]) => (
         <div key={key} className="flex flex-wrap gap-1">
           <dt className="font-semibold text-slate-800">{key}:</dt>
-          <dd className="break-all text-slate-900">{typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item)}</dd>
+          <dd className="break-all text-slate-900">
+            {Array.isArray(item) && item.every((part) => typeof part !== 'object' || part === null) ? (
+              item.map(String).join(', ')
+            ) : typeof item === 'object' && item !== null ? (
+              <div className="border-l-2 border-slate-200 pl-2">
+                <Change value={item} />
+              </div>
+            ) : (
+              String(item)
+            )}
+          </dd>
         </div>
       ))}
     </dl>
