@@ -29,7 +29,7 @@ test.describe('admin back office', () => {
     await expect(page.getByRole('table', { name: 'Transfers per day, last 30 days' })).toBeVisible();
     await noToasts(page);
     await checkA11y();
-    // "Today's journal entries" opens the journal filtered to today's bookings (the UTC day, as counted).
+    // "Today's journal entries" opens the journal filtered to today's bookings (the bank's day, UTC here, as counted).
     await page.getByRole('link', { name: "Today's journal entries" }).click();
     await expect(page).toHaveURL(/\/admin\/journal\?bookedFrom=[0-9-]+T00%3A00%3A00\.000Z&bookedTo=/);
     await expect(page.getByRole('form', { name: 'Filter the journal' }).getByLabel('Booked from')).not.toHaveValue('');

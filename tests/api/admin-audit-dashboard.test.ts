@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '../../src/server/audit/audit';
 import { inTransaction } from '../../src/server/db/transaction';
+import { ensureBankAccounts } from '../../src/server/ledger/accounts';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { adminToken, bearer, createCustomer, createTestApp, json, submitKyc, type TestContext, staffCall } from '../support/app';
 
@@ -268,7 +269,14 @@ describe('GET /api/admin/dashboard', () => {
       where kind in ('transfer', 'wire', 'internal', 'standing_order') and booked_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`.execute(
       db,
     );
-    expect(data.transfersToday).toEqual({ count: todays.rows[0]!.n, volumeCents: Number(todays.rows[0]!.v) });
+    const todayUtc = new Date().toISOString().slice(0, 10);
+    expect(data.timeZone).toBe('UTC');
+    expect(data.transfersToday).toEqual({
+      count: todays.rows[0]!.n,
+      volumeCents: Number(todays.rows[0]!.v),
+      from: `${todayUtc}T00:00:00.000Z`,
+      to: new Date(Date.parse(`${todayUtc}T00:00:00.000Z`) + 86_400_000).toISOString(),
+    });
     expect(data.transfersToday.count).toBeGreaterThanOrEqual(3);
     expect(data.transfersToday.volumeCents).toBeGreaterThanOrEqual(37_050);
 
@@ -295,9 +303,59 @@ describe('GET /api/admin/dashboard', () => {
 
     expect(data.transferVolume).toHaveLength(30);
     const today = new Date().toISOString().slice(0, 10);
-    expect(data.transferVolume.at(-1)).toEqual({ date: today, ...data.transfersToday });
+    expect(data.transferVolume.at(-1)).toEqual({ date: today, count: data.transfersToday.count, volumeCents: data.transfersToday.volumeCents });
     const dates = data.transferVolume.map((day: { date: string }) => day.date);
     expect(new Set(dates).size).toBe(30);
     expect(dates).toEqual([...dates].sort());
+  });
+});
+
+describe("the dashboard's days are the bank's", () => {
+  it('counts by the day in BANK_TIMEZONE: a transfer at 02:00 UTC belongs to the evening before in New York', async () => {
+    const now = new Date('2026-11-10T15:00:00Z');
+    const app = await createTestApp({ clock: { now: () => now }, seedDemo: false, env: { BANK_TIMEZONE: 'America/New_York' } });
+    try {
+      await ensureBankAccounts(app.database.db);
+      const customer = await createCustomer(app);
+      const checking = await app.database.db
+        .selectFrom('ledger_accounts')
+        .select('id')
+        .where('owner_id', '=', customer.userId)
+        .where('kind', '=', 'checking')
+        .executeTakeFirstOrThrow();
+      const operations = await bankAccountId(app.database.db, 'bank_operations');
+      const transfer = (cents: number, at: string) =>
+        inTransaction(app.database.db, (trx) =>
+          postEntries(
+            trx,
+            [
+              {
+                kind: 'internal',
+                description: `Booked at ${at}`,
+                authorId: null,
+                postings: [
+                  { accountId: checking.id, amountCents: cents },
+                  { accountId: operations, amountCents: -cents },
+                ],
+              },
+            ],
+            { now: new Date(at) },
+          ),
+        );
+      await transfer(100, '2026-11-10T02:00:00Z'); // 21:00 on 9 November in New York
+      await transfer(250, '2026-11-10T14:00:00Z'); // 09:00 on 10 November
+      // No demo data here (it would book today): a staff member of the finance role reads the dashboard.
+      const token = await adminToken(app, { role: 'finance' });
+      const answer = await app.app.inject({ method: 'GET', url: '/api/admin/dashboard', headers: bearer(token) });
+      expect(answer.statusCode, answer.body).toBe(200);
+      const data = json(answer).data;
+      expect(data.timeZone).toBe('America/New_York');
+      // New York's 10 November runs from 05:00 UTC to 05:00 UTC the next day: the journal link's range.
+      expect(data.transfersToday).toEqual({ count: 1, volumeCents: 250, from: '2026-11-10T05:00:00.000Z', to: '2026-11-11T05:00:00.000Z' });
+      expect(data.transferVolume.at(-1)).toEqual({ date: '2026-11-10', count: 1, volumeCents: 250 });
+      expect(data.transferVolume.at(-2)).toEqual({ date: '2026-11-09', count: 1, volumeCents: 100 });
+    } finally {
+      await app.close();
+    }
   });
 });

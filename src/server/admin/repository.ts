@@ -38,22 +38,22 @@ export async function dashboardFigures(db: DB): Promise<DashboardFigures> {
 }
 
 export interface DayTotal {
-  /** YYYY-MM-DD (UTC). */
+  /** YYYY-MM-DD: the bank's date (BANK_TIMEZONE). */
   date: string;
   count: number;
   volumeCents: number;
 }
 
-/** Entries of these kinds booked from `from` (until `until`, when given), counted and summed per UTC day. */
-export async function entryTotalsByDay(db: DB, kinds: readonly string[], from: Date, until?: Date): Promise<DayTotal[]> {
-  const result = await sql<{ day: Date; count: number; volume: string }>`
-    select date_trunc('day', booked_at, 'UTC') as day, count(*)::int as count, coalesce(sum(amount), 0)::bigint as volume
+/** Entries of these kinds booked from `from` (until `until`, when given), counted and summed per bank day in `zone`. */
+export async function entryTotalsByDay(db: DB, kinds: readonly string[], zone: string, from: Date, until?: Date): Promise<DayTotal[]> {
+  const result = await sql<{ day: string; count: number; volume: string }>`
+    select to_char(booked_at at time zone ${zone}, 'YYYY-MM-DD') as day, count(*)::int as count, coalesce(sum(amount), 0)::bigint as volume
     from journal_entries
     where kind in (${sql.join(kinds.map((kind) => sql`${kind}`))})
       and booked_at >= ${from.toISOString()}::timestamptz
       ${until ? sql`and booked_at < ${until.toISOString()}::timestamptz` : sql``}
     group by 1`.execute(db);
-  return result.rows.map((row) => ({ date: new Date(row.day).toISOString().slice(0, 10), count: row.count, volumeCents: Number(row.volume) }));
+  return result.rows.map((row) => ({ date: row.day, count: row.count, volumeCents: Number(row.volume) }));
 }
 
 export interface GeneralLedgerSnapshot {

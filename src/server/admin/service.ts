@@ -4,6 +4,7 @@ import type { ActorContext, AppContext } from '../context';
 import type { DB } from '../db/database';
 import { verifyBooks } from '../anchors/verify';
 import type { Outcome } from '../lib/outcome';
+import { bankDate, bankDayRange, previousDate } from '../lib/bank-time';
 import * as repository from './repository';
 
 // The back office's reports: the dashboard and the general ledger, with its verification.
@@ -16,14 +17,13 @@ export const SERIES_DAYS = 30;
  */
 export const TRANSFER_KINDS = ['transfer', 'wire', 'internal', 'standing_order'] as const;
 
-const DAY_MS = 86_400_000;
-const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 type Totals = { count: number; volumeCents: number };
 
 /**
  * Closed days never change (entries are append-only and their booking time is set when they are
- * posted), so their totals are read once per database and kept. A day counts as closed a few
- * minutes after midnight UTC, once no transaction that booked on it can still be committing.
+ * posted), so their totals are read once per database and kept. Days are the bank's
+ * (BANK_TIMEZONE), as statements and daily caps count them; a day counts as closed a few minutes
+ * after its midnight, once no transaction that booked on it can still be committing.
  */
 const closedDays = new WeakMap<DB, Map<string, Totals>>();
 const CLOSED_AFTER_MS = 5 * 60 * 1000;
@@ -34,25 +34,25 @@ const CLOSED_AFTER_MS = 5 * 60 * 1000;
  * once and kept, and only the last few minutes are read on each request (at a million customers a
  * day holds tens of thousands of transfers). `until`: everything booked before it is in `totals`.
  */
-const settledToday = new WeakMap<DB, { until: number; totals: Map<string, Totals> }>();
+const settledToday = new WeakMap<DB, { zone: string; until: number; totals: Map<string, Totals> }>();
 
 const addTotals = (one: Totals | undefined, other: Totals | undefined): Totals => ({
   count: (one?.count ?? 0) + (other?.count ?? 0),
   volumeCents: (one?.volumeCents ?? 0) + (other?.volumeCents ?? 0),
 });
 
-async function openDayTotals(db: DB, firstOpenDay: number, now: Date): Promise<Map<string, Totals>> {
+async function openDayTotals(db: DB, zone: string, firstOpenDay: number, now: Date): Promise<Map<string, Totals>> {
   let settled = settledToday.get(db);
-  // A new day, or a clock set back (tests): start again from the first open day.
-  if (!settled || settled.until < firstOpenDay || settled.until > now.getTime()) {
-    settled = { until: firstOpenDay, totals: new Map() };
+  // A new day, a clock set back (tests) or another zone: start again from the first open day.
+  if (!settled || settled.zone !== zone || settled.until < firstOpenDay || settled.until > now.getTime()) {
+    settled = { zone, until: firstOpenDay, totals: new Map() };
     settledToday.set(db, settled);
   }
   const settleUntil = now.getTime() - CLOSED_AFTER_MS;
   if (settled.until < settleUntil) {
     const base = settled;
     const since = base.until;
-    const more = await repository.entryTotalsByDay(db, TRANSFER_KINDS, new Date(since), new Date(settleUntil));
+    const more = await repository.entryTotalsByDay(db, TRANSFER_KINDS, zone, new Date(since), new Date(settleUntil));
     // Another request may have settled meanwhile: only one adds each stretch of time.
     if (settledToday.get(db) === base && base.until === since) {
       for (const { date, ...day } of more) base.totals.set(date, addTotals(base.totals.get(date), day));
@@ -62,40 +62,45 @@ async function openDayTotals(db: DB, firstOpenDay: number, now: Date): Promise<M
   const snapshot = settledToday.get(db) ?? settled;
   const { until } = snapshot;
   const totals = new Map(snapshot.totals);
-  for (const { date, ...day } of await repository.entryTotalsByDay(db, TRANSFER_KINDS, new Date(until))) totals.set(date, addTotals(totals.get(date), day));
+  for (const { date, ...day } of await repository.entryTotalsByDay(db, TRANSFER_KINDS, zone, new Date(until)))
+    totals.set(date, addTotals(totals.get(date), day));
   return totals;
 }
 
-async function transferSeries(db: DB, now: Date): Promise<DashboardDay[]> {
-  const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const days = Array.from({ length: SERIES_DAYS }, (_, index) => todayStart - (SERIES_DAYS - 1 - index) * DAY_MS);
+async function transferSeries(db: DB, zone: string, now: Date): Promise<DashboardDay[]> {
+  const dates = [bankDate(now, zone)];
+  while (dates.length < SERIES_DAYS) dates.unshift(previousDate(dates[0] as string));
+  const ranges = new Map(dates.map((date) => [date, bankDayRange(date, zone)]));
+  const rangeOf = (date: string) => ranges.get(date) as { from: Date; to: Date };
   const cache = closedDays.get(db) ?? new Map<string, Totals>();
   closedDays.set(db, cache);
+  const cacheKey = (date: string) => `${zone} ${date}`;
 
-  const isClosed = (start: number) => start + DAY_MS + CLOSED_AFTER_MS <= now.getTime();
-  const missing = days.filter((start) => isClosed(start) && !cache.has(utcDay(start)));
+  const isClosed = (date: string) => rangeOf(date).to.getTime() + CLOSED_AFTER_MS <= now.getTime();
+  const missing = dates.filter((date) => isClosed(date) && !cache.has(cacheKey(date)));
   if (missing.length > 0) {
-    const totals = await repository.entryTotalsByDay(db, TRANSFER_KINDS, new Date(Math.min(...missing)), new Date(Math.max(...missing) + DAY_MS));
+    const totals = await repository.entryTotalsByDay(db, TRANSFER_KINDS, zone, rangeOf(missing[0] as string).from, rangeOf(missing.at(-1) as string).to);
     const found = new Map(totals.map(({ date, ...day }) => [date, day]));
-    for (const start of missing) cache.set(utcDay(start), found.get(utcDay(start)) ?? { count: 0, volumeCents: 0 });
+    for (const date of missing) cache.set(cacheKey(date), found.get(date) ?? { count: 0, volumeCents: 0 });
   }
   // Today (and yesterday during the first minutes after midnight): settled totals plus the last minutes.
-  const openDays = days.filter((start) => !isClosed(start));
-  const live = openDays.length > 0 ? await openDayTotals(db, Math.min(...openDays), now) : new Map<string, Totals>();
-  return days.map((start) => {
-    const date = utcDay(start);
-    return { date, ...(live.get(date) ?? cache.get(date) ?? { count: 0, volumeCents: 0 }) };
-  });
+  const openDays = dates.filter((date) => !isClosed(date));
+  const live = openDays.length > 0 ? await openDayTotals(db, zone, rangeOf(openDays[0] as string).from.getTime(), now) : new Map<string, Totals>();
+  return dates.map((date) => ({ date, ...(live.get(date) ?? cache.get(cacheKey(date)) ?? { count: 0, volumeCents: 0 }) }));
 }
 
 /** The figures a back office starts its day with. */
 export async function getDashboard(ctx: AppContext): Promise<AdminDashboard> {
-  const [figures, transferVolume] = await Promise.all([repository.dashboardFigures(ctx.db), transferSeries(ctx.db, ctx.clock.now())]);
+  const zone = ctx.config.timeZone;
+  const now = ctx.clock.now();
+  const [figures, transferVolume] = await Promise.all([repository.dashboardFigures(ctx.db), transferSeries(ctx.db, zone, now)]);
   const today = transferVolume[transferVolume.length - 1] ?? { count: 0, volumeCents: 0 };
+  const day = bankDayRange(bankDate(now, zone), zone);
   return {
     customers: figures.customers,
     depositsHeldCents: figures.depositsHeldCents,
-    transfersToday: { count: today.count, volumeCents: today.volumeCents },
+    transfersToday: { count: today.count, volumeCents: today.volumeCents, from: day.from.toISOString(), to: day.to.toISOString() },
+    timeZone: zone,
     pendingKycReviews: figures.pendingKyc,
     pendingLoanApplications: figures.pendingLoans,
     newContactMessages: figures.newMessages,

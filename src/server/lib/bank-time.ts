@@ -6,20 +6,33 @@
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function partsFormatter(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
+/** One Intl formatter per use and zone, made once (making one costs far more than using it). */
+function formatterFor(use: 'parts' | 'readable', zone: string): Intl.DateTimeFormat {
+  const key = `${use} ${zone}`;
+  let formatter = formatters.get(key);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(zone, formatter);
+    formatter =
+      use === 'parts'
+        ? new Intl.DateTimeFormat('en-US', {
+            timeZone: zone,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+            hour: '2-digit',
+            minute: '2-digit',
+            second: '2-digit',
+          })
+        : new Intl.DateTimeFormat('en-GB', {
+            timeZone: zone,
+            day: 'numeric',
+            month: 'long',
+            year: 'numeric',
+            hour: '2-digit',
+            minute: '2-digit',
+            hourCycle: 'h23',
+          });
+    formatters.set(key, formatter);
   }
   return formatter;
 }
@@ -27,7 +40,7 @@ function partsFormatter(zone: string): Intl.DateTimeFormat {
 /** True for a zone name this runtime knows ("UTC", "Europe/Berlin", "America/New_York"...). */
 export function isTimeZone(zone: string): boolean {
   try {
-    partsFormatter(zone);
+    formatterFor('parts', zone);
     return true;
   } catch {
     return false;
@@ -37,7 +50,7 @@ export function isTimeZone(zone: string): boolean {
 /** The wall-clock fields of an instant in a zone. */
 function wallClock(instant: Date, zone: string): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
   const fields = Object.fromEntries(
-    partsFormatter(zone)
+    formatterFor('parts', zone)
       .formatToParts(instant)
       .map((part) => [part.type, part.value]),
   );
@@ -60,27 +73,12 @@ function offsetMs(instant: Date, zone: string): number {
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
-const readable = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * An instant as a person reads it on the bank's clock, the zone named: "29 November 2026 at 08:25
  * (UTC)". What emails and notices say, so their times match the statements' (which name the zone too).
  */
 export function bankDateTime(instant: Date, zone: string): string {
-  let formatter = readable.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-GB', {
-      timeZone: zone,
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    readable.set(zone, formatter);
-  }
-  return `${formatter.format(instant)} (${zone})`;
+  return `${formatterFor('readable', zone).format(instant)} (${zone})`;
 }
 
 /** The bank's date (YYYY-MM-DD) at an instant. */
@@ -112,6 +110,13 @@ export function startOfBankDay(date: string, zone: string): Date {
 export function nextDate(date: string): string {
   const moved = new Date(`${date}T00:00:00Z`);
   moved.setUTCDate(moved.getUTCDate() + 1);
+  return moved.toISOString().slice(0, 10);
+}
+
+/** The calendar date before a YYYY-MM-DD date. */
+export function previousDate(date: string): string {
+  const moved = new Date(`${date}T00:00:00Z`);
+  moved.setUTCDate(moved.getUTCDate() - 1);
   return moved.toISOString().slice(0, 10);
 }
 

@@ -18,7 +18,7 @@ import { inTransaction } from '../db/transaction';
 import { sealPending } from '../ledger/sealer';
 import { uuidv7 } from '../ledger/uuid';
 import { notify } from '../notifications/service';
-import { bankDate, bankMonth, bankMonthRange, nextDate, previousMonth, startOfBankDay } from '../lib/bank-time';
+import { bankDate, bankMonth, bankMonthRange, nextDate, previousDate, previousMonth, startOfBankDay } from '../lib/bank-time';
 import { AppError, assert, badRequest, conflict, notFound } from '../lib/errors';
 import { findSigningKey, listSigningKeys, registerSigningKey } from '../signing/repository';
 import { verifySignature } from '../signing/keys';
@@ -61,7 +61,6 @@ function monthState(month: string, now: Date, zone: string): MonthState {
 
 const dayLabel = (date: string) =>
   new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
-const previousDate = (date: string) => new Date(new Date(`${date}T00:00:00Z`).getTime() - 86_400_000).toISOString().slice(0, 10);
 const sha256Hex = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const customerNameOf = (account: repository.StatementAccount) => `${account.firstName} ${account.lastName}`.trim();
 const verifyUrlOf = (ctx: Pick<AppContext, 'config'>) => `${ctx.config.publicUrl}${routes.verifyStatement.path}`;

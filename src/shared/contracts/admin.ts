@@ -187,8 +187,8 @@ export const ZAuditFiltersAnswer = envelope(ZAuditFilters);
 const cents = z.number().int();
 
 export const ZDashboardDay = z.object({
-  /** YYYY-MM-DD (UTC). */
-  date: z.string().describe('YYYY-MM-DD, a UTC day.'),
+  /** YYYY-MM-DD: a day of the bank's calendar (BANK_TIMEZONE). */
+  date: z.string().describe("YYYY-MM-DD, a day of the bank's calendar (its time zone, `timeZone`)."),
   count: z.number().int().describe('Transfers, wires, moves between own accounts and standing-order payments booked that day.'),
   volumeCents: cents.describe('Their total, in integer cents.'),
 });
@@ -198,13 +198,19 @@ export const ZAdminDashboard = z.object({
   customers: z.number().int().describe('Open customers.'),
   depositsHeldCents: cents.describe('What the bank holds for customers, in integer cents.'),
   transfersToday: z
-    .object({ count: z.number().int(), volumeCents: cents.describe('In integer cents.') })
-    .describe("Today's (UTC) transfers, wires, moves between own accounts and standing-order payments."),
+    .object({
+      count: z.number().int(),
+      volumeCents: cents.describe('In integer cents.'),
+      from: z.string().describe("The instant the bank's day began (ISO 8601)."),
+      to: z.string().describe('The instant it ends (ISO 8601): the journal lists its entries between the two.'),
+    })
+    .describe("Today's transfers, wires, moves between own accounts and standing-order payments (the bank's day)."),
+  timeZone: z.string().describe("The bank's time zone (BANK_TIMEZONE): the zone of its days."),
   pendingKycReviews: z.number().int(),
   pendingLoanApplications: z.number().int(),
   newContactMessages: z.number().int().describe('Contact messages nobody has opened yet.'),
   /** The last 30 days, oldest first, every day present (zero when nothing moved). */
-  transferVolume: z.array(ZDashboardDay).describe('The last 30 days (UTC), oldest first, every day present (zero when nothing moved).'),
+  transferVolume: z.array(ZDashboardDay).describe("The bank's last 30 days, oldest first, every day present (zero when nothing moved)."),
 });
 export type AdminDashboard = z.infer<typeof ZAdminDashboard>;
 

@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
 import type { AdminDashboard } from '../../../../shared/contracts/admin';
-import { addDays } from '../../../../shared/dates';
 import { formatCents, formatNumber } from '../../../lib/format';
 import { paths } from '../../../paths';
 import type { StaffPage } from '../../../../shared/staff-roles';
@@ -19,8 +18,6 @@ interface Figure {
 /** The back office's morning numbers, each leading to the list that explains it. */
 export function DashboardFigures({ data }: { data: AdminDashboard }) {
   const mayOpen = useMayOpen();
-  // The server's UTC day (the series ends today), so the link does not depend on the browser's clock.
-  const today = data.transferVolume[data.transferVolume.length - 1]?.date;
   const figures: Figure[] = [
     { page: 'adminUsers', label: 'Customers', value: formatNumber(data.customers), to: paths.adminUsers, linkText: 'All customers' },
     {
@@ -35,12 +32,10 @@ export function DashboardFigures({ data }: { data: AdminDashboard }) {
       page: 'adminJournal',
       label: "Today's transfers",
       value: formatNumber(data.transfersToday.count),
-      detail: `${formatCents(data.transfersToday.volumeCents)} moved (UTC day)`,
-      // Today's UTC day by booking time, as the count is; the journal cannot narrow to the transfer
-      // kinds together, so it lists all of today's entries.
-      to: today
-        ? `${paths.adminJournal}?${new URLSearchParams({ bookedFrom: `${today}T00:00:00.000Z`, bookedTo: `${addDays(today, 1)}T00:00:00.000Z` }).toString()}`
-        : paths.adminJournal,
+      detail: `${formatCents(data.transfersToday.volumeCents)} moved (the bank's day, ${data.timeZone})`,
+      // The bank's day by booking time, as the count is (the server's instants, not the browser's
+      // clock); the journal cannot narrow to the transfer kinds together, so it lists all its entries.
+      to: `${paths.adminJournal}?${new URLSearchParams({ bookedFrom: data.transfersToday.from, bookedTo: data.transfersToday.to }).toString()}`,
       linkText: "Today's journal entries",
     },
     { page: 'adminKyc', label: 'Pending KYC reviews', value: formatNumber(data.pendingKycReviews), to: paths.adminKyc, linkText: 'Identity reviews' },
