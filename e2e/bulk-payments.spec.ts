@@ -98,6 +98,8 @@ for (const width of [375, 1280]) {
     await expect(table.getByRole('row', { name: /^2 / }).getByRole('cell', { name: 'Amount can have at most 2 decimal places' })).toBeVisible();
     await expectReadsWhole(table, width);
     await expect(page.getByRole('button', { name: 'Send for approval' })).toBeDisabled();
+    // No total while an amount cannot be read: a partial sum would look like what is about to be paid.
+    await expect(page.getByText('2 payments from your checking account: the total is shown once every amount is correct.')).toBeVisible();
     await checkA11y();
     await page.getByRole('button', { name: 'Choose another file' }).click();
 
