@@ -7,7 +7,11 @@ export interface Crumb {
   to?: string;
 }
 
-/** "Home / Users / name / Edit" as an ordered list; the current page is marked for screen readers. */
+/**
+ * "Home / Users / name / Edit" as an ordered list; the current page is marked for screen readers.
+ * Only on pages below one of the menu's pages (a customer, a journal entry): a page the menu opens
+ * is marked there, and a trail of "Home / Journal" would repeat it.
+ */
 export function Breadcrumb({ trail }: { trail: Crumb[] }) {
   return (
     <nav aria-label="Breadcrumb" className="text-sm text-slate-700">

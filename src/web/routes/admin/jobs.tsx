@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { JOB_STATE_LABELS, type JobDto } from '../../../shared/contracts/queues';
 import { Alert } from '../../components/ui/alert';
-import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { PageTitle } from '../../components/ui/card';
 import { DataTable, type DataColumn } from '../../components/ui/data-table';
@@ -14,7 +13,6 @@ import { errorMessage } from '../../lib/api';
 import { formatDate, formatNumber } from '../../lib/format';
 import { choiceParam, listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch } from '../../lib/query';
-import { paths } from '../../paths';
 import type { Route } from './+types/jobs';
 import { staffPageTitle } from '../../lib/title';
 import { requireStaffPage } from '../../lib/staff-access';
@@ -76,7 +74,6 @@ export default function AdminJobsPage() {
   }));
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'Background jobs' }]} />
       <PageTitle subtitle="Emails waiting to go out, scheduled purges, and jobs that failed: retry a failed job once its cause is fixed.">
         Background jobs
       </PageTitle>

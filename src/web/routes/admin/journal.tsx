@@ -3,7 +3,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert } from '../../components/ui/alert';
-import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { ButtonLink } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { ledgerAccountsQuery } from '../../features/books/api/list-accounts';
@@ -47,7 +46,6 @@ export default function AdminJournalPage() {
 
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'Journal' }]} />
       <PageTitle subtitle="Every entry on every account, the bank's own included, newest first">Journal</PageTitle>
       {/* On a phone the filters fold away behind one button (with the count in force), so the entries come first. */}
       <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">

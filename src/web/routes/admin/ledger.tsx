@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Alert } from '../../components/ui/alert';
-import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { DataTable } from '../../components/ui/data-table';
@@ -14,7 +13,6 @@ import { errorMessage } from '../../lib/api';
 import { formatDate, formatNumber } from '../../lib/format';
 import { balanceCents } from '../../features/books/format';
 import { prefetch } from '../../lib/query';
-import { paths } from '../../paths';
 import { staffPageTitle } from '../../lib/title';
 import { requireStaffPage, ROLES, staffMay, useStaffMay } from '../../lib/staff-access';
 
@@ -73,7 +71,6 @@ export default function AdminLedgerPage() {
 
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'General ledger' }]} />
       <PageTitle subtitle="The bank's own accounts, what it holds for customers, and the hash chain">General ledger</PageTitle>
       {error ? <Alert tone="error">{errorMessage(error)}</Alert> : null}
       {isPending ? <p role="status">Loading...</p> : null}

@@ -5,7 +5,6 @@ import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { ZTrialBalanceExportQuery } from '../../../shared/contracts/reports';
 import { Alert } from '../../components/ui/alert';
-import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form';
@@ -22,7 +21,6 @@ import { contractResolver, fieldError } from '../../lib/form';
 import { formatDate, formatNumber } from '../../lib/format';
 import { listSearch, pageParam, searchOf } from '../../lib/list-params';
 import { prefetch, queryClient } from '../../lib/query';
-import { paths } from '../../paths';
 import type { Route } from './+types/reports';
 import { staffPageTitle } from '../../lib/title';
 import { requireStaffPage } from '../../lib/staff-access';
@@ -144,7 +142,6 @@ export default function AdminReportsPage() {
 
   return (
     <div className="space-y-6">
-      <Breadcrumb trail={[{ label: 'Home', to: paths.adminDashboard }, { label: 'Reports' }]} />
       <PageTitle subtitle="The trial balance stored at the end of each bank day, and any account's balance at a past date">Reports</PageTitle>
       <Card title="End-of-day trial balance">
         {days.isPending ? (
