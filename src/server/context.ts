@@ -3,7 +3,8 @@ import type { Config } from './config';
 import type { DB, Notices } from './db/database';
 import type { SessionUser } from './db/schema';
 import type { Logger } from './lib/logger';
-import { LedgerWriter } from './ledger/writer';
+import { type Ledger, LedgerWriter } from './ledger/writer';
+import { ledgerAnswers } from './transactions/line';
 import type { Mailer } from './mail/mailer';
 import { type BankSigner, loadBankSigner } from './signing/keys';
 
@@ -17,8 +18,8 @@ export const systemClock: Clock = { now: () => new Date() };
 export interface AppContext {
   /** The database, or the transaction a caller already opened. */
   db: DB;
-  /** The ledger's only writer: every posting goes through it. */
-  ledger: LedgerWriter;
+  /** The ledger's only way in: every posting goes through it (this process's writer, or a cluster primary's). */
+  ledger: Ledger;
   mailer: Mailer;
   clock: Clock;
   config: Config;
@@ -68,6 +69,7 @@ export function createAppContext(dependencies: { config: Config; db: DB; mailer:
       now: () => (dependencies.clock ?? systemClock).now(),
       batchesInFlight: dependencies.config.ledgerBatchesInFlight,
       timeZone: dependencies.config.timeZone,
+      answers: ledgerAnswers,
     }),
   };
 }

@@ -12,6 +12,7 @@ import { createDatabase, type DatabaseHandle, type DB } from './db/database';
 import { describeDatabaseError, isDatabaseUnavailable } from './db/errors';
 import { startJobRunner } from './jobs/runner';
 import { loadCryptoDeposits } from './deposits/service';
+import { ClusterLedger, serveClusterLedger } from './ledger/cluster';
 import { SEAL_INTERVAL_MS, sealAll, sealPending, startSealer } from './ledger/sealer';
 import { readWrittenBy } from './ledger/written';
 import { sealAuditAll, sealAuditPending } from './audit/sealer';
@@ -235,8 +236,11 @@ async function runWorker(config: Config): Promise<void> {
   const log = createLogger(config);
   const database = createDatabase(config.databaseUrl, { log, channels: servingChannels(config) });
   trackPool(database.poolStats);
-  const context = contextFor(config, database, log);
-  // The primary seals what the workers write, reading it back.
+  const own = contextFor(config, database, log);
+  // Customer payments go to the primary's writer, one for the cluster (ledger/cluster.ts).
+  const context: AppContext = { ...own, ledger: new ClusterLedger(own.ledger) };
+  // The primary seals what it wrote from memory; what a worker writes itself (staff entries, bulk
+  // payments) it reads back.
   readWrittenBy('none');
   const app = await buildApp(context, { serveWeb: true, metrics: clusterWorkerMetrics() });
   let closing = false;
@@ -272,6 +276,8 @@ async function runPrimary(config: Config): Promise<void> {
   const instance = await startInstance(config, { poolMax: PRIMARY_POOL_MAX, serves: false });
   const { log } = instance;
   serveClusterMetrics();
+  // One writer for the cluster's customer payments: the workers hand them over (ledger/cluster.ts).
+  serveClusterLedger(instance.context.ledger);
   const workerEnv = { DATABASE_URL: instance.runtime.databaseUrl };
   const startedAt = new Map<number, number>();
   const fork = () => startedAt.set(cluster.fork(workerEnv).id, Date.now());

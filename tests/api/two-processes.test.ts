@@ -14,9 +14,11 @@ import { verifyLedger } from '../../src/server/ledger/verify';
 import { createTestDatabase, valueDate } from '../support/app';
 import { STAFF_TOTP_SECRET, staffSignInOverHttp } from '../support/totp';
 
-// Two app processes on one database, as an operator runs several instances behind a load
-// balancer: payments and staff entries through both at once stay correct (each process has its
-// own ledger writer; the hash chain is sealed after commit, ADR 008).
+// Two app instances on one database, as an operator runs several behind a load balancer:
+// payments and staff entries through both at once stay correct (each instance has its own ledger
+// writer; the hash chain is sealed after commit, ADR 008). The second is a cluster
+// (WEB_CONCURRENCY=2): its workers hand customer payments to its primary's writer over IPC and
+// post staff entries on their own, so three writers touch the same accounts at once.
 const CUSTOMERS = 6;
 const ROUNDS = 25;
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-two-'));
@@ -24,7 +26,7 @@ const servers: ChildProcess[] = [];
 let database: DatabaseHandle;
 let bases: string[] = [];
 
-async function startServer(databaseUrl: string, name: string): Promise<string> {
+async function startServer(databaseUrl: string, name: string, env: Record<string, string> = {}): Promise<string> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
@@ -38,6 +40,7 @@ async function startServer(databaseUrl: string, name: string): Promise<string> {
       NODE_ENV: 'test',
       RATE_LIMITS: 'false',
       ADMIN_TOTP_SECRET: STAFF_TOTP_SECRET,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -55,7 +58,7 @@ async function startServer(databaseUrl: string, name: string): Promise<string> {
 beforeAll(async () => {
   const { url } = await createTestDatabase();
   // The first start migrates and seeds; the second finds it done.
-  bases = [await startServer(url, 'one'), await startServer(url, 'two')];
+  bases = [await startServer(url, 'one'), await startServer(url, 'two', { WEB_CONCURRENCY: '2' })];
   database = createDatabase(url, { max: 4 });
 }, 120_000);
 

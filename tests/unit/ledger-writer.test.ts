@@ -46,7 +46,7 @@ const move = (who: number, cents: number): EntryInput => ({
 
 describe('ledger writer', () => {
   it('isolates a failing request and keeps going', async () => {
-    const writer = ctx.context.ledger;
+    const writer = ctx.context.ledger as LedgerWriter;
     const results = await Promise.allSettled(
       Array.from({ length: 12 }, (_, index) =>
         writer.submit({
@@ -69,7 +69,7 @@ describe('ledger writer', () => {
   });
 
   it('refuses overdrafts one by one inside a batch and posts the rest', async () => {
-    const writer = ctx.context.ledger;
+    const writer = ctx.context.ledger as LedgerWriter;
     const before = await ctx.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accounts[1]!.checking).executeTakeFirstOrThrow();
     const affordable = Math.floor(before.balance / 700);
     const results = await Promise.allSettled(
@@ -103,7 +103,7 @@ describe('ledger writer', () => {
     );
 
   it('moves a balance from what it is, not from what its book says, after a staff debit', async () => {
-    const writer = ctx.context.ledger;
+    const writer = ctx.context.ledger as LedgerWriter;
     await writer.submit({ entry: move(0, 1), answer: () => ({ data: {}, created: true }), idempotency: null }); // the book now knows both accounts
     const checking = await balanceOf(accounts[0]!.checking);
     await staffEntry(accounts[0]!.checking, -(checking - 1_000)); // 1,000 cents left; the book still says `checking`
@@ -122,7 +122,7 @@ describe('ledger writer', () => {
   });
 
   it('posts a payment its book would refuse once a staff credit has brought the money', async () => {
-    const writer = ctx.context.ledger;
+    const writer = ctx.context.ledger as LedgerWriter;
     await writer.submit({ entry: move(0, 1), answer: () => ({ data: {}, created: true }), idempotency: null });
     const checking = await balanceOf(accounts[0]!.checking);
     await staffEntry(accounts[0]!.checking, 5_000);
@@ -134,7 +134,7 @@ describe('ledger writer', () => {
   });
 
   it('posts entries all together from its book in one statement, from locked balances once the book is stale, and none when one would overdraw', async () => {
-    const writer = ctx.context.ledger;
+    const writer = ctx.context.ledger as LedgerWriter;
     const all = (count: number, cents: number) =>
       writer.postAll({
         entries: Array.from({ length: count }, () => move(1, cents)),
@@ -174,7 +174,7 @@ describe('ledger writer', () => {
   });
 
   it('interleaves with entries posted the plain way (the chain head moves under it)', async () => {
-    const writer = ctx.context.ledger;
+    const writer = ctx.context.ledger as LedgerWriter;
     const staff = Array.from({ length: 10 }, () => staffEntry(accounts[2]!.savings, 50));
     const payments = Array.from({ length: 40 }, () => writer.submit({ entry: move(2, 10), answer: () => ({ data: {}, created: true }), idempotency: null }));
     await Promise.all([...staff, ...payments]);
@@ -232,7 +232,7 @@ describe('ledger writer with batches in flight', () => {
   });
 
   it('sends the next batch to the database before answering the requests of the one that committed', async () => {
-    const writer = ctx.context.ledger;
+    const writer = ctx.context.ledger as LedgerWriter;
     const pay = () => writer.submit({ entry: move(2, 1), answer: () => ({ data: {}, created: true }), idempotency: null });
     await pay(); // the book knows the accounts again (the writer above moved them): one statement a batch
     await new Promise((resolve) => setImmediate(resolve)); // and is idle
@@ -287,7 +287,7 @@ describe('ledger writer, with a balance changed behind the ledger', () => {
           },
         ]),
       );
-      const writer = own.context.ledger;
+      const writer = own.context.ledger as LedgerWriter;
       const pay = (cents: number) =>
         writer.submit({
           entry: {

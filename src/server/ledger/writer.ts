@@ -7,11 +7,22 @@ import { storedOutcome, type Outcome } from '../lib/outcome';
 import type { IdempotencyTicket } from './idempotency';
 import { type BookedAccount, type IdempotencyRow, InsufficientFundsError, postEntries, postEntriesLenient, type EntryInput, type PostedEntry } from './posting';
 
+/**
+ * An answer the writer builds by name, from the `answers` it was made with (createAppContext's):
+ * a job whose answer is named, not a function, can be posted by another process's writer (a
+ * cluster's workers hand such payments to the primary's, ledger/cluster.ts). `args` is plain data.
+ */
+export interface NamedAnswer {
+  name: string;
+  args: unknown;
+}
+export type AnswerBuilder = (posted: PostedEntry, args: unknown) => Outcome<unknown>;
+
 /** What a request wants posted, and how to answer once it is. */
 export interface PostJob<T> {
   entry: EntryInput;
-  /** Builds the outcome from the posted entry; pure (it runs inside the posting transaction). */
-  answer: (posted: PostedEntry) => Outcome<T>;
+  /** Builds the outcome from the posted entry; pure (it runs while the entry is written). */
+  answer: ((posted: PostedEntry) => Outcome<T>) | NamedAnswer;
   /** Stored with the entry, in the same transaction, so a retry replays the outcome. */
   idempotency: IdempotencyTicket | null;
 }
@@ -75,6 +86,14 @@ export interface WriterLog {
   warn(details: object, message: string): void;
 }
 
+/** Where entries reach the ledger: a process's LedgerWriter, or a cluster worker's hand-over to its primary's (ledger/cluster.ts). */
+export interface Ledger {
+  submit<T>(job: PostJob<T>): Promise<Outcome<T>>;
+  transaction<T>(work: (trx: DB, post: Post) => Promise<T>): Promise<T>;
+  postAll<T>(job: PostAllJob<T>): Promise<Outcome<T>>;
+  close(): Promise<void>;
+}
+
 /**
  * The one path by which entries reach the ledger. Customer payments queue here and are posted in
  * batches (group commit, TigerBeetle's lesson); work that must post inside a transaction of its
@@ -95,7 +114,7 @@ export interface WriterLog {
  * book (another process posted) fails one statement and the retry reads under lock: it costs
  * time, never a wrong balance.
  */
-export class LedgerWriter {
+export class LedgerWriter implements Ledger {
   private queue: Pending[] = [];
   /** Batches posting now (at most batchesInFlight), and whether an exclusive transaction runs (then nothing else does). */
   private inFlight = 0;
@@ -119,6 +138,8 @@ export class LedgerWriter {
       batchesInFlight?: number;
       /** BANK_TIMEZONE: an entry without a value date takes the bank's date of its booking. */
       timeZone?: string;
+      /** The answers jobs may name (NamedAnswer). */
+      answers?: Readonly<Record<string, AnswerBuilder>>;
     } = {},
   ) {}
 
@@ -373,6 +394,14 @@ export class LedgerWriter {
     }
   }
 
+  /** A job's outcome for its posted entry: its own function's, or the named answer's. */
+  private answerOf(job: PostJob<unknown>, posted: PostedEntry): Outcome<unknown> {
+    if (typeof job.answer === 'function') return job.answer(posted);
+    const build = this.options.answers?.[job.answer.name];
+    assert(build, `the writer builds the answer named ${job.answer.name}`);
+    return build(posted, job.answer.args);
+  }
+
   private forget(): void {
     this.book.clear();
   }
@@ -399,7 +428,7 @@ export class LedgerWriter {
         extraRows: (posted) => {
           outcomes = batch.map((item, index) => {
             const entry = posted[index];
-            return entry ? { outcome: item.job.answer(entry), entry } : null;
+            return entry ? { outcome: this.answerOf(item.job, entry), entry } : null;
           });
           return batch.flatMap((item, index) => {
             const result = outcomes[index];

@@ -30,7 +30,8 @@ import { AppError, assert, badRequest, conflict, notFound } from '../lib/errors'
 import type { Outcome } from '../lib/outcome';
 import { notify } from '../notifications/service';
 import { addJob } from '../queues/repository';
-import { BLOCKED_MESSAGE, lineOf } from '../transactions/service';
+import { lineOf } from '../transactions/line';
+import { BLOCKED_MESSAGE } from '../transactions/service';
 import * as repository from './repository';
 
 type CreateInput = z.output<typeof ZPaymentRequestCreate>;

@@ -25,14 +25,14 @@ import { inTransaction } from '../db/transaction';
 import type { SessionUser, User } from '../db/schema';
 import { isValidAccountNumber } from '../ledger/accounts';
 import { type IdempotencyTicket, storeOutcome } from '../ledger/idempotency';
-import { bankAccountId, type EntryInput, InsufficientFundsError, type PostedEntry } from '../ledger/posting';
+import { bankAccountId, type EntryInput, InsufficientFundsError } from '../ledger/posting';
 import { AppError, assert, badRequest, conflict, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import * as repository from './repository';
 import { checkPayeeName } from './payee-check';
+import { lineOf, transferLine } from './line';
 
 export const BLOCKED_MESSAGE = 'Your account is blocked from sending money. Please contact support.';
-export const TRANSFER_SUCCESS_MESSAGE = 'Transfer Successful';
 const TRANSACTION_NOT_FOUND = 'Transaction not found';
 
 type InternalTransferInput = z.output<typeof ZInternalTransferRequest>;
@@ -51,28 +51,6 @@ async function ownAccounts(db: DB, userId: string): Promise<repository.OwnAccoun
 }
 
 const fullName = (user: Pick<User, 'first_name' | 'last_name'>) => `${user.first_name} ${user.last_name}`.trim();
-
-/** The customer-side line of a just-posted entry for one account. */
-export function lineOf(entry: PostedEntry, accountId: string, account: CustomerAccountKind): TransactionDto {
-  const posting = entry.postings.find((line) => line.accountId === accountId);
-  assert(posting, 'the entry has a line on the account');
-  return {
-    _id: posting.id,
-    entryId: entry.id,
-    description: posting.memo ?? entry.description,
-    date: entry.valueDate,
-    bookedAt: entry.bookedAt.toISOString(),
-    amount: Math.abs(posting.amountCents) / 100,
-    transactionType: posting.amountCents > 0 ? 'credit' : 'debit',
-    account,
-    kind: entry.kind,
-    status: 'completed',
-    reversalOf: entry.reversalOf,
-    reversedBy: null,
-    counterparty: posting.counterparty,
-    balanceAfter: posting.balanceAfterCents / 100,
-  };
-}
 
 /** Customer account ids never change (accounts are never removed): the hot path keeps them. */
 const accountIdCache = new Map<string, { savings: string; checking: string }>();
@@ -115,7 +93,7 @@ export async function internalTransfer(ctx: ActorContext, input: InternalTransfe
   const ids = await ownAccountIds(ctx.db, user.id);
   const from = ids[input.from];
   // The balance check happens where it counts: under the account locks, in the writer's batch.
-  return ctx.ledger.submit({
+  return ctx.ledger.submit<TransactionDto>({
     entry: {
       kind: 'internal',
       description: `Transfer from ${input.from} to ${input.to}`,
@@ -125,7 +103,7 @@ export async function internalTransfer(ctx: ActorContext, input: InternalTransfe
         { accountId: ids[input.to], amountCents: input.amount },
       ],
     },
-    answer: (posted) => ({ data: lineOf(posted, from, input.from), message: TRANSFER_SUCCESS_MESSAGE, created: true }),
+    answer: transferLine(from, input.from),
     idempotency: ticket,
   });
 }
@@ -182,7 +160,7 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
   const senderName = fullName(user);
   const description = input.description ?? `Transfer to ${input.to}`;
   const creditAccountId = payee ? payee.id : await bankAccountId(ctx.db, 'external_clearing');
-  return ctx.ledger.submit({
+  return ctx.ledger.submit<TransactionDto>({
     idempotency: ticket,
     entry: {
       kind: 'transfer',
@@ -203,7 +181,7 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
           : { accountId: creditAccountId, amountCents: input.amount, memo: `Outgoing to ${input.to}`, counterparty: senderName },
       ],
     },
-    answer: (posted) => ({ data: lineOf(posted, source.id, input.accountType), message: TRANSFER_SUCCESS_MESSAGE, created: true }),
+    answer: transferLine(source.id, input.accountType),
   });
 }
 
@@ -247,7 +225,7 @@ export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: 
   if (step) return step;
   const description = input.description ?? `Wire to ${input.beneficiaryName}`;
   const clearing = await bankAccountId(ctx.db, 'external_clearing');
-  return ctx.ledger.submit({
+  return ctx.ledger.submit<TransactionDto>({
     idempotency: ticket,
     entry: {
       kind: 'wire',
@@ -259,7 +237,7 @@ export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: 
         { accountId: clearing, amountCents: input.amount, memo: `Outgoing wire to ${input.beneficiaryName}`, counterparty: fullName(user) },
       ],
     },
-    answer: (posted) => ({ data: lineOf(posted, source.id, input.account), message: TRANSFER_SUCCESS_MESSAGE, created: true }),
+    answer: transferLine(source.id, input.account),
   });
 }
 

@@ -1,0 +1,163 @@
+import cluster from 'node:cluster';
+import { AppError, type ErrorCode } from '../lib/errors';
+import type { Outcome } from '../lib/outcome';
+import type { IdempotencyTicket } from './idempotency';
+import { type EntryInput, InsufficientFundsError } from './posting';
+import { type Ledger, type NamedAnswer, type Post, type PostAllJob, type PostJob, WRITER_CLOSED_MESSAGE } from './writer';
+import type { DB } from '../db/database';
+
+// One writer for a cluster (ADR 008, "One writer for a cluster"): with WEB_CONCURRENCY=N, each
+// worker hands the customer payments it is asked for (jobs whose answer is named) to the primary,
+// whose writer group-commits every worker's payments together and stores each answer with its
+// entry, as one process does. Split between N writers, each batch held a worker's share of the
+// clients, and a statement's fixed cost was paid N times as often. What runs in a transaction of
+// its own (staff entries, loans) or posts many entries at once (bulk payments) stays with the
+// worker's own writer: a function cannot cross processes, and those already fill their statement.
+// Other instances (other machines) have their own primary and writer; the book's guard keeps them
+// correct as before.
+
+interface PostMessage {
+  type: 'll:ledger:post';
+  id: number;
+  entry: EntryInput;
+  answer: NamedAnswer;
+  idempotency: IdempotencyTicket | null;
+}
+
+/** Why the primary's writer refused a payment, as plain data. */
+type Refusal =
+  | { kind: 'insufficient_funds'; entryIndex: number; accountId: string }
+  | { kind: 'refused'; code: ErrorCode; message: string; fields?: Record<string, string>; retryAfterSeconds?: number }
+  | { kind: 'failed'; message: string };
+
+type ReplyMessage = { type: 'll:ledger:posted'; id: number; outcome: Outcome<unknown> } | { type: 'll:ledger:refused'; id: number; refusal: Refusal };
+
+const isPost = (message: unknown): message is PostMessage => (message as { type?: unknown } | null)?.type === 'll:ledger:post';
+const isReply = (message: unknown): message is ReplyMessage => {
+  const type = (message as { type?: unknown } | null)?.type;
+  return type === 'll:ledger:posted' || type === 'll:ledger:refused';
+};
+
+function refusalOf(error: unknown): Refusal {
+  if (error instanceof InsufficientFundsError) return { kind: 'insufficient_funds', entryIndex: error.entryIndex, accountId: error.accountId };
+  if (error instanceof AppError) {
+    return {
+      kind: 'refused',
+      code: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+      ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+    };
+  }
+  return { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+}
+
+function errorOf(refusal: Refusal): Error {
+  if (refusal.kind === 'insufficient_funds') return new InsufficientFundsError(refusal.entryIndex, refusal.accountId);
+  if (refusal.kind === 'refused') {
+    return new AppError(
+      refusal.code,
+      refusal.message,
+      refusal.fields,
+      refusal.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: refusal.retryAfterSeconds },
+    );
+  }
+  // A bug in the primary: answered 500 here, as it would be in one process (the primary logged nothing: say where).
+  return new Error(`the primary's ledger writer failed: ${refusal.message}`);
+}
+
+/** The primary's side: whoever sends payments (its workers), and how to answer each. */
+export interface PaymentSource {
+  onPayment(listener: (message: unknown, reply: (message: ReplyMessage) => void) => void): void;
+}
+
+export const clusterWorkers: PaymentSource = {
+  onPayment: (listener) =>
+    cluster.on('message', (worker, message: unknown) =>
+      listener(message, (reply) => {
+        // A worker that died meanwhile has nobody waiting; its client retries with its Idempotency-Key.
+        if (worker.isConnected()) worker.send(reply);
+      }),
+    ),
+};
+
+/** In a cluster's primary: posts the payments its workers hand over through this process's writer, answering each. */
+export function serveClusterLedger(writer: Ledger, source: PaymentSource = clusterWorkers): void {
+  source.onPayment((message, reply) => {
+    if (!isPost(message)) return;
+    writer.submit({ entry: message.entry, answer: message.answer, idempotency: message.idempotency }).then(
+      (outcome) => reply({ type: 'll:ledger:posted', id: message.id, outcome }),
+      (error: unknown) => reply({ type: 'll:ledger:refused', id: message.id, refusal: refusalOf(error) }),
+    );
+  });
+}
+
+/** A worker's line to its primary. */
+export interface PrimaryChannel {
+  connected(): boolean;
+  send(message: PostMessage): void;
+  onReply(listener: (message: unknown) => void): void;
+  onDisconnect(listener: () => void): void;
+}
+
+export const clusterPrimary: PrimaryChannel = {
+  connected: () => process.connected === true,
+  send: (message) => process.send?.(message),
+  onReply: (listener) => process.on('message', listener),
+  onDisconnect: (listener) => process.on('disconnect', listener),
+};
+
+/**
+ * A cluster worker's ledger: payments with a named answer go to the primary's writer; everything
+ * else (and everything once the primary is gone or this worker is closing) to the worker's own.
+ */
+export class ClusterLedger implements Ledger {
+  private nextId = 1;
+  private closing = false;
+  private readonly waiting = new Map<number, { resolve: (outcome: Outcome<unknown>) => void; reject: (error: unknown) => void }>();
+
+  constructor(
+    private readonly own: Ledger,
+    private readonly primary: PrimaryChannel = clusterPrimary,
+  ) {
+    primary.onReply((message) => {
+      if (!isReply(message)) return;
+      const waiter = this.waiting.get(message.id);
+      if (!waiter) return;
+      this.waiting.delete(message.id);
+      if (message.type === 'll:ledger:posted') waiter.resolve(message.outcome);
+      else waiter.reject(errorOf(message.refusal));
+    });
+    // The primary is gone: whether it committed what it was handed is unknown here, so each is
+    // answered 503; the client's retry with the same Idempotency-Key replays it if it committed.
+    primary.onDisconnect(() => {
+      for (const waiter of this.waiting.values()) waiter.reject(new AppError('unavailable', WRITER_CLOSED_MESSAGE));
+      this.waiting.clear();
+    });
+  }
+
+  submit<T>(job: PostJob<T>): Promise<Outcome<T>> {
+    const answer = job.answer;
+    if (typeof answer === 'function' || this.closing || !this.primary.connected()) return this.own.submit(job);
+    return new Promise<Outcome<T>>((resolve, reject) => {
+      const id = this.nextId;
+      this.nextId += 1;
+      this.waiting.set(id, { resolve: resolve as (outcome: Outcome<unknown>) => void, reject });
+      this.primary.send({ type: 'll:ledger:post', id, entry: job.entry, answer, idempotency: job.idempotency });
+    });
+  }
+
+  transaction<T>(work: (trx: DB, post: Post) => Promise<T>): Promise<T> {
+    return this.own.transaction(work);
+  }
+
+  postAll<T>(job: PostAllJob<T>): Promise<Outcome<T>> {
+    return this.own.postAll(job);
+  }
+
+  /** After the worker's requests have been answered (their payments with them): closes its own writer. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.own.close();
+  }
+}
