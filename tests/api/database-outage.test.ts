@@ -8,7 +8,7 @@ import { AppError } from '../../src/server/lib/errors';
 import type { EntryInput } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { sealAll } from '../../src/server/ledger/sealer';
-import { bearer, createTestApp, json, signIn, type TestContext } from '../support/app';
+import { bearer, createTestApp, customerAccountIds, json, signIn, type TestContext } from '../support/app';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 // The database going away under a running app: a terminated connection (idle or in use) is
@@ -36,8 +36,7 @@ beforeAll(async () => {
   });
   token = await signIn(ctx, 'alex.morgan@example.com', 'Ledgerline-Demo-2026');
   const user = await ctx.database.db.selectFrom('users').select('id').where('email', '=', 'alex.morgan@example.com').executeTakeFirstOrThrow();
-  const rows = await ctx.database.db.selectFrom('ledger_accounts').select(['id', 'kind']).where('owner_id', '=', user.id).execute();
-  accounts = { savings: rows.find((row) => row.kind === 'savings')!.id, checking: rows.find((row) => row.kind === 'checking')!.id };
+  accounts = await customerAccountIds(ctx, user.id);
 });
 afterAll(async () => {
   await proxy?.up().catch(() => {});

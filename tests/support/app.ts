@@ -415,6 +415,17 @@ export async function staffEntry(
   return json<{ data: { entryId: string } }>(response).data.entryId;
 }
 
+/** A customer's two ledger account ids. */
+export async function customerAccountIds(ctx: TestContext, userId: string): Promise<{ savings: string; checking: string }> {
+  const rows = await ctx.database.db.selectFrom('ledger_accounts').select(['id', 'kind']).where('owner_id', '=', userId).execute();
+  const idOf = (kind: 'savings' | 'checking') => {
+    const row = rows.find((each) => each.kind === kind);
+    if (!row) throw new Error(`customer ${userId} has no ${kind} account`);
+    return row.id;
+  };
+  return { savings: idOf('savings'), checking: idOf('checking') };
+}
+
 /** Credits a customer's account today as staff do (a `staffEntry` credit), so the customer has money to move. */
 export async function fund(
   ctx: TestContext,

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBankAccounts } from '../../src/server/ledger/accounts';
 import { ClusterLedger, type PaymentSource, type PrimaryChannel, serveClusterLedger } from '../../src/server/ledger/cluster';
-import { bankAccountId, InsufficientFundsError, postEntries, type EntryInput } from '../../src/server/ledger/posting';
+import { InsufficientFundsError, type EntryInput } from '../../src/server/ledger/posting';
 import { LedgerWriter, WRITER_CLOSED_MESSAGE } from '../../src/server/ledger/writer';
 import { AppError, BUSY_MESSAGE } from '../../src/server/lib/errors';
 import { ledgerAnswers, transferLine } from '../../src/server/transactions/line';
-import { createCustomer, type TestContext, createTestApp } from '../support/app';
+import { createCustomer, createTestApp, customerAccountIds, fund, type TestContext } from '../support/app';
 
 // One writer for a cluster (ledger/cluster.ts): a worker's customer payments are posted by its
 // primary's writer and answered as one process answers them. The two processes are stood in for
@@ -13,25 +12,10 @@ import { createCustomer, type TestContext, createTestApp } from '../support/app'
 let ctx: TestContext;
 let customer: { userId: string; savings: string; checking: string };
 beforeAll(async () => {
-  ctx = await createTestApp({ seedDemo: false });
-  await ensureBankAccounts(ctx.database.db);
+  ctx = await createTestApp();
   const created = await createCustomer(ctx);
-  const rows = await ctx.database.db.selectFrom('ledger_accounts').select(['id', 'kind']).where('owner_id', '=', created.userId).execute();
-  customer = { userId: created.userId, savings: rows.find((row) => row.kind === 'savings')!.id, checking: rows.find((row) => row.kind === 'checking')!.id };
-  const cash = await bankAccountId(ctx.database.db, 'bank_cash');
-  await ctx.database.db.transaction().execute((trx) =>
-    postEntries(trx, [
-      {
-        kind: 'opening',
-        description: 'Opening',
-        authorId: null,
-        postings: [
-          { accountId: cash, amountCents: -10_000 },
-          { accountId: customer.checking, amountCents: 10_000 },
-        ],
-      },
-    ]),
-  );
+  await fund(ctx, created.userId, 100);
+  customer = { userId: created.userId, ...(await customerAccountIds(ctx, created.userId)) };
 });
 afterAll(async () => ctx?.close());
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries, type EntryInput } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { LedgerWriter } from '../../src/server/ledger/writer';
-import { createCustomer, type TestContext, createTestApp } from '../support/app';
+import { createCustomer, customerAccountIds, type TestContext, createTestApp } from '../support/app';
 
 // The group-commit writer: one failing request never fails or stalls the others, staff entries
 // posted beside it (the plain path) keep the chain whole, and overdrafts are refused one by one.
@@ -13,8 +13,7 @@ beforeAll(async () => {
   accounts = [];
   for (let index = 0; index < 3; index += 1) {
     const customer = await createCustomer(ctx);
-    const rows = await ctx.database.db.selectFrom('ledger_accounts').select(['id', 'kind']).where('owner_id', '=', customer.userId).execute();
-    const ids = { savings: rows.find((row) => row.kind === 'savings')!.id, checking: rows.find((row) => row.kind === 'checking')!.id };
+    const ids = await customerAccountIds(ctx, customer.userId);
     accounts.push(ids);
     const cash = await bankAccountId(ctx.database.db, 'bank_cash');
     await ctx.database.db.transaction().execute((trx) =>
