@@ -4,7 +4,7 @@ import type { ActorContext, AppContext } from '../context';
 import type { DB } from '../db/database';
 import { verifyBooks } from '../anchors/verify';
 import type { Outcome } from '../lib/outcome';
-import { bankDate, bankDayRange, previousDate } from '../lib/bank-time';
+import { bankDate, nextDate, previousDate, startOfBankDay } from '../lib/bank-time';
 import * as repository from './repository';
 
 // The back office's reports: the dashboard and the general ledger, with its verification.
@@ -67,39 +67,51 @@ async function openDayTotals(db: DB, zone: string, firstOpenDay: number, now: Da
   return totals;
 }
 
-async function transferSeries(db: DB, zone: string, now: Date): Promise<DashboardDay[]> {
+/** One of the series' days: the bank's date and the instants it spans, [from, to). */
+interface SeriesDay {
+  date: string;
+  from: Date;
+  to: Date;
+}
+
+/** The bank's last SERIES_DAYS days, today last; each ends where the next begins (one midnight each). */
+function seriesDays(zone: string, now: Date): SeriesDay[] {
   const dates = [bankDate(now, zone)];
   while (dates.length < SERIES_DAYS) dates.unshift(previousDate(dates[0] as string));
-  const ranges = new Map(dates.map((date) => [date, bankDayRange(date, zone)]));
-  const rangeOf = (date: string) => ranges.get(date) as { from: Date; to: Date };
+  const starts = [...dates, nextDate(dates[dates.length - 1] as string)].map((date) => startOfBankDay(date, zone));
+  return dates.map((date, index) => ({ date, from: starts[index] as Date, to: starts[index + 1] as Date }));
+}
+
+async function transferSeries(db: DB, zone: string, now: Date, days: SeriesDay[]): Promise<DashboardDay[]> {
   const cache = closedDays.get(db) ?? new Map<string, Totals>();
   closedDays.set(db, cache);
   const cacheKey = (date: string) => `${zone} ${date}`;
 
-  const isClosed = (date: string) => rangeOf(date).to.getTime() + CLOSED_AFTER_MS <= now.getTime();
-  const missing = dates.filter((date) => isClosed(date) && !cache.has(cacheKey(date)));
+  const isClosed = (day: SeriesDay) => day.to.getTime() + CLOSED_AFTER_MS <= now.getTime();
+  const missing = days.filter((day) => isClosed(day) && !cache.has(cacheKey(day.date)));
   if (missing.length > 0) {
-    const totals = await repository.entryTotalsByDay(db, TRANSFER_KINDS, zone, rangeOf(missing[0] as string).from, rangeOf(missing.at(-1) as string).to);
+    const totals = await repository.entryTotalsByDay(db, TRANSFER_KINDS, zone, (missing[0] as SeriesDay).from, (missing.at(-1) as SeriesDay).to);
     const found = new Map(totals.map(({ date, ...day }) => [date, day]));
-    for (const date of missing) cache.set(cacheKey(date), found.get(date) ?? { count: 0, volumeCents: 0 });
+    for (const day of missing) cache.set(cacheKey(day.date), found.get(day.date) ?? { count: 0, volumeCents: 0 });
   }
   // Today (and yesterday during the first minutes after midnight): settled totals plus the last minutes.
-  const openDays = dates.filter((date) => !isClosed(date));
-  const live = openDays.length > 0 ? await openDayTotals(db, zone, rangeOf(openDays[0] as string).from.getTime(), now) : new Map<string, Totals>();
-  return dates.map((date) => ({ date, ...(live.get(date) ?? cache.get(cacheKey(date)) ?? { count: 0, volumeCents: 0 }) }));
+  const openDays = days.filter((day) => !isClosed(day));
+  const live = openDays.length > 0 ? await openDayTotals(db, zone, (openDays[0] as SeriesDay).from.getTime(), now) : new Map<string, Totals>();
+  return days.map(({ date }) => ({ date, ...(live.get(date) ?? cache.get(cacheKey(date)) ?? { count: 0, volumeCents: 0 }) }));
 }
 
 /** The figures a back office starts its day with. */
 export async function getDashboard(ctx: AppContext): Promise<AdminDashboard> {
   const zone = ctx.config.timeZone;
   const now = ctx.clock.now();
-  const [figures, transferVolume] = await Promise.all([repository.dashboardFigures(ctx.db), transferSeries(ctx.db, zone, now)]);
+  const days = seriesDays(zone, now);
+  const [figures, transferVolume] = await Promise.all([repository.dashboardFigures(ctx.db), transferSeries(ctx.db, zone, now, days)]);
   const today = transferVolume[transferVolume.length - 1] ?? { count: 0, volumeCents: 0 };
-  const day = bankDayRange(bankDate(now, zone), zone);
+  const todaySpan = days[days.length - 1] as SeriesDay;
   return {
     customers: figures.customers,
     depositsHeldCents: figures.depositsHeldCents,
-    transfersToday: { count: today.count, volumeCents: today.volumeCents, from: day.from.toISOString(), to: day.to.toISOString() },
+    transfersToday: { count: today.count, volumeCents: today.volumeCents, from: todaySpan.from.toISOString(), to: todaySpan.to.toISOString() },
     timeZone: zone,
     pendingKycReviews: figures.pendingKyc,
     pendingLoanApplications: figures.pendingLoans,
