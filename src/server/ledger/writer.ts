@@ -335,7 +335,7 @@ export class LedgerWriter implements Ledger {
       const result = await inTransaction(this.db, (trx) => {
         posted = [];
         return item.work(trx, async (entries) => {
-          const done = await postEntries(trx, entries, { now: this.options.now?.(), timeZone: this.options.timeZone });
+          const done = await postEntries(trx, entries, this.booking());
           posted.push(...done);
           return done;
         });
@@ -356,8 +356,7 @@ export class LedgerWriter implements Ledger {
       let outcome: Outcome<unknown> | null = null;
       await postEntries(executor, entries, {
         book: this.book,
-        now: this.options.now?.(),
-        timeZone: this.options.timeZone,
+        ...this.booking(),
         extraRows: (posted) => {
           const all = posted.map((entry) => {
             assert(entry, 'every entry of an atomic posting is posted');
@@ -394,6 +393,11 @@ export class LedgerWriter implements Ledger {
     }
   }
 
+  /** When entries posted now are booked (the writer's clock), and the zone of their value date. */
+  private booking(): { now: Date | undefined; timeZone: string | undefined } {
+    return { now: this.options.now?.(), timeZone: this.options.timeZone };
+  }
+
   /** A job's outcome for its posted entry: its own function's, or the named answer's. */
   private answerOf(job: PostJob<unknown>, posted: PostedEntry): Outcome<unknown> {
     if (typeof job.answer === 'function') return job.answer(posted);
@@ -423,8 +427,7 @@ export class LedgerWriter implements Ledger {
       let outcomes: Array<{ outcome: Outcome<unknown>; entry: PostedEntry } | null> = [];
       const posted = await postEntriesLenient(executor, entries, {
         book: this.book,
-        now: this.options.now?.(),
-        timeZone: this.options.timeZone,
+        ...this.booking(),
         extraRows: (posted) => {
           outcomes = batch.map((item, index) => {
             const entry = posted[index];
