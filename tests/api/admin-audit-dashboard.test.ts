@@ -4,7 +4,7 @@ import { audit } from '../../src/server/audit/audit';
 import { inTransaction } from '../../src/server/db/transaction';
 import { ensureBankAccounts } from '../../src/server/ledger/accounts';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
-import { adminToken, bearer, createCustomer, createTestApp, json, submitKyc, type TestContext, staffCall } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, customerAccountIds, json, submitKyc, type TestContext, staffCall } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -33,15 +33,7 @@ const update = (who: { email: string }, overrides: Record<string, unknown> = {})
   ...overrides,
 });
 
-async function accountId(userId: string, kind: 'checking' | 'savings'): Promise<string> {
-  const row = await ctx.database.db
-    .selectFrom('ledger_accounts')
-    .select('id')
-    .where('owner_id', '=', userId)
-    .where('kind', '=', kind)
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const accountId = async (userId: string, kind: 'checking' | 'savings'): Promise<string> => (await customerAccountIds(ctx, userId))[kind];
 
 describe('admin audit and dashboard calls: who may call them', () => {
   const urls = ['/api/admin/audit', '/api/admin/audit/filters', '/api/admin/dashboard'];
@@ -317,12 +309,7 @@ describe("the dashboard's days are the bank's", () => {
     try {
       await ensureBankAccounts(app.database.db);
       const customer = await createCustomer(app);
-      const checking = await app.database.db
-        .selectFrom('ledger_accounts')
-        .select('id')
-        .where('owner_id', '=', customer.userId)
-        .where('kind', '=', 'checking')
-        .executeTakeFirstOrThrow();
+      const { checking } = await customerAccountIds(app, customer.userId);
       const operations = await bankAccountId(app.database.db, 'bank_operations');
       const transfer = (cents: number, at: string) =>
         inTransaction(app.database.db, (trx) =>
@@ -334,7 +321,7 @@ describe("the dashboard's days are the bank's", () => {
                 description: `Booked at ${at}`,
                 authorId: null,
                 postings: [
-                  { accountId: checking.id, amountCents: cents },
+                  { accountId: checking, amountCents: cents },
                   { accountId: operations, amountCents: -cents },
                 ],
               },

@@ -10,7 +10,7 @@ import { createDatabase } from '../../src/server/db/database';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { migrations } from '../../src/server/db/migrations/index';
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
-import { adminToken, bearer, createCustomer, createTestApp, createTestDatabase, json, type TestContext, staffCall } from '../support/app';
+import { adminToken, bearer, createCustomer, createTestApp, createTestDatabase, customerAccountIds, json, type TestContext, staffCall } from '../support/app';
 
 // The audit trail as a hash chain (ADR 014): every record chained after commit, its personal part
 // kept apart, hashed with a salt, and erasable when the customer is closed, without breaking the chain.
@@ -129,12 +129,7 @@ describe('closing a customer', () => {
     await sealAuditAll(ctx.database.db); // the update's record is on the chain before it is erased
 
     // Money moved once, so the customer is closed (not deleted): the ledger history stays.
-    const checking = await ctx.database.db
-      .selectFrom('ledger_accounts')
-      .select('id')
-      .where('owner_id', '=', customer.userId)
-      .where('kind', '=', 'checking')
-      .executeTakeFirstOrThrow();
+    const { checking } = await customerAccountIds(ctx, customer.userId);
     const cash = await bankAccountId(ctx.database.db, 'bank_cash');
     for (const amountCents of [500, -500]) {
       await ctx.database.db.transaction().execute((trx) =>
@@ -145,7 +140,7 @@ describe('closing a customer', () => {
             authorId: null,
             postings: [
               { accountId: cash, amountCents: -amountCents },
-              { accountId: checking.id, amountCents },
+              { accountId: checking, amountCents },
             ],
           },
         ]),
