@@ -277,7 +277,7 @@ async function runPrimary(config: Config): Promise<void> {
   const { log } = instance;
   serveClusterMetrics();
   // One writer for the cluster's customer payments: the workers hand them over (ledger/cluster.ts).
-  serveClusterLedger(instance.context.ledger);
+  serveClusterLedger(instance.context.ledger, log);
   const workerEnv = { DATABASE_URL: instance.runtime.databaseUrl };
   const startedAt = new Map<number, number>();
   const fork = () => startedAt.set(cluster.fork(workerEnv).id, Date.now());

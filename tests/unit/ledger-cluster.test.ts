@@ -30,7 +30,7 @@ const move = (cents: number): EntryInput => ({
 });
 
 /** A primary's writer and a worker's ledger joined as a cluster joins them; `deliver: false` loses what the worker sends. */
-function cluster(primaryWriter: LedgerWriter, options: { deliver?: boolean } = {}) {
+function cluster(primaryWriter: LedgerWriter, options: { deliver?: boolean; logged?: unknown[] } = {}) {
   const through = <T>(message: T): T => JSON.parse(JSON.stringify(message)) as T;
   let toPrimary: ((message: unknown, reply: (message: unknown) => void) => void) | null = null;
   const toWorker: Array<(message: unknown) => void> = [];
@@ -46,7 +46,7 @@ function cluster(primaryWriter: LedgerWriter, options: { deliver?: boolean } = {
     onReply: (listener) => toWorker.push(listener),
     onDisconnect: (listener) => disconnected.push(listener),
   };
-  serveClusterLedger(primaryWriter, source);
+  serveClusterLedger(primaryWriter, { error: (fields: unknown) => options.logged?.push(fields) }, source);
   const own = new LedgerWriter(ctx.database.db, { answers: ledgerAnswers });
   return {
     worker: new ClusterLedger(own, channel),
@@ -104,6 +104,19 @@ describe('one ledger writer for a cluster', () => {
     const busy = cluster(full).worker.submit({ entry: move(1), answer: transferLine(customer.checking, 'checking'), idempotency: null });
     await expect(busy).rejects.toBeInstanceOf(AppError);
     await expect(busy).rejects.toMatchObject({ code: 'unavailable', message: BUSY_MESSAGE });
+    await primary.close();
+  });
+
+  it("answers a bug in the primary's writer as a failure, logged with its error where it happened", async () => {
+    const primary = new LedgerWriter(ctx.database.db, { answers: ledgerAnswers });
+    const logged: unknown[] = [];
+    const { worker } = cluster(primary, { logged });
+    const before = await balance(customer.checking);
+    const broken = worker.submit({ entry: move(1), answer: { name: 'no-such-answer', args: null }, idempotency: null });
+    await expect(broken).rejects.not.toBeInstanceOf(AppError);
+    await expect(broken).rejects.toThrow(/^the primary's ledger writer failed: .*no-such-answer/);
+    expect(logged).toEqual([{ err: expect.objectContaining({ message: expect.stringContaining('no-such-answer'), stack: expect.any(String) }) }]);
+    expect(await balance(customer.checking)).toBe(before);
     await primary.close();
   });
 

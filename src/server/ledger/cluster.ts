@@ -5,6 +5,7 @@ import type { IdempotencyTicket } from './idempotency';
 import { type EntryInput, InsufficientFundsError } from './posting';
 import { type Ledger, type NamedAnswer, type Post, type PostAllJob, type PostJob, WRITER_CLOSED_MESSAGE } from './writer';
 import type { DB } from '../db/database';
+import type { Logger } from '../lib/logger';
 
 // One writer for a cluster (ADR 008, "One writer for a cluster"): with WEB_CONCURRENCY=N, each
 // worker hands the customer payments it is asked for (jobs whose answer is named) to the primary,
@@ -62,7 +63,7 @@ function errorOf(refusal: Refusal): Error {
       refusal.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: refusal.retryAfterSeconds },
     );
   }
-  // A bug in the primary: answered 500 here, as it would be in one process (the primary logged nothing: say where).
+  // A bug in the primary: answered 500 here, as it would be in one process (the primary logged it with its stack).
   return new Error(`the primary's ledger writer failed: ${refusal.message}`);
 }
 
@@ -82,12 +83,17 @@ export const clusterWorkers: PaymentSource = {
 };
 
 /** In a cluster's primary: posts the payments its workers hand over through this process's writer, answering each. */
-export function serveClusterLedger(writer: Ledger, source: PaymentSource = clusterWorkers): void {
+export function serveClusterLedger(writer: Ledger, log: Pick<Logger, 'error'>, source: PaymentSource = clusterWorkers): void {
   source.onPayment((message, reply) => {
     if (!isPost(message)) return;
     writer.submit({ entry: message.entry, answer: message.answer, idempotency: message.idempotency }).then(
       (outcome) => reply({ type: 'll:ledger:posted', id: message.id, outcome }),
-      (error: unknown) => reply({ type: 'll:ledger:refused', id: message.id, refusal: refusalOf(error) }),
+      (error: unknown) => {
+        const refusal = refusalOf(error);
+        // The worker answers 500 with a message only: the stack is logged where the bug is.
+        if (refusal.kind === 'failed') log.error({ err: error }, "a worker's payment failed in the primary's ledger writer");
+        reply({ type: 'll:ledger:refused', id: message.id, refusal });
+      },
     );
   });
 }
