@@ -12,9 +12,11 @@ import { type BookedAccount, type IdempotencyRow, InsufficientFundsError, postEn
  * a job whose answer is named, not a function, can be posted by another process's writer (a
  * cluster's workers hand such payments to the primary's, ledger/cluster.ts). `args` is plain data.
  */
-export interface NamedAnswer {
+export interface NamedAnswer<T = unknown> {
   name: string;
   args: unknown;
+  /** Never set: carries the type of the outcome the named builder makes, so `submit` knows it. */
+  readonly outcome?: T;
 }
 export type AnswerBuilder = (posted: PostedEntry, args: unknown) => Outcome<unknown>;
 
@@ -22,7 +24,7 @@ export type AnswerBuilder = (posted: PostedEntry, args: unknown) => Outcome<unkn
 export interface PostJob<T> {
   entry: EntryInput;
   /** Builds the outcome from the posted entry; pure (it runs while the entry is written). */
-  answer: ((posted: PostedEntry) => Outcome<T>) | NamedAnswer;
+  answer: ((posted: PostedEntry) => Outcome<T>) | NamedAnswer<T>;
   /** Stored with the entry, in the same transaction, so a retry replays the outcome. */
   idempotency: IdempotencyTicket | null;
 }

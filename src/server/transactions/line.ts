@@ -34,7 +34,10 @@ const TRANSFER_LINE = 'transfer-line';
  * function so that another process's writer can build it: a cluster's workers hand their payments
  * to the primary's writer (ledger/cluster.ts), which stores this answer with the entry.
  */
-export const transferLine = (accountId: string, account: CustomerAccountKind): NamedAnswer => ({ name: TRANSFER_LINE, args: { accountId, account } });
+export const transferLine = (accountId: string, account: CustomerAccountKind): NamedAnswer<TransactionDto> => ({
+  name: TRANSFER_LINE,
+  args: { accountId, account },
+});
 
 /** The named answers a writer builds (createAppContext gives them to every writer). */
 export const ledgerAnswers: Record<string, AnswerBuilder> = {

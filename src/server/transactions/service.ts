@@ -93,7 +93,7 @@ export async function internalTransfer(ctx: ActorContext, input: InternalTransfe
   const ids = await ownAccountIds(ctx.db, user.id);
   const from = ids[input.from];
   // The balance check happens where it counts: under the account locks, in the writer's batch.
-  return ctx.ledger.submit<TransactionDto>({
+  return ctx.ledger.submit({
     entry: {
       kind: 'internal',
       description: `Transfer from ${input.from} to ${input.to}`,
@@ -160,7 +160,7 @@ export async function transfer(ctx: ActorContext, input: TransferInput, ticket: 
   const senderName = fullName(user);
   const description = input.description ?? `Transfer to ${input.to}`;
   const creditAccountId = payee ? payee.id : await bankAccountId(ctx.db, 'external_clearing');
-  return ctx.ledger.submit<TransactionDto>({
+  return ctx.ledger.submit({
     idempotency: ticket,
     entry: {
       kind: 'transfer',
@@ -225,7 +225,7 @@ export async function wireTransfer(ctx: ActorContext, input: WireInput, ticket: 
   if (step) return step;
   const description = input.description ?? `Wire to ${input.beneficiaryName}`;
   const clearing = await bankAccountId(ctx.db, 'external_clearing');
-  return ctx.ledger.submit<TransactionDto>({
+  return ctx.ledger.submit({
     idempotency: ticket,
     entry: {
       kind: 'wire',
