@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClusterLedger, type PaymentSource, type PrimaryChannel, serveClusterLedger } from '../../src/server/ledger/cluster';
+import { ClusterLedger, type PaymentSource, type Peer, type PrimaryChannel, serveClusterLedger } from '../../src/server/ledger/cluster';
 import { InsufficientFundsError, type EntryInput } from '../../src/server/ledger/posting';
 import { LedgerWriter, WRITER_CLOSED_MESSAGE } from '../../src/server/ledger/writer';
 import { AppError, BUSY_MESSAGE } from '../../src/server/lib/errors';
@@ -32,16 +32,23 @@ const move = (cents: number): EntryInput => ({
 /** A primary's writer and a worker's ledger joined as a cluster joins them; `deliver: false` loses what the worker sends. */
 function cluster(primaryWriter: LedgerWriter, options: { deliver?: boolean; logged?: unknown[] } = {}) {
   const through = <T>(message: T): T => JSON.parse(JSON.stringify(message)) as T;
-  let toPrimary: ((message: unknown, reply: (message: unknown) => void) => void) | null = null;
+  let toPrimary: ((message: unknown, from: Peer) => void) | null = null;
   const toWorker: Array<(message: unknown) => void> = [];
   const disconnected: Array<() => void> = [];
   let connected = true;
-  const source: PaymentSource = { onPayment: (listener) => (toPrimary = listener as typeof toPrimary) };
+  const replied: unknown[] = [];
+  const worker: Peer = {
+    send: (message) => {
+      replied.push(message);
+      setImmediate(() => toWorker.forEach((listener) => listener(through(message))));
+    },
+  };
+  const source: PaymentSource = { onPayment: (listener) => (toPrimary = listener) };
   const channel: PrimaryChannel = {
     connected: () => connected,
     send: (message) => {
       if (options.deliver === false) return;
-      setImmediate(() => toPrimary?.(through(message), (reply) => setImmediate(() => toWorker.forEach((listener) => listener(through(reply))))));
+      setImmediate(() => toPrimary?.(through(message), worker));
     },
     onReply: (listener) => toWorker.push(listener),
     onDisconnect: (listener) => disconnected.push(listener),
@@ -51,6 +58,8 @@ function cluster(primaryWriter: LedgerWriter, options: { deliver?: boolean; logg
   return {
     worker: new ClusterLedger(own, channel),
     own,
+    /** The messages the primary sent back. */
+    replied,
     disconnect: () => {
       connected = false;
       disconnected.forEach((listener) => listener());
@@ -64,7 +73,7 @@ const balance = async (id: string) =>
 describe('one ledger writer for a cluster', () => {
   it("posts a worker's payments through the primary's writer, answered and stored as one process does", async () => {
     const primary = new LedgerWriter(ctx.database.db, { answers: ledgerAnswers });
-    const { worker, own } = cluster(primary);
+    const { worker, own, replied } = cluster(primary);
     const before = await balance(customer.checking);
     const ticket = (index: number) => ({ userId: customer.userId, key: `cluster-${index}`, requestHash: `hash-${index}` });
     const outcomes = await Promise.all(
@@ -76,6 +85,8 @@ describe('one ledger writer for a cluster', () => {
     expect(primary.stats.batches).toBeGreaterThanOrEqual(1);
     expect(primary.stats.batches).toBeLessThan(6);
     expect(own.stats.batches).toBe(0);
+    // A batch's answers went back as one message.
+    expect(replied).toHaveLength(primary.stats.batches);
     expect(await balance(customer.checking)).toBe(before - 600);
     expect(outcomes[5]).toMatchObject({
       message: 'Transfer Successful',

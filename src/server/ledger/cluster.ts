@@ -1,4 +1,4 @@
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { AppError, type ErrorCode } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import type { IdempotencyTicket } from './idempotency';
@@ -31,13 +31,17 @@ type Refusal =
   | { kind: 'refused'; code: ErrorCode; message: string; fields?: Record<string, string>; retryAfterSeconds?: number }
   | { kind: 'failed'; message: string };
 
-type ReplyMessage = { type: 'll:ledger:posted'; id: number; outcome: Outcome<unknown> } | { type: 'll:ledger:refused'; id: number; refusal: Refusal };
+/** A payment's answer: its outcome, or why it was refused. */
+type Reply = { id: number; outcome: Outcome<unknown> } | { id: number; refusal: Refusal };
+
+/** The answers to one worker's payments that one batch of the primary's writer settled. */
+interface RepliesMessage {
+  type: 'll:ledger:replies';
+  replies: Reply[];
+}
 
 const isPost = (message: unknown): message is PostMessage => (message as { type?: unknown } | null)?.type === 'll:ledger:post';
-const isReply = (message: unknown): message is ReplyMessage => {
-  const type = (message as { type?: unknown } | null)?.type;
-  return type === 'll:ledger:posted' || type === 'll:ledger:refused';
-};
+const isReplies = (message: unknown): message is RepliesMessage => (message as { type?: unknown } | null)?.type === 'll:ledger:replies';
 
 function refusalOf(error: unknown): Refusal {
   if (error instanceof InsufficientFundsError) return { kind: 'insufficient_funds', entryIndex: error.entryIndex, accountId: error.accountId };
@@ -67,32 +71,63 @@ function errorOf(refusal: Refusal): Error {
   return new Error(`the primary's ledger writer failed: ${refusal.message}`);
 }
 
-/** The primary's side: whoever sends payments (its workers), and how to answer each. */
-export interface PaymentSource {
-  onPayment(listener: (message: unknown, reply: (message: ReplyMessage) => void) => void): void;
+/** A worker as its primary sees it: the same object for every payment it sends. */
+export interface Peer {
+  send(message: RepliesMessage): void;
 }
 
-export const clusterWorkers: PaymentSource = {
-  onPayment: (listener) =>
-    cluster.on('message', (worker, message: unknown) =>
-      listener(message, (reply) => {
-        // A worker that died meanwhile has nobody waiting; its client retries with its Idempotency-Key.
-        if (worker.isConnected()) worker.send(reply);
-      }),
-    ),
+/** The primary's side: whoever sends payments (its workers), each with who sent it. */
+export interface PaymentSource {
+  onPayment(listener: (message: unknown, from: Peer) => void): void;
+}
+
+const peers = new WeakMap<Worker, Peer>();
+const peerOf = (worker: Worker): Peer => {
+  let peer = peers.get(worker);
+  if (!peer) {
+    // A worker that died meanwhile has nobody waiting; its clients retry with their Idempotency-Keys.
+    peer = { send: (message) => (worker.isConnected() ? void worker.send(message) : undefined) };
+    peers.set(worker, peer);
+  }
+  return peer;
 };
 
-/** In a cluster's primary: posts the payments its workers hand over through this process's writer, answering each. */
+export const clusterWorkers: PaymentSource = {
+  onPayment: (listener) => cluster.on('message', (worker, message: unknown) => listener(message, peerOf(worker))),
+};
+
+/**
+ * In a cluster's primary: posts the payments its workers hand over through this process's writer,
+ * answering each. The writer settles a batch's payments together; their answers leave as one
+ * message a worker, sent once this turn's settlements are in (a microtask: nothing waits). A
+ * message on the IPC channel costs both processes a system call and a wake-up (about 20 µs of the
+ * primary's time in a profile at 32 clients), so a 15-entry batch answered in two messages instead
+ * of fifteen spends that once a worker.
+ */
 export function serveClusterLedger(writer: Ledger, log: Pick<Logger, 'error'>, source: PaymentSource = clusterWorkers): void {
-  source.onPayment((message, reply) => {
+  const unsent = new Map<Peer, Reply[]>();
+  const answer = (peer: Peer, reply: Reply) => {
+    const replies = unsent.get(peer);
+    if (replies) {
+      replies.push(reply);
+      return;
+    }
+    const batch = [reply];
+    unsent.set(peer, batch);
+    queueMicrotask(() => {
+      unsent.delete(peer);
+      peer.send({ type: 'll:ledger:replies', replies: batch });
+    });
+  };
+  source.onPayment((message, from) => {
     if (!isPost(message)) return;
     writer.submit({ entry: message.entry, answer: message.answer, idempotency: message.idempotency }).then(
-      (outcome) => reply({ type: 'll:ledger:posted', id: message.id, outcome }),
+      (outcome) => answer(from, { id: message.id, outcome }),
       (error: unknown) => {
         const refusal = refusalOf(error);
         // The worker answers 500 with a message only: the stack is logged where the bug is.
         if (refusal.kind === 'failed') log.error({ err: error }, "a worker's payment failed in the primary's ledger writer");
-        reply({ type: 'll:ledger:refused', id: message.id, refusal });
+        answer(from, { id: message.id, refusal });
       },
     );
   });
@@ -127,12 +162,14 @@ export class ClusterLedger implements Ledger {
     private readonly primary: PrimaryChannel = clusterPrimary,
   ) {
     primary.onReply((message) => {
-      if (!isReply(message)) return;
-      const waiter = this.waiting.get(message.id);
-      if (!waiter) return;
-      this.waiting.delete(message.id);
-      if (message.type === 'll:ledger:posted') waiter.resolve(message.outcome);
-      else waiter.reject(errorOf(message.refusal));
+      if (!isReplies(message)) return;
+      for (const reply of message.replies) {
+        const waiter = this.waiting.get(reply.id);
+        if (!waiter) continue;
+        this.waiting.delete(reply.id);
+        if ('outcome' in reply) waiter.resolve(reply.outcome);
+        else waiter.reject(errorOf(reply.refusal));
+      }
     });
     // The primary is gone: whether it committed what it was handed is unknown here, so each is
     // answered 503; the client's retry with the same Idempotency-Key replays it if it committed.
