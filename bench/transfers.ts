@@ -567,8 +567,8 @@ async function main(): Promise<void> {
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       await waitForHealth(baseUrl);
-      // A cluster answers health from its first worker; wait until every worker listens.
-      for (let waitedMs = 0; processTree(server.pid).size < processes + 1 && processes > 1 && waitedMs < 30_000; waitedMs += 100) {
+      // A cluster's primary answers health at once; wait until its workers have started too.
+      for (let waitedMs = 0; processTree(server.pid).size < processes && processes > 1 && waitedMs < 30_000; waitedMs += 100) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       await new Promise((resolve) => setTimeout(resolve, processes > 1 ? 1500 : 0));

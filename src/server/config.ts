@@ -202,7 +202,7 @@ export interface Config {
   sessionCache: boolean;
   /** The per-customer caps (src/shared/limits.ts names the defaults). */
   limits: { transferCodesPerHour: number; transferCodeFailuresPerDay: number; moneyCallsPerMinute: number };
-  /** App processes (node:cluster workers) this instance runs; 1 is one process, no cluster. */
+  /** App processes serving HTTP (a primary and N-1 node:cluster workers); 1 is one process, no cluster. */
   webConcurrency: number;
   /** Ledger batches each app process posts at once (ledger/writer.ts, ADR 008). */
   ledgerBatchesInFlight: number;

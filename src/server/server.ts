@@ -1,4 +1,4 @@
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
@@ -19,6 +19,7 @@ import { sealAuditAll, sealAuditPending } from './audit/sealer';
 import { wakeLedgerNotifier } from './notifications/ledger-notifier';
 import { createLogger, type Logger } from './lib/logger';
 import { clusterWorkerMetrics, serveClusterMetrics, trackPool } from './lib/metrics';
+import { HandedConnections, receiveConnections, shareConnections } from './lib/shared-port';
 import { createMailer } from './mail/mailer';
 import { openRuntime, type Runtime } from './runtime';
 import { type DemoSignIn, seed } from './seed';
@@ -27,8 +28,8 @@ import { type DemoSignIn, seed } from './seed';
 const PROCESS_GRACE_MS = 20_000;
 /** The primary waits for its workers' grace, then seals and closes. */
 const PRIMARY_GRACE_MS = 25_000;
-/** The primary of a cluster only seeds, seals and runs background work (jobs/runner.ts): a few connections do. */
-const PRIMARY_POOL_MAX = 10;
+/** What a cluster worker tells its primary once it can be handed connections. */
+const WORKER_READY = 'll:ready';
 /** A worker that died sooner than this after it started is replaced after a pause, not at once (no crash loop). */
 const WORKER_STABLE_MS = 10_000;
 const WORKER_RESTART_PAUSE_MS = 2000;
@@ -230,7 +231,7 @@ async function runSingle(config: Config): Promise<void> {
   await printBanner(config, instance, typeof address === 'object' && address ? address.port : config.port);
 }
 
-/** A cluster worker: serves HTTP on the primary's port and database; the primary does the rest. */
+/** A cluster worker: serves the HTTP connections its primary hands it, on the primary's database. */
 async function runWorker(config: Config): Promise<void> {
   if (!config.databaseUrl) throw new Error('a worker needs the DATABASE_URL its primary gives it');
   const log = createLogger(config);
@@ -243,6 +244,8 @@ async function runWorker(config: Config): Promise<void> {
   // payments) it reads back.
   readWrittenBy('none');
   const app = await buildApp(context, { serveWeb: true, metrics: clusterWorkerMetrics() });
+  await app.ready();
+  const connections = new HandedConnections(app.server);
   let closing = false;
   const closer = closeGracefully(
     log,
@@ -250,6 +253,7 @@ async function runWorker(config: Config): Promise<void> {
     async () => {
       closing = true;
       await app.close();
+      await connections.drain();
       await context.ledger.close();
       await database.close();
     },
@@ -261,31 +265,44 @@ async function runWorker(config: Config): Promise<void> {
   process.on('message', (message: unknown) => {
     if ((message as { type?: unknown } | null)?.type === 'll:shutdown') close();
   });
-  // The primary is gone (killed): nothing routes connections here any more.
+  // The primary is gone (killed): nothing hands connections here any more.
   process.on('disconnect', close);
-  await app.listen({ port: config.port, host: config.host });
+  receiveConnections(connections);
+  process.send?.({ type: WORKER_READY });
+  log.info('worker ready: serving the connections the primary hands it');
 }
 
 /**
- * WEB_CONCURRENCY=N: this process prepares the instance, forks N workers that share the port
- * (node:cluster), prints the banner once all listen, and replaces a worker that dies. On SIGTERM
- * it asks every worker to finish, then seals and stops.
+ * WEB_CONCURRENCY=N: this process prepares the instance and serves HTTP, forks N-1 workers that
+ * serve it too (node:cluster), accepts on the port and hands each new connection in turn to itself
+ * or a worker (lib/shared-port.ts), prints the banner once all are ready, and replaces a worker that
+ * dies. On SIGTERM it stops accepting, finishes its own requests and asks every worker to finish
+ * theirs, then seals and stops.
  */
 async function runPrimary(config: Config): Promise<void> {
-  // The primary serves no HTTP: its context's session cache is never asked.
-  const instance = await startInstance(config, { poolMax: PRIMARY_POOL_MAX, serves: false });
+  const instance = await startInstance(config, { serves: true });
   const { log } = instance;
-  serveClusterMetrics();
-  // One writer for the cluster's customer payments: the workers hand them over (ledger/cluster.ts).
+  const app = await buildApp(instance.context, { serveWeb: true, metrics: serveClusterMetrics() });
+  await app.ready();
+  const connections = new HandedConnections(app.server);
+  // One writer for the cluster's customer payments: this process's; the workers hand theirs over (ledger/cluster.ts).
   serveClusterLedger(instance.context.ledger, log);
   const workerEnv = { DATABASE_URL: instance.runtime.databaseUrl };
   const startedAt = new Map<number, number>();
+  const ready = new Set<Worker>();
   const fork = () => startedAt.set(cluster.fork(workerEnv).id, Date.now());
   const workers = () => Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
   let stopping = false;
   let failedToStart: ((error: Error) => void) | null = null;
+  let allReady: (() => void) | null = null;
 
+  cluster.on('message', (worker, message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type !== WORKER_READY) return;
+    ready.add(worker);
+    if (ready.size === config.webConcurrency - 1) allReady?.();
+  });
   cluster.on('exit', (worker, code, signal) => {
+    ready.delete(worker);
     const livedMs = Date.now() - (startedAt.get(worker.id) ?? 0);
     startedAt.delete(worker.id);
     if (stopping) return;
@@ -293,6 +310,7 @@ async function runPrimary(config: Config): Promise<void> {
     log.warn({ workerPid: worker.process.pid, code, signal }, 'worker exited unexpectedly: starting another');
     setTimeout(() => stopping || fork(), livedMs < WORKER_STABLE_MS ? WORKER_RESTART_PAUSE_MS : 0);
   });
+  const server = shareConnections(connections, () => [...ready].filter((worker) => worker.isConnected()));
 
   const stopWorkers = async () => {
     stopping = true;
@@ -313,11 +331,18 @@ async function runPrimary(config: Config): Promise<void> {
     );
     if (unclean > 0) throw new Error(`${unclean} worker(s) did not shut down cleanly`);
   };
+  const stopServing = async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.close();
+    await connections.drain();
+  };
   closeGracefully(
     log,
     PRIMARY_GRACE_MS,
     async () => {
-      await stopWorkers();
+      // Nothing new is accepted; this process's requests and the workers' finish (their payments
+      // still go to this process's writer), then the writer drains and the chain is sealed.
+      await Promise.all([stopServing(), stopWorkers()]);
       await instance.stop();
     },
     // A second signal reaches the workers too: they stop at once.
@@ -327,16 +352,18 @@ async function runPrimary(config: Config): Promise<void> {
   let port = config.port;
   try {
     await new Promise<void>((resolve, reject) => {
-      let listening = 0;
       failedToStart = reject;
-      cluster.on('listening', (_worker, address) => {
-        port = address.port;
-        listening += 1;
-        if (listening === config.webConcurrency) resolve();
-      });
-      for (let index = 0; index < config.webConcurrency; index += 1) fork();
+      allReady = resolve;
+      for (let index = 1; index < config.webConcurrency; index += 1) fork();
     });
     failedToStart = null;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const address = server.address();
+    if (typeof address === 'object' && address) port = address.port;
+    log.info(`Server listening at http://${config.host}:${port} (this process and ${config.webConcurrency - 1} worker(s) serve it)`);
   } catch (error) {
     await stopWorkers().catch(() => undefined);
     await instance.stop().catch(() => undefined);

@@ -119,12 +119,29 @@ const isMetricsMessage = (message: unknown): message is MetricsMessage =>
   (message as { type: string }).type.startsWith('ll:metrics:');
 
 /**
- * In the primary: answers a worker's request for the cluster's metrics with every worker's
- * registry and the primary's own (where the sealer and jobs may run) summed into one page.
- * A worker that does not answer in time is left out rather than failing the scrape.
+ * In the primary: sums every worker's registry and the primary's own into one page, for the
+ * primary's /metrics and for a worker's (asked over IPC). A worker that does not answer in time is
+ * left out rather than failing the scrape.
  */
-export function serveClusterMetrics(): void {
+export function serveClusterMetrics(): MetricsSource {
   const waiting = new Map<string, { pending: number; parts: object[][]; finish: () => void }>();
+  const clusterPage = async (): Promise<string> => {
+    const id = randomUUID();
+    const parts: object[][] = [await registry.getMetricsAsJSON()];
+    const workers = Object.values(cluster.workers ?? {}).filter((each) => each?.isConnected());
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => finish(), COLLECT_TIMEOUT_MS);
+      const finish = () => {
+        clearTimeout(timer);
+        waiting.delete(id);
+        resolve();
+      };
+      waiting.set(id, { pending: workers.length, parts, finish });
+      for (const each of workers) each?.send({ type: 'll:metrics:collect', id } satisfies MetricsMessage);
+      if (workers.length === 0) finish();
+    });
+    return AggregatorRegistry.aggregate(parts).metrics();
+  };
   cluster.on('message', (worker, message: unknown) => {
     if (!isMetricsMessage(message)) return;
     if (message.type === 'll:metrics:json') {
@@ -136,27 +153,12 @@ export function serveClusterMetrics(): void {
       return;
     }
     if (message.type !== 'll:metrics:get') return;
-    void (async () => {
-      const id = randomUUID();
-      const parts: object[][] = [await registry.getMetricsAsJSON()];
-      const workers = Object.values(cluster.workers ?? {}).filter((each) => each?.isConnected());
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => finish(), COLLECT_TIMEOUT_MS);
-        const finish = () => {
-          clearTimeout(timer);
-          waiting.delete(id);
-          resolve();
-        };
-        waiting.set(id, { pending: workers.length, parts, finish });
-        for (const each of workers) each?.send({ type: 'll:metrics:collect', id } satisfies MetricsMessage);
-        if (workers.length === 0) finish();
-      });
-      const text = await AggregatorRegistry.aggregate(parts).metrics();
-      if (worker.isConnected()) worker.send({ type: 'll:metrics:page', id: message.id, text } satisfies MetricsMessage);
-    })().catch((error: unknown) => {
-      if (worker.isConnected()) worker.send({ type: 'll:metrics:page', id: message.id, error: String(error) } satisfies MetricsMessage);
-    });
+    clusterPage().then(
+      (text) => worker.isConnected() && worker.send({ type: 'll:metrics:page', id: message.id, text } satisfies MetricsMessage),
+      (error: unknown) => worker.isConnected() && worker.send({ type: 'll:metrics:page', id: message.id, error: String(error) } satisfies MetricsMessage),
+    );
   });
+  return async () => ({ contentType: registry.contentType, text: await clusterPage() });
 }
 
 /**
