@@ -4,6 +4,8 @@
 // (BENCH_BULK_ROWS payments a request, BENCH_BULK_CLIENTS clients, each batch approved with the IMS
 // code the bank mailed, read from the SMTP sink) next to both. Loopback only,
 // bounded in time (BENCH_SECONDS per run, default 10), durable PostgreSQL settings (fsync on).
+// BENCH_PROCESSES (default 1,2) is the process counts in order; 1,2,1,2,1,2 alternates them and
+// prints the medians, each row compared with the one-process round just before it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -715,7 +717,15 @@ async function main(): Promise<void> {
 
     const pad = (value: string, width: number) => value.padStart(width);
     const tpsOf = (row: (typeof rows)[number]) => row.api.ok / row.api.seconds;
-    const single = new Map(rows.filter((row) => row.processes === 1).map((row) => [row.clients, tpsOf(row)]));
+    // Each row against one process at the same clients in the nearest round before it (the first
+    // such round for the rows before it): with BENCH_PROCESSES=1,2,1,2,... each pair is measured
+    // minutes apart, not a run apart.
+    const singleFor = (index: number) => {
+      const row = rows[index];
+      const ones = rows.map((each, at) => ({ each, at })).filter(({ each }) => each.processes === 1 && each.clients === row?.clients);
+      const before = ones.filter(({ at }) => at <= index).at(-1) ?? ones[0];
+      return before ? tpsOf(before.each) : undefined;
+    };
     console.log('');
     console.log(`Internal transfers through the HTTP API vs pgbench TPC-B-like (scale ${PGBENCH_SCALE}), ${SECONDS} s per run, same PostgreSQL, fsync on`);
     console.log(
@@ -723,10 +733,10 @@ async function main(): Promise<void> {
         .map((title, index) => pad(title, [9, 7, 16, 8, 8, 7, 12, 7, 12][index] ?? 8))
         .join('  '),
     );
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
       const tps = tpsOf(row);
       const base = pgbenchTps.get(row.clients) ?? null;
-      const one = single.get(row.clients);
+      const one = singleFor(index);
       console.log(
         [
           pad(String(row.processes), 9),
@@ -740,6 +750,15 @@ async function main(): Promise<void> {
           pad(one ? (tps / one).toFixed(2) : 'n/a', 12),
         ].join('  '),
       );
+    }
+    // Alternated rounds: the median of each process count, so one slow or fast round does not decide.
+    for (const processes of [...new Set(PROCESS_COUNTS)].filter((count) => count !== 1)) {
+      const rounds = PROCESS_COUNTS.filter((count) => count === processes).length;
+      if (rounds < 2 || !PROCESS_COUNTS.includes(1)) continue;
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
+      const medianOf = (count: number, clients: number) => median(rows.filter((row) => row.processes === count && row.clients === clients).map(tpsOf));
+      const figures = CLIENT_COUNTS.map((clients) => `${(medianOf(processes, clients) / medianOf(1, clients)).toFixed(2)}x at ${clients} clients`);
+      console.log(`Medians over the alternated rounds: ${processes} processes vs 1: ${figures.join(', ')}`);
     }
     console.log('');
     console.log(
