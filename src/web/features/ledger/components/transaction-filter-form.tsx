@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { SEARCH_LENGTH_MAX, ZTransactionListQuery } from '../../../../shared/contracts/transactions';
 import { Button } from '../../../components/ui/button';
@@ -42,12 +42,25 @@ export function TransactionFilterForm({
     defaultValues: value,
   });
   const { errors } = form.formState;
-  // Back, forward or a link changes the address: the form shows what the list shows.
+  // The filter this form just applied: the address catches up with it a moment later (a navigation
+  // renders in a transition), by when the customer may be typing the next one.
+  const applied = useRef<TransactionFilterValues | null>(null);
+  const apply = (filter: TransactionFilterValues) => {
+    applied.current = filter;
+    onApply(filter);
+  };
+  // Back, forward or a link changes the address: the form shows what the list shows. The address
+  // catching up with what this form applied leaves what is being typed alone.
   const { type, account, from, to, q, amountMin, amountMax } = value;
-  useEffect(() => form.reset({ type, account, from, to, q, amountMin, amountMax }), [form, type, account, from, to, q, amountMin, amountMax]);
+  useEffect(() => {
+    const shown = { type, account, from, to, q, amountMin, amountMax };
+    const ours = applied.current !== null && sameFilter(applied.current, shown);
+    applied.current = null;
+    if (!ours) form.reset(shown);
+  }, [form, type, account, from, to, q, amountMin, amountMax]);
 
   return (
-    <form onSubmit={form.handleSubmit(onApply)} noValidate aria-label={label} className={search ? 'space-y-4' : className}>
+    <form onSubmit={form.handleSubmit(apply)} noValidate aria-label={label} className={search ? 'space-y-4' : className}>
       {search ? (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
           <TextField
@@ -82,7 +95,7 @@ export function TransactionFilterForm({
             variant="secondary"
             onClick={() => {
               form.reset(NO_FILTER);
-              onApply(NO_FILTER);
+              apply(NO_FILTER);
             }}
           >
             Reset
@@ -92,6 +105,9 @@ export function TransactionFilterForm({
     </form>
   );
 }
+
+const sameFilter = (a: TransactionFilterValues, b: TransactionFilterValues) =>
+  (Object.keys(NO_FILTER) as Array<keyof TransactionFilterValues>).every((key) => (a[key] ?? '') === (b[key] ?? ''));
 
 /** The fields every history filter has: the form itself lays them out, or a row under the search fields does. */
 function FilterRow({ search, className, children }: { search: boolean; className: string; children: ReactNode }) {
