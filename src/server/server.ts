@@ -78,7 +78,7 @@ interface Instance {
   stop(): Promise<void>;
 }
 
-async function startInstance(config: Config, options: { poolMax?: number; serves: boolean }): Promise<Instance> {
+async function startInstance(config: Config): Promise<Instance> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   warnOnStaleBuild(config);
   if (config.isProduction && !config.fourEyes) {
@@ -89,7 +89,7 @@ async function startInstance(config: Config, options: { poolMax?: number; serves
   // And on an anchor file this instance could not append to (ADR 014): better now than at the first anchor.
   checkAnchorFile(config.anchorFile);
   const log = createLogger(config);
-  const runtime = await openRuntime(config, { poolMax: options.poolMax, databaseLog: log, channels: options.serves ? servingChannels(config) : [] });
+  const runtime = await openRuntime(config, { databaseLog: log, channels: servingChannels(config) });
   trackPool(runtime.database.poolStats);
   const context = contextFor(config, runtime.database, log);
   // This process seals; the money notifier reads after it where background jobs run here.
@@ -215,7 +215,7 @@ async function printBanner(config: Config, instance: Instance, port: number): Pr
 
 /** WEB_CONCURRENCY=1: one process does everything. */
 async function runSingle(config: Config): Promise<void> {
-  const instance = await startInstance(config, { serves: true });
+  const instance = await startInstance(config);
   const app = await buildApp(instance.context, { serveWeb: true });
   closeGracefully(instance.log, PROCESS_GRACE_MS, async () => {
     await app.close();
@@ -280,7 +280,7 @@ async function runWorker(config: Config): Promise<void> {
  * theirs, then seals and stops.
  */
 async function runPrimary(config: Config): Promise<void> {
-  const instance = await startInstance(config, { serves: true });
+  const instance = await startInstance(config);
   const { log } = instance;
   const app = await buildApp(instance.context, { serveWeb: true, metrics: serveClusterMetrics() });
   await app.ready();
