@@ -18,6 +18,7 @@ import { readWrittenBy } from './ledger/written';
 import { sealAuditAll, sealAuditPending } from './audit/sealer';
 import { wakeLedgerNotifier } from './notifications/ledger-notifier';
 import { createLogger, type Logger } from './lib/logger';
+import { messageType } from './lib/ipc';
 import { clusterWorkerMetrics, serveClusterMetrics, trackPool } from './lib/metrics';
 import { HandedConnections, receiveConnections, shareConnections } from './lib/shared-port';
 import { createMailer } from './mail/mailer';
@@ -263,7 +264,7 @@ async function runWorker(config: Config): Promise<void> {
     if (!closing) closer.close();
   };
   process.on('message', (message: unknown) => {
-    if ((message as { type?: unknown } | null)?.type === 'll:shutdown') close();
+    if (messageType(message) === 'll:shutdown') close();
   });
   // The primary is gone (killed): nothing hands connections here any more.
   process.on('disconnect', close);
@@ -297,7 +298,7 @@ async function runPrimary(config: Config): Promise<void> {
   let allReady: (() => void) | null = null;
 
   cluster.on('message', (worker, message: unknown) => {
-    if ((message as { type?: unknown } | null)?.type !== WORKER_READY) return;
+    if (messageType(message) !== WORKER_READY) return;
     ready.add(worker);
     if (ready.size === config.webConcurrency - 1) allReady?.();
   });

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AppError, type ErrorCode } from '../lib/errors';
+import { messageType } from '../lib/ipc';
 import type { Outcome } from '../lib/outcome';
 import type { IdempotencyTicket } from './idempotency';
 import { type EntryInput, InsufficientFundsError } from './posting';
@@ -40,8 +41,8 @@ interface RepliesMessage {
   replies: Reply[];
 }
 
-const isPost = (message: unknown): message is PostMessage => (message as { type?: unknown } | null)?.type === 'll:ledger:post';
-const isReplies = (message: unknown): message is RepliesMessage => (message as { type?: unknown } | null)?.type === 'll:ledger:replies';
+const isPost = (message: unknown): message is PostMessage => messageType(message) === 'll:ledger:post';
+const isReplies = (message: unknown): message is RepliesMessage => messageType(message) === 'll:ledger:replies';
 
 function refusalOf(error: unknown): Refusal {
   if (error instanceof InsufficientFundsError) return { kind: 'insufficient_funds', entryIndex: error.entryIndex, accountId: error.accountId };

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { messageType } from './ipc';
 
 /**
  * The process's metrics, in one registry (not prom-client's global one, which libraries may also
@@ -112,11 +113,10 @@ type MetricsMessage =
 
 const COLLECT_TIMEOUT_MS = 3000;
 
-const isMetricsMessage = (message: unknown): message is MetricsMessage =>
-  typeof message === 'object' &&
-  message !== null &&
-  typeof (message as { type?: unknown }).type === 'string' &&
-  (message as { type: string }).type.startsWith('ll:metrics:');
+const isMetricsMessage = (message: unknown): message is MetricsMessage => {
+  const type = messageType(message);
+  return typeof type === 'string' && type.startsWith('ll:metrics:');
+};
 
 /**
  * In the primary: sums every worker's registry and the primary's own into one page, for the

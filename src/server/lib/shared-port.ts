@@ -1,6 +1,7 @@
 import type { Worker } from 'node:cluster';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import net from 'node:net';
+import { messageType } from './ipc';
 
 // WEB_CONCURRENCY=N is N processes serving HTTP: a cluster's primary and N-1 workers (ADR 008,
 // "The primary serves too"). The primary accepts on the port, as node:cluster's round-robin does,
@@ -73,7 +74,7 @@ const end = (socket: net.Socket) => socket.end(() => socket.destroy());
 /** In a worker: serves the connections its primary hands over. */
 export function receiveConnections(connections: HandedConnections): void {
   process.on('message', (message: unknown, handle: unknown) => {
-    if ((message as { type?: unknown } | null)?.type === CONNECTION && handle instanceof net.Socket) connections.serve(handle);
+    if (messageType(message) === CONNECTION && handle instanceof net.Socket) connections.serve(handle);
   });
 }
 
