@@ -1,7 +1,8 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_CHANGES_CHANNEL } from '../../src/server/auth/session-cache';
-import { NOTICES_APPLICATION_NAME } from '../../src/server/db/database';
+import { type DB, NOTICES_APPLICATION_NAME } from '../../src/server/db/database';
 import { sessionCacheLookups } from '../../src/server/lib/metrics';
 import { bearer, createCustomer, createTestApp, signIn, type TestContext, waitFor } from '../support/app';
 
@@ -83,6 +84,30 @@ describe('the session cache', () => {
       }
     } finally {
       client.release();
+    }
+  });
+
+  it('passes each change on once, whether this process, another one or an operator made it', async () => {
+    // Several pool connections open, each listening: PostgreSQL sends every one of them a copy.
+    await Promise.all(Array.from({ length: 6 }, () => sql`select pg_sleep(0.05)`.execute(one.database.db)));
+    const heard = new Map<string, number>();
+    one.database.notices.onNotice((channel, payload) => {
+      if (channel === SESSION_CHANGES_CHANNEL) heard.set(payload, (heard.get(payload) ?? 0) + 1);
+    });
+    const announce = (db: DB, payload: string) => sql`select pg_notify(${SESSION_CHANGES_CHANNEL}, ${payload})`.execute(db);
+    for (let round = 0; round < 5; round += 1) {
+      await announce(one.database.db, `by-this-process-${round}`);
+      // Heard before the change answered: the process acts on its own change first.
+      expect(heard.get(`by-this-process-${round}`), `round ${round}: heard before it answered`).toBe(1);
+      await announce(two.database.db, `by-another-process-${round}`);
+      await admin.query(`select pg_notify($1, $2)`, [SESSION_CHANGES_CHANNEL, `by-an-operator-${round}`]);
+    }
+    // Every copy has arrived by now (they come a round trip after the commit).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (let round = 0; round < 5; round += 1) {
+      for (const source of ['by-this-process', 'by-another-process', 'by-an-operator']) {
+        expect(heard.get(`${source}-${round}`), `${source}, round ${round}`).toBe(1);
+      }
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SESSION_CHANGES_CHANNEL, SessionCache } from '../../src/server/auth/session-cache';
+import { DROPS_REMEMBERED, SESSION_CHANGES_CHANNEL, SessionCache } from '../../src/server/auth/session-cache';
 import type { SessionRow } from '../../src/server/auth/repository';
 
 /** Notices a test drives: announce a change, or take the listener down and up. */
@@ -41,6 +41,34 @@ describe('SessionCache', () => {
     const cache = new SessionCache(notices);
     const started = cache.begin();
     notices.announce('alice');
+    cache.fill(started, 'a1', row('alice'));
+    expect(cache.get('a1')).toBeUndefined();
+    cache.fill(cache.begin(), 'a1', row('alice'));
+    expect(cache.get('a1')?.id).toBe('alice');
+  });
+
+  it("caches a lookup under way while another user's change was announced: only its own user's refuses it", () => {
+    const notices = fakeNotices();
+    const cache = new SessionCache(notices);
+    const started = cache.begin();
+    notices.announce('bob');
+    cache.fill(started, 'a1', row('alice'));
+    expect(cache.get('a1')?.id).toBe('alice');
+    const again = cache.begin();
+    notices.announce('bob');
+    notices.announce('alice');
+    notices.announce('carol');
+    cache.fill(again, 'a2', row('alice', 'two'));
+    expect(cache.get('a2')).toBeUndefined();
+  });
+
+  it('refuses every lookup begun before a drop it no longer remembers one by one', () => {
+    const notices = fakeNotices();
+    const cache = new SessionCache(notices);
+    const started = cache.begin();
+    notices.announce('alice');
+    for (let user = 0; user < DROPS_REMEMBERED; user += 1) notices.announce(`user-${user}`);
+    // Alice's drop is forgotten; a lookup of hers begun before it must still not be cached.
     cache.fill(started, 'a1', row('alice'));
     expect(cache.get('a1')).toBeUndefined();
     cache.fill(cache.begin(), 'a1', row('alice'));

@@ -9,6 +9,8 @@ export const servingChannels = (config: { sessionCache: boolean }): string[] => 
 
 /** Sessions one process keeps; past it the oldest cached goes first. */
 export const SESSION_CACHE_MAX = 20_000;
+/** Users whose last drop is remembered one by one (a lookup takes well under a second; thousands of changes a second fit). */
+export const DROPS_REMEMBERED = 10_000;
 
 /**
  * The live sessions this process looked up, by token hash, so that a signed-in request does not wait
@@ -19,8 +21,10 @@ export const SESSION_CACHE_MAX = 20_000;
  *   cached session of that user is dropped. The process that made the change heard it before its
  *   change answered (every pool connection listens: db/database.ts Notices); other processes hear it
  *   about a round trip later. The cache is empty and serves nothing while the held listener is down.
- * - **No stale fill.** A lookup that was under way while anything was dropped (or the listener came
- *   and went) may have read the row before the change: its answer is not cached.
+ * - **No stale fill.** A lookup that was under way while its user was dropped (or the listener came
+ *   and went) may have read the row before the change: its answer is not cached. A change of
+ *   another user does not refuse it (every change refused every lookup under way, which a bank
+ *   with sign-ins every millisecond would hardly ever fill).
  * - **Nothing is decided from the cache but "live".** A cached session is served only while its
  *   idle touch is not due (a minute) and it has not expired; anything else (the touch, an idle or
  *   expired end) goes to the database, whose row may be newer (another process's touch).
@@ -28,8 +32,16 @@ export const SESSION_CACHE_MAX = 20_000;
 export class SessionCache {
   private readonly sessions = new Map<string, { row: SessionRow; userId: string }>();
   private readonly tokensOf = new Map<string, Set<string>>();
-  /** Bumped by every drop: a fill started before it is refused. */
+  /** Bumped by every drop and clear; a lookup begins in the current one. */
   private generation = 0;
+  /** The generation of the last clear: any fill begun before it is refused. */
+  private clearedIn = 0;
+  /**
+   * By user, the generation of their last drop: a fill of that user's session begun before it is
+   * refused (another user's change says nothing of it). The oldest are forgotten past
+   * DROPS_REMEMBERED, moving `clearedIn` up to them instead.
+   */
+  private readonly droppedIn = new Map<string, number>();
   private on: boolean;
 
   /** `notices`: serves nothing unless they listen to SESSION_CHANGES_CHANNEL (servingChannels decides). */
@@ -66,9 +78,9 @@ export class SessionCache {
     return this.generation;
   }
 
-  /** Caches a live session looked up in `generation`, unless something was dropped since. */
+  /** Caches a live session looked up in `generation`, unless its user was dropped (or all were) since. */
   fill(generation: number, tokenHash: string, row: SessionRow): void {
-    if (!this.on || generation !== this.generation) return;
+    if (!this.on || generation < this.clearedIn || generation < (this.droppedIn.get(row.id) ?? 0)) return;
     this.forget(tokenHash);
     if (this.sessions.size >= this.max) {
       const oldest = this.sessions.keys().next().value;
@@ -83,6 +95,13 @@ export class SessionCache {
   /** Drops every cached session of a user (a change was announced). */
   dropUser(userId: string): void {
     this.generation += 1;
+    this.droppedIn.delete(userId);
+    this.droppedIn.set(userId, this.generation);
+    if (this.droppedIn.size > DROPS_REMEMBERED) {
+      const [oldest, droppedIn] = this.droppedIn.entries().next().value as [string, number];
+      this.droppedIn.delete(oldest);
+      this.clearedIn = Math.max(this.clearedIn, droppedIn);
+    }
     for (const tokenHash of this.tokensOf.get(userId) ?? []) this.sessions.delete(tokenHash);
     this.tokensOf.delete(userId);
   }
@@ -94,6 +113,8 @@ export class SessionCache {
 
   private clear(): void {
     this.generation += 1;
+    this.clearedIn = this.generation;
+    this.droppedIn.clear();
     this.sessions.clear();
     this.tokensOf.clear();
   }

@@ -206,6 +206,14 @@ function preparingPool(pool: pg.Pool, router: HostRouter, log: DatabaseLog): Pos
  * before it answers anyone. One more connection, outside the pool, listens all the time (pool
  * connections close when idle); `listening` is true only while it does: whoever relies on hearing
  * every change made elsewhere (the session cache) must stop relying on it whenever it is false.
+ *
+ * Each notification reaches the handlers once (twice at most, rarely), although PostgreSQL sends
+ * it to every listening connection: a pool connection passes on only its own backend's (which it
+ * must hear before its commit answers), the held listener every other backend's, and its copy of
+ * a pool connection's own only if that connection has not passed it on within OWN_COPY_WAIT_MS of
+ * its arrival (it always does: the copy it waits for precedes the commit's answer). Every copy used to be passed
+ * on, so one sign-in dropped a customer's sessions once per connection, the late copies in the
+ * middle of lookups that were already fresh.
  */
 export interface Notices {
   /** The channels this handle listens to. */
@@ -222,12 +230,25 @@ export const NOTICES_APPLICATION_NAME = 'ledgerline notices';
 /** How long the held listener waits before connecting again after losing its connection. */
 const LISTENER_RETRY_MS = 1_000;
 
+/** Notifications of one pool connection awaiting the held listener's copy, at most (then forgotten: copies pass twice). */
+const UNMATCHED_MAX = 10_000;
+/** How long the held listener's copy of a pool connection's own notification waits for that connection's copy. */
+const OWN_COPY_WAIT_MS = 100;
+const noticeKey = (message: pg.Notification) => `${message.channel}\n${message.payload ?? ''}`;
+
 class ChannelNotices implements Notices {
   listening = false;
   private readonly events = new EventEmitter();
   private client: pg.Client | null = null;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
+  /**
+   * By backend pid of each open pool connection: how many of its own notifications (by channel
+   * and payload) it passed on whose copy the held listener has not had yet. A count left too high
+   * (a copy lost while the listener was down) only holds back a later held copy of that
+   * connection's own, which the connection passes on itself anyway.
+   */
+  private readonly unmatched = new Map<number, Map<string, number>>();
 
   constructor(
     readonly channels: readonly string[],
@@ -250,11 +271,47 @@ class ChannelNotices implements Notices {
     return this.channels.map((channel) => `listen ${pg.escapeIdentifier(channel)}`).join('; ');
   }
 
-  /** A connection's notification on one of the channels reaches the handlers. */
-  hear(client: pg.ClientBase): void {
+  /** A pool connection's own notifications reach the handlers (other backends' come through the held listener). */
+  hearOwn(client: pg.ClientBase): void {
+    const pid = (client as pg.ClientBase & { processID: number | null }).processID;
+    if (pid === null) return;
+    const unmatched = new Map<string, number>();
+    this.unmatched.set(pid, unmatched);
     client.on('notification', (message) => {
-      if (this.channels.includes(message.channel)) this.events.emit('notice', message.channel, message.payload ?? '');
+      if (message.processId !== pid || !this.channels.includes(message.channel)) return;
+      // Always passed on here, before the commit answers; counted so that the held listener's copy is not.
+      const key = noticeKey(message);
+      if (unmatched.size >= UNMATCHED_MAX) unmatched.clear();
+      unmatched.set(key, (unmatched.get(key) ?? 0) + 1);
+      this.emit(message);
     });
+    client.once('end', () => {
+      if (this.unmatched.get(pid) === unmatched) this.unmatched.delete(pid);
+    });
+  }
+
+  /** The held listener's notifications reach the handlers, but for a pool connection's own already passed on. */
+  private hearAll(client: pg.ClientBase): void {
+    client.on('notification', (message) => {
+      if (!this.channels.includes(message.channel)) return;
+      // Another backend's: passed on at once.
+      if (!this.unmatched.has(message.processId)) return this.emit(message);
+      // A pool connection's own, which it passes on itself before its commit answers; this copy
+      // often comes first, so it waits a moment for that connection's to be counted.
+      setTimeout(() => {
+        const unmatched = this.unmatched.get(message.processId);
+        const key = noticeKey(message);
+        const count = unmatched?.get(key) ?? 0;
+        // Not passed on there (yet): passing it on twice is harmless, never is not.
+        if (count === 0) return this.emit(message);
+        if (count === 1) unmatched?.delete(key);
+        else unmatched?.set(key, count - 1);
+      }, OWN_COPY_WAIT_MS).unref();
+    });
+  }
+
+  private emit(message: pg.Notification): void {
+    this.events.emit('notice', message.channel, message.payload ?? '');
   }
 
   /** Starts the held listener (again after it was lost, a second later). */
@@ -279,7 +336,7 @@ class ChannelNotices implements Notices {
         };
         client.on('error', lost);
         client.on('end', () => lost());
-        this.hear(client);
+        this.hearAll(client);
         await client.query(this.listenSql);
         if (this.closed) {
           await client.end();
@@ -306,6 +363,8 @@ class ChannelNotices implements Notices {
 
   private setListening(listening: boolean): void {
     if (this.listening === listening) return;
+    // Copies the held listener missed while it was down will never come to be matched.
+    for (const unmatched of this.unmatched.values()) unmatched.clear();
     this.listening = listening;
     this.events.emit('listening', listening);
   }
@@ -364,7 +423,7 @@ export function createDatabase(
     onConnect: async (client: pg.ClientBase) => {
       await checkSession?.(client);
       if (notices.channels.length === 0) return;
-      notices.hear(client);
+      notices.hearOwn(client);
       await client.query(notices.listenSql);
     },
   } as pg.PoolConfig);
