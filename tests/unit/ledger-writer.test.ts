@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries, type EntryInput } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { LedgerWriter } from '../../src/server/ledger/writer';
+import { writtenEntry } from '../../src/server/ledger/written';
 import { createCustomer, customerAccountIds, type TestContext, createTestApp } from '../support/app';
 
 // The group-commit writer: one failing request never fails or stalls the others, staff entries
@@ -242,6 +243,34 @@ describe('ledger writer with batches in flight', () => {
     const startedWhenAnswered = await first.then(() => writer.stats.batches);
     expect(startedWhenAnswered).toBe(startedBefore + 1);
     await Promise.all(queued);
+  });
+
+  it('sends the next atomic posting before answering the one that committed, holding its entries for the sealer by then, details as given', async () => {
+    const writer = ctx.context.ledger as LedgerWriter;
+    const all = (details: Record<string, unknown> | null) =>
+      writer.postAll({
+        entries: [{ ...move(2, 1), details }, move(2, 1)],
+        answer: (posted) => ({ data: { ids: posted.map((entry) => entry.id) }, created: true }),
+        idempotency: null,
+      });
+    await all(null); // the book knows the accounts: the next ones go in one statement each
+    const startedBefore = writer.stats.atomics;
+    const first = all({ bulk: { batchId: 'b-1', row: 1 }, note: 'quote " and \\ backslash' });
+    const second = all(null);
+    const [startedWhenAnswered, heldWhenAnswered, ids] = await first.then((outcome) => {
+      const { ids } = outcome.data as { ids: string[] };
+      return [writer.stats.atomics, ids.every((id) => writtenEntry(id) !== undefined), ids] as const;
+    });
+    expect(startedWhenAnswered).toBe(startedBefore + 2);
+    expect(heldWhenAnswered).toBe(true);
+    await second;
+    const stored = await ctx.database.db.selectFrom('journal_entries').select(['id', 'details']).where('id', 'in', ids).execute();
+    expect(new Map(stored.map((row) => [row.id, row.details]))).toEqual(
+      new Map([
+        [ids[0], { bulk: { batchId: 'b-1', row: 1 }, note: 'quote " and \\ backslash' }],
+        [ids[1], null],
+      ]),
+    );
   });
 
   it('runs an exclusive transaction alone: after the batches before it, before the ones after it', async () => {

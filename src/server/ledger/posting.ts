@@ -132,6 +132,11 @@ export interface BatchOptions {
    * book's; otherwise it fails whole (StaleBookError) and the caller retries with locks.
    */
   book?: Map<string, BookedAccount>;
+  /**
+   * False: the caller hands the written entries to the sealer's record itself (rememberWritten),
+   * later (the writer does it once the next work is on its way); by default the posting does.
+   */
+  remember?: boolean;
 }
 
 export interface BookedAccount {
@@ -252,12 +257,14 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     -- After the balances moved (so under every lock): seq then orders each account's postings
     -- as their running balances were computed, whichever process wrote them.
     insert into journal_entries (id, seq, kind, description, value_date, booked_at, author_id, amount, reversal_of, details)
-    select batch.id, nextval('journal_entries_seq'), batch.kind, batch.description, batch.value_date, ${bookedAt.toISOString()}::timestamptz, batch.author_id, batch.amount, batch.reversal_of, batch.details
+    select batch.id, nextval('journal_entries_seq'), batch.kind, batch.description, batch.value_date, ${bookedAt.toISOString()}::timestamptz, batch.author_id, batch.amount, batch.reversal_of, nullif(batch.details, 'null'::jsonb)
     from (
-      select * from unnest(${posted.map((entry) => entry.id)}::uuid[], ${posted.map((entry) => entry.kind)}::text[],
-        ${posted.map((entry) => entry.description)}::text[], ${posted.map((entry) => entry.valueDate)}::date[],
-        ${posted.map((entry) => entry.authorId)}::uuid[], ${posted.map((entry) => entry.amountCents)}::bigint[], ${posted.map((entry) => entry.reversalOf)}::uuid[],
-        ${posted.map((entry) => (entry.details === null ? null : JSON.stringify(entry.details)))}::jsonb[])
+      -- The details travel as one JSON array (a jsonb[] parameter is every element escaped and
+      -- unescaped again, then parsed: twice the time for a bulk batch's 1,000), JSON null for none.
+      select * from rows from (unnest(${posted.map((entry) => entry.id)}::uuid[]), unnest(${posted.map((entry) => entry.kind)}::text[]),
+        unnest(${posted.map((entry) => entry.description)}::text[]), unnest(${posted.map((entry) => entry.valueDate)}::date[]),
+        unnest(${posted.map((entry) => entry.authorId)}::uuid[]), unnest(${posted.map((entry) => entry.amountCents)}::bigint[]), unnest(${posted.map((entry) => entry.reversalOf)}::uuid[]),
+        jsonb_array_elements(${JSON.stringify(posted.map((entry) => entry.details))}::jsonb))
         with ordinality as rows(id, kind, description, value_date, author_id, amount, reversal_of, details, position)
       where (select count(*) from moved) = ${accountIds.length}::integer
       order by rows.position
@@ -275,8 +282,8 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     insert into ledger_unsealed (entry_id, seq, booked_at) select id, seq, booked_at from new_entries
   ), new_keys as (
     insert into idempotency_keys (user_id, key, request_hash, status_code, response, entry_id)
-    select * from unnest(${extraRows.map((row) => row.userId)}::uuid[], ${extraRows.map((row) => row.key)}::text[], ${extraRows.map((row) => row.requestHash)}::text[],
-      ${extraRows.map((row) => row.status)}::integer[], ${extraRows.map((row) => JSON.stringify(row.response))}::jsonb[], ${extraRows.map((row) => row.entryId)}::uuid[])
+    select * from rows from (unnest(${extraRows.map((row) => row.userId)}::uuid[]), unnest(${extraRows.map((row) => row.key)}::text[]), unnest(${extraRows.map((row) => row.requestHash)}::text[]),
+      unnest(${extraRows.map((row) => row.status)}::integer[]), jsonb_array_elements(${JSON.stringify(extraRows.map((row) => row.response))}::jsonb), unnest(${extraRows.map((row) => row.entryId)}::uuid[]))
   )
   -- Evaluated exactly once, whatever else happened: a balance that was not what the batch was
   -- computed from divides by zero, and the whole statement (every insert above) rolls back.
@@ -289,7 +296,7 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     assert(seq !== undefined, 'every posted entry got its seq');
     entry.seq = seq;
   }
-  rememberWritten(posted);
+  if (options.remember !== false) rememberWritten(posted);
   return results;
 }
 

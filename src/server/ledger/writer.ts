@@ -6,6 +6,7 @@ import { ledgerWriterBatchSize, ledgerWriterFallbacks, ledgerWriterQueueDepth } 
 import { storedOutcome, type Outcome } from '../lib/outcome';
 import type { IdempotencyTicket } from './idempotency';
 import { type BookedAccount, type IdempotencyRow, InsufficientFundsError, postEntries, postEntriesLenient, type EntryInput, type PostedEntry } from './posting';
+import { rememberWritten } from './written';
 
 /**
  * An answer the writer builds by name, from the `answers` it was made with (createAppContext's):
@@ -128,8 +129,8 @@ export class LedgerWriter implements Ledger {
   private readonly idleWaiters: Array<() => void> = [];
   /** Balances as this writer's batches left them, by account id (see the class comment). */
   private readonly book = new Map<string, BookedAccount>();
-  /** Batches started, those posted from the book in one statement, and the most posting at once (the tests check them). */
-  readonly stats = { batches: 0, fromBook: 0, maxInFlight: 0 };
+  /** Batches and atomic postings started, those posted from the book in one statement, and the most posting at once (the tests check them). */
+  readonly stats = { batches: 0, atomics: 0, fromBook: 0, maxInFlight: 0 };
 
   constructor(
     private readonly db: DB,
@@ -254,11 +255,18 @@ export class LedgerWriter implements Ledger {
         if (this.inFlight > 0) return;
         const next = this.takeExclusive();
         this.exclusiveRunning = true;
-        void (next.kind === 'atomic' ? this.runAtomic(next) : this.runExclusive(next))
-          .catch((error: unknown) => next.reject(error))
-          .finally(() => {
+        if (next.kind === 'atomic') this.stats.atomics += 1;
+        // An atomic posting's answer waits until the next work is on its way (as a batch's does).
+        void (next.kind === 'atomic' ? this.runAtomic(next) : this.runExclusive(next).then(() => noAnswers))
+          .catch((error: unknown) => {
+            next.reject(error);
+            return noAnswers;
+          })
+          .then((answer) => {
             this.exclusiveRunning = false;
             this.pump();
+            // Once the next work's statement has been sent (it is a few promise turns away).
+            setImmediate(answer);
           });
         return;
       }
@@ -352,13 +360,15 @@ export class LedgerWriter implements Ledger {
     }
   }
 
-  private async runAtomic(item: Atomic): Promise<void> {
+  /** Posts an atomic job; refuses it at once if it fails, and returns how to answer it once committed. */
+  private async runAtomic(item: Atomic): Promise<() => void> {
     const { entries, answer, idempotency } = item.job;
     const write = async (executor: DB) => {
       let outcome: Outcome<unknown> | null = null;
-      await postEntries(executor, entries, {
+      const posted = await postEntries(executor, entries, {
         book: this.book,
         ...this.booking(),
+        remember: false,
         extraRows: (posted) => {
           const all = posted.map((entry) => {
             assert(entry, 'every entry of an atomic posting is posted');
@@ -369,14 +379,14 @@ export class LedgerWriter implements Ledger {
         },
       });
       assert(outcome, 'the outcome was built');
-      return outcome as Outcome<unknown>;
+      return { outcome: outcome as Outcome<unknown>, posted };
     };
     try {
       const fromBook = this.knowsEvery(entries);
-      let outcome: Outcome<unknown> | null = null;
+      let written: Awaited<ReturnType<typeof write>> | null = null;
       if (fromBook) {
         try {
-          outcome = await write(this.db);
+          written = await write(this.db);
           this.stats.fromBook += 1;
         } catch (error) {
           // A stale book (another writer moved a balance) posts nothing, and its refusal is not
@@ -386,12 +396,17 @@ export class LedgerWriter implements Ledger {
         }
       }
       // Under locks the book is set to the balances this transaction writes: forgotten if it fails.
-      outcome ??= await this.db.transaction().execute(write);
-      item.resolve(outcome);
+      const committed = written ?? (await this.db.transaction().execute(write));
+      return () => {
+        // Committed: the sealer and the notifier may take the entries from memory.
+        rememberWritten(committed.posted);
+        item.resolve(committed.outcome);
+      };
     } catch (error) {
       this.forget();
       if (isDatabaseUnavailable(error)) this.refuseUnavailable([item], error);
       else item.reject(error);
+      return noAnswers;
     }
   }
 
