@@ -211,9 +211,9 @@ function preparingPool(pool: pg.Pool, router: HostRouter, log: DatabaseLog): Pos
  * it to every listening connection: a pool connection passes on only its own backend's (which it
  * must hear before its commit answers), the held listener every other backend's, and its copy of
  * a pool connection's own only if that connection has not passed it on within OWN_COPY_WAIT_MS of
- * its arrival (it always does: the copy it waits for precedes the commit's answer). Every copy used to be passed
- * on, so one sign-in dropped a customer's sessions once per connection, the late copies in the
- * middle of lookups that were already fresh.
+ * its arrival (it does: its copy comes with the commit's answer). Every copy used to be passed on,
+ * so one sign-in dropped a customer's sessions once per connection, the late copies in the middle
+ * of lookups that were already fresh.
  */
 export interface Notices {
   /** The channels this handle listens to. */
