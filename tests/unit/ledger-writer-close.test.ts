@@ -34,19 +34,22 @@ describe('closing the ledger writer', () => {
       writer.submit({ entry: entry(index + 1), answer: () => ({ data: {}, created: true }), idempotency: null }),
     );
     const exclusive = writer.transaction(async (_trx, post) => (await post([entry(1000)])).length);
+    // A bulk payment's kind of posting, answered once the next work is on its way: answered too.
+    const atomic = writer.postAll({ entries: [entry(500), entry(501)], answer: (posted) => ({ data: posted.length, created: true }), idempotency: null });
     let settled = 0;
-    for (const promise of [...queued, exclusive]) void promise.then(() => (settled += 1));
+    for (const promise of [...queued, exclusive, atomic]) void promise.then(() => (settled += 1));
     await writer.close();
     await Promise.resolve();
-    expect(settled).toBe(41);
+    expect(settled).toBe(42);
     await expect(Promise.all(queued)).resolves.toHaveLength(40);
     await expect(exclusive).resolves.toBe(1);
+    await expect(atomic).resolves.toMatchObject({ data: 2 });
 
     const late = writer.submit({ entry: entry(1), answer: () => ({ data: {}, created: true }), idempotency: null });
     await expect(late).rejects.toBeInstanceOf(AppError);
     await expect(late).rejects.toMatchObject({ code: 'unavailable', message: WRITER_CLOSED_MESSAGE });
     const entries = await ctx.database.db.selectFrom('journal_entries').select('id').where('description', '=', 'Drain test').execute();
-    expect(entries).toHaveLength(41);
+    expect(entries).toHaveLength(43);
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 

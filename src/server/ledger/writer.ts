@@ -124,6 +124,8 @@ export class LedgerWriter implements Ledger {
   /** The accounts of each batch in flight (takeBatch keeps batches in flight apart). */
   private readonly inFlightAccounts = new Set<Set<string>>();
   private exclusiveRunning = false;
+  /** Committed atomic postings whose answers wait for the next work to be sent (close() waits for them too). */
+  private answersPending = 0;
   private closed = false;
   /** Who waits in close() for the queue to empty. */
   private readonly idleWaiters: Array<() => void> = [];
@@ -147,7 +149,7 @@ export class LedgerWriter implements Ledger {
   ) {}
 
   private get busy(): boolean {
-    return this.inFlight > 0 || this.exclusiveRunning;
+    return this.inFlight > 0 || this.exclusiveRunning || this.answersPending > 0;
   }
 
   /** Queues one entry for the next batch; settles once it is committed (or refused). */
@@ -264,9 +266,14 @@ export class LedgerWriter implements Ledger {
           })
           .then((answer) => {
             this.exclusiveRunning = false;
+            this.answersPending += 1;
             this.pump();
             // Once the next work's statement has been sent (it is a few promise turns away).
-            setImmediate(answer);
+            setImmediate(() => {
+              this.answersPending -= 1;
+              answer();
+              this.pump();
+            });
           });
         return;
       }
