@@ -266,6 +266,8 @@ export class LedgerWriter implements Ledger {
           })
           .then((answer) => {
             this.exclusiveRunning = false;
+            // Answered already (an exclusive transaction, a refusal): nothing to hold back.
+            if (answer === noAnswers) return this.pump();
             this.answersPending += 1;
             this.pump();
             // Once the next work's statement has been sent (it is a few promise turns away).
