@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankAccountId, postEntries, type EntryInput } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
@@ -170,6 +171,48 @@ describe('ledger writer', () => {
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow();
     expect(entriesAfter.n).toBe(entriesBefore.n);
+    expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
+  });
+
+  it('sends the next atomic posting while one posts: it waits on the locks they share and posts from the book once the first commits', async () => {
+    const writer = ctx.context.ledger as LedgerWriter;
+    const all = () =>
+      writer.postAll({
+        entries: [move(0, 5), move(0, 5)],
+        answer: (posted) => ({ data: { ids: posted.map((entry) => entry.id) }, created: true }),
+        idempotency: null,
+      });
+    await staffEntry(accounts[0]!.checking, 1_000); // enough for what follows, whatever the tests before left
+    await all(); // the book knows both accounts
+    const start = await balanceOf(accounts[0]!.checking);
+    const fromBookBefore = writer.stats.fromBook;
+    const waitingOnLocks = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(
+            ctx.database.db,
+          )
+        ).rows[0]?.n,
+      );
+    let postings: Array<Promise<unknown>> = [];
+    // Another transaction holds one of their accounts: both postings are sent and wait for it.
+    await ctx.database.db.transaction().execute(async (trx) => {
+      await sql`select id from ledger_accounts where id = ${accounts[0]!.savings} for update`.execute(trx);
+      postings = [all(), all()];
+      for (let tries = 0; (await waitingOnLocks()) < 2; tries += 1) {
+        expect(tries, 'both statements wait on the lock').toBeLessThan(300);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    });
+    await Promise.all(postings);
+    // The second was computed from the book after the first, and found exactly those balances under the locks.
+    expect(writer.stats.fromBook).toBe(fromBookBefore + 2);
+    expect(await balanceOf(accounts[0]!.checking)).toBe(start - 20);
+
+    // A staff debit behind the book: the first finds another balance and posts under locks, and so does the one sent behind it.
+    await staffEntry(accounts[0]!.checking, -100);
+    await Promise.all([all(), all()]);
+    expect(await balanceOf(accounts[0]!.checking)).toBe(start - 20 - 100 - 20);
     expect(await verifyLedger(ctx.database.db)).toMatchObject({ ok: true });
   });
 

@@ -245,13 +245,18 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
   const postingsOf = posted.flatMap((entry) => entry.postings.map((posting) => ({ entry, posting })));
   const writeQuery = sql<{ guard: number; entries: Array<[string, number]> | null }>`
   with locked as materialized (
-    select id from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update
+    -- Every lock in id order, and each balance as it is once its lock is held: a statement that
+    -- waited for another writer's commit reads that commit here (FOR UPDATE answers the newest row
+    -- version), where its own snapshot, and so an UPDATE's WHERE, still holds the balance before it.
+    select id, balance from ledger_accounts where id = any(${accountIds}::uuid[]) order by id for update
+  ), unchanged as materialized (
+    -- Each balance moves only from exactly the balance the batch was computed from: a stale book posts nothing.
+    select count(*) = ${accountIds.length}::integer as ok
+    from locked join unnest(${accountIds}::uuid[], ${balancesBefore}::bigint[]) as target(id, before) on target.id = locked.id and locked.balance = target.before
   ), moved as (
-    -- Each balance moves only from exactly the balance the batch was computed from (re-checked
-    -- on the newest row version, under the lock): a stale book posts nothing.
     update ledger_accounts as account set balance = target.after
-    from unnest(${accountIds}::uuid[], ${balancesBefore}::bigint[], ${accountIds.map((id) => accounts.get(id)?.balance ?? 0)}::bigint[]) as target(id, before, after)
-    where account.id = target.id and account.balance = target.before and (select count(*) from locked) = ${accountIds.length}::integer
+    from unnest(${accountIds}::uuid[], ${accountIds.map((id) => accounts.get(id)?.balance ?? 0)}::bigint[]) as target(id, after)
+    where account.id = target.id and (select ok from unchanged)
     returning account.id
   ), new_entries as (
     -- After the balances moved (so under every lock): seq then orders each account's postings

@@ -72,6 +72,14 @@ export const BATCH_ENTRIES_MAX = 256;
  * quiet 2-core machine two split the group commits and cost more than they saved (ADR 008).
  */
 export const BATCHES_IN_FLIGHT_DEFAULT = 1;
+/**
+ * Atomic postings (bulk payments) a writer has in flight at once: while one runs, the next one its
+ * book can compute is sent too, and waits in PostgreSQL on the locks they share, its statement
+ * already parsed and its rows already unpacked, to run the moment the first commits (or at once,
+ * when they share no account). Its balances are computed from the book after the first's, and its
+ * statement posts only if they are exactly what it finds under the locks.
+ */
+export const ATOMICS_IN_FLIGHT = 2;
 const noAnswers = (): void => undefined;
 /** Requests waiting for the writer; past this the bank answers 503 and the client retries later. */
 export const WRITER_QUEUE_MAX = 10_000;
@@ -123,7 +131,10 @@ export class LedgerWriter implements Ledger {
   private inFlight = 0;
   /** The accounts of each batch in flight (takeBatch keeps batches in flight apart). */
   private readonly inFlightAccounts = new Set<Set<string>>();
-  private exclusiveRunning = false;
+  /** Exclusive transactions and atomic postings running (more than one only for atomic postings computed from the book). */
+  private exclusiveRunning = 0;
+  /** Of those, the atomic postings computed from the book, which therefore holds their balances already. */
+  private atomicsFromBook = 0;
   /** Committed atomic postings whose answers wait for the next work to be sent (close() waits for them too). */
   private answersPending = 0;
   private closed = false;
@@ -132,7 +143,7 @@ export class LedgerWriter implements Ledger {
   /** Balances as this writer's batches left them, by account id (see the class comment). */
   private readonly book = new Map<string, BookedAccount>();
   /** Batches and atomic postings started, those posted from the book in one statement, and the most posting at once (the tests check them). */
-  readonly stats = { batches: 0, atomics: 0, fromBook: 0, maxInFlight: 0 };
+  readonly stats = { batches: 0, atomics: 0, fromBook: 0, maxInFlight: 0, maxAtomicsInFlight: 0 };
 
   constructor(
     private readonly db: DB,
@@ -149,7 +160,7 @@ export class LedgerWriter implements Ledger {
   ) {}
 
   private get busy(): boolean {
-    return this.inFlight > 0 || this.exclusiveRunning || this.answersPending > 0;
+    return this.inFlight > 0 || this.exclusiveRunning > 0 || this.answersPending > 0;
   }
 
   /** Queues one entry for the next batch; settles once it is committed (or refused). */
@@ -172,9 +183,10 @@ export class LedgerWriter implements Ledger {
   }
 
   /**
-   * Posts entries all together or none, alone between batches as transaction() does, with their
+   * Posts entries all together or none, between batches as transaction() does, with their
    * idempotency record in the same statement. When the book knows every account (this writer
-   * posted to them, and nobody else did since), that is one autocommit statement, one round trip;
+   * posted to them, and nobody else did since), that is one autocommit statement, one round trip,
+   * which may be sent while the atomic posting before it still runs (ATOMICS_IN_FLIGHT);
    * otherwise, or when the book was stale or refused, a transaction that reads the balances under
    * locks first. Answers the job's outcome, or rejects with InsufficientFundsError.
    */
@@ -247,25 +259,34 @@ export class LedgerWriter implements Ledger {
   /**
    * Starts what may start now: batches while fewer than batchesInFlight are posting, or an
    * exclusive transaction once every batch before it has settled (it runs alone, and nothing
-   * queued after it starts before it ends). Called whenever work arrives or settles.
+   * queued after it starts before it ends), or an atomic posting behind atomic postings the book
+   * computed (up to ATOMICS_IN_FLIGHT). Called whenever work arrives or settles.
    */
   private pump(): void {
     const limit = Math.max(1, this.options.batchesInFlight ?? BATCHES_IN_FLIGHT_DEFAULT);
-    while (this.queue.length > 0 && !this.exclusiveRunning) {
+    while (this.queue.length > 0) {
       const head = this.queue[0];
       if (head && head.kind !== 'batched') {
         if (this.inFlight > 0) return;
+        if (this.exclusiveRunning > 0 && !this.mayFollow(head)) return;
         const next = this.takeExclusive();
-        this.exclusiveRunning = true;
-        if (next.kind === 'atomic') this.stats.atomics += 1;
+        // Computed from the book (synchronously, before the posting's first wait), or under locks.
+        const fromBook = next.kind === 'atomic' && this.knowsEvery(next.job.entries);
+        this.exclusiveRunning += 1;
+        if (fromBook) this.atomicsFromBook += 1;
+        if (next.kind === 'atomic') {
+          this.stats.atomics += 1;
+          this.stats.maxAtomicsInFlight = Math.max(this.stats.maxAtomicsInFlight, this.exclusiveRunning);
+        }
         // An atomic posting's answer waits until the next work is on its way (as a batch's does).
-        void (next.kind === 'atomic' ? this.runAtomic(next) : this.runExclusive(next).then(() => noAnswers))
+        void (next.kind === 'atomic' ? this.runAtomic(next, fromBook) : this.runExclusive(next).then(() => noAnswers))
           .catch((error: unknown) => {
             next.reject(error);
             return noAnswers;
           })
           .then((answer) => {
-            this.exclusiveRunning = false;
+            this.exclusiveRunning -= 1;
+            if (fromBook) this.atomicsFromBook -= 1;
             // Answered already (an exclusive transaction, a refusal): nothing to hold back.
             if (answer === noAnswers) return this.pump();
             this.answersPending += 1;
@@ -277,8 +298,9 @@ export class LedgerWriter implements Ledger {
               this.pump();
             });
           });
-        return;
+        continue;
       }
+      if (this.exclusiveRunning > 0) return;
       if (this.inFlight >= limit) return;
       const batch = this.takeBatch();
       if (batch.length === 0) return; // everything queued waits for an account in flight
@@ -369,8 +391,18 @@ export class LedgerWriter implements Ledger {
     }
   }
 
+  /**
+   * Whether this atomic posting may start while the running ones post: only behind atomic postings
+   * the book computed (their balances are in it already), and when the book knows its accounts.
+   */
+  private mayFollow(head: Exclusive | Atomic): boolean {
+    return (
+      head.kind === 'atomic' && this.exclusiveRunning === this.atomicsFromBook && this.exclusiveRunning < ATOMICS_IN_FLIGHT && this.knowsEvery(head.job.entries)
+    );
+  }
+
   /** Posts an atomic job; refuses it at once if it fails, and returns how to answer it once committed. */
-  private async runAtomic(item: Atomic): Promise<() => void> {
+  private async runAtomic(item: Atomic, fromBook: boolean): Promise<() => void> {
     const { entries, answer, idempotency } = item.job;
     const write = async (executor: DB) => {
       let outcome: Outcome<unknown> | null = null;
@@ -391,7 +423,6 @@ export class LedgerWriter implements Ledger {
       return { outcome: outcome as Outcome<unknown>, posted };
     };
     try {
-      const fromBook = this.knowsEvery(entries);
       let written: Awaited<ReturnType<typeof write>> | null = null;
       if (fromBook) {
         try {
