@@ -176,10 +176,15 @@ describe('ledger writer', () => {
 
   it('sends the next atomic posting while one posts: it waits on the locks they share and posts from the book once the first commits', async () => {
     const writer = ctx.context.ledger as LedgerWriter;
+    /** The entries of every posting, known once built (the answer is built before the write leaves). */
+    const built: string[] = [];
     const all = () =>
       writer.postAll({
         entries: [move(0, 5), move(0, 5)],
-        answer: (posted) => ({ data: { ids: posted.map((entry) => entry.id) }, created: true }),
+        answer: (posted) => {
+          built.push(...posted.map((entry) => entry.id));
+          return { data: { ids: posted.map((entry) => entry.id) }, created: true };
+        },
         idempotency: null,
       });
     await staffEntry(accounts[0]!.checking, 1_000); // enough for what follows, whatever the tests before left
@@ -198,11 +203,15 @@ describe('ledger writer', () => {
     // Another transaction holds one of their accounts: both postings are sent and wait for it.
     await ctx.database.db.transaction().execute(async (trx) => {
       await sql`select id from ledger_accounts where id = ${accounts[0]!.savings} for update`.execute(trx);
+      built.length = 0;
       postings = [all(), all()];
       for (let tries = 0; (await waitingOnLocks()) < 2; tries += 1) {
         expect(tries, 'both statements wait on the lock').toBeLessThan(300);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      // Already held for the sealer: a sealing round that finds them committed never reads them back.
+      expect(built).toHaveLength(4);
+      expect(built.every((id) => writtenEntry(id) !== undefined)).toBe(true);
     });
     await Promise.all(postings);
     // The second was computed from the book after the first, and found exactly those balances under the locks.

@@ -132,11 +132,6 @@ export interface BatchOptions {
    * book's; otherwise it fails whole (StaleBookError) and the caller retries with locks.
    */
   book?: Map<string, BookedAccount>;
-  /**
-   * False: the caller hands the written entries to the sealer's record itself (rememberWritten),
-   * later (the writer does it once the next work is on its way); by default the posting does.
-   */
-  remember?: boolean;
 }
 
 export interface BookedAccount {
@@ -294,6 +289,11 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
   -- computed from divides by zero, and the whole statement (every insert above) rolls back.
   select 1 / ((select count(*) from moved) = ${accountIds.length}::integer)::integer as guard,
     (select json_agg(json_build_array(id, seq)) from new_entries) as entries`;
+  // The sealer's and the notifier's record of what this process wrote, before the write leaves: a
+  // sealing round that finds the entries committed then finds them here too, never reading them
+  // back. Should the write not commit, nobody asks for them (only committed entries are queued for
+  // the sealer) and they leave with the oldest; their stored form has no seq (the chain numbers them).
+  rememberWritten(posted);
   const [row] = (await trx.executeQuery(prepared(writeQuery.compile(trx)))).rows;
   const seqs = new Map((row?.entries ?? []).map(([id, seq]) => [id, Number(seq)]));
   for (const entry of posted) {
@@ -301,7 +301,6 @@ async function postBatch(trx: DB, entries: EntryInput[], options: BatchOptions):
     assert(seq !== undefined, 'every posted entry got its seq');
     entry.seq = seq;
   }
-  if (options.remember !== false) rememberWritten(posted);
   return results;
 }
 

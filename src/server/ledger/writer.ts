@@ -6,7 +6,6 @@ import { ledgerWriterBatchSize, ledgerWriterFallbacks, ledgerWriterQueueDepth } 
 import { storedOutcome, type Outcome } from '../lib/outcome';
 import type { IdempotencyTicket } from './idempotency';
 import { type BookedAccount, type IdempotencyRow, InsufficientFundsError, postEntries, postEntriesLenient, type EntryInput, type PostedEntry } from './posting';
-import { rememberWritten } from './written';
 
 /**
  * An answer the writer builds by name, from the `answers` it was made with (createAppContext's):
@@ -406,10 +405,9 @@ export class LedgerWriter implements Ledger {
     const { entries, answer, idempotency } = item.job;
     const write = async (executor: DB) => {
       let outcome: Outcome<unknown> | null = null;
-      const posted = await postEntries(executor, entries, {
+      await postEntries(executor, entries, {
         book: this.book,
         ...this.booking(),
-        remember: false,
         extraRows: (posted) => {
           const all = posted.map((entry) => {
             assert(entry, 'every entry of an atomic posting is posted');
@@ -420,7 +418,7 @@ export class LedgerWriter implements Ledger {
         },
       });
       assert(outcome, 'the outcome was built');
-      return { outcome: outcome as Outcome<unknown>, posted };
+      return outcome as Outcome<unknown>;
     };
     try {
       let written: Awaited<ReturnType<typeof write>> | null = null;
@@ -436,12 +434,8 @@ export class LedgerWriter implements Ledger {
         }
       }
       // Under locks the book is set to the balances this transaction writes: forgotten if it fails.
-      const committed = written ?? (await this.db.transaction().execute(write));
-      return () => {
-        // Committed: the sealer and the notifier may take the entries from memory.
-        rememberWritten(committed.posted);
-        item.resolve(committed.outcome);
-      };
+      const outcome = written ?? (await this.db.transaction().execute(write));
+      return () => item.resolve(outcome);
     } catch (error) {
       this.forget();
       if (isDatabaseUnavailable(error)) this.refuseUnavailable([item], error);

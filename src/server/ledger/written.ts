@@ -92,7 +92,7 @@ function hold(entries: Iterable<WrittenEntry>): void {
   }
 }
 
-/** Called by the posting function once its statement has written these entries. */
+/** Called by the posting function as it sends the statement that writes these entries (committed or not, see above). */
 export function rememberWritten(entries: PostedEntry[]): void {
   if (readers === 'none') return;
   hold(entries.map(storedForm).filter((entry): entry is WrittenEntry => entry !== null));
