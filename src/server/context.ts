@@ -5,6 +5,7 @@ import type { SessionUser } from './db/schema';
 import type { Logger } from './lib/logger';
 import { type Ledger, LedgerWriter } from './ledger/writer';
 import { ledgerAnswers } from './transactions/line';
+import { bulkAnswers } from './bulk-payments/service';
 import type { Mailer } from './mail/mailer';
 import { type BankSigner, loadBankSigner } from './signing/keys';
 
@@ -70,6 +71,7 @@ export function createAppContext(dependencies: { config: Config; db: DB; mailer:
       batchesInFlight: dependencies.config.ledgerBatchesInFlight,
       timeZone: dependencies.config.timeZone,
       answers: ledgerAnswers,
+      atomicAnswers: bulkAnswers,
     }),
   };
 }

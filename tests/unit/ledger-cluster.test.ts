@@ -4,6 +4,8 @@ import { InsufficientFundsError, type EntryInput } from '../../src/server/ledger
 import { LedgerWriter, WRITER_CLOSED_MESSAGE } from '../../src/server/ledger/writer';
 import { AppError, BUSY_MESSAGE } from '../../src/server/lib/errors';
 import { ledgerAnswers, transferLine } from '../../src/server/transactions/line';
+import { bulkAnswers, bulkResult } from '../../src/server/bulk-payments/service';
+import { BULK_SUCCESS_MESSAGE } from '../../src/shared/contracts/bulk-payments';
 import { createCustomer, createTestApp, customerAccountIds, fund, type TestContext } from '../support/app';
 
 // One writer for a cluster (ledger/cluster.ts): a worker's customer payments are posted by its
@@ -101,6 +103,50 @@ describe('one ledger writer for a cluster', () => {
       .executeTakeFirstOrThrow();
     expect(stored.status_code).toBe(201);
     expect(stored.response).toEqual({ data: outcomes[5]!.data, message: 'Transfer Successful' });
+    await primary.close();
+  });
+
+  it("posts a worker's bulk payment through the primary's writer, all or nothing, answered and stored as one process does", async () => {
+    const primary = new LedgerWriter(ctx.database.db, { answers: ledgerAnswers, atomicAnswers: bulkAnswers });
+    const { worker, own, replied } = cluster(primary);
+    const before = await balance(customer.checking);
+    const bulk = (cents: number[], key: string | null) =>
+      worker.postAll({
+        entries: cents.map(move),
+        answer: bulkResult({
+          batchId: `batch-${key}`,
+          sourceAccountId: customer.checking,
+          count: cents.length,
+          totalCents: cents.reduce((sum, each) => sum + each, 0),
+        }),
+        idempotency: key ? { userId: customer.userId, key, requestHash: `hash-${key}` } : null,
+      });
+    const outcome = await bulk([100, 200, 300], 'cluster-bulk');
+    expect(primary.stats.atomics).toBe(1);
+    expect(own.stats.atomics).toBe(0);
+    expect(replied).toHaveLength(1);
+    expect(await balance(customer.checking)).toBe(before - 600);
+    expect(outcome).toMatchObject({
+      message: BULK_SUCCESS_MESSAGE,
+      created: true,
+      data: {
+        batchId: 'batch-cluster-bulk',
+        count: 3,
+        total: 6,
+        results: [1, 2, 3].map((row) => ({ row, entryId: expect.any(String), transactionId: expect.any(String) })),
+      },
+    });
+    const stored = await ctx.database.db
+      .selectFrom('idempotency_keys')
+      .select(['status_code', 'response'])
+      .where('key', '=', 'cluster-bulk')
+      .executeTakeFirstOrThrow();
+    expect(stored.status_code).toBe(201);
+    expect(stored.response).toEqual({ data: outcome.data, message: BULK_SUCCESS_MESSAGE });
+
+    // One row the balance does not cover: refused as one process refuses it, and no row is posted.
+    await expect(bulk([1, 1_000_000], null)).rejects.toBeInstanceOf(InsufficientFundsError);
+    expect(await balance(customer.checking)).toBe(before - 600);
     await primary.close();
   });
 

@@ -19,6 +19,7 @@ import type { ActorContext } from '../context';
 import type { IdempotencyTicket } from '../ledger/idempotency';
 import type { EntryInput, PostedEntry } from '../ledger/posting';
 import { uuidv7 } from '../ledger/uuid';
+import type { AtomicAnswerBuilder, NamedAnswer } from '../ledger/writer';
 import { AppError, assert, badRequest, forbidden, notFound } from '../lib/errors';
 import type { Outcome } from '../lib/outcome';
 import { assertPaymentsNotHeld } from '../payment-limits/service';
@@ -142,6 +143,40 @@ export function bulkEntries(
   });
 }
 
+const BULK_RESULT = 'bulk-result';
+
+interface BulkResultArgs {
+  batchId: string;
+  sourceAccountId: string;
+  count: number;
+  totalCents: number;
+}
+
+/**
+ * What a bulk payment answers (its batch and each row's entry and line), named rather than a
+ * function so that another process's writer can build it: a cluster's workers hand their bulk
+ * payments to the primary's writer (ledger/cluster.ts), which stores this answer with the entries.
+ */
+export const bulkResult = (args: BulkResultArgs): NamedAnswer<BulkResult> => ({ name: BULK_RESULT, args });
+
+/** The named answers of atomic postings (createAppContext gives them to every writer). */
+export const bulkAnswers: Record<string, AtomicAnswerBuilder> = {
+  [BULK_RESULT]: (posted, args): Outcome<BulkResult> => {
+    const { batchId, sourceAccountId, count, totalCents } = args as BulkResultArgs;
+    assert(posted.length === count, 'one entry per row');
+    return {
+      data: {
+        batchId,
+        count,
+        total: totalCents / 100,
+        results: posted.map((entry, index) => ({ row: index + 1, entryId: entry.id, transactionId: payerLineOf(entry, sourceAccountId) })),
+      },
+      message: BULK_SUCCESS_MESSAGE,
+      created: true,
+    };
+  },
+};
+
 /** The payer's posting of a row's entry: its line in their history, statements and exports. */
 function payerLineOf(entry: PostedEntry, sourceAccountId: string): string {
   const line = entry.postings.find((posting) => posting.accountId === sourceAccountId);
@@ -196,18 +231,6 @@ export async function payBulk(ctx: ActorContext, input: BulkInput, ticket: Idemp
   return ctx.ledger.postAll({
     entries,
     idempotency: ticket,
-    answer: (posted): Outcome<BulkResult> => {
-      assert(posted.length === rows.length, 'one entry per row');
-      return {
-        data: {
-          batchId,
-          count: rows.length,
-          total: totalCents / 100,
-          results: posted.map((entry, index) => ({ row: index + 1, entryId: entry.id, transactionId: payerLineOf(entry, source.id) })),
-        },
-        message: BULK_SUCCESS_MESSAGE,
-        created: true,
-      };
-    },
+    answer: bulkResult({ batchId, sourceAccountId: source.id, count: rows.length, totalCents }),
   });
 }

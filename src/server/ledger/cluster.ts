@@ -12,16 +12,27 @@ import type { Logger } from '../lib/logger';
 // worker hands the customer payments it is asked for (jobs whose answer is named) to the primary,
 // whose writer group-commits every worker's payments together and stores each answer with its
 // entry, as one process does. Split between N writers, each batch held a worker's share of the
-// clients, and a statement's fixed cost was paid N times as often. What runs in a transaction of
-// its own (staff entries, loans) or posts many entries at once (bulk payments) stays with the
-// worker's own writer: a function cannot cross processes, and those already fill their statement.
-// Other instances (other machines) have their own primary and writer; the book's guard keeps them
-// correct as before.
+// clients, and a statement's fixed cost was paid N times as often. Bulk payments (atomic postings
+// with a named answer) go to the primary's writer too (ADR 021): two writers posting batches to
+// the same payees found each other's balances behind their books and went under locks, and the
+// primary's sealer read back every entry a worker had written. What runs in a transaction of its
+// own (staff entries, loans) stays with the worker's own writer: a function cannot cross
+// processes. Other instances (other machines) have their own primary and writer; the book's guard
+// keeps them correct as before.
 
 interface PostMessage {
   type: 'll:ledger:post';
   id: number;
   entry: EntryInput;
+  answer: NamedAnswer;
+  idempotency: IdempotencyTicket | null;
+}
+
+/** Entries posted all together or none (a bulk payment), answered by name. */
+interface PostAllMessage {
+  type: 'll:ledger:post-all';
+  id: number;
+  entries: EntryInput[];
   answer: NamedAnswer;
   idempotency: IdempotencyTicket | null;
 }
@@ -42,6 +53,7 @@ interface RepliesMessage {
 }
 
 const isPost = (message: unknown): message is PostMessage => messageType(message) === 'll:ledger:post';
+const isPostAll = (message: unknown): message is PostAllMessage => messageType(message) === 'll:ledger:post-all';
 const isReplies = (message: unknown): message is RepliesMessage => messageType(message) === 'll:ledger:replies';
 
 function refusalOf(error: unknown): Refusal {
@@ -121,8 +133,11 @@ export function serveClusterLedger(writer: Ledger, log: Pick<Logger, 'error'>, s
     });
   };
   source.onPayment((message, from) => {
-    if (!isPost(message)) return;
-    writer.submit({ entry: message.entry, answer: message.answer, idempotency: message.idempotency }).then(
+    let posting: Promise<Outcome<unknown>>;
+    if (isPost(message)) posting = writer.submit({ entry: message.entry, answer: message.answer, idempotency: message.idempotency });
+    else if (isPostAll(message)) posting = writer.postAll({ entries: message.entries, answer: message.answer, idempotency: message.idempotency });
+    else return;
+    posting.then(
       (outcome) => answer(from, { id: message.id, outcome }),
       (error: unknown) => {
         const refusal = refusalOf(error);
@@ -137,7 +152,7 @@ export function serveClusterLedger(writer: Ledger, log: Pick<Logger, 'error'>, s
 /** A worker's line to its primary. */
 export interface PrimaryChannel {
   connected(): boolean;
-  send(message: PostMessage): void;
+  send(message: PostMessage | PostAllMessage): void;
   onReply(listener: (message: unknown) => void): void;
   onDisconnect(listener: () => void): void;
 }
@@ -182,13 +197,8 @@ export class ClusterLedger implements Ledger {
 
   submit<T>(job: PostJob<T>): Promise<Outcome<T>> {
     const answer = job.answer;
-    if (typeof answer === 'function' || this.closing || !this.primary.connected()) return this.own.submit(job);
-    return new Promise<Outcome<T>>((resolve, reject) => {
-      const id = this.nextId;
-      this.nextId += 1;
-      this.waiting.set(id, { resolve: resolve as (outcome: Outcome<unknown>) => void, reject });
-      this.primary.send({ type: 'll:ledger:post', id, entry: job.entry, answer, idempotency: job.idempotency });
-    });
+    if (typeof answer === 'function' || !this.mayHandOver()) return this.own.submit(job);
+    return this.handOver((id) => ({ type: 'll:ledger:post', id, entry: job.entry, answer, idempotency: job.idempotency }));
   }
 
   transaction<T>(work: (trx: DB, post: Post) => Promise<T>): Promise<T> {
@@ -196,7 +206,23 @@ export class ClusterLedger implements Ledger {
   }
 
   postAll<T>(job: PostAllJob<T>): Promise<Outcome<T>> {
-    return this.own.postAll(job);
+    const answer = job.answer;
+    if (typeof answer === 'function' || !this.mayHandOver()) return this.own.postAll(job);
+    return this.handOver((id) => ({ type: 'll:ledger:post-all', id, entries: job.entries, answer, idempotency: job.idempotency }));
+  }
+
+  private mayHandOver(): boolean {
+    return !this.closing && this.primary.connected();
+  }
+
+  /** Sends a posting to the primary's writer; settles with its reply. */
+  private handOver<T>(message: (id: number) => PostMessage | PostAllMessage): Promise<Outcome<T>> {
+    return new Promise<Outcome<T>>((resolve, reject) => {
+      const id = this.nextId;
+      this.nextId += 1;
+      this.waiting.set(id, { resolve: resolve as (outcome: Outcome<unknown>) => void, reject });
+      this.primary.send(message(id));
+    });
   }
 
   /** After the worker's requests have been answered (their payments with them): closes its own writer. */

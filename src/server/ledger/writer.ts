@@ -19,6 +19,8 @@ export interface NamedAnswer<T = unknown> {
   readonly outcome?: T;
 }
 export type AnswerBuilder = (posted: PostedEntry, args: unknown) => Outcome<unknown>;
+/** Builds an atomic posting's named answer from its posted entries. */
+export type AtomicAnswerBuilder = (posted: PostedEntry[], args: unknown) => Outcome<unknown>;
 
 /** What a request wants posted, and how to answer once it is. */
 export interface PostJob<T> {
@@ -35,8 +37,11 @@ export type Post = (entries: EntryInput[]) => Promise<PostedEntry[]>;
 /** Entries that post together or not at all (a bulk payment), and how to answer once they have. */
 export interface PostAllJob<T> {
   entries: EntryInput[];
-  /** Builds the outcome from the posted entries; pure (it runs while they are written). */
-  answer: (posted: PostedEntry[]) => Outcome<T>;
+  /**
+   * Builds the outcome from the posted entries; pure (it runs while they are written). Named (one
+   * of the writer's atomicAnswers), a cluster's worker hands the posting to its primary's writer.
+   */
+  answer: ((posted: PostedEntry[]) => Outcome<T>) | NamedAnswer<T>;
   /** Stored with the entries, in the same statement, so a retry replays the outcome. */
   idempotency: IdempotencyTicket | null;
 }
@@ -155,6 +160,8 @@ export class LedgerWriter implements Ledger {
       timeZone?: string;
       /** The answers jobs may name (NamedAnswer). */
       answers?: Readonly<Record<string, AnswerBuilder>>;
+      /** The answers atomic postings may name. */
+      atomicAnswers?: Readonly<Record<string, AtomicAnswerBuilder>>;
     } = {},
   ) {}
 
@@ -413,7 +420,7 @@ export class LedgerWriter implements Ledger {
             assert(entry, 'every entry of an atomic posting is posted');
             return entry;
           });
-          outcome = answer(all);
+          outcome = this.atomicAnswerOf(answer, all);
           return idempotency ? [idempotencyRow(idempotency, outcome, all[0]?.id ?? null)] : [];
         },
       });
@@ -447,6 +454,14 @@ export class LedgerWriter implements Ledger {
   /** When entries posted now are booked (the writer's clock), and the zone of their value date. */
   private booking(): { now: Date | undefined; timeZone: string | undefined } {
     return { now: this.options.now?.(), timeZone: this.options.timeZone };
+  }
+
+  /** An atomic posting's outcome for its posted entries: its own function's, or the named answer's. */
+  private atomicAnswerOf(answer: PostAllJob<unknown>['answer'], posted: PostedEntry[]): Outcome<unknown> {
+    if (typeof answer === 'function') return answer(posted);
+    const build = this.options.atomicAnswers?.[answer.name];
+    assert(build, `the writer builds the answer named ${answer.name}`);
+    return build(posted, answer.args);
   }
 
   /** A job's outcome for its posted entry: its own function's, or the named answer's. */
