@@ -91,6 +91,18 @@ export const WRITER_CLOSED_MESSAGE = 'The bank is restarting. Please try again i
 /** The book holds at most this many accounts; past it, it starts again (a miss only costs a locking read). */
 const BOOK_ACCOUNTS_MAX = 100_000;
 
+/** A posting's outcome: its answer function's, or the one the writer builds by that name. */
+function answerWith<P>(
+  answer: ((posted: P) => Outcome<unknown>) | NamedAnswer,
+  posted: P,
+  builders: Readonly<Record<string, (posted: P, args: unknown) => Outcome<unknown>>> | undefined,
+): Outcome<unknown> {
+  if (typeof answer === 'function') return answer(posted);
+  const build = builders?.[answer.name];
+  assert(build, `the writer builds the answer named ${answer.name}`);
+  return build(posted, answer.args);
+}
+
 /** The idempotency record written in the same statement as the entries it answers for. */
 function idempotencyRow(ticket: IdempotencyTicket, outcome: Outcome<unknown>, entryId: string | null): IdempotencyRow {
   const stored = storedOutcome(outcome);
@@ -147,7 +159,7 @@ export class LedgerWriter implements Ledger {
   /** Balances as this writer's batches left them, by account id (see the class comment). */
   private readonly book = new Map<string, BookedAccount>();
   /** Batches and atomic postings started, those posted from the book in one statement, and the most posting at once (the tests check them). */
-  readonly stats = { batches: 0, atomics: 0, fromBook: 0, maxInFlight: 0, maxAtomicsInFlight: 0 };
+  readonly stats = { batches: 0, atomics: 0, fromBook: 0, maxInFlight: 0 };
 
   constructor(
     private readonly db: DB,
@@ -274,16 +286,14 @@ export class LedgerWriter implements Ledger {
       const head = this.queue[0];
       if (head && head.kind !== 'batched') {
         if (this.inFlight > 0) return;
-        if (this.exclusiveRunning > 0 && !this.mayFollow(head)) return;
-        const next = this.takeExclusive();
         // Computed from the book (synchronously, before the posting's first wait), or under locks.
-        const fromBook = next.kind === 'atomic' && this.knowsEvery(next.job.entries);
+        const fromBook = head.kind === 'atomic' && this.knowsEvery(head.job.entries);
+        // While others run, only an atomic posting from the book, behind atomic postings from the book (their balances are in it already).
+        if (this.exclusiveRunning > 0 && !(fromBook && this.exclusiveRunning === this.atomicsFromBook && this.exclusiveRunning < ATOMICS_IN_FLIGHT)) return;
+        const next = this.takeExclusive();
         this.exclusiveRunning += 1;
         if (fromBook) this.atomicsFromBook += 1;
-        if (next.kind === 'atomic') {
-          this.stats.atomics += 1;
-          this.stats.maxAtomicsInFlight = Math.max(this.stats.maxAtomicsInFlight, this.exclusiveRunning);
-        }
+        if (next.kind === 'atomic') this.stats.atomics += 1;
         // An atomic posting's answer waits until the next work is on its way (as a batch's does).
         void (next.kind === 'atomic' ? this.runAtomic(next, fromBook) : this.runExclusive(next).then(() => noAnswers))
           .catch((error: unknown) => {
@@ -397,16 +407,6 @@ export class LedgerWriter implements Ledger {
     }
   }
 
-  /**
-   * Whether this atomic posting may start while the running ones post: only behind atomic postings
-   * the book computed (their balances are in it already), and when the book knows its accounts.
-   */
-  private mayFollow(head: Exclusive | Atomic): boolean {
-    return (
-      head.kind === 'atomic' && this.exclusiveRunning === this.atomicsFromBook && this.exclusiveRunning < ATOMICS_IN_FLIGHT && this.knowsEvery(head.job.entries)
-    );
-  }
-
   /** Posts an atomic job; refuses it at once if it fails, and returns how to answer it once committed. */
   private async runAtomic(item: Atomic, fromBook: boolean): Promise<() => void> {
     const { entries, answer, idempotency } = item.job;
@@ -420,7 +420,7 @@ export class LedgerWriter implements Ledger {
             assert(entry, 'every entry of an atomic posting is posted');
             return entry;
           });
-          outcome = this.atomicAnswerOf(answer, all);
+          outcome = answerWith(answer, all, this.options.atomicAnswers);
           return idempotency ? [idempotencyRow(idempotency, outcome, all[0]?.id ?? null)] : [];
         },
       });
@@ -428,7 +428,7 @@ export class LedgerWriter implements Ledger {
       return outcome as Outcome<unknown>;
     };
     try {
-      let written: Awaited<ReturnType<typeof write>> | null = null;
+      let written: Outcome<unknown> | null = null;
       if (fromBook) {
         try {
           written = await write(this.db);
@@ -456,22 +456,6 @@ export class LedgerWriter implements Ledger {
     return { now: this.options.now?.(), timeZone: this.options.timeZone };
   }
 
-  /** An atomic posting's outcome for its posted entries: its own function's, or the named answer's. */
-  private atomicAnswerOf(answer: PostAllJob<unknown>['answer'], posted: PostedEntry[]): Outcome<unknown> {
-    if (typeof answer === 'function') return answer(posted);
-    const build = this.options.atomicAnswers?.[answer.name];
-    assert(build, `the writer builds the answer named ${answer.name}`);
-    return build(posted, answer.args);
-  }
-
-  /** A job's outcome for its posted entry: its own function's, or the named answer's. */
-  private answerOf(job: PostJob<unknown>, posted: PostedEntry): Outcome<unknown> {
-    if (typeof job.answer === 'function') return job.answer(posted);
-    const build = this.options.answers?.[job.answer.name];
-    assert(build, `the writer builds the answer named ${job.answer.name}`);
-    return build(posted, job.answer.args);
-  }
-
   private forget(): void {
     this.book.clear();
   }
@@ -497,7 +481,7 @@ export class LedgerWriter implements Ledger {
         extraRows: (posted) => {
           outcomes = batch.map((item, index) => {
             const entry = posted[index];
-            return entry ? { outcome: this.answerOf(item.job, entry), entry } : null;
+            return entry ? { outcome: answerWith(item.job.answer, entry, this.options.answers), entry } : null;
           });
           return batch.flatMap((item, index) => {
             const result = outcomes[index];
