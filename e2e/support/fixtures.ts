@@ -152,22 +152,26 @@ export async function expectLegibleChart(chart: Locator, bottom: RegExp): Promis
   const width = chart.page().viewportSize()?.width ?? 0;
   const labels = chart.locator('text');
   await expect(labels.first()).toBeVisible();
-  const boxes = await labels.evaluateAll((elements) =>
-    elements.map((element) => {
-      const box = element.getBoundingClientRect();
-      return { text: element.textContent ?? '', left: box.left, right: box.right, height: box.height };
-    }),
-  );
-  const svg = (await chart.boundingBox())!;
-  for (const box of boxes) {
-    expect(box.height, `"${box.text}" at ${width} px`).toBeGreaterThanOrEqual(12);
-    expect(box.left, `"${box.text}" inside the chart at ${width} px`).toBeGreaterThanOrEqual(svg.x - 1);
-    expect(box.right, `"${box.text}" inside the chart at ${width} px`).toBeLessThanOrEqual(svg.x + svg.width + 1);
-  }
-  const along = boxes.filter((box) => bottom.test(box.text)).sort((a, b) => a.left - b.left);
-  expect(along.length, `labels along the bottom at ${width} px`).toBeGreaterThanOrEqual(2);
-  for (let index = 1; index < along.length; index += 1)
-    expect(along[index]!.left, `labels along the bottom apart at ${width} px`).toBeGreaterThan(along[index - 1]!.right);
+  // The chart redraws at its new width once its ResizeObserver has seen it (a frame or two after a
+  // viewport change): until then it shows the old drawing scaled. Every check holds once it has.
+  await expect(async () => {
+    const boxes = await labels.evaluateAll((elements) =>
+      elements.map((element) => {
+        const box = element.getBoundingClientRect();
+        return { text: element.textContent ?? '', left: box.left, right: box.right, height: box.height };
+      }),
+    );
+    const svg = (await chart.boundingBox())!;
+    for (const box of boxes) {
+      expect(box.height, `"${box.text}" at ${width} px`).toBeGreaterThanOrEqual(12);
+      expect(box.left, `"${box.text}" inside the chart at ${width} px`).toBeGreaterThanOrEqual(svg.x - 1);
+      expect(box.right, `"${box.text}" inside the chart at ${width} px`).toBeLessThanOrEqual(svg.x + svg.width + 1);
+    }
+    const along = boxes.filter((box) => bottom.test(box.text)).sort((a, b) => a.left - b.left);
+    expect(along.length, `labels along the bottom at ${width} px`).toBeGreaterThanOrEqual(2);
+    for (let index = 1; index < along.length; index += 1)
+      expect(along[index]!.left, `labels along the bottom apart at ${width} px`).toBeGreaterThan(along[index - 1]!.right);
+  }).toPass({ timeout: 5_000 });
 }
 
 /** Presses Tab until `target` has the focus (and is visible), as a keyboard user would reach it. */
