@@ -199,16 +199,22 @@ describe('ledger writer', () => {
           )
         ).rows[0]?.n,
       );
-    let postings: Array<Promise<unknown>> = [];
-    // Another transaction holds one of their accounts: both postings are sent and wait for it.
+    const untilWaiting = async (count: number) => {
+      for (let tries = 0; (await waitingOnLocks()) < count; tries += 1) {
+        expect(tries, `${count} statement(s) wait on the lock`).toBeLessThan(300);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const postings: Array<Promise<unknown>> = [];
+    // Another transaction holds one of their accounts: both postings are sent and wait for it, the
+    // second while the first is still waiting (so they queue for the locks in the order sent).
     await ctx.database.db.transaction().execute(async (trx) => {
       await sql`select id from ledger_accounts where id = ${accounts[0]!.savings} for update`.execute(trx);
       built.length = 0;
-      postings = [all(), all()];
-      for (let tries = 0; (await waitingOnLocks()) < 2; tries += 1) {
-        expect(tries, 'both statements wait on the lock').toBeLessThan(300);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      postings.push(all());
+      await untilWaiting(1);
+      postings.push(all());
+      await untilWaiting(2);
       // Already held for the sealer: a sealing round that finds them committed never reads them back.
       expect(built).toHaveLength(4);
       expect(built.every((id) => writtenEntry(id) !== undefined)).toBe(true);
