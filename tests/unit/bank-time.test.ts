@@ -42,6 +42,38 @@ describe("the bank's calendar (BANK_TIMEZONE)", () => {
     expect(bankDate(new Date(start.getTime() - 1), 'America/Santiago')).toBe('2026-09-05');
   });
 
+  it('answers from the day it keeps exactly as the zone does, at every edge and across daylight-saving days', () => {
+    // The reference asks Intl every time; bankDate keeps the last plain day it answered.
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const reference = (instant: Date, zone: string) => {
+      const format = formats.get(zone) ?? new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+      formats.set(zone, format);
+      return format.format(instant);
+    };
+    const zones = ['UTC', 'America/New_York', 'America/Santiago', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Europe/London'];
+    const windows = ['2026-03-06T00:00:00Z', '2026-04-03T00:00:00Z', '2026-09-04T00:00:00Z', '2026-10-23T00:00:00Z', '2026-10-30T00:00:00Z'];
+    let checked = 0;
+    for (const zone of zones) {
+      for (const start of windows) {
+        const begin = new Date(start).getTime();
+        // Forward in steps that fall on no round minute, then each day's first instant and the one before it.
+        for (let time = begin; time < begin + 4 * 86_400_000; time += 7 * 60_000 + 13_001) {
+          expect(bankDate(new Date(time), zone), `${zone} ${new Date(time).toISOString()}`).toBe(reference(new Date(time), zone));
+          checked += 1;
+        }
+        for (let day = 0; day < 4; day += 1) {
+          const date = reference(new Date(begin + day * 86_400_000), zone);
+          const first = startOfBankDay(date, zone).getTime();
+          for (const time of [first - 1, first, first + 1, first - 1, first + 86_400_000 - 1, first + 86_400_000]) {
+            expect(bankDate(new Date(time), zone), `${zone} ${new Date(time).toISOString()}`).toBe(reference(new Date(time), zone));
+            checked += 1;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20_000);
+  });
+
   it('spans months, December into January included', () => {
     const december = bankMonthRange('2026-12', 'Europe/Berlin');
     expect(december.from.toISOString()).toBe('2026-11-30T23:00:00.000Z');

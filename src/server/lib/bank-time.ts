@@ -81,10 +81,34 @@ export function bankDateTime(instant: Date, zone: string): string {
   return `${formatterFor('readable', zone).format(instant)} (${zone})`;
 }
 
-/** The bank's date (YYYY-MM-DD) at an instant. */
-export function bankDate(instant: Date, zone: string): string {
+/** The date (YYYY-MM-DD) on a zone's wall clock at an instant, asked of Intl every time. */
+function wallDate(instant: Date, zone: string): string {
   const wall = wallClock(instant, zone);
   return `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
+}
+
+/** The last whole day each zone answered: its date and the instants [from, to) it covers. */
+const knownDays = new Map<string, { date: string; from: number; to: number }>();
+const DAY_MS = 86_400_000;
+
+/**
+ * The bank's date (YYYY-MM-DD) at an instant. The ledger writer asks for every batch, and Intl's
+ * formatToParts costs tens of microseconds, so the day an answer fell on is kept for its zone and
+ * answers every later instant inside it. Only a plain day is kept: 24 hours with one offset from
+ * start to end; a day a daylight-saving change shortens or stretches is asked of Intl each time.
+ */
+export function bankDate(instant: Date, zone: string): string {
+  const time = instant.getTime();
+  const known = knownDays.get(zone);
+  if (known && time >= known.from && time < known.to) return known.date;
+  const date = wallDate(instant, zone);
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const from = startOfBankDay(date, zone).getTime();
+  const to = from + DAY_MS;
+  // Midnight to midnight on one offset: every instant in between is on this date.
+  const plain = from + offsetMs(new Date(from), zone) === Date.UTC(year, month - 1, day) && offsetMs(new Date(to - 1), zone) === offsetMs(new Date(from), zone);
+  if (plain && time >= from && time < to) knownDays.set(zone, { date, from, to });
+  return date;
 }
 
 /** The bank's month (YYYY-MM) at an instant. */
@@ -102,7 +126,7 @@ export function startOfBankDay(date: string, zone: string): Date {
   let instant = wallMidnight - offsetMs(new Date(wallMidnight), zone);
   instant = wallMidnight - offsetMs(new Date(instant), zone);
   // A zone whose clocks jump over midnight: the day begins at the first instant that is on it.
-  while (bankDate(new Date(instant), zone) !== date && instant < wallMidnight + 86_400_000) instant += 15 * 60 * 1000;
+  while (wallDate(new Date(instant), zone) !== date && instant < wallMidnight + DAY_MS) instant += 15 * 60 * 1000;
   return new Date(instant);
 }
 
