@@ -200,6 +200,12 @@ function processTree(root: number | undefined): Set<number> {
   return tree;
 }
 
+/** The node flags `npm run serve` starts the bank with (package.json), so the bench runs what operators run. */
+const serveFlags =
+  (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.serve
+    ?.split(/\s+/)
+    .filter((word) => word.startsWith('--')) ?? [];
+
 type Who = 'server' | 'client' | 'postgres' | 'other';
 
 /** CPU seconds each process has used so far (user + system), with whose it is: the server (all its processes), this load generator, this bench's PostgreSQL (its postmaster and every backend), anything else on the machine. */
@@ -553,7 +559,7 @@ async function main(): Promise<void> {
     const baseUrl = `http://127.0.0.1:${PORT}`;
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     const startServer = async (processes: number) => {
-      server = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/server.ts'], {
+      server = spawn(process.execPath, [...serveFlags, ...profile, '--import', 'tsx', 'src/server/server.ts'], {
         env: {
           ...process.env,
           DATABASE_URL: appUrl,
@@ -574,7 +580,9 @@ async function main(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       await new Promise((resolve) => setTimeout(resolve, processes > 1 ? 1500 : 0));
-      process.stderr.write(`server started production-like with ${processes} process${processes === 1 ? '' : 'es'}: ${serverSettings}\n`);
+      process.stderr.write(
+        `server started production-like with ${processes} process${processes === 1 ? '' : 'es'} (node ${serveFlags.join(' ')}, as npm run serve): ${serverSettings}\n`,
+      );
     };
     const stopServer = async () => {
       if (!server || server.exitCode !== null) return;
