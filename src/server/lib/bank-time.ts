@@ -93,21 +93,21 @@ const DAY_MS = 86_400_000;
 
 /**
  * The bank's date (YYYY-MM-DD) at an instant. The ledger writer asks for every batch, and Intl's
- * formatToParts costs tens of microseconds, so the day an answer fell on is kept for its zone and
- * answers every later instant inside it. Only a plain day is kept: 24 hours with one offset from
- * start to end; a day a daylight-saving change shortens or stretches is asked of Intl each time.
+ * formatToParts costs several microseconds (about 7 here), so the day an answer fell on is kept for
+ * its zone and answers every instant inside it. Only a plain day is kept: midnight to midnight on
+ * the offset the instant has; a day a daylight-saving change shortens or stretches is asked of Intl
+ * each time.
  */
 export function bankDate(instant: Date, zone: string): string {
   const time = instant.getTime();
   const known = knownDays.get(zone);
   if (known && time >= known.from && time < known.to) return known.date;
-  const date = wallDate(instant, zone);
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  const from = startOfBankDay(date, zone).getTime();
+  const wall = wallClock(instant, zone);
+  const date = `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
+  const offset = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) - Math.floor(time / 1000) * 1000;
+  const from = Date.UTC(wall.year, wall.month - 1, wall.day) - offset;
   const to = from + DAY_MS;
-  // Midnight to midnight on one offset: every instant in between is on this date.
-  const plain = from + offsetMs(new Date(from), zone) === Date.UTC(year, month - 1, day) && offsetMs(new Date(to - 1), zone) === offsetMs(new Date(from), zone);
-  if (plain && time >= from && time < to) knownDays.set(zone, { date, from, to });
+  if (offsetMs(new Date(from), zone) === offset && offsetMs(new Date(to - 1), zone) === offset) knownDays.set(zone, { date, from, to });
   return date;
 }
 
