@@ -66,9 +66,13 @@ function wallClock(instant: Date, zone: string): { year: number; month: number; 
 
 /** How far the zone's wall clock is ahead of UTC at an instant, in milliseconds. */
 function offsetMs(instant: Date, zone: string): number {
-  const wall = wallClock(instant, zone);
+  return offsetOf(wallClock(instant, zone), instant.getTime());
+}
+
+/** The same, from the wall clock already read at that instant (epoch milliseconds). */
+function offsetOf(wall: ReturnType<typeof wallClock>, time: number): number {
   const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
+  return asUtc - Math.floor(time / 1000) * 1000;
 }
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
@@ -79,12 +83,6 @@ const pad = (value: number, width = 2) => String(value).padStart(width, '0');
  */
 export function bankDateTime(instant: Date, zone: string): string {
   return `${formatterFor('readable', zone).format(instant)} (${zone})`;
-}
-
-/** The date (YYYY-MM-DD) on a zone's wall clock at an instant, asked of Intl every time. */
-function wallDate(instant: Date, zone: string): string {
-  const wall = wallClock(instant, zone);
-  return `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
 }
 
 /** The last whole day each zone answered: its date and the instants [from, to) it covers. */
@@ -104,7 +102,7 @@ export function bankDate(instant: Date, zone: string): string {
   if (known && time >= known.from && time < known.to) return known.date;
   const wall = wallClock(instant, zone);
   const date = `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
-  const offset = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) - Math.floor(time / 1000) * 1000;
+  const offset = offsetOf(wall, time);
   const from = Date.UTC(wall.year, wall.month - 1, wall.day) - offset;
   const to = from + DAY_MS;
   if (offsetMs(new Date(from), zone) === offset && offsetMs(new Date(to - 1), zone) === offset) knownDays.set(zone, { date, from, to });
@@ -126,7 +124,7 @@ export function startOfBankDay(date: string, zone: string): Date {
   let instant = wallMidnight - offsetMs(new Date(wallMidnight), zone);
   instant = wallMidnight - offsetMs(new Date(instant), zone);
   // A zone whose clocks jump over midnight: the day begins at the first instant that is on it.
-  while (wallDate(new Date(instant), zone) !== date && instant < wallMidnight + DAY_MS) instant += 15 * 60 * 1000;
+  while (bankDate(new Date(instant), zone) !== date && instant < wallMidnight + DAY_MS) instant += 15 * 60 * 1000;
   return new Date(instant);
 }
 
