@@ -9,15 +9,14 @@
  * Starts the built app (run `npm run build` first) on a free port with a throwaway data directory
  * and signs a new customer up through the API. Prints one row per state; exits 1 below 1.0.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import { navigation, snapshot } from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { totpCodeForStep, totpStepAt } from '../src/server/factors/totp';
+import { freePort, startBank, stopBank, waitForHealth } from './bank';
 
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -31,29 +30,6 @@ const FLAGS = {
   formFactor: MOBILE ? ('mobile' as const) : ('desktop' as const),
   screenEmulation: { mobile: MOBILE, width: WIDTH, height: 800, deviceScaleFactor: MOBILE ? 2 : 1 },
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(base: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error('the app did not start');
-}
 
 async function mailedCode(base: string, to: string): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
@@ -163,22 +139,10 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? (await freePort()));
   const base = `http://localhost:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-a11y-'));
-  const app = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: base,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      RATE_LIMITS: 'false',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const app = startBank({ PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: base, NODE_ENV: 'test', RATE_LIMITS: 'false' });
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
-    await waitForHealth(base);
+    await waitForHealth(base, app);
     const email = await newCustomer(base);
     chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
     const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
@@ -237,7 +201,7 @@ async function main(): Promise<void> {
     await browser.disconnect();
   } finally {
     await chrome?.kill();
-    app.kill('SIGTERM');
+    await stopBank(app);
   }
   console.log(`Lighthouse accessibility (snapshot and navigation, ${WIDTH} px, ${CHROME_PATH})`);
   console.log('| state | accessibility | failing audits |');

@@ -6,7 +6,7 @@
 // bounded in time (BENCH_SECONDS per run, default 10), durable PostgreSQL settings (fsync on).
 // BENCH_PROCESSES (default 1,2) is the process counts in order; 1,2,1,2,1,2 alternates them and
 // prints the medians, each row compared with the one-process round just before it.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -25,6 +25,7 @@ import { bankAccountId, postEntries } from '../src/server/ledger/posting';
 import { describeVerifyResult, verifyLedger } from '../src/server/ledger/verify';
 import { newSigningKeyPem } from '../src/server/signing/keys';
 import { ZInternalTransferRequest, ZTransactionAnswer } from '../src/shared/contracts/transactions';
+import { serveFlags, startBank, stopBank, waitForHealth } from './bank';
 
 const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -163,19 +164,6 @@ async function writerCounters(baseUrl: string): Promise<{ batches: number; entri
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-async function waitForHealth(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // starting
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the server did not start');
-}
-
 /** A process and every process it started (a cluster's workers), by pid. */
 function processTree(root: number | undefined): Set<number> {
   const tree = new Set<number>(root === undefined ? [] : [root]);
@@ -199,12 +187,6 @@ function processTree(root: number | undefined): Set<number> {
   }
   return tree;
 }
-
-/** The node flags `npm run serve` starts the bank with (package.json), so the bench runs what operators run. */
-const serveFlags =
-  (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.serve
-    ?.split(/\s+/)
-    .filter((word) => word.startsWith('--')) ?? [];
 
 type Who = 'server' | 'client' | 'postgres' | 'other';
 
@@ -559,22 +541,19 @@ async function main(): Promise<void> {
     const baseUrl = `http://127.0.0.1:${PORT}`;
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     const startServer = async (processes: number) => {
-      server = spawn(process.execPath, [...serveFlags, ...profile, '--import', 'tsx', 'src/server/server.ts'], {
-        env: {
-          ...process.env,
+      server = startBank(
+        {
           DATABASE_URL: appUrl,
           PORT: String(PORT),
-          HOST: '127.0.0.1',
           DATA_DIR: path.join(directory, 'data'),
           PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-          LOG_LEVEL: 'warn',
           WEB_CONCURRENCY: String(processes),
           ...productionLike,
           ADMIN_PASSWORD: 'bench-admin-password-1',
         },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
-      await waitForHealth(baseUrl);
+        profile,
+      );
+      await waitForHealth(baseUrl, server, 60_000);
       // A cluster's primary answers health at once; wait until its workers have started too.
       for (let waitedMs = 0; processTree(server.pid).size < processes && processes > 1 && waitedMs < 30_000; waitedMs += 100) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -584,14 +563,7 @@ async function main(): Promise<void> {
         `server started production-like with ${processes} process${processes === 1 ? '' : 'es'} (node ${serveFlags.join(' ')}, as npm run serve): ${serverSettings}\n`,
       );
     };
-    const stopServer = async () => {
-      if (!server || server.exitCode !== null) return;
-      const running = server;
-      const exited = new Promise((resolve) => running.once('exit', resolve));
-      running.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
-      if (running.exitCode === null) running.kill('SIGKILL');
-    };
+    const stopServer = () => stopBank(server);
     await startServer(PROCESS_COUNTS[0] ?? 1);
 
     // Signed-in customers: real users, accounts, opening balances posted from cash, and sessions.

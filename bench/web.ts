@@ -15,9 +15,7 @@
  * partial run is for looking, not for the record). Simulated throttling multiplies the main
  * thread's observed time by 4: a busy machine lowers scores, so the load average is printed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -26,6 +24,7 @@ import type * as LH from 'lighthouse/types/lh.js';
 import { prerenderedPaths } from '../src/shared/routes';
 import { measurePageScripts } from '../scripts/page-scripts';
 import { budgetOf } from '../scripts/script-budget';
+import { freePort, startBank, stopBank, waitForHealth } from './bank';
 
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = [
@@ -60,33 +59,6 @@ function pagesToAudit(): string[] {
   const unknown = wanted.filter((page) => !prerenderedPaths.includes(page));
   if (unknown.length > 0) throw new Error(`BENCH_PAGES names pages that are not public: ${unknown.join(', ')}`);
   return wanted;
-}
-
-function freePort(): Promise<number> {
-  if (process.env.BENCH_PORT) return Promise.resolve(Number(process.env.BENCH_PORT));
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the app exited with code ${child.exitCode} before it was ready`);
-    try {
-      const response = await fetch(`${url}/api/health`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`the app did not answer ${url}/api/health within ${timeoutMs} ms`);
 }
 
 interface NetworkItem {
@@ -234,10 +206,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-bench-web-'));
-  const app = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: base, LOG_LEVEL: 'warn', NODE_ENV: 'test' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const app = startBank({ PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: base, NODE_ENV: 'test' });
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   const rows: Row[] = [];
   const loadBefore = os.loadavg()[0] ?? 0;
@@ -253,8 +222,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await chrome?.kill();
-    app.kill('SIGTERM');
-    await new Promise((resolve) => (app.exitCode !== null ? resolve(null) : app.once('exit', resolve)));
+    await stopBank(app);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   const { version } = (await import('lighthouse/package.json', { with: { type: 'json' } })).default;
