@@ -66,6 +66,17 @@ test('support is offered customers, contacts, sessions and recovery, and reads m
   await expect(page).toHaveURL(new RegExp(`/admin/users/${customer.id}$`));
   await expect(page.getByText('+1 202 555 0199')).toBeVisible();
 
+  // A staff member's page (staff are listed among the users): an admin's to change, so support is
+  // offered neither editing nor ending their sessions (the server answers 403 too).
+  const staffToken = await staffBearerToken(request);
+  const admin = (
+    await (await request.get(`/api/user/admin/email/${encodeURIComponent(ADMIN.email)}`, { headers: { authorization: `Bearer ${staffToken}` } })).json()
+  ).data as { _id: string };
+  await page.goto(`/admin/users/${admin._id}`);
+  await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Edit user' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^End session/ })).toHaveCount(0);
+
   // Their transactions: read, with nothing to add, reverse or correct.
   await page.goto(`/admin/transactions/${customer.id}`);
   await expect(page.getByRole('heading', { name: /^Transactions of/, level: 1 })).toBeVisible();

@@ -87,3 +87,15 @@ export type StaffPage = keyof typeof STAFF_PAGE_ROLES;
 export function roleMayUse(role: StaffRole | null | undefined, roles: readonly StaffRole[]): boolean {
   return role != null && roles.includes(role);
 }
+
+export const STAFF_ACCOUNT_NEEDS_ADMIN = "Only an admin can change a staff member's account.";
+
+/**
+ * Staff accounts are listed among the users, but only an admin changes one there (its details, its
+ * flags, its sessions): a support or compliance member changing an admin's sign-in email or
+ * blocking them would reach around the staff page's rules (ADR 022). The server (403) and the
+ * user pages (which offer no such action) both read this.
+ */
+export function mayChangeUser(role: StaffRole | null | undefined, user: { isAdmin: boolean }): boolean {
+  return !user.isAdmin || roleMayUse(role, ROLES.admin);
+}

@@ -12,7 +12,7 @@ import {
   LAST_ADMIN_MESSAGE,
   STAFF_INVITATION_RESENT_MESSAGE,
 } from '../../src/shared/contracts/staff';
-import { STAFF_SUSPENDED_MESSAGE, type StaffRole } from '../../src/shared/staff-roles';
+import { STAFF_ACCOUNT_NEEDS_ADMIN, STAFF_SUSPENDED_MESSAGE, type StaffRole } from '../../src/shared/staff-roles';
 import { APPROVAL_REFUSAL_MESSAGES, approvalRefusal } from '../../src/shared/contracts/approvals';
 import {
   adminToken,
@@ -23,6 +23,7 @@ import {
   createTestApp,
   json,
   mailbox,
+  secondAdminToken,
   staffCall,
   staffSignIn,
   TEST_STAFF_PASSWORD,
@@ -258,6 +259,73 @@ describe("a customer's details are support's, their flags compliance's", () => {
     const complianceBlocks = await put('compliance', update({ location: { address: '9 Support Street', state: 'Ohio' }, isBlocked: true }));
     expect(complianceBlocks.statusCode).toBe(200);
     expect(json(complianceBlocks).data.isBlocked).toBe(true);
+  });
+});
+
+describe("a staff member's account on the users routes", () => {
+  it("is an admin's to change (details, flags, sessions), and lifting a block on oneself is not one's own to approve", async () => {
+    const admin = await adminToken(ctx);
+    const secondToken = await secondAdminToken(ctx);
+    const second = json(await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: bearer(secondToken) })).data as { _id: string };
+    const read = async () => json(await ctx.app.inject({ method: 'GET', url: `/api/user/admin/${second._id}`, headers: bearer(admin) })).data;
+    const before = await read();
+    const update = (overrides: Record<string, unknown>) => ({
+      firstName: before.firstName,
+      lastName: before.lastName,
+      email: before.email,
+      phone: before.phone || '+12025550123',
+      location: { address: before.location.address || '1 Staff Street', state: before.location.state || 'Ohio' },
+      verificationStatus: before.verificationStatus,
+      isBlocked: false,
+      isAccountDisabled: false,
+      ...overrides,
+    });
+    const put = async (token: string, body: Record<string, unknown>) =>
+      ctx.app.inject({ method: 'PUT', url: `/api/user/admin/${second._id}`, headers: bearer(token), payload: body });
+
+    // Support may change a customer's email, but not a staff member's: that is their sign-in, and
+    // the reset link would go to the new address. Compliance may block a customer, not staff.
+    const supportTakesOver = await put(await adminToken(ctx, { role: 'support' }), update({ email: 'taken-over@example.com' }));
+    expect(supportTakesOver.statusCode, supportTakesOver.body).toBe(403);
+    expect(json(supportTakesOver).message).toBe(STAFF_ACCOUNT_NEEDS_ADMIN);
+    const complianceBlocks = await put(await adminToken(ctx, { role: 'compliance' }), update({ isBlocked: true }));
+    expect(complianceBlocks.statusCode).toBe(403);
+    expect(json(complianceBlocks).message).toBe(STAFF_ACCOUNT_NEEDS_ADMIN);
+    const sessions = json(await ctx.app.inject({ method: 'GET', url: `/api/user/admin/${second._id}/sessions`, headers: bearer(admin) })).data as Array<{
+      id: string;
+    }>;
+    expect(sessions.length).toBeGreaterThan(0);
+    const supportEnds = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/user/admin/${second._id}/sessions/${sessions[0]?.id}`,
+      headers: bearer(await adminToken(ctx, { role: 'support' })),
+    });
+    expect(supportEnds.statusCode).toBe(403);
+    expect(json(supportEnds).message).toBe(STAFF_ACCOUNT_NEEDS_ADMIN);
+    expect(await read()).toMatchObject({ email: before.email, isBlocked: before.isBlocked });
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: bearer(secondToken) })).statusCode).toBe(200);
+
+    // An admin may block another admin; lifting it waits for a second staff member, who is not the
+    // blocked admin themselves.
+    const blocks = await put(admin, update({ isBlocked: true }));
+    expect(blocks.statusCode, blocks.body).toBe(200);
+    const lifts = await put(admin, update({ isBlocked: false }));
+    expect(lifts.statusCode, lifts.body).toBe(202);
+    const approvalId = json(lifts).data.approvalId as string;
+    const ownLift = await ctx.app.inject({ method: 'POST', url: `/api/admin/approvals/${approvalId}/approve`, headers: bearer(secondToken) });
+    expect(ownLift.statusCode).toBe(403);
+    expect(json(ownLift).message).toBe(APPROVAL_REFUSAL_MESSAGES.subject);
+    expect(await read()).toMatchObject({ isBlocked: true });
+    // The rule the queue reads says the same of the user a change is about.
+    const request = { kind: 'customer_unblock' as const, requestedById: 'the-first-admin', subjectId: null, customerId: second._id };
+    expect(approvalRefusal(request, { id: second._id, isAdmin: true, staffRole: 'admin' })).toBe('subject');
+    expect(approvalRefusal(request, { id: 'a-third-admin', isAdmin: true, staffRole: 'admin' })).toBeNull();
+    // A third admin decides it.
+    const third = await createStaff(ctx, 'admin', 'third.admin@example.com');
+    const { token: thirdToken } = await staffSignIn(ctx, third);
+    const decided = await ctx.app.inject({ method: 'POST', url: `/api/admin/approvals/${approvalId}/approve`, headers: bearer(thirdToken) });
+    expect(decided.statusCode, decided.body).toBe(200);
+    expect(await read()).toMatchObject({ isBlocked: false });
   });
 });
 
@@ -594,7 +662,7 @@ describe('changing roles and suspending access', () => {
 
     // The rule the queue reads answers as the server did, for each of them.
     const requesterId = json(await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: bearer(admin) })).data._id as string;
-    const request = { kind: 'staff_role_change' as const, requestedById: requesterId, subjectId: subject.id };
+    const request = { kind: 'staff_role_change' as const, requestedById: requesterId, subjectId: subject.id, customerId: null };
     expect(approvalRefusal(request, { id: subject.id, isAdmin: true, staffRole: 'admin' })).toBe('subject');
     expect(approvalRefusal(request, { id: requesterId, isAdmin: true, staffRole: 'admin' })).toBe('requester');
     expect(approvalRefusal(request, { id: 'someone-else', isAdmin: true, staffRole: 'finance' })).toBe('role');

@@ -97,7 +97,7 @@ async function findOrThrow(ctx: AppContext, id: string): Promise<repository.Appr
 function assertMayDecide(ctx: ActorContext, row: repository.ApprovalRow): void {
   const { user } = ctx.actor;
   const refusal = approvalRefusal(
-    { kind: row.kind as ApprovalKind, requestedById: row.requested_by, subjectId: row.subject_user_id },
+    { kind: row.kind as ApprovalKind, requestedById: row.requested_by, subjectId: row.subject_user_id, customerId: row.customer_id },
     { id: user.id, isAdmin: user.is_admin, staffRole: user.staff_role },
   );
   if (refusal) throw forbidden(APPROVAL_REFUSAL_MESSAGES[refusal]);

@@ -28,7 +28,7 @@ import { eraseNotes } from '../timeline/repository';
 import { deleteCustomerAccounts, hasLedgerHistory, lockCustomerAccounts } from '../ledger/accounts';
 import { isUuid } from '../ledger/uuid';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../lib/errors';
-import { ROLES, roleMayUse, type StaffRole } from '../../shared/staff-roles';
+import { mayChangeUser, ROLES, roleMayUse, STAFF_ACCOUNT_NEEDS_ADMIN, type StaffRole } from '../../shared/staff-roles';
 import type { Outcome } from '../lib/outcome';
 import { amountOwed } from '../loans/repository';
 import { queueMail } from '../mail/outbox';
@@ -109,7 +109,9 @@ export async function customerSessions(ctx: AppContext, id: string): Promise<Ses
 
 /** Staff end one of a customer's sessions (a stolen one, say): audited with what it was. */
 export async function endCustomerSession(ctx: ActorContext, id: string, sessionId: string): Promise<Outcome<SessionsEnded>> {
-  if (!(await repository.findUser(ctx.db, id))) throw notFound(USER_NOT_FOUND);
+  const user = await repository.findUser(ctx.db, id);
+  if (!user) throw notFound(USER_NOT_FOUND);
+  assertMayChangeUser(ctx, user);
   await inTransaction(ctx.db, async (trx) => {
     const ended = await endSessionOf(withDb(ctx, trx), id, sessionId);
     await audit(trx, ctx.actor, {
@@ -244,6 +246,10 @@ export const FLAGS_NEED_COMPLIANCE = 'Your role cannot change verification, bloc
  * request actually changes: a customer's details are support's, the verification status, the block
  * and the access are compliance's. The form sends every field: unchanged ones are no change.
  */
+function assertMayChangeUser(ctx: ActorContext, user: User): void {
+  if (!mayChangeUser(ctx.actor.user.staff_role, { isAdmin: user.is_admin })) throw forbidden(STAFF_ACCOUNT_NEEDS_ADMIN);
+}
+
 function assertRoleMayChange(role: StaffRole | null, user: User, input: UpdateInput): void {
   const detailsChange =
     input.firstName !== user.first_name ||
@@ -268,6 +274,7 @@ export async function updateCustomer(ctx: ActorContext, id: string, requested: U
     const user = await repository.lockUser(trx, id);
     if (!user) throw notFound(USER_NOT_FOUND);
     if (user.closed_at) throw conflict('This account is closed and can no longer be changed.');
+    assertMayChangeUser(ctx, user);
     if (user.is_admin && requested.isAccountDisabled) throw ADMIN_NOT_DISABLED();
     assertRoleMayChange(ctx.actor.user.staff_role, user, requested);
     // Blocking and disabling protect, so they take effect at once; lifting either waits for a

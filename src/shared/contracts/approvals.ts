@@ -47,14 +47,16 @@ export const APPROVAL_REFUSAL_MESSAGES: Record<ApprovalRefusal, string> = {
 /**
  * THE rule of who may approve or reject a request (ADR 023), read by the server (403) and by the
  * queue (which offers the buttons only when this answers null): never the staff member who asked,
- * never the staff member a staff change is about, and only a role the action itself needs.
+ * never the person the change is about (the staff member of a staff change, the user of a change
+ * to a user: lifting a block on oneself is not one's own to approve), and only a role the action
+ * itself needs.
  */
 export function approvalRefusal(
-  request: { kind: ApprovalKind; requestedById: string; subjectId: string | null },
+  request: { kind: ApprovalKind; requestedById: string; subjectId: string | null; customerId: string | null },
   decider: { id: string; isAdmin: boolean; staffRole: StaffRole | null | undefined },
 ): ApprovalRefusal | null {
   if (request.requestedById === decider.id) return 'requester';
-  if (request.subjectId === decider.id) return 'subject';
+  if (request.subjectId === decider.id || request.customerId === decider.id) return 'subject';
   if (!decider.isAdmin || !roleMayUse(decider.staffRole, APPROVAL_DECIDER_ROLES[request.kind])) return 'role';
   return null;
 }

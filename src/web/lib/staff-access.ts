@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import type { RouteName } from '../../shared/routes';
-import { ROLES, roleMayUse, STAFF_PAGE_ROLES, type StaffPage, type StaffRole } from '../../shared/staff-roles';
+import { mayChangeUser, ROLES, roleMayUse, STAFF_PAGE_ROLES, type StaffPage, type StaffRole } from '../../shared/staff-roles';
 import { useCurrentUser } from './current-user';
 import { currentUserQuery, queryClient } from './query';
 import { paths } from '../paths';
@@ -17,6 +17,12 @@ void everyPageHasRoles;
 export function useStaffMay(): (roles: readonly StaffRole[]) => boolean {
   const user = useCurrentUser();
   return (roles) => roleMayUse(user.staffRole, roles);
+}
+
+/** Whether the signed-in staff member may change this user's account on the users pages (mayChangeUser: a staff account is an admin's). */
+export function useMayChangeUser(): (user: { isAdmin: boolean }) => boolean {
+  const me = useCurrentUser();
+  return (user) => mayChangeUser(me.staffRole, user);
 }
 
 /** Whether the signed-in staff member may open `page`: links to other pages are shown only then. */

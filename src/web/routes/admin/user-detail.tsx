@@ -23,7 +23,7 @@ import { errorMessage } from '../../lib/api';
 import { prefetch, queryClient } from '../../lib/query';
 import type { Route } from './+types/user-detail';
 import { staffPageTitle } from '../../lib/title';
-import { ROLES, useMayOpen, useStaffMay } from '../../lib/staff-access';
+import { ROLES, useMayChangeUser, useMayOpen, useStaffMay } from '../../lib/staff-access';
 
 const RECENT = { pageSize: 5 };
 
@@ -63,6 +63,7 @@ function RecentActivity({ userId }: { userId: string }) {
 export default function AdminUserDetailPage() {
   const may = useStaffMay();
   const mayOpen = useMayOpen();
+  const mayChange = useMayChangeUser();
   const { id = '' } = useParams();
   const { data: user, isPending, error } = useQuery(adminUserQuery(id));
   const name = user ? `${user.firstName} ${user.lastName}` : 'User';
@@ -76,7 +77,7 @@ export default function AdminUserDetailPage() {
         <>
           {!user.closedAt ? (
             <div className="flex flex-wrap gap-3">
-              {mayOpen('adminUserEdit') ? <ButtonLink to={paths.adminUserEdit(user._id)}>Edit user</ButtonLink> : null}
+              {mayOpen('adminUserEdit') && mayChange(user) ? <ButtonLink to={paths.adminUserEdit(user._id)}>Edit user</ButtonLink> : null}
               {!user.isAdmin ? (
                 <>
                   {mayOpen('adminUserAccount') ? (
@@ -145,7 +146,7 @@ export default function AdminUserDetailPage() {
           ) : null}
           {!user.closedAt ? (
             <Card title="Sessions">
-              <UserSessions userId={user._id} />
+              <UserSessions userId={user._id} mayEnd={may(ROLES.customerCare) && mayChange(user)} />
             </Card>
           ) : null}
           {!user.isAdmin && !user.closedAt ? (

@@ -4,11 +4,9 @@ import { SessionList } from '../../../components/ui/session-list';
 import { errorMessage } from '../../../lib/api';
 import { useAction } from '../../../lib/action';
 import { adminUserSessionsQuery, endUserSession } from '../api';
-import { ROLES, useStaffMay } from '../../../lib/staff-access';
 
-/** Where a customer is signed in; staff can end a session (a stolen phone, a customer's call). Audited. */
-export function UserSessions({ userId }: { userId: string }) {
-  const may = useStaffMay();
+/** Where a customer is signed in; staff whose role may (`mayEnd`) can end a session (a stolen phone, a customer's call). Audited. */
+export function UserSessions({ userId, mayEnd }: { userId: string; mayEnd: boolean }) {
   const { data, isPending, error } = useQuery(adminUserSessionsQuery(userId));
   // The ended session's button goes with it: useAction puts focus on the next session's button, or on
   // the card's heading once none is left (lib/focus.ts); the toast says what happened.
@@ -21,6 +19,6 @@ export function UserSessions({ userId }: { userId: string }) {
   return data.length === 0 ? (
     <p className="text-slate-700">Not signed in anywhere.</p>
   ) : (
-    <SessionList label="Sessions" sessions={data} busy={end.busy} onEnd={may(ROLES.customerCare) ? (session) => void end.run(session.id) : undefined} />
+    <SessionList label="Sessions" sessions={data} busy={end.busy} onEnd={mayEnd ? (session) => void end.run(session.id) : undefined} />
   );
 }

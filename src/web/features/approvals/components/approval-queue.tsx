@@ -96,7 +96,10 @@ function Actions({ approval, me }: { approval: ApprovalDto; me: Decider }) {
   const approve = useAction(() => approveApproval(approval.id), { successToast: (message) => message, errorToast: true, refresh: 'always' });
   const cancel = useAction(() => cancelApproval(approval.id), { successToast: (message) => message, errorToast: true });
   if (approval.status !== 'pending') return null;
-  const refusal = approvalRefusal({ kind: approval.kind, requestedById: approval.requestedBy.id, subjectId: approval.subjectId }, me);
+  const refusal = approvalRefusal(
+    { kind: approval.kind, requestedById: approval.requestedBy.id, subjectId: approval.subjectId, customerId: approval.customer?.id ?? null },
+    me,
+  );
   const what = `${APPROVAL_KIND_LABELS[approval.kind].toLowerCase()}: ${approval.summary}`;
   if (rejecting) {
     return (
