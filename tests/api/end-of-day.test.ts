@@ -118,7 +118,7 @@ describe('a simulated day of traffic', () => {
       payload: { loanAmount: 3000, loanType: 'personal', loanDuration: 12, loanPurpose: 'A used car' },
     });
     expect(applied.statusCode, applied.body).toBe(201);
-    const approved = await post(`/api/admin/loans/${json(applied).data._id}/approve`, {});
+    const approved = await post(`/api/admin/loans/${json(applied).data._id}/approve`, { loanAmount: 3000, loanType: 'personal', loanDuration: 12 });
     expect(approved.statusCode, approved.body).toBe(200);
 
     // The last minutes of the day, then the balances as the day ends.

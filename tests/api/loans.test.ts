@@ -4,7 +4,8 @@ import { monthlyPaymentCents, repaymentScheduleCents } from '../../src/shared/co
 import { bankAccountId, postEntries } from '../../src/server/ledger/posting';
 import { verifyLedger } from '../../src/server/ledger/verify';
 import { LOAN_ENTRY_REVERSAL_MESSAGE } from '../../src/server/transactions/service';
-import { adminToken, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox, staffCall } from '../support/app';
+import { LOAN_TERMS_CHANGED_MESSAGE } from '../../src/server/loans/service';
+import { adminToken, approveAsSecondStaff, bearer, createCustomer, createTestApp, json, signIn, type TestContext, mailbox, staffCall } from '../support/app';
 
 let ctx: TestContext;
 let admin: string;
@@ -17,8 +18,23 @@ afterAll(async () => ctx?.close());
 const application = { loanAmount: 10000, loanType: 'personal', loanDuration: 36, loanPurpose: 'Kitchen renovation' };
 const apply = (token: string, body: unknown = application) =>
   ctx.app.inject({ method: 'POST', url: '/api/loans', headers: bearer(token), payload: body as object });
-const approve = (id: string, key = randomUUID(), token = admin) =>
-  staffCall(ctx, { method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: { ...bearer(token), 'idempotency-key': key }, payload: {} });
+/** The terms the staff queue shows for an application now: what the back office approves. */
+const shownTerms = async (id: string) => {
+  const loan = await ctx.database.db
+    .selectFrom('loans')
+    .select(['amount_cents', 'loan_type', 'duration_months'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { loanAmount: loan.amount_cents / 100, loanType: loan.loan_type, loanDuration: loan.duration_months };
+};
+/** Approves (through the second staff member above the four-eyes limit) on the given terms, else those shown now. */
+const approve = async (id: string, key = randomUUID(), token = admin, terms?: object) =>
+  staffCall(ctx, {
+    method: 'POST',
+    url: `/api/admin/loans/${id}/approve`,
+    headers: { ...bearer(token), 'idempotency-key': key },
+    payload: terms ?? (await shownTerms(id)),
+  });
 const me = async (token: string) => json(await ctx.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(token) })).data;
 
 async function verifiedCustomer() {
@@ -185,16 +201,57 @@ describe('staff decisions', () => {
       method: 'POST',
       url: `/api/admin/loans/${large}/approve`,
       headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
-      payload: {},
+      payload: await shownTerms(large),
     });
     expect(largeAsked.statusCode).toBe(409);
     expect(json(largeAsked).message).toMatch(/identity is not verified/);
     expect(
       await ctx.database.db.selectFrom('approvals').select('id').where('kind', '=', 'loan_approval').where('customer_id', '=', customer.userId).execute(),
     ).toEqual([]);
-    const noKey = await staffCall(ctx, { method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: bearer(admin), payload: {} });
+    const noKey = await staffCall(ctx, { method: 'POST', url: `/api/admin/loans/${id}/approve`, headers: bearer(admin), payload: await shownTerms(id) });
     expect(noKey.statusCode).toBe(400);
     expect((await me(customer.token)).account.checking).toBe(0);
+  });
+
+  it('pays out only the terms the staff member approved: a change by the customer since is refused (409), at once or at the second approval', async () => {
+    const customer = await verifiedCustomer();
+    const change = (id: string, body: object) => ctx.app.inject({ method: 'PUT', url: `/api/loans/${id}`, headers: bearer(customer.token), payload: body });
+    const loanOf = async (id: string) => ctx.database.db.selectFrom('loans').select(['status', 'amount_cents']).where('id', '=', id).executeTakeFirstOrThrow();
+
+    // Below the four-eyes limit: the queue showed $9,000; the customer asks for $9,900 before the click.
+    const small = json(await apply(customer.token, { ...application, loanAmount: 9000 })).data._id as string;
+    const shown = await shownTerms(small);
+    expect((await change(small, { ...application, loanAmount: 9900 })).statusCode).toBe(200);
+    const stale = await approve(small, randomUUID(), admin, shown);
+    expect(stale.statusCode, stale.body).toBe(409);
+    expect(json(stale).message).toBe(LOAN_TERMS_CHANGED_MESSAGE('personal loan of $9,900.00 over 36 months'));
+    expect(await loanOf(small)).toEqual({ status: 'pending', amount_cents: 990_000 });
+    expect((await me(customer.token)).account.checking).toBe(0);
+    // Nor may the terms be made up: the same for another type or duration.
+    expect((await approve(small, randomUUID(), admin, { ...(await shownTerms(small)), loanDuration: 24 })).statusCode).toBe(409);
+    expect((await approve(small, randomUUID(), admin, { ...(await shownTerms(small)), loanType: 'auto' })).statusCode).toBe(409);
+
+    // Above it: the second staff member is asked about $60,000; the customer then asks for $250,000.
+    const large = json(await apply(customer.token, { ...application, loanType: 'home', loanAmount: 60_000 })).data._id as string;
+    const asked = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/loans/${large}/approve`,
+      headers: { ...bearer(admin), 'idempotency-key': randomUUID() },
+      payload: await shownTerms(large),
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect((await change(large, { ...application, loanType: 'home', loanAmount: 250_000 })).statusCode).toBe(200);
+    const second = await approveAsSecondStaff(ctx, json(asked).data.approvalId);
+    expect(second.statusCode, second.body).toBe(409);
+    expect(json(second).message).toBe(LOAN_TERMS_CHANGED_MESSAGE('home loan (home equity) of $250,000.00 over 36 months'));
+    expect(await loanOf(large)).toEqual({ status: 'pending', amount_cents: 25_000_000 });
+    const approval = await ctx.database.db.selectFrom('approvals').select('status').where('id', '=', json(asked).data.approvalId).executeTakeFirstOrThrow();
+    expect(approval.status).toBe('failed');
+    expect((await me(customer.token)).account.checking).toBe(0);
+
+    // What is shown now is approved and paid: exactly that.
+    expect((await approve(small)).statusCode).toBe(200);
+    expect((await me(customer.token)).account.checking).toBe(9900);
   });
 
   it('rejects with a reason, audited and emailed; staff only', async () => {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ApprovalKind } from '../../shared/contracts/approvals';
 import { STAFF_NOT_FOUND_MESSAGE, ZStaffInvite, ZStaffRoleChange } from '../../shared/contracts/staff';
 import { ZAdminAccountUpdate, ZAdminTransactionRequest } from '../../shared/contracts/transactions';
+import { ZLoanApproveRequest } from '../../shared/contracts/loans';
 import { dollarsToCents } from '../../shared/money';
 import type { ActorContext } from '../context';
 import { closeOrDeleteCustomer, liftRestrictions } from '../customers/service';
@@ -51,7 +52,12 @@ const EXECUTORS: Partial<Record<ApprovalKind, Executor>> = {
   customer_unblock: (ctx, approval, gate) => liftRestrictions(ctx, customerOf(approval), liftingOf(approval), gate),
   customer_enable: (ctx, approval, gate) => liftRestrictions(ctx, customerOf(approval), liftingOf(approval), gate),
   customer_close: (ctx, approval, gate) => closeOrDeleteCustomer(ctx, customerOf(approval), gate),
-  loan_approval: (ctx, approval, gate, ticket) => approveLoan(ctx, String(payloadOf(approval).loanId), ticket, gate),
+  loan_approval: (ctx, approval, gate, ticket) => {
+    // The terms the second staff member was shown: what is paid out, or refused if the application changed since.
+    const payload = payloadOf(approval);
+    const terms = parsed(ZLoanApproveRequest, { loanAmount: payload.amount, loanType: payload.loanType, loanDuration: payload.durationMonths });
+    return approveLoan(ctx, String(payload.loanId), terms, ticket, gate);
+  },
   staff_invitation: (ctx, approval, gate) => inviteStaff(ctx, parsed(ZStaffInvite, approval.payload), gate),
   staff_role_change: (ctx, approval, gate) => {
     if (!approval.subject_user_id) throw new AppError('not_found', STAFF_NOT_FOUND_MESSAGE);

@@ -1,7 +1,7 @@
 import { ZApprovalPendingAnswer } from '../../shared/contracts/approvals';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '../../shared/contracts/common';
-import { ZLoanAnswer, ZLoanApplication, ZLoanList, ZLoanQueue, ZLoanQueueQuery, ZLoanRejectRequest } from '../../shared/contracts/loans';
+import { ZLoanAnswer, ZLoanApplication, ZLoanApproveRequest, ZLoanList, ZLoanQueue, ZLoanQueueQuery, ZLoanRejectRequest } from '../../shared/contracts/loans';
 import type { AppContext } from '../context';
 import { contextOf } from '../plugins/auth';
 import { ticketOf } from '../plugins/idempotency';
@@ -81,12 +81,13 @@ export function loanRoutes(context: AppContext): FastifyPluginAsyncZod {
         config: { access: 'staff', staffRoles: ROLES.finance, idempotency: true },
         schema: {
           tags: ['loans', 'staff'],
-          summary: 'Approve and disburse a loan (above FOUR_EYES_LOAN_ABOVE: a request for a second staff member, 202)',
+          summary: 'Approve and disburse a loan on the terms shown (above FOUR_EYES_LOAN_ABOVE: a request for a second staff member, 202)',
           params: applicationIdParams,
+          body: ZLoanApproveRequest,
           response: { 200: ZLoanAnswer, 202: ZApprovalPendingAnswer },
         },
       },
-      async (request, reply) => send(reply, await loans.approveLoan(contextOf(request, context), request.params.id, ticketOf(request))),
+      async (request, reply) => send(reply, await loans.approveLoan(contextOf(request, context), request.params.id, request.body, ticketOf(request))),
     );
 
     api.post(

@@ -11,6 +11,7 @@ import {
   type LoanStatus,
   monthlyPaymentCents,
   repaymentScheduleCents,
+  type LoanTerms,
   type ZLoanApplication,
 } from '../../shared/contracts/loans';
 import { formatCents } from '../../shared/money';
@@ -243,11 +244,18 @@ function assertMayBorrow(customer: { closed_at: Date | null; verification_status
  * loan above FOUR_EYES_LOAN_ABOVE waits for a second staff member first (ADR 023), whose approval
  * disburses it then (`gate`).
  */
-export async function approveLoan(ctx: ActorContext, id: string, ticket: IdempotencyTicket, gate?: ApprovalGate): Promise<Outcome<LoanDto | ApprovalPending>> {
+export async function approveLoan(
+  ctx: ActorContext,
+  id: string,
+  terms: LoanTerms,
+  ticket: IdempotencyTicket,
+  gate?: ApprovalGate,
+): Promise<Outcome<LoanDto | ApprovalPending>> {
   if (needsApproval(ctx, gate)) {
     const loan = await repository.findLoan(ctx.db, id);
     if (!loan) throw notFound(LOAN_NOT_FOUND);
     if (loan.status !== 'pending') throw new AppError('conflict', `This application is already ${loan.status}.`);
+    assertTerms(loan, terms);
     if (loan.amount_cents > ctx.config.fourEyesLoanAboveCents) {
       // What would refuse the payout is told the one who asks, not only the second staff member.
       assertMayBorrow(await repository.loanCustomer(ctx.db, loan.user_id));
@@ -261,6 +269,9 @@ export async function approveLoan(ctx: ActorContext, id: string, ticket: Idempot
     const loan = await repository.lockLoan(trx, id);
     if (!loan) throw notFound(LOAN_NOT_FOUND);
     if (loan.status !== 'pending') throw new AppError('conflict', `This application is already ${loan.status}.`);
+    // What is paid out is what was approved: the terms shown (and, above the limit, what the second
+    // staff member was asked), checked on the locked row a change by the customer would wait for.
+    assertTerms(loan, terms);
     const customer = await repository.loanCustomer(trx, loan.user_id);
     assertMayBorrow(customer);
     const label = LOAN_PRODUCTS[loan.loan_type].label;
@@ -319,6 +330,15 @@ export async function approveLoan(ctx: ActorContext, id: string, ticket: Idempot
     return { outcome };
   });
   return outcome;
+}
+
+export const LOAN_TERMS_CHANGED_MESSAGE = (now: string) =>
+  `The customer changed this application after it was shown: it is now a ${now}. Look at it again before you approve it.`;
+
+/** A decision binds to the terms looked at: an application that says otherwise now is refused (409), nothing paid out. */
+function assertTerms(loan: repository.LoanRow, terms: LoanTerms): void {
+  if (loan.amount_cents === terms.loanAmount && loan.loan_type === terms.loanType && loan.duration_months === terms.loanDuration) return;
+  throw new AppError('conflict', LOAN_TERMS_CHANGED_MESSAGE(describe(loan).charAt(0).toLowerCase() + describe(loan).slice(1)));
 }
 
 export async function rejectLoan(ctx: ActorContext, id: string, reason: string): Promise<Outcome<LoanDto>> {

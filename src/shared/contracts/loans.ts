@@ -145,6 +145,24 @@ export const ZLoanApplication = z
   });
 export type LoanApplication = z.input<typeof ZLoanApplication>;
 
+/**
+ * POST /api/admin/loans/{id}/approve: the terms the staff member approves, as the queue showed them.
+ * The customer may change an application under review; a decision binds to what was looked at, so
+ * an application that says otherwise now is refused (409), and so is a second staff member's
+ * approval of terms that changed after it was asked for.
+ */
+export const ZLoanApproveRequest = z.object({
+  loanAmount: amount.describe('The amount shown, in dollars.'),
+  loanType: z.enum(LOAN_TYPES, { message: 'Loan type must be auto, home, personal or business' }).describe('The loan product shown.'),
+  loanDuration: z
+    .number({ message: 'Loan duration is required' })
+    .int('Loan duration must be a whole number of months')
+    .positive('Loan duration must be a whole number of months')
+    .max(LOAN_DURATION_MONTHS_MAX, `Loan duration must be between ${LOAN_DURATION_MONTHS_MIN} and ${LOAN_DURATION_MONTHS_MAX} months`)
+    .describe('The months shown.'),
+});
+export type LoanTerms = z.output<typeof ZLoanApproveRequest>;
+
 export const ZLoanRejectRequest = z.object({
   reason: z
     .string({ message: 'A reason is required' })

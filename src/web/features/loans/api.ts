@@ -38,9 +38,14 @@ export const loanQueueQuery = (status: LoanQueueStatus, page: number) =>
     queryFn: async () => (await api.get<Paginated<LoanDto>>(`/admin/loans?status=${status}&page=${page}`)).data,
   });
 
-/** Approval moves money: one Idempotency-Key per loan shown, so a retried request never pays out twice. */
-export async function approveLoan(id: string, idempotencyKey: string): Promise<string> {
-  const answer = await api.post<LoanDto>(`/admin/loans/${encodeURIComponent(id)}/approve`, {}, { headers: { 'Idempotency-Key': idempotencyKey } });
+/**
+ * Approval moves money: one Idempotency-Key per loan shown, so a retried request never pays out
+ * twice; it carries the terms shown, which the bank holds the application to (409 if the customer
+ * changed it meanwhile).
+ */
+export async function approveLoan(loan: LoanDto, idempotencyKey: string): Promise<string> {
+  const terms = { loanAmount: loan.loanAmount, loanType: loan.loanType, loanDuration: loan.loanDuration };
+  const answer = await api.post<LoanDto>(`/admin/loans/${encodeURIComponent(loan._id)}/approve`, terms, { headers: { 'Idempotency-Key': idempotencyKey } });
   return answer.message ?? 'Loan approved';
 }
 

@@ -54,7 +54,8 @@ function LoanActions({ loan }: { loan: LoanDto }) {
   const confirmation = useInlineConfirmation<HTMLFormElement>({ open: rejecting, onCancel: () => setRejecting(false) });
   // One key per loan shown: a retry after a lost answer replays instead of paying twice.
   const approvalKey = useRef(newIdempotencyKey());
-  const approve = useAction(() => approveLoan(loan._id, approvalKey.current), { successToast: (message) => message });
+  // A refusal because the customer changed the application refetches the queue: the new terms show.
+  const approve = useAction(() => approveLoan(loan, approvalKey.current), { successToast: (message) => message, refresh: 'always' });
   const name = customerName(loan);
   if (loan.status !== 'pending' || !decides) return null;
   // Everything in the decision cell (an error, the buttons, the approval question, the reason
