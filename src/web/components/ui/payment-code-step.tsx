@@ -93,7 +93,7 @@ export function PaymentCodeStep({
         {rows.map(([term, value]) => (
           <div key={term} className="flex flex-wrap justify-between gap-2 px-4 py-2">
             <dt className="text-sm text-slate-700">{term}</dt>
-            <dd className="break-words font-medium text-slate-900">{value}</dd>
+            <dd className="font-medium text-slate-900">{value}</dd>
           </div>
         ))}
       </dl>

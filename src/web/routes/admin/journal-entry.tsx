@@ -34,7 +34,7 @@ function EntryRef({ label, entry }: { label: string; entry: NonNullable<JournalE
   return (
     <>
       <dt className="font-medium text-slate-800">{label}</dt>
-      <dd className="min-w-0 break-words">
+      <dd className="min-w-0">
         <Link to={paths.adminJournalEntry(entry.id)} className="font-semibold text-brand-800 hover:underline">
           {entry.description}
         </Link>{' '}
@@ -57,7 +57,7 @@ function Summary({ entry }: { entry: JournalEntryDetailDto }) {
         <dt className="font-medium text-slate-800">Kind</dt>
         <dd>{entryKindLabel(entry.kind)}</dd>
         <dt className="font-medium text-slate-800">Description</dt>
-        <dd className="min-w-0 break-words">
+        <dd className="min-w-0">
           {entry.description}
           {entry.description !== entry.postedDescription ? <span className="block text-slate-700">Posted as: {entry.postedDescription}</span> : null}
         </dd>
@@ -70,13 +70,13 @@ function Summary({ entry }: { entry: JournalEntryDetailDto }) {
         <dt className="font-medium text-slate-800">Value date</dt>
         <dd>{formatDate(entry.valueDate)}</dd>
         <dt className="font-medium text-slate-800">Posted by</dt>
-        <dd className="min-w-0 break-words">
+        <dd className="min-w-0">
           {entry.authorEmail ? <EmailAddress value={entry.authorEmail} /> : entry.authorId ? 'A staff member' : 'The bank (a customer’s request or a job)'}
         </dd>
         {entry.reason ? (
           <>
             <dt className="font-medium text-slate-800">Reason</dt>
-            <dd className="min-w-0 break-words">{entry.reason}</dd>
+            <dd className="min-w-0">{entry.reason}</dd>
           </>
         ) : null}
         {entry.approval ? (

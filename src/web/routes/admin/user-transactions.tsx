@@ -156,7 +156,7 @@ export default function UserTransactionsPage() {
                     editing === line._id ? (
                       <DescriptionForm line={line} onDone={() => setEditing(null)} onCancel={edit.cancel} ref={edit.panel} />
                     ) : (
-                      <span>
+                      <span className="wrap-anywhere">
                         {line.description}
                         {line.status === 'reversed' ? <span className="ml-2 text-xs font-semibold text-red-800">Reversed</span> : null}
                       </span>

@@ -17,7 +17,7 @@ function Row({ beneficiary }: { beneficiary: BeneficiaryDto }) {
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 px-5 py-4">
       <div>
-        <p className="font-semibold text-slate-900">{beneficiary.name}</p>
+        <p className="font-semibold text-slate-900 wrap-anywhere">{beneficiary.name}</p>
         <p className="text-sm text-slate-700">
           Account {beneficiary.accountNumber}
           {beneficiary.bankName ? ` · ${beneficiary.bankName}` : ''}

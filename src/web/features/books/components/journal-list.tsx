@@ -53,7 +53,7 @@ export function JournalList({ entries }: { entries: JournalEntryDto[] }) {
           header: 'Description',
           cell: (entry) => (
             <>
-              {entry.description} <Status entry={entry} />
+              <span className="wrap-anywhere">{entry.description}</span> <Status entry={entry} />
             </>
           ),
         },

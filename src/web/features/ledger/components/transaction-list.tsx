@@ -9,7 +9,7 @@ export function TransactionList({ items, emptyText = 'No transactions yet.' }: {
     <ul className="divide-y divide-slate-200" aria-label="Transactions">
       {items.map((line) => (
         <li key={line._id} className="flex flex-wrap items-start justify-between gap-3 py-3" data-testid="transaction-line">
-          <div className="min-w-0">
+          <div className="min-w-0 wrap-anywhere">
             <p className="font-medium text-slate-900">{line.description}</p>
             <p className="mt-0.5 text-sm text-slate-700">
               <span

@@ -34,8 +34,8 @@ export function TransactionTable({ items, emptyText }: { items: TransactionDto[]
         <tbody className="divide-y divide-slate-200">
           {items.map((line) => (
             <tr key={line._id} className="align-top" data-testid="transaction-line">
-              <td className="min-w-40 py-3 pr-3">
-                <p className="break-words text-base font-medium text-slate-900">{line.description}</p>
+              <td className="min-w-40 py-3 pr-3 wrap-anywhere">
+                <p className="text-base font-medium text-slate-900">{line.description}</p>
                 <p className="mt-0.5 text-slate-700">
                   <span
                     className={`mr-2 inline-block rounded px-1.5 py-0.5 text-xs font-semibold ${line.kind === 'adjustment' || line.kind === 'reversal' ? 'bg-amber-100 text-amber-900' : 'bg-slate-100 text-slate-800'}`}

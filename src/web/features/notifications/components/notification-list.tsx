@@ -28,11 +28,11 @@ export function NotificationList({
             <div className="flex min-w-0 flex-1 basis-64 gap-3">
               <span aria-hidden="true" className={`mt-2 h-2.5 w-2.5 shrink-0 rounded-full ${unread ? 'bg-brand-700' : 'bg-transparent'}`} />
               <div className="min-w-0">
-                <p className={`text-slate-900 ${unread ? 'font-semibold' : 'font-medium'}`}>
+                <p className={`text-slate-900 wrap-anywhere ${unread ? 'font-semibold' : 'font-medium'}`}>
                   {unread ? <span className="sr-only">Unread: </span> : null}
                   {item.title}
                 </p>
-                <p className="mt-0.5 break-words text-sm text-slate-700">{item.body}</p>
+                <p className="mt-0.5 text-sm text-slate-700 wrap-anywhere">{item.body}</p>
                 <p className="mt-1 text-xs text-slate-600">
                   {formatDate(item.createdAt, 'dateTime')}
                   {item.link ? (

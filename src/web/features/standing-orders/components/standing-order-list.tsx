@@ -78,7 +78,7 @@ export function StandingOrderList({ orders, busy, onCancel }: { orders: Standing
                 >
                   {title}
                 </h3>
-                <p className="break-words text-sm text-slate-700">{order.description}</p>
+                <p className="text-sm text-slate-700 wrap-anywhere">{order.description}</p>
               </div>
               <span
                 className={`rounded px-2 py-0.5 text-xs font-semibold ${order.status === 'active' ? 'bg-emerald-100 text-emerald-900' : 'bg-slate-100 text-slate-800'}`}
