@@ -102,6 +102,8 @@ for (const width of [375, 1280]) {
     await expect(page.getByText('2 payments from your checking account: the total is shown once every amount is correct.')).toBeVisible();
     await checkA11y();
     await page.getByRole('button', { name: 'Choose another file' }).click();
+    // The preview and the button pressed are gone: focus is on the form's first field.
+    await expect(page.getByLabel('Pay from')).toBeFocused();
 
     await page
       .getByLabel('Or paste your payments (CSV, with the header line)')

@@ -132,7 +132,17 @@ for (const width of [375, 1280]) {
     await noSidewaysScroll(jamie, 'Payment requests (asked of you, with a long note)');
     await checkA11y(jamie);
 
-    await received.getByRole('button', { name: `Pay Alex Morgan ${money(amount)}` }).click();
+    // The panel that replaces Pay takes focus; Cancel (or Escape) gives it back to Pay.
+    const pay = received.getByRole('button', { name: `Pay Alex Morgan ${money(amount)}` });
+    await pay.click();
+    await expect(received.getByLabel('Pay from')).toBeFocused();
+    await received.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(pay).toBeFocused();
+    await pay.press('Enter');
+    await expect(received.getByLabel('Pay from')).toBeFocused();
+    await jamie.keyboard.press('Escape');
+    await expect(pay).toBeFocused();
+    await pay.click();
     await expect(received.getByLabel('Pay from')).toHaveValue('checking');
     await received.getByRole('button', { name: 'Continue' }).click();
     const codeField = received.getByLabel('IMS code');

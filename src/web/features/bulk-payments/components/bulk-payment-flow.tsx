@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   BULK_PAYMENTS_MAX,
@@ -138,7 +138,15 @@ export function BulkPaymentFlow() {
     successToast: 'We emailed you an IMS code',
   });
 
+  // Choosing another file takes the preview (and the button pressed) away: focus goes to the form's first field.
+  const [choosingAgain, setChoosingAgain] = useState(false);
+  useEffect(() => {
+    if (!choosingAgain || preview) return;
+    setChoosingAgain(false);
+    form.setFocus('from');
+  }, [choosingAgain, preview, form]);
   const startOver = () => {
+    setChoosingAgain(true);
     setPreview(null);
     setServerErrors([]);
     setCode(null);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type Ref, useState } from 'react';
 import type { PaymentRequestDto } from '../../../../shared/contracts/payment-requests';
 import type { TransferCodeSent } from '../../../../shared/contracts/transactions';
 import { Alert } from '../../../components/ui/alert';
@@ -18,7 +18,18 @@ import { payPaymentRequest, type PayAnswer } from '../api/pay-payment-request';
  * Paying a request, with the payer's own approval as a transfer has it: choose the account, the
  * bank emails an IMS code for exactly this payment, the code pays it.
  */
-export function PayRequest({ request, onDone, onCancel }: { request: PaymentRequestDto; onDone: () => void; onCancel: () => void }) {
+export function PayRequest({
+  request,
+  onDone,
+  onCancel,
+  ref,
+}: {
+  request: PaymentRequestDto;
+  onDone: () => void;
+  onCancel: () => void;
+  /** The panel: focus moves into it when it opens (useInlineConfirmation). */
+  ref?: Ref<HTMLDivElement>;
+}) {
   const user = useCurrentUser();
   const [from, setFrom] = useState<'savings' | 'checking'>('checking');
   const [code, setCode] = useState<TransferCodeSent | null>(null);
@@ -51,7 +62,7 @@ export function PayRequest({ request, onDone, onCancel }: { request: PaymentRequ
   const balance = user.account[from];
 
   return (
-    <div className="mt-3 space-y-4 rounded-lg border border-brand-200 bg-brand-50 p-4">
+    <div ref={ref} className="mt-3 space-y-4 rounded-lg border border-brand-200 bg-brand-50 p-4">
       {passkey ? (
         <PasskeyApproval
           step={passkey}

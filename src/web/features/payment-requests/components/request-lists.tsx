@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { PaymentRequestDto, PaymentRequestStatus } from '../../../../shared/contracts/payment-requests';
 import { Button } from '../../../components/ui/button';
 import { useAction } from '../../../lib/action';
+import { useInlineConfirmation } from '../../../lib/focus';
 import { formatDate, formatDollars } from '../../../lib/format';
 import { cancelPaymentRequest } from '../api/cancel-payment-request';
 import { declinePaymentRequest } from '../api/decline-payment-request';
@@ -58,6 +59,9 @@ function RequestLine({ request, children }: { request: PaymentRequestDto; childr
 /** Requests addressed to the customer: a pending one can be paid (with an IMS code) or declined. */
 export function ReceivedRequests({ items }: { items: PaymentRequestDto[] }) {
   const [paying, setPaying] = useState<string | null>(null);
+  const [openedFrom, setOpenedFrom] = useState<string | null>(null);
+  // Focus moves into the panel that replaces Pay, and back to Pay when it is cancelled (Escape too).
+  const pay = useInlineConfirmation<HTMLDivElement>({ open: paying !== null, onCancel: () => setPaying(null) });
   const decline = useAction((id: string) => declinePaymentRequest(id), { successToast: (answer) => answer.message, errorToast: true });
   if (items.length === 0) return <p className="text-slate-700">Nobody has asked you for money yet.</p>;
   return (
@@ -66,10 +70,17 @@ export function ReceivedRequests({ items }: { items: PaymentRequestDto[] }) {
         <RequestLine key={request.id} request={request}>
           {request.status === 'pending' ? (
             paying === request.id ? (
-              <PayRequest request={request} onDone={() => setPaying(null)} onCancel={() => setPaying(null)} />
+              <PayRequest request={request} onDone={() => setPaying(null)} onCancel={pay.cancel} ref={pay.panel} />
             ) : (
               <div className="mt-2 flex flex-wrap gap-3">
-                <Button onClick={() => setPaying(request.id)} disabled={decline.busy}>
+                <Button
+                  ref={request.id === openedFrom ? pay.opener : undefined}
+                  onClick={() => {
+                    setOpenedFrom(request.id);
+                    setPaying(request.id);
+                  }}
+                  disabled={decline.busy}
+                >
                   Pay
                   <span className="sr-only">
                     {' '}
