@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext, mailbox } from '../support/app';
+import { UNSUPPORTED_MEDIA_MESSAGE } from '../../src/server/plugins/errors';
 
 let ctx: TestContext;
 let limited: TestContext;
@@ -86,6 +87,12 @@ describe('POST /api/contacts', () => {
     const empty = await send({});
     expect(empty.statusCode).toBe(400);
     expect(json(empty).message).toBe('Name is required');
+    // Plain text is not read as a string in place of the object: refused as the wrong type of body.
+    const before = await countRows();
+    const text = await ctx.app.inject({ method: 'POST', url: '/api/contacts', headers: { 'content-type': 'text/plain' }, payload: 'name=Sam' });
+    expect(text.statusCode).toBe(415);
+    expect(json(text).message).toBe(UNSUPPORTED_MEDIA_MESSAGE);
+    expect(await countRows()).toBe(before);
   });
 
   it('drops a message whose honeypot is filled, answering as if it worked', async () => {

@@ -173,6 +173,12 @@ describe('GET /api/transaction: search by words and amount', () => {
       ['?amountMax=123456789012345678901', 'amountMax must be at most $10,000,000.00'],
       [`?q=${'x'.repeat(101)}`, 'Search must be at most 100 characters'],
       ['?q=a%00b', 'Search must not contain control characters'],
+      // A range that ends before it starts is refused, not answered empty; and so is a page that is not one.
+      ['?from=2026-12-01&to=2026-01-01', 'from must be on or before to'],
+      ['?page=abc', 'page must be a number'],
+      ['?page=1.5', 'page must be a whole number'],
+      ['?page=100001', 'page must be at most 100000'],
+      ['?pageSize=abc', 'pageSize must be a number'],
     ];
     for (const [query, message] of cases) {
       const response = await get(alice.token, `/api/transaction${query}`);
@@ -185,6 +191,9 @@ describe('GET /api/transaction: search by words and amount', () => {
     const response = await get(admin, `/api/transaction/admin/${alice.userId}?q=okafor&amountMin=100`);
     expect(response.statusCode).toBe(200);
     expect(json(response).data.items.map((line: Line) => line.amount)).toEqual([120]);
+    const reversed = await get(admin, `/api/transaction/admin/${alice.userId}?from=2026-12-01&to=2026-01-01`);
+    expect(reversed.statusCode).toBe(400);
+    expect(json(reversed).message).toBe('from must be on or before to');
   });
 });
 

@@ -7,6 +7,9 @@ import { AppError, type ErrorCode, validationError } from '../lib/errors';
 import { replayAfterError } from './idempotency';
 
 /** The one place a domain error becomes an HTTP status. */
+
+export const UNSUPPORTED_MEDIA_MESSAGE =
+  'Unsupported content type: send JSON (Content-Type: application/json), or multipart/form-data where a file is uploaded.';
 export const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
   validation: 400,
@@ -90,7 +93,7 @@ export function registerErrorHandler(app: FastifyInstance, context: AppContext):
       if (status >= 400 && status < 500) {
         const message =
           fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-            ? 'Unsupported content type.'
+            ? UNSUPPORTED_MEDIA_MESSAGE
             : fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
               ? 'The request body is not valid JSON.'
               : 'Bad request.';

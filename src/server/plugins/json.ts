@@ -25,9 +25,13 @@ export const TOO_DEEP_MESSAGE = `The request body is nested too deeply (at most 
 
 /**
  * Fastify's own JSON parser (prototype poisoning refused), behind a depth limit: a body nested
- * thousands deep is refused before anything (parsing, hashing, validation) recurses into it.
+ * thousands deep is refused before anything (parsing, hashing, validation) recurses into it. The
+ * API's bodies are JSON (and multipart where a file is sent, plugins/uploads.ts): Fastify's
+ * text/plain parser goes, so a text body is refused as what it is (415) instead of being validated
+ * as a string in place of an object.
  */
 export function registerJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

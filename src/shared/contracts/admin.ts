@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { normalizePhone } from './profile';
-import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../limits';
+import { ADDRESS_LENGTH_MAX, EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PHONE_LENGTH_MAX, STATE_LENGTH_MAX } from '../limits';
 import { VERIFICATION_STATUSES } from '../reference';
-import { controlCharactersMessage, envelope, optionalText, paginated, SINGLE_LINE_TEXT, ZEmail, ZTimestamp } from './common';
+import { controlCharactersMessage, envelope, optionalText, pageParam, pageSizeParam, paginated, SINGLE_LINE_TEXT, ZEmail, ZTimestamp } from './common';
 import { ZUser } from './user';
 import { STAFF_ROLES } from '../staff-roles';
 
@@ -12,20 +12,8 @@ export const ALL_FIELDS_REQUIRED = 'All fields are required';
 export const ADMIN_CANNOT_BE_DISABLED = 'You cannot disable an admin account';
 export const SEARCH_LENGTH_MAX = 100;
 
-const page = z.coerce
-  .number({ message: 'page must be a number' })
-  .int('page must be a whole number')
-  .min(1, 'page must be at least 1')
-  .max(100_000, 'page must be at most 100000')
-  .default(1)
-  .describe('The page to answer, counted from 1.');
-const pageSize = z.coerce
-  .number({ message: 'pageSize must be a number' })
-  .int('pageSize must be a whole number')
-  .min(1, 'pageSize must be at least 1')
-  .max(PAGE_SIZE_MAX, `pageSize must be at most ${PAGE_SIZE_MAX}`)
-  .default(PAGE_SIZE_DEFAULT)
-  .describe('Items per page.');
+const page = pageParam();
+const pageSize = pageSizeParam();
 
 export const USER_SORT_FIELDS = ['createdAt', 'firstName', 'lastName', 'email'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];

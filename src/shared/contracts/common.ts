@@ -68,16 +68,30 @@ export const isoDate = (label = 'Date') =>
     .refine(isRealDate, 'Not a real date')
     .refine((value) => value >= DATE_MIN && value <= DATE_MAX, `${label} must be between ${DATE_MIN} and ${DATE_MAX}`);
 
-export const ZPage = z.object({
-  page: z.coerce.number().int().min(1, 'page must be at least 1').max(100_000).default(1).describe('The page to answer, counted from 1.'),
-  pageSize: z.coerce
-    .number()
-    .int()
+/** The highest page a list answers (a deeper page is a search's job). */
+export const PAGE_NUMBER_MAX = 100_000;
+
+/** `?page=` of a paged list: counted from 1, with the bank's words for every way it can be wrong. */
+export const pageParam = (describe = 'The page to answer, counted from 1.') =>
+  z.coerce
+    .number({ message: 'page must be a number' })
+    .int('page must be a whole number')
+    .min(1, 'page must be at least 1')
+    .max(PAGE_NUMBER_MAX, `page must be at most ${PAGE_NUMBER_MAX}`)
+    .default(1)
+    .describe(describe);
+
+/** `?pageSize=` of a paged list, up to `max` (default `fallback`). */
+export const pageSizeParam = ({ max = PAGE_SIZE_MAX, fallback = PAGE_SIZE_DEFAULT, describe = 'Items per page.' } = {}) =>
+  z.coerce
+    .number({ message: 'pageSize must be a number' })
+    .int('pageSize must be a whole number')
     .min(1, 'pageSize must be at least 1')
-    .max(PAGE_SIZE_MAX, `pageSize must be at most ${PAGE_SIZE_MAX}`)
-    .default(PAGE_SIZE_DEFAULT)
-    .describe('Items per page.'),
-});
+    .max(max, `pageSize must be at most ${max}`)
+    .default(fallback)
+    .describe(describe);
+
+export const ZPage = z.object({ page: pageParam(), pageSize: pageSizeParam() });
 
 // ---------------------------------------------------------------- answers
 

@@ -2,7 +2,7 @@ import { ZApproval } from './approvals';
 import { z } from 'zod';
 import { EMAIL_LENGTH_MAX } from '../limits';
 import { AMOUNT_CENTS_MAX, amountBoundCents } from '../money';
-import { envelope, isoDate, optionalText, ZTimestamp, ZUuid } from './common';
+import { envelope, isoDate, optionalText, pageSizeParam, ZTimestamp, ZUuid } from './common';
 import { ENTRY_KINDS } from './transactions';
 
 // The whole journal (issue 15): every entry on every account, the bank's own included; one entry
@@ -64,13 +64,7 @@ export const ZJournalQuery = z
     older: cursor('older').describe('The next page of older entries: those applied before this position (olderCursor).'),
     /** The page of newer entries: those applied after this position. */
     newer: cursor('newer').describe('The page of newer entries: those applied after this position (newerCursor). Not with older.'),
-    pageSize: z.coerce
-      .number({ message: 'pageSize must be a number' })
-      .int('pageSize must be a whole number')
-      .min(1, 'pageSize must be at least 1')
-      .max(JOURNAL_PAGE_SIZE_MAX, `pageSize must be at most ${JOURNAL_PAGE_SIZE_MAX}`)
-      .default(JOURNAL_PAGE_SIZE_DEFAULT)
-      .describe('Entries per page.'),
+    pageSize: pageSizeParam({ max: JOURNAL_PAGE_SIZE_MAX, fallback: JOURNAL_PAGE_SIZE_DEFAULT, describe: 'Entries per page.' }),
   })
   .superRefine((query, ctx) => {
     const wrongOrder = (first: string, second: string, message: string) => ctx.addIssue({ code: 'custom', path: [second], message: `${message} (${first})` });

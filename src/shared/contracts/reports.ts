@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, isoDate, ZTimestamp } from './common';
+import { envelope, isoDate, pageParam, pageSizeParam, ZTimestamp } from './common';
 import { ACCOUNT_KINDS } from './journal';
 
 // End of day (issue 15): the trial balance stored for each closed bank day (BANK_TIMEZONE), shown
@@ -14,20 +14,8 @@ const ZReportDate = isoDate('date').describe('A closed bank day (YYYY-MM-DD, BAN
 
 export const ZTrialBalanceQuery = z.object({
   date: ZReportDate,
-  page: z.coerce
-    .number({ message: 'page must be a number' })
-    .int('page must be a whole number')
-    .min(1, 'page must be at least 1')
-    .max(100_000)
-    .default(1)
-    .describe('The page of lines to answer, counted from 1.'),
-  pageSize: z.coerce
-    .number({ message: 'pageSize must be a number' })
-    .int('pageSize must be a whole number')
-    .min(1, 'pageSize must be at least 1')
-    .max(TRIAL_BALANCE_PAGE_SIZE_MAX, `pageSize must be at most ${TRIAL_BALANCE_PAGE_SIZE_MAX}`)
-    .default(TRIAL_BALANCE_PAGE_SIZE_DEFAULT)
-    .describe('Lines per page.'),
+  page: pageParam('The page of lines to answer, counted from 1.'),
+  pageSize: pageSizeParam({ max: TRIAL_BALANCE_PAGE_SIZE_MAX, fallback: TRIAL_BALANCE_PAGE_SIZE_DEFAULT, describe: 'Lines per page.' }),
 });
 export type TrialBalanceQuery = z.input<typeof ZTrialBalanceQuery>;
 

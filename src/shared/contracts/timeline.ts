@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, requiredText, ZTimestamp } from './common';
+import { envelope, pageSizeParam, requiredText, ZTimestamp } from './common';
 
 // The customer page as one place (issue 15): everything that happened to a customer, newest first,
 // and the notes staff add (append-only, audited). Approvals join the timeline with four eyes.
@@ -43,13 +43,7 @@ export const ZTimelineCursor = z
 
 export const ZTimelineQuery = z.object({
   before: ZTimelineCursor.optional().describe('The next, older page: the nextCursor the previous page answered; absent: the newest events.'),
-  pageSize: z.coerce
-    .number({ message: 'pageSize must be a number' })
-    .int('pageSize must be a whole number')
-    .min(1, 'pageSize must be at least 1')
-    .max(TIMELINE_PAGE_SIZE_MAX, `pageSize must be at most ${TIMELINE_PAGE_SIZE_MAX}`)
-    .default(TIMELINE_PAGE_SIZE_DEFAULT)
-    .describe('Events per page.'),
+  pageSize: pageSizeParam({ max: TIMELINE_PAGE_SIZE_MAX, fallback: TIMELINE_PAGE_SIZE_DEFAULT, describe: 'Events per page.' }),
 });
 export type TimelineQuery = z.input<typeof ZTimelineQuery>;
 

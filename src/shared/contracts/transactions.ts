@@ -66,6 +66,7 @@ export const ZTransactionLinesAnswer = envelope(z.array(ZTransaction));
 /** The longest text a history search takes. */
 export const SEARCH_LENGTH_MAX = 100;
 export const AMOUNT_RANGE_MESSAGE = 'amountMin must not be more than amountMax';
+export const DATE_RANGE_MESSAGE = 'from must be on or before to';
 
 /** An end of the amount range, compared with a line's amount; cents inside. */
 const amountBound = (name: 'amountMin' | 'amountMax') =>
@@ -86,10 +87,12 @@ export const ZTransactionListQuery = ZPage.extend({
   ),
   amountMin: amountBound('amountMin'),
   amountMax: amountBound('amountMax'),
-}).refine((query) => query.amountMin === undefined || query.amountMax === undefined || query.amountMin <= query.amountMax, {
-  message: AMOUNT_RANGE_MESSAGE,
-  path: ['amountMax'],
-});
+})
+  .refine((query) => query.amountMin === undefined || query.amountMax === undefined || query.amountMin <= query.amountMax, {
+    message: AMOUNT_RANGE_MESSAGE,
+    path: ['amountMax'],
+  })
+  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, { message: DATE_RANGE_MESSAGE, path: ['to'] });
 export type TransactionListQuery = z.infer<typeof ZTransactionListQuery>;
 
 // ---------------------------------------------------------------- money in and out per month

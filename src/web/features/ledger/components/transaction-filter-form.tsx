@@ -6,9 +6,8 @@ import { SelectField, TextField } from '../../../components/ui/form';
 import { contractResolver } from '../../../lib/form';
 import { NO_FILTER, type TransactionFilterValues } from '../filter';
 
-const FROM_AFTER_TO = '"From" must be on or before "To"';
 /** The amount fields' labels for the contract's parameter names ("amountMin must not be more than amountMax"). */
-const LABELS = { amountMin: 'Amount from (USD)', amountMax: 'Amount to (USD)' } as const;
+const LABELS = { amountMin: 'Amount from (USD)', amountMax: 'Amount to (USD)', from: '"From"', to: '"To"' } as const;
 
 /**
  * A history list's filters, applied with the Filter button (or Enter in any field) and kept in the
@@ -36,7 +35,6 @@ export function TransactionFilterForm({
   const form = useForm<TransactionFilterValues>({
     resolver: contractResolver(ZTransactionListQuery, {
       toInput: (values) => Object.fromEntries(Object.entries(values).filter(([, field]) => field !== '')),
-      check: (values) => (values.from && values.to && values.from > values.to ? { to: FROM_AFTER_TO } : null),
       labels: LABELS,
     }),
     defaultValues: value,
