@@ -76,6 +76,13 @@ test('the history is searched by a payee name and by an amount range, with its r
   await page.screenshot({ path: test.info().outputPath('history-search-375.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: test.info().outputPath('history-search-1280.png'), fullPage: true });
+  // A page past the end (an address edited by hand) says so, and Previous goes to the last page.
+  await page.goto('/account/transactions?q=jamie&page=9');
+  await expect(page.getByText('Page 9 is past the end: the last is page 1 (2 results)')).toBeVisible();
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(page).toHaveURL(/\/account\/transactions\?q=jamie$/);
+  await expect(lines).toHaveCount(2);
+  await expect(page.getByText('Page 1 of 1 (2 results)')).toBeVisible();
 
   // By an amount range (with the words cleared): $50 to $150.
   await form.getByLabel('Search').fill('');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transferLinkFor } from '../../src/shared/contracts/beneficiaries';
+import { OWN_ACCOUNT_PAYEE_MESSAGE } from '../../src/server/beneficiaries/service';
 import { adminToken, bearer, createCustomer, createTestApp, json, type TestContext } from '../support/app';
 
 let ctx: TestContext;
@@ -51,6 +52,10 @@ describe('beneficiaries', () => {
     const noRouting = await save(customer.token, { ...payee, routingNumber: '' });
     expect(noRouting.statusCode).toBe(400);
     expect(json(noRouting).fields).toEqual({ routingNumber: 'Routing number is required for another bank' });
+    // Their own account: a transfer to it is refused, so it is no payee either.
+    const own = await save(customer.token, { name: 'Me', accountNumber: customer.accountNumber });
+    expect(own.statusCode).toBe(400);
+    expect(json(own)).toMatchObject({ message: OWN_ACCOUNT_PAYEE_MESSAGE, fields: { accountNumber: OWN_ACCOUNT_PAYEE_MESSAGE } });
     expect(await list(customer.token)).toEqual([]);
   });
 

@@ -39,7 +39,13 @@ async function assertPayable(ctx: ActorContext, payee: repository.NewBeneficiary
       accountNumber: 'No account at this bank has that number',
     });
   }
+  // A transfer to it would be refused ('You cannot transfer to the same account'): not a payee to keep.
+  if (account.owner_id === ctx.actor.user.id) {
+    throw badRequest(OWN_ACCOUNT_PAYEE_MESSAGE, { accountNumber: OWN_ACCOUNT_PAYEE_MESSAGE });
+  }
 }
+
+export const OWN_ACCOUNT_PAYEE_MESSAGE = 'This is your own account: move money between your savings and checking with Inter Account.';
 
 /** Saving a payee twice is harmless: the answer is the saved one (200 instead of 201). */
 export async function saveBeneficiary(ctx: ActorContext, payee: repository.NewBeneficiary): Promise<Outcome<BeneficiaryDto>> {

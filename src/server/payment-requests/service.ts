@@ -198,7 +198,7 @@ export async function payRequest(
           {
             accountId: payee.id,
             amountCents: request.amount_cents,
-            memo: `Paid your request${request.note ? `: ${request.note}` : ''} (from ${payerName})`,
+            memo: `Paid your request${request.note ? `: ${request.note}` : ''}`,
             counterparty: payerName,
           },
         ],

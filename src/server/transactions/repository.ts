@@ -263,7 +263,7 @@ export function findPayeeByAccountNumber(db: DB, accountNumber: string) {
   return db
     .selectFrom('ledger_accounts as a')
     .innerJoin('users as u', 'u.id', 'a.owner_id')
-    .select(['a.id', 'u.first_name', 'u.last_name', 'u.closed_at'])
+    .select(['a.id', 'a.owner_id', 'u.first_name', 'u.last_name', 'u.closed_at'])
     .where('a.number', '=', accountNumber)
     .where('a.kind', '=', 'checking')
     .executeTakeFirst();

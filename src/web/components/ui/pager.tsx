@@ -7,7 +7,7 @@ import { Button } from './button';
  * Previous / next with the position in words; the page count comes from the server's total ("about"
  * when it is estimated). Next on the last page (or Previous on the first) is disabled once pressed:
  * focus moves to the button that remains, which the new position is read before, rather than fall
- * to the page.
+ * to the page. A page past the end says so, and Previous takes the reader to the last page.
  *
  * Not restoreFocus (lib/focus.ts), which useAction uses after a call: a page is a navigation (the
  * address changes, where restoreFocus stops), and restoreFocus waits a moment for a disabled button
@@ -39,10 +39,15 @@ export function Pager({
     if (pressed.current && gone?.disabled && (document.activeElement === gone || focusLost())) focusIfUsable(other);
   }, [page, pages]);
   const about = estimated ? 'about ' : '';
+  const results = `${about}${formatNumber(total)} ${total === 1 ? 'result' : 'results'}`;
+  // A page past the end (an address edited by hand, a list that shrank) says so, and Previous goes to the last page.
+  const pastEnd = page > pages && total > 0 && !estimated;
   return (
     <nav aria-label={`${label} pages`} className="flex flex-wrap items-center justify-between gap-3">
       <p className="text-sm text-slate-700" aria-live="polite">
-        {`Page ${Math.min(page, pages)} of ${about}${formatNumber(pages)} (${about}${formatNumber(total)} ${total === 1 ? 'result' : 'results'})`}
+        {pastEnd
+          ? `Page ${formatNumber(page)} is past the end: the last is page ${formatNumber(pages)} (${results})`
+          : `Page ${Math.min(page, pages)} of ${about}${formatNumber(pages)} (${results})`}
       </p>
       <div className="flex gap-2">
         <Button
@@ -51,7 +56,7 @@ export function Pager({
           disabled={page <= 1}
           onClick={() => {
             pressed.current = 'previous';
-            onPage(page - 1);
+            onPage(pastEnd ? pages : page - 1);
           }}
         >
           Previous
