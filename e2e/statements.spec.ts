@@ -172,6 +172,17 @@ for (const width of [1280, 375]) {
     await checkA11y();
     await page.screenshot({ path: test.info().outputPath(`verify-tampered-${width}.png`), fullPage: true });
 
+    // A file that calls itself an interim statement (as this month's download does: not signed, not
+    // kept) is told that it cannot be verified, not that it was edited.
+    expect(source).toMatch(/\/Subject \d+ 0 R/);
+    const interimPath = test.info().outputPath('interim.pdf');
+    fs.writeFileSync(interimPath, Buffer.from(source.replace(/\(Statement [0-9a-f-]{36}\)/, '(Interim statement \\(not signed\\))'), 'latin1'));
+    await page.getByLabel('Statement PDF').setInputFiles(interimPath);
+    await page.getByRole('button', { name: 'Check statement' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'An interim statement: it cannot be verified' })).toBeVisible();
+    await expect(page.getByText('Not a genuine statement')).toHaveCount(0);
+    await checkA11y();
+
     // The wrong file is told as such, not taken for an edited statement: an empty one, and one that is no PDF.
     const emptyPath = test.info().outputPath('empty.pdf');
     fs.writeFileSync(emptyPath, '');

@@ -298,7 +298,8 @@ describe('GET /api/statements/{month}.pdf', () => {
     expect(text).toContain('1 December 2025 to 5 December 2025 (so far)');
     expect(readStatement(text).summary).toEqual({ opening: 65_950, in: 4_200, out: 0, closing: 70_150 });
     expect(await statementCount()).toBe(before);
-    expect(json(await verifyUpload(response.rawPayload)).data).toEqual({ genuine: false });
+    // Not genuine (nothing interim is kept), and told as what it says it is rather than as an edit.
+    expect(json(await verifyUpload(response.rawPayload)).data).toEqual({ genuine: false, interim: true });
   });
 
   it('refuses bad months and accounts with 400 and stores nothing; a month without transactions is 404', async () => {

@@ -57,6 +57,18 @@ export function toWinAnsi(text: string): string {
   return out;
 }
 
+/** The Subject an interim statement's PDF carries: how the verify page tells such a file from an edited statement. */
+export const INTERIM_SUBJECT = 'Interim statement (not signed)';
+
+/**
+ * Whether a file calls itself an interim statement (its Subject, as renderStatementPdf writes it: a
+ * literal string, its parentheses escaped). Anyone can write that into a file: it only changes what a
+ * file that is not genuine is told, never makes one genuine.
+ */
+export function declaresInterim(bytes: Buffer): boolean {
+  return bytes.includes(Buffer.from(`(${INTERIM_SUBJECT.replace(/[()]/g, '\\$&')})`, 'latin1'));
+}
+
 /** Renders the statement; the same input gives the same bytes (the creation date is the issue time). */
 export function renderStatementPdf(input: StatementDocument): Promise<Buffer> {
   const doc = new PDFDocument({
@@ -69,7 +81,7 @@ export function renderStatementPdf(input: StatementDocument): Promise<Buffer> {
     info: {
       Title: toWinAnsi(`${input.interim ? 'Interim statement' : 'Statement'} ${input.account} ${input.periodLabel}`),
       Author: toWinAnsi(input.bank.name),
-      Subject: input.statementId ? `Statement ${input.statementId}` : 'Interim statement (not signed)',
+      Subject: input.statementId ? `Statement ${input.statementId}` : INTERIM_SUBJECT,
       Creator: 'Ledgerline',
       Producer: 'Ledgerline',
       CreationDate: input.issuedAt,

@@ -24,7 +24,7 @@ import { findSigningKey, listSigningKeys, registerSigningKey } from '../signing/
 import { verifySignature } from '../signing/keys';
 import { statementFigures, type StatementFigures } from './content';
 import { exportCsv, exportOfx } from './export';
-import { renderStatementPdf } from './pdf';
+import { declaresInterim, renderStatementPdf } from './pdf';
 import * as repository from './repository';
 import { statementMessage, type SignedStatementFields } from './signature';
 
@@ -302,7 +302,7 @@ function signedFieldsOf(row: NonNullable<repository.StatementRow>): SignedStatem
 export async function verifyStatement(ctx: Pick<AppContext, 'db' | 'log'>, bytes: Buffer): Promise<VerifyResult> {
   const sha256 = sha256Hex(bytes);
   const row = await repository.findStatementBySha256(ctx.db, sha256);
-  if (!row || !Buffer.from(row.pdf).equals(bytes)) return { genuine: false };
+  if (!row || !Buffer.from(row.pdf).equals(bytes)) return declaresInterim(bytes) ? { genuine: false, interim: true } : { genuine: false };
   const fields = signedFieldsOf(row);
   const publicKey = await findSigningKey(ctx.db, row.key_id);
   if (!publicKey || !verifySignature(publicKey, statementMessage(fields), row.signature)) {

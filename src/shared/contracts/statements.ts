@@ -95,8 +95,21 @@ export const ZVerifiedStatement = z
   })
   .meta({ id: 'VerifiedStatement' });
 export type VerifiedStatement = z.infer<typeof ZVerifiedStatement>;
-export const ZVerifyAnswer = envelope(z.union([z.object({ genuine: z.literal(false) }), ZVerifiedStatement]));
-export type VerifyResult = { genuine: false } | VerifiedStatement;
+export const ZVerifyAnswer = envelope(
+  z.union([
+    z.object({
+      genuine: z.literal(false),
+      interim: z
+        .literal(true)
+        .optional()
+        .describe(
+          'Present when the file calls itself an interim statement of this bank: those are not signed or kept, so none can be verified, changed or not.',
+        ),
+    }),
+    ZVerifiedStatement,
+  ]),
+);
+export type VerifyResult = { genuine: false; interim?: true } | VerifiedStatement;
 
 export const STATEMENT_FILE_FIELD = 'file';
 /** POST /statements/verify: one file, the statement as the bank issued it. */

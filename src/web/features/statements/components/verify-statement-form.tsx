@@ -73,6 +73,18 @@ export function VerifyStatementForm({ bankName }: { bankName: string }) {
 }
 
 function VerifyAnswer({ name, answer, bankName }: { name: string; answer: VerifyResult; bankName: string }) {
+  if (!answer.genuine && answer.interim) {
+    return (
+      <div role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-950">
+        <h2 className="text-lg font-bold">An interim statement: it cannot be verified</h2>
+        <p className="mt-2">
+          {name} calls itself an interim statement. {bankName} does not sign or keep interim statements (they cover a month that has not ended yet), so nobody
+          can check whether this one was changed. Ask the customer for the statement of a month that has ended: it is issued on the 1st of the next month, and
+          this page can verify it.
+        </p>
+      </div>
+    );
+  }
   if (!answer.genuine) {
     return (
       <div role="status" className="rounded-lg border border-red-300 bg-red-50 p-5 text-red-900">
