@@ -107,6 +107,14 @@ test.describe('money journeys', () => {
     await page.getByRole('button', { name: 'Back' }).click();
     await expect(page.getByLabel('Recipient name')).toHaveValue('Jamie Lee');
     await page.getByRole('button', { name: 'Continue' }).click();
+    // So does the browser's Back: the form as it was filled in, not the page before it.
+    await expect(page.getByRole('heading', { name: 'Transfer summary' })).toBeVisible();
+    const formAddress = page.url();
+    await page.goBack();
+    expect(page.url()).toBe(formAddress);
+    await expect(page.getByLabel('Recipient name')).toHaveValue('Jamie Lee');
+    await expect(page.getByLabel('Description (optional)')).toHaveValue('Concert tickets');
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'Confirm Transfer' }).click();
     await expect(page.getByText('Please enter IMS code')).toBeVisible();
     // A wrong code: the bank's answer. Then a half-typed one: only the field's own message, the

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import type { PasskeyApprovalStep } from '../../shared/contracts/payment-approval';
 import type { TransferCodeSent } from '../../shared/contracts/transactions';
@@ -36,6 +37,10 @@ export function approvalStepOf<Made, Done extends object, Code = TransferCodeSen
  * message is the toast. "Use an IMS code instead" and "Send a new code" ask for a code. Each submit
  * gets its own Idempotency-Key, reused only when that same submit is retried after a network or
  * server failure. `back` returns to the form (so does a payment made, before `onDone`).
+ *
+ * The step is an entry in the browser's history (the same address, marked in its state): the
+ * browser's Back on the step returns to the filled-in form, as the step's own Back does, instead of
+ * leaving the page and the code just emailed.
  */
 export function useApprovalSteps<Values extends FieldValues, Request, Done extends object>(
   form: UseFormReturn<Values>,
@@ -46,14 +51,21 @@ export function useApprovalSteps<Values extends FieldValues, Request, Done exten
   const [code, setCode] = useState<TransferCodeSent | null>(null);
   const [passkey, setPasskey] = useState<PasskeyApprovalStep | null>(null);
   const idempotency = useIdempotencyKey();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const onStepEntry = (location.state as { approvalStep?: boolean } | null)?.approvalStep === true;
   const call = (values: Values, approval?: ApprovalFields) => {
     const request = toRequest(values, approval);
     return send(request, idempotency.keyFor(request));
   };
-  const options = (codeToast?: string): ActionOptions<unknown, ApprovalStepAnswer<Done>> => ({
+  const options = (codeToast?: string, fromForm = false): ActionOptions<unknown, ApprovalStepAnswer<Done>> => ({
     successToast: (answer) => (answer.kind === 'done' ? answer.message : answer.kind === 'code' ? codeToast : undefined),
     onSuccess: (answer) => {
       idempotency.settle();
+      // From the form to a step: a history entry of its own, which Back leaves.
+      if (fromForm && answer.kind !== 'done' && !onStepEntry) {
+        void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { state: { approvalStep: true } });
+      }
       if (answer.kind === 'code') {
         setPasskey(null);
         setCode(answer.code);
@@ -61,17 +73,19 @@ export function useApprovalSteps<Values extends FieldValues, Request, Done exten
       else {
         setCode(null);
         setPasskey(null);
+        // Made: the step's entry becomes the page's again (Back from what follows does not return to a spent step).
+        if (onStepEntry) void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: null });
         onDone(answer, form.getValues());
       }
     },
     onError: (error) => idempotency.settle(error),
   });
-  const start = useFormAction(form, (values) => call(values), options());
+  const start = useFormAction(form, (values) => call(values), options(undefined, true));
   const confirm = useAction((paymentPin: string) => call(form.getValues(), { paymentPin }), options());
   const resend = useAction(() => call(form.getValues(), { approval: 'code' }), options('We emailed you a new IMS code'));
   const approve = useAction((passkeyAssertion: PasskeyAssertion) => call(form.getValues(), { passkeyAssertion }), options());
   const useCode = useAction(() => call(form.getValues(), { approval: 'code' }), options('We emailed you an IMS code'));
-  const back = () => {
+  const reset = () => {
     setCode(null);
     setPasskey(null);
     start.reset();
@@ -79,6 +93,16 @@ export function useApprovalSteps<Values extends FieldValues, Request, Done exten
     resend.reset();
     approve.reset();
     useCode.reset();
+  };
+  const stepShown = code !== null || passkey !== null;
+  // The browser's Back (or Forward) to the form's entry while a step shows: the form, as it was filled in.
+  useEffect(() => {
+    if (!onStepEntry && stepShown) reset();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a move between history entries resets
+  }, [onStepEntry]);
+  const back = () => {
+    reset();
+    if (onStepEntry) void navigate(-1);
   };
   return { code, passkey, start, confirm, resend, approve, useCode, back };
 }
