@@ -8,11 +8,10 @@ import {
   expect,
   expectLegibleChart,
   fromOurPages,
-  lastMailId,
-  mailedCode,
   newCustomer,
   staffBearerToken,
   tabTo,
+  transferByApi,
 } from './support/fixtures';
 
 // Issue 14's history you can search: words (a payee's name), an amount range, the running balance
@@ -44,15 +43,7 @@ test('the history is searched by a payee name and by an amount range, with its r
     [alexNumber, 'Alex Morgan', 60, 'Bike repair'],
     [jamieNumber, 'Jamie Lee', 140, 'Rent share'],
   ] as const) {
-    const body = { amount: dollars, accountType: 'checking', accountNumber: number, to: name, description: words };
-    const after = await lastMailId(page);
-    const step = await page.request.post('/api/transaction/transfer', { headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() }, data: body });
-    expect(step.status(), await step.text()).toBe(200);
-    const paid = await page.request.post('/api/transaction/transfer', {
-      headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() },
-      data: { ...body, paymentPin: await mailedCode(page, customer.email, after) },
-    });
-    expect(paid.status(), await paid.text()).toBe(201);
+    await transferByApi(page, customer.email, { amount: dollars, accountType: 'checking', accountNumber: number, to: name, description: words });
   }
 
   await page.goto('/account/transactions');

@@ -1,17 +1,4 @@
-import {
-  ADMIN,
-  approvedStaffCall,
-  CUSTOMER_PASSWORD,
-  expect,
-  fromOurPages,
-  lastMailId,
-  lookAt,
-  mailedCode,
-  newCustomer,
-  signInAs,
-  staffBearerToken,
-  test,
-} from './support/fixtures';
+import { ADMIN, approvedStaffCall, CUSTOMER_PASSWORD, expect, lookAt, newCustomer, signInAs, staffBearerToken, test, transferByApi } from './support/fixtures';
 
 // Text one customer types is shown to another: a payment's description with a word longer than a
 // phone's line (a pasted reference, a link) wraps where it is shown instead of pushing the page
@@ -28,15 +15,13 @@ test("a payment's description with one very long word wraps on the payer's and t
     data: { amount: 100, transactionType: 'credit', date: new Date().toISOString().slice(0, 10), description: 'Opening gift', reason: 'e2e setup' },
   });
   expect((await approvedStaffCall(funded)).status).toBe(201);
-  const body = { amount: 12.34, accountType: 'checking', accountNumber: payee.accountNumber, to: payee.name, description: `Invoice ${LONG_WORD}` };
-  const after = await lastMailId(page);
-  const step = await page.request.post('/api/transaction/transfer', { headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() }, data: body });
-  expect(step.status(), await step.text()).toBe(200);
-  const paid = await page.request.post('/api/transaction/transfer', {
-    headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() },
-    data: { ...body, paymentPin: await mailedCode(page, payer.email, after) },
+  await transferByApi(page, payer.email, {
+    amount: 12.34,
+    accountType: 'checking',
+    accountNumber: payee.accountNumber,
+    to: payee.name,
+    description: `Invoice ${LONG_WORD}`,
   });
-  expect(paid.status(), await paid.text()).toBe(201);
 
   await page.setViewportSize({ width: 375, height: 900 });
   // The payer: the dashboard's list and the history's table, the amount in view beside the words.

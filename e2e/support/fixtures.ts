@@ -395,6 +395,25 @@ export async function lastMailId(page: Page): Promise<number> {
   return data[0]?.id ?? 0;
 }
 
+/**
+ * A transfer made through the API by the customer `page` is signed in as (`email`): the first call
+ * emails an IMS code, the second carries it, as the transfer form's two steps do. Fails unless paid.
+ */
+export async function transferByApi(
+  page: Page,
+  email: string,
+  body: { amount: number; accountType: 'savings' | 'checking'; accountNumber: string; to: string; description?: string },
+): Promise<void> {
+  const after = await lastMailId(page);
+  const step = await page.request.post('/api/transaction/transfer', { headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() }, data: body });
+  expect(step.status(), await step.text()).toBe(200);
+  const paid = await page.request.post('/api/transaction/transfer', {
+    headers: { ...fromOurPages(), 'idempotency-key': crypto.randomUUID() },
+    data: { ...body, paymentPin: await mailedCode(page, email, after) },
+  });
+  expect(paid.status(), await paid.text()).toBe(201);
+}
+
 export const uniqueEmail = (prefix = 'e2e') => `${prefix}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
 /** The password of the customers `newCustomer` makes. */
