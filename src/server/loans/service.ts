@@ -103,6 +103,8 @@ function terms(input: LoanApplication): repository.LoanTerms {
 }
 
 const describe = (row: repository.LoanRow) => `${LOAN_PRODUCTS[row.loan_type].label} of ${formatCents(row.amount_cents)} over ${row.duration_months} months`;
+/** The same inside a sentence: "a personal loan of ...". */
+const describedInline = (row: repository.LoanRow) => describe(row).charAt(0).toLowerCase() + describe(row).slice(1);
 
 /** Queues a notice to the customer on ctx.db: call it with the transaction of the change it tells of. */
 function notify(ctx: ActorContext, to: string, subject: string, body: string): Promise<void> {
@@ -259,7 +261,7 @@ export async function approveLoan(
     if (loan.amount_cents > ctx.config.fourEyesLoanAboveCents) {
       // What would refuse the payout is told the one who asks, not only the second staff member.
       assertMayBorrow(await repository.loanCustomer(ctx.db, loan.user_id));
-      const summary = `Approve and pay out a ${describe(loan).charAt(0).toLowerCase()}${describe(loan).slice(1)}`;
+      const summary = `Approve and pay out a ${describedInline(loan)}`;
       const payload = { loanId: loan.id, amount: loan.amount_cents / 100, loanType: loan.loan_type, durationMonths: loan.duration_months };
       return requestApproval(ctx, { kind: 'loan_approval', customerId: loan.user_id, summary, payload }, ticket, LOAN_APPROVAL_REQUESTED_MESSAGE);
     }
@@ -338,7 +340,7 @@ export const LOAN_TERMS_CHANGED_MESSAGE = (now: string) =>
 /** A decision binds to the terms looked at: an application that says otherwise now is refused (409), nothing paid out. */
 function assertTerms(loan: repository.LoanRow, terms: LoanTerms): void {
   if (loan.amount_cents === terms.loanAmount && loan.loan_type === terms.loanType && loan.duration_months === terms.loanDuration) return;
-  throw new AppError('conflict', LOAN_TERMS_CHANGED_MESSAGE(describe(loan).charAt(0).toLowerCase() + describe(loan).slice(1)));
+  throw new AppError('conflict', LOAN_TERMS_CHANGED_MESSAGE(describedInline(loan)));
 }
 
 export async function rejectLoan(ctx: ActorContext, id: string, reason: string): Promise<Outcome<LoanDto>> {
