@@ -95,7 +95,8 @@ for (const width of [375, 1280]) {
     const table = page.getByRole('table', { name: /Payments to make/ });
     await expect(table.getByRole('row')).toHaveCount(3);
     // The row's problem is a cell of its row (a screen reader hears it with the row), in view with its amount.
-    await expect(table.getByRole('row', { name: /^2 / }).getByRole('cell', { name: 'Amount can have at most 2 decimal places' })).toBeVisible();
+    // Rows are numbered as a spreadsheet shows the file: the header is row 1, the second payment row 3.
+    await expect(table.getByRole('row', { name: /^3 / }).getByRole('cell', { name: 'Amount can have at most 2 decimal places' })).toBeVisible();
     await expectReadsWhole(table, width);
     await expect(page.getByRole('button', { name: 'Send for approval' })).toBeDisabled();
     // No total while an amount cannot be read: a partial sum would look like what is about to be paid.
@@ -111,11 +112,11 @@ for (const width of [375, 1280]) {
     await page.getByRole('button', { name: 'Preview payments' }).click();
     await page.getByRole('button', { name: 'Send for approval' }).click();
     await expect(page.getByRole('alert')).toContainText('Some payments cannot be made. Nothing was paid');
-    await expect(table.getByRole('row', { name: /^2 / })).toContainText('No account with this number at this bank');
-    await expect(table.getByRole('row', { name: /^1 / })).not.toContainText('No account');
-    await expect(table.getByRole('row', { name: /^2 / }).getByRole('cell', { name: 'No account with this number at this bank' })).toBeVisible();
+    await expect(table.getByRole('row', { name: /^3 / })).toContainText('No account with this number at this bank');
+    await expect(table.getByRole('row', { name: /^2 / })).not.toContainText('No account');
+    await expect(table.getByRole('row', { name: /^3 / }).getByRole('cell', { name: 'No account with this number at this bank' })).toBeVisible();
     // The alert names the rows too, the table shows every row's problems in view, and nothing scrolls sideways.
-    await expect(page.getByRole('alert')).toContainText('Row 2: No account with this number at this bank');
+    await expect(page.getByRole('alert')).toContainText('Row 3: No account with this number at this bank');
     await expectReadsWhole(table, width);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await checkA11y();
@@ -129,7 +130,7 @@ for (const width of [375, 1280]) {
     await page.getByRole('button', { name: 'Preview payments' }).click();
     await expect(table.getByRole('row')).toHaveCount(21);
     await expect(page.getByText(`20 payments from your checking account, total ${money(totalDollars)}.`)).toBeVisible();
-    await expect(table.getByRole('row', { name: /^20 / })).toContainText(money(20 + cents / 100));
+    await expect(table.getByRole('row', { name: /^21 / })).toContainText(money(20 + cents / 100));
     await expectReadsWhole(table, width);
     await checkA11y();
     const after = await lastMailId(page);
@@ -143,8 +144,8 @@ for (const width of [375, 1280]) {
     const checks = page.getByRole('alert').filter({ hasText: "2 of 20 names are not the account holder's name." });
     await expect(checks).toBeVisible();
     await expect(checks.getByRole('listitem')).toHaveText([
-      'Row 5 (J Lee): close to the account holder’s name, but not the same.',
-      'Row 12 (Staff 12): does not match this account.',
+      'Row 6 (J Lee): close to the account holder’s name, but not the same.',
+      'Row 13 (Staff 12): does not match this account.',
     ]);
     await noToasts(page);
     await checkA11y();

@@ -76,9 +76,15 @@ export function checkBulkRows(rows: unknown[]): { ok: true; rows: BulkPaymentRow
 /**
  * A parsed CSV (an array of records, the first one the header) as payment rows. The header names
  * the columns (any order, case and spaces ignored); a missing required column is the error of
- * every row. Answers the rows, or what is wrong with the file as a whole.
+ * every row. Answers the rows, each with the row a spreadsheet shows it on (`sheetRowOf` a record's
+ * index; by default the header is row 1 and no line was blank), or what is wrong with the file as a
+ * whole. The API's `row` is a payment's place in the batch; people fixing a file look for the
+ * spreadsheet's row.
  */
-export function rowsFromCsvRecords(records: string[][]): { rows: Array<Record<string, string>> } | { error: string } {
+export function rowsFromCsvRecords(
+  records: string[][],
+  sheetRowOf: (recordIndex: number) => number = (recordIndex) => recordIndex + 1,
+): { rows: Array<Record<string, string>>; sheetRows: number[] } | { error: string } {
   const [header, ...lines] = records;
   if (!header) return { error: 'The CSV file is empty. Start from the template.' };
   const normalized = header.map((cell) =>
@@ -90,17 +96,16 @@ export function rowsFromCsvRecords(records: string[][]): { rows: Array<Record<st
   const positions = Object.fromEntries(BULK_CSV_COLUMNS.map((column) => [column, normalized.indexOf(column.toLowerCase())])) as Record<BulkField, number>;
   const missing = BULK_CSV_COLUMNS.filter((column) => column !== 'description' && positions[column] < 0);
   if (missing.length > 0) return { error: `The CSV header must name the columns ${BULK_CSV_COLUMNS.join(', ')} (missing: ${missing.join(', ')}).` };
-  const rows = lines
-    .filter((line) => line.some((cell) => cell.trim() !== ''))
-    .map((line) => {
-      const row: Record<string, string> = {};
-      for (const column of BULK_CSV_COLUMNS) {
-        const position = positions[column];
-        if (position >= 0 && line[position] !== undefined) row[column] = line[position];
-      }
-      return row;
-    });
-  return { rows };
+  const kept = lines.map((line, index) => ({ line, sheetRow: sheetRowOf(index + 1) })).filter(({ line }) => line.some((cell) => cell.trim() !== ''));
+  const rows = kept.map(({ line }) => {
+    const row: Record<string, string> = {};
+    for (const column of BULK_CSV_COLUMNS) {
+      const position = positions[column];
+      if (position >= 0 && line[position] !== undefined) row[column] = line[position];
+    }
+    return row;
+  });
+  return { rows, sheetRows: kept.map(({ sheetRow }) => sheetRow) };
 }
 
 const ZPaymentPin = z

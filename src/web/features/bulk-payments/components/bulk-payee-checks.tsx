@@ -1,6 +1,7 @@
 import type { RowPayeeCheck } from '../../../../shared/contracts/payment-approval';
 import { Alert } from '../../../components/ui/alert';
 import { formatNumber } from '../../../lib/format';
+import { sheetRowOf } from '../parse-csv';
 
 /** Rows named on the step; the rest are counted. */
 const CHECKS_LISTED_MAX = 10;
@@ -10,7 +11,16 @@ const CHECKS_LISTED_MAX = 10;
  * matches, or the rows whose name is not the account holder's. The payer decides: going Back to
  * correct the file starts the approval again.
  */
-export function BulkPayeeChecks({ checks, rows }: { checks: RowPayeeCheck[] | undefined; rows: Array<Record<string, string>> }) {
+export function BulkPayeeChecks({
+  checks,
+  rows,
+  sheetRows,
+}: {
+  checks: RowPayeeCheck[] | undefined;
+  rows: Array<Record<string, string>>;
+  /** The spreadsheet row of each payment (sheetRowOf). */
+  sheetRows: number[];
+}) {
   if (!checks) return null;
   if (checks.length === 0) return <Alert tone="success">Every name matches its account holder&apos;s name.</Alert>;
   const mismatches = checks.some((check) => check.result === 'no_match');
@@ -22,7 +32,7 @@ export function BulkPayeeChecks({ checks, rows }: { checks: RowPayeeCheck[] | un
       <ul className="mt-2 list-disc space-y-1 pl-5">
         {checks.slice(0, CHECKS_LISTED_MAX).map((check) => (
           <li key={check.row}>
-            Row {check.row} ({rows[check.row - 1]?.name}):{' '}
+            Row {sheetRowOf(sheetRows, check.row)} ({rows[check.row - 1]?.name}):{' '}
             {check.result === 'close_match' ? 'close to the account holder’s name, but not the same.' : 'does not match this account.'}
           </li>
         ))}

@@ -26,7 +26,7 @@ import { BulkPayeeChecks } from './bulk-payee-checks';
 import type { PasskeyApprovalStep } from '../../../../shared/contracts/payment-approval';
 import { paths } from '../../../paths';
 import { BULK_TEMPLATE_URL, rowErrorsOf, sendBulkPayment } from '../api/send-bulk-payment';
-import { parseBulkCsv } from '../parse-csv';
+import { parseBulkCsv, sheetRowOf } from '../parse-csv';
 
 type Account = 'checking' | 'savings';
 interface SourceValues {
@@ -58,7 +58,7 @@ const totalOf = (rows: Row[]) => {
  * IMS code bound to exactly these rows; the code pays them all at once, or none.
  */
 export function BulkPaymentFlow() {
-  const [preview, setPreview] = useState<{ from: Account; rows: Row[] } | null>(null);
+  const [preview, setPreview] = useState<{ from: Account; rows: Row[]; sheetRows: number[] } | null>(null);
   const [serverErrors, setServerErrors] = useState<BulkRowError[]>([]);
   const [code, setCode] = useState<BulkCodeSent | null>(null);
   const [passkey, setPasskey] = useState<PasskeyApprovalStep | null>(null);
@@ -76,7 +76,7 @@ export function BulkPaymentFlow() {
       if ('error' in parsed) throw new Error(parsed.error);
       if (parsed.rows.length === 0) throw new Error('The file has no payments: add one line per payment under the header.');
       if (parsed.rows.length > BULK_PAYMENTS_MAX) throw new Error(BULK_TOO_MANY_MESSAGE);
-      return { from: values.from, rows: parsed.rows };
+      return { from: values.from, rows: parsed.rows, sheetRows: parsed.sheetRows };
     },
     {
       refresh: false,
@@ -157,7 +157,7 @@ export function BulkPaymentFlow() {
     form.reset({ from: form.getValues('from'), csv: '' });
   };
 
-  if (result && preview) return <BulkResultView result={result} rows={preview.rows} onAgain={startOver} />;
+  if (result && preview) return <BulkResultView result={result} rows={preview.rows} sheetRows={preview.sheetRows} onAgain={startOver} />;
   if (passkey && preview) {
     return (
       <PasskeyApproval
@@ -167,7 +167,7 @@ export function BulkPaymentFlow() {
           ['Payments', formatNumber(preview.rows.length)],
           ['From', preview.from === 'checking' ? 'Checking' : 'Savings'],
         ]}
-        notice={<BulkPayeeChecks checks={passkey.payeeChecks} rows={preview.rows} />}
+        notice={<BulkPayeeChecks checks={passkey.payeeChecks} rows={preview.rows} sheetRows={preview.sheetRows} />}
         approve={approveWithPasskey}
         useCode={useCode}
         onBack={() => {
@@ -183,6 +183,7 @@ export function BulkPaymentFlow() {
       <BulkCodeStep
         code={code}
         rows={preview.rows}
+        sheetRows={preview.sheetRows}
         from={preview.from}
         confirm={confirm}
         resend={resend}
@@ -219,7 +220,7 @@ export function BulkPaymentFlow() {
               <ul className="mt-2 list-disc pl-5">
                 {errors.slice(0, PROBLEMS_LISTED_MAX).map((error) => (
                   <li key={`${error.row}-${error.field}`}>
-                    Row {error.row}: {error.message}
+                    Row {sheetRowOf(preview.sheetRows, error.row)}: {error.message}
                   </li>
                 ))}
                 {errors.length > PROBLEMS_LISTED_MAX ? <li>and {formatNumber(errors.length - PROBLEMS_LISTED_MAX)} more, shown in the table</li> : null}
@@ -228,7 +229,7 @@ export function BulkPaymentFlow() {
           ) : null}
           {sendError ? <Alert tone="error">{sendError}</Alert> : null}
         </div>
-        <PreviewTable rows={preview.rows} errors={errors} />
+        <PreviewTable rows={preview.rows} sheetRows={preview.sheetRows} errors={errors} />
         <div className="flex flex-wrap gap-3">
           <Button variant="secondary" onClick={startOver} disabled={approve.busy}>
             Choose another file
@@ -305,7 +306,7 @@ function RowNumber({ row }: { row: number }) {
  * under the "Problems" heading, with the row): a table from 768 px, on a phone a card per row with
  * the recipient and the amount on its first line (DataTable), so nothing is off to the side.
  */
-function PreviewTable({ rows, errors }: { rows: Row[]; errors: BulkRowError[] }) {
+function PreviewTable({ rows, sheetRows, errors }: { rows: Row[]; sheetRows: number[]; errors: BulkRowError[] }) {
   const byRow = new Map<number, BulkRowError[]>();
   for (const error of errors) byRow.set(error.row, [...(byRow.get(error.row) ?? []), error]);
   const problemsOf = (index: number) => byRow.get(index + 1) ?? [];
@@ -316,7 +317,7 @@ function PreviewTable({ rows, errors }: { rows: Row[]; errors: BulkRowError[] })
       rowKey={(_row, index) => String(index)}
       rowProps={(_row, index) => (problemsOf(index).length > 0 ? { className: 'bg-red-50! max-md:border-red-300!' } : {})}
       columns={[
-        { header: 'Row', kind: 'title', rowHeader: true, cell: (_row, index) => <RowNumber row={index + 1} /> },
+        { header: 'Row', kind: 'title', rowHeader: true, cell: (_row, index) => <RowNumber row={sheetRowOf(sheetRows, index + 1)} /> },
         { header: 'Account number', label: 'Account', cell: (row) => <span className="font-mono">{row.accountNumber}</span> },
         { header: 'Name', kind: 'title', cell: (row) => row.name },
         { header: 'Description', cell: (row) => row.description },
@@ -353,6 +354,7 @@ function PreviewTable({ rows, errors }: { rows: Row[]; errors: BulkRowError[] })
 function BulkCodeStep({
   code,
   rows: payments,
+  sheetRows,
   from,
   confirm,
   resend,
@@ -360,6 +362,7 @@ function BulkCodeStep({
 }: {
   code: BulkCodeSent;
   rows: Row[];
+  sheetRows: number[];
   from: Account;
   confirm: ReturnType<typeof useAction<string, unknown>>;
   resend: ReturnType<typeof useAction<void, unknown>>;
@@ -375,7 +378,7 @@ function BulkCodeStep({
         ['Total', formatCents(Math.round(code.amount * 100))],
         ['From', from === 'checking' ? 'Checking' : 'Savings'],
       ]}
-      notice={<BulkPayeeChecks checks={code.payeeChecks} rows={payments} />}
+      notice={<BulkPayeeChecks checks={code.payeeChecks} rows={payments} sheetRows={sheetRows} />}
       code={code}
       approves="works only for exactly these payments"
       submitLabel={`Send ${formatNumber(count)} payment${count === 1 ? '' : 's'}`}
@@ -387,7 +390,7 @@ function BulkCodeStep({
   );
 }
 
-function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: Row[]; onAgain: () => void }) {
+function BulkResultView({ result, rows, sheetRows, onAgain }: { result: BulkResult; rows: Row[]; sheetRows: number[]; onAgain: () => void }) {
   return (
     <div className="space-y-4">
       <Alert tone="success">
@@ -405,7 +408,7 @@ function BulkResultView({ result, rows, onAgain }: { result: BulkResult; rows: R
         rows={result.results}
         rowKey={(line) => line.entryId}
         columns={[
-          { header: 'Row', kind: 'title', rowHeader: true, cell: (line) => <RowNumber row={line.row} /> },
+          { header: 'Row', kind: 'title', rowHeader: true, cell: (line) => <RowNumber row={sheetRowOf(sheetRows, line.row)} /> },
           { header: 'Name', kind: 'title', cell: (line) => rows[line.row - 1]?.name },
           {
             header: 'Amount',
