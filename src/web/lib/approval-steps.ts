@@ -54,6 +54,8 @@ export function useApprovalSteps<Values extends FieldValues, Request, Done exten
   const location = useLocation();
   const navigate = useNavigate();
   const onStepEntry = (location.state as { approvalStep?: boolean } | null)?.approvalStep === true;
+  // This page's address: the step's history entry and the form's are both on it.
+  const here = { pathname: location.pathname, search: location.search, hash: location.hash };
   const call = (values: Values, approval?: ApprovalFields) => {
     const request = toRequest(values, approval);
     return send(request, idempotency.keyFor(request));
@@ -64,7 +66,7 @@ export function useApprovalSteps<Values extends FieldValues, Request, Done exten
       idempotency.settle();
       // From the form to a step: a history entry of its own, which Back leaves.
       if (fromForm && answer.kind !== 'done' && !onStepEntry) {
-        void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { state: { approvalStep: true } });
+        void navigate(here, { state: { approvalStep: true } });
       }
       if (answer.kind === 'code') {
         setPasskey(null);
@@ -74,7 +76,7 @@ export function useApprovalSteps<Values extends FieldValues, Request, Done exten
         setCode(null);
         setPasskey(null);
         // Made: the step's entry becomes the page's again (Back from what follows does not return to a spent step).
-        if (onStepEntry) void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: null });
+        if (onStepEntry) void navigate(here, { replace: true, state: null });
         onDone(answer, form.getValues());
       }
     },
