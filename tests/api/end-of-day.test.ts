@@ -81,7 +81,8 @@ describe('a simulated day of traffic', () => {
     }
 
     await at('2026-11-01T13:00:00Z');
-    customer = await createCustomer(ctx);
+    // A name beyond Latin-1, which the trial balance's PDF prints as it is.
+    customer = await createCustomer(ctx, { firstName: 'Łukasz', lastName: 'Ševčík' });
     await openedAtClock();
     await staffEntry(ctx, customer.userId, 'credit', 500, { date: DAY });
     const own = await post('/api/transaction/internal-transfer', { from: 'checking', to: 'savings', amount: 100 }, customer.token);
@@ -308,6 +309,7 @@ describe('the end-of-day job', () => {
     const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf.rawPayload }).toString();
     expect(text).toContain(`trial balance for ${DAY}`);
     expect(text).toContain('Operations adjustments');
+    expect(text).toContain('Łukasz Ševčík - ');
     expect(text).toMatch(/Total\s+\$0\.00/);
   });
 

@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { statementFigures } from '../../src/server/statements/content';
 import { decimalOf, spreadsheetSafe } from '../../src/server/statements/export';
 import type { LedgerLine } from '../../src/server/statements/repository';
 import { statementMessage } from '../../src/server/statements/signature';
-import { toWinAnsi } from '../../src/server/statements/pdf';
+import { typeset } from '../../src/server/lib/pdf-text';
+import { renderStatementPdf, type StatementDocument } from '../../src/server/statements/pdf';
 
 const line = (seq: number, amountCents: number, balanceAfterCents: number): LedgerLine => ({
   postingId: `p${seq}`,
@@ -81,8 +83,44 @@ describe('the signed message', () => {
 });
 
 describe('text on the PDF', () => {
-  it('keeps what Helvetica can write and replaces the rest', () => {
-    expect(toWinAnsi('Zoë Müller – “quotes” €5')).toBe('Zoë Müller – “quotes” €5');
-    expect(toWinAnsi('Łukasz Ševčík 李')).toBe('?ukasz Ševcík ?');
+  it('writes Latin-1 text in Helvetica and any other text in DejaVu Sans; only what neither has is "?"', () => {
+    expect(typeset('Zoë Müller – “quotes” €5', 'regular')).toEqual({ font: 'Helvetica', text: 'Zoë Müller – “quotes” €5' });
+    expect(typeset('Tab\there', 'bold')).toEqual({ font: 'Helvetica-Bold', text: 'Tab here' });
+    expect(typeset('Łukasz Ševčík', 'regular')).toEqual({ font: 'DejaVuSans', text: 'Łukasz Ševčík' });
+    expect(typeset('Γιώργος Папа 李 🙂', 'bold')).toEqual({ font: 'DejaVuSans-Bold', text: 'Γιώργος Папа ? ?' });
+  });
+
+  const statement = (customerName: string, description: string): StatementDocument => ({
+    interim: false,
+    demo: false,
+    statementId: 'st_test',
+    issuedAt: new Date('2025-11-01T00:05:00Z'),
+    bank: { name: 'Ledgerline Bank', address: '1 Main Street', routingNumber: '021000021' },
+    verifyUrl: 'http://localhost/verify-statement',
+    customerName,
+    account: 'checking',
+    accountNumber: '1234567890',
+    periodLabel: '1 October 2025 to 31 October 2025',
+    timeZone: 'UTC',
+    figures: statementFigures(10_000, [{ ...line(3, 2_500, 12_500), description }], { count: 1, sumCents: 2_500 }),
+  });
+  const textOf = (bytes: Buffer) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: bytes }).toString('utf8');
+
+  it("prints a customer's name and a description in any Latin, Greek or Cyrillic letters as they are", async () => {
+    const bytes = await renderStatementPdf(statement('Łukasz Ševčík', 'Оплата за квартиру, Ιανουάριος'));
+    const text = textOf(bytes);
+    expect(text).toContain('Łukasz Ševčík');
+    expect(text).toContain('Оплата за квартиру, Ιανουάριος');
+    expect(text).toContain('$125.00');
+    // Made once and kept: the same input gives the same bytes, embedded font included.
+    expect((await renderStatementPdf(statement('Łukasz Ševčík', 'Оплата за квартиру, Ιανουάριος'))).equals(bytes)).toBe(true);
+  });
+
+  it('embeds no font in a statement whose text is all Latin-1 (its text stays readable in the bytes)', async () => {
+    const bytes = await renderStatementPdf(statement('Zoë Müller', 'Rent'));
+    expect(textOf(bytes)).toContain('Zoë Müller');
+    expect(bytes.includes('/FontFile2')).toBe(false);
+    expect(bytes.includes(Buffer.from(`<${Buffer.from('$125.00', 'latin1').toString('hex')}>`))).toBe(true);
+    expect((await renderStatementPdf(statement('Łukasz', 'Rent'))).includes('/FontFile2')).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { TrialBalanceLineDto } from '../../shared/contracts/reports';
 import { formatCents } from '../../shared/money';
+import { fit, printableMetadata, registerFonts, style, write } from '../lib/pdf-text';
 import type { TrialBalanceSummary } from './service';
 
 // The trial balance as files: CSV (csv-stringify) for spreadsheets and reconciliation tools, PDF
@@ -54,7 +55,11 @@ const ROW_HEIGHT = 16;
 
 /** The PDF: a title block, then the lines in a table that repeats its header on every page, and the totals. */
 export function trialBalancePdf(bankName: string, summary: TrialBalanceSummary, lines: AsyncIterable<TrialBalanceLineDto>): Readable {
-  const doc = new PDFDocument({ ...PAGE, info: { Title: `Trial balance ${summary.date}`, Author: bankName, Subject: `${bankName} trial balance` } });
+  const doc = new PDFDocument({
+    ...PAGE,
+    info: { Title: `Trial balance ${summary.date}`, Author: printableMetadata(bankName), Subject: printableMetadata(`${bankName} trial balance`) },
+  });
+  registerFonts(doc);
   const left = PAGE.margin;
   const bottom = () => doc.page.height - PAGE.margin - ROW_HEIGHT;
 
@@ -64,10 +69,10 @@ export function trialBalancePdf(bankName: string, summary: TrialBalanceSummary, 
       header();
     }
     const y = doc.y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+    style(doc, bold ? 'bold' : 'regular', 9);
     let x = left;
     COLUMNS.forEach((column, index) => {
-      doc.text(values[index] ?? '', x, y, { width: column.width - 6, align: column.align, lineBreak: false, ellipsis: true });
+      write(doc, fit(doc, values[index] ?? '', column.width - 6), x, y, { width: column.width - 6, align: column.align });
       x += column.width;
     });
     doc.y = y + ROW_HEIGHT;
@@ -87,10 +92,11 @@ export function trialBalancePdf(bankName: string, summary: TrialBalanceSummary, 
     rule();
   };
 
-  doc.font('Helvetica-Bold').fontSize(16).text(`${bankName}: trial balance for ${summary.date}`, left, PAGE.margin);
-  doc
-    .font('Helvetica')
-    .fontSize(9)
+  style(doc, 'bold', 16);
+  write(doc, fit(doc, `${bankName}: trial balance for ${summary.date}`, doc.page.width - 2 * left), left, PAGE.margin);
+  doc.x = left;
+  doc.y = PAGE.margin + 20;
+  style(doc, 'regular', 9)
     .moveDown(0.3)
     .text(
       `Bank day ${summary.date} (${summary.timeZone}): entries booked from ${summary.startsAt} to ${summary.endsAt}. ${summary.entries} entries; ${summary.accountsMoved} accounts moved. Stored ${summary.createdAt}.`,

@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import { formatCents } from '../../shared/money';
 import { assert } from '../lib/errors';
 import { bankDateTime } from '../lib/bank-time';
+import { fit, printableMetadata, registerFonts, style, write } from '../lib/pdf-text';
 import type { StatementFigures } from './content';
 
 /** Everything printed on a statement; the figures were checked against the ledger (content.ts). */
@@ -23,7 +24,7 @@ export interface StatementDocument {
   figures: StatementFigures;
 }
 
-// Letter, in points. Built-in Helvetica only (its metrics ship inside pdfkit; nothing is fetched).
+// Letter, in points.
 const PAGE = { width: 612, height: 792, margin: 50 };
 const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
 const FOOTER_HEIGHT = 40;
@@ -36,26 +37,6 @@ const COLUMNS = {
 };
 const GREY = '#4b5563';
 const INK = '#111827';
-
-/**
- * Helvetica's built-in encoding (WinAnsi) has Latin-1 and a few typographic marks. Anything else
- * (a name in another script) is written without its accent where it has one, else as "?":
- * pdfkit would otherwise write bytes that are not the character.
- */
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-export function toWinAnsi(text: string): string {
-  let out = '';
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0x3f;
-    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(char)) out += char;
-    else if (code < 0x20 || (code >= 0x7f && code < 0xa0)) out += ' ';
-    else {
-      const base = char.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-      out += /^[\x20-\x7e]+$/.test(base) ? base : '?';
-    }
-  }
-  return out;
-}
 
 /** The Subject an interim statement's PDF carries: how the verify page tells such a file from an edited statement. */
 export const INTERIM_SUBJECT = 'Interim statement (not signed)';
@@ -79,14 +60,15 @@ export function renderStatementPdf(input: StatementDocument): Promise<Buffer> {
     // that changing a digit of the text changes the bytes the bank signed.
     compress: false,
     info: {
-      Title: toWinAnsi(`${input.interim ? 'Interim statement' : 'Statement'} ${input.account} ${input.periodLabel}`),
-      Author: toWinAnsi(input.bank.name),
+      Title: `${input.interim ? 'Interim statement' : 'Statement'} ${input.account} ${input.periodLabel}`,
+      Author: printableMetadata(input.bank.name),
       Subject: input.statementId ? `Statement ${input.statementId}` : INTERIM_SUBJECT,
       Creator: 'Ledgerline',
       Producer: 'Ledgerline',
       CreationDate: input.issuedAt,
     },
   });
+  registerFonts(doc);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -103,44 +85,29 @@ export function renderStatementPdf(input: StatementDocument): Promise<Buffer> {
 
 type Doc = PDFKit.PDFDocument;
 
-const write = (doc: Doc, text: string, x: number, y: number, options: PDFKit.Mixins.TextOptions = {}) =>
-  doc.text(toWinAnsi(text), x, y, { lineBreak: false, ...options });
-
-/** The text cut to fit the width, with an ellipsis where it was cut. */
-function fit(doc: Doc, text: string, width: number): string {
-  const clean = toWinAnsi(text);
-  if (doc.widthOfString(clean) <= width) return clean;
-  let end = clean.length;
-  while (end > 0 && doc.widthOfString(`${clean.slice(0, end)}…`) > width) end -= 1;
-  return `${clean.slice(0, end)}…`;
-}
-
 function drawHeader(doc: Doc, input: StatementDocument): void {
-  doc.fillColor(INK).font('Helvetica-Bold').fontSize(16);
+  style(doc, 'bold', 16).fillColor(INK);
   write(doc, input.bank.name, PAGE.margin, PAGE.margin, { width: 300 });
-  doc.font('Helvetica').fontSize(9).fillColor(GREY);
+  style(doc, 'regular', 9).fillColor(GREY);
   write(doc, input.bank.address, PAGE.margin, PAGE.margin + 22, { width: 300 });
   write(doc, `Routing number ${input.bank.routingNumber}`, PAGE.margin, PAGE.margin + 34, { width: 300 });
   if (input.demo) {
-    doc.font('Helvetica-Bold').fontSize(9).fillColor('#b91c1c');
+    style(doc, 'bold', 9).fillColor('#b91c1c');
     write(doc, 'Demo bank: no real money. Not a real bank statement.', PAGE.margin, PAGE.margin + 46, { width: CONTENT_WIDTH });
   }
 
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(14)
-    .fillColor(input.interim ? '#b45309' : INK);
+  style(doc, 'bold', 14).fillColor(input.interim ? '#b45309' : INK);
   write(doc, input.interim ? 'Interim statement' : 'Account statement', PAGE.margin + 260, PAGE.margin, { width: CONTENT_WIDTH - 260, align: 'right' });
   if (input.interim) {
-    doc.font('Helvetica-Bold').fontSize(9);
+    style(doc, 'bold', 9);
     write(doc, 'NOT SIGNED - not a statement of record', PAGE.margin + 260, PAGE.margin + 20, { width: CONTENT_WIDTH - 260, align: 'right' });
   }
 
   const top = PAGE.margin + 62;
   const label = (text: string, value: string, y: number) => {
-    doc.font('Helvetica').fontSize(9).fillColor(GREY);
+    style(doc, 'regular', 9).fillColor(GREY);
     write(doc, text, PAGE.margin, y, { width: 110 });
-    doc.font('Helvetica').fontSize(10).fillColor(INK);
+    style(doc, 'regular', 10).fillColor(INK);
     write(doc, value, PAGE.margin + 110, y, { width: CONTENT_WIDTH - 110 });
   };
   const accountName = input.account === 'savings' ? 'Savings account' : 'Checking account';
@@ -164,16 +131,16 @@ function drawSummary(doc: Doc, figures: StatementFigures): void {
   doc.rect(PAGE.margin, top, CONTENT_WIDTH, 40).fillColor('#f3f4f6').fill();
   cells.forEach(([name, value], index) => {
     const x = PAGE.margin + index * width + 8;
-    doc.font('Helvetica').fontSize(8).fillColor(GREY);
+    style(doc, 'regular', 8).fillColor(GREY);
     write(doc, name, x, top + 7, { width: width - 16 });
-    doc.font('Helvetica-Bold').fontSize(11).fillColor(INK);
+    style(doc, 'bold', 11).fillColor(INK);
     write(doc, value, x, top + 20, { width: width - 16 });
   });
   doc.y = top + 56;
 }
 
 function drawTableHeader(doc: Doc, y: number): number {
-  doc.font('Helvetica-Bold').fontSize(8).fillColor(GREY);
+  style(doc, 'bold', 8).fillColor(GREY);
   write(doc, 'Value date', COLUMNS.date.x, y, { width: COLUMNS.date.width });
   write(doc, 'Description', COLUMNS.description.x, y, { width: COLUMNS.description.width });
   write(doc, 'Amount', COLUMNS.amount.x, y, { width: COLUMNS.amount.width, align: 'right' });
@@ -188,10 +155,7 @@ function drawTableHeader(doc: Doc, y: number): number {
 }
 
 function drawRow(doc: Doc, y: number, row: { date: string; description: string; amount: string; balance: string; bold?: boolean }): void {
-  doc
-    .font(row.bold ? 'Helvetica-Bold' : 'Helvetica')
-    .fontSize(9)
-    .fillColor(INK);
+  style(doc, row.bold ? 'bold' : 'regular', 9).fillColor(INK);
   write(doc, row.date, COLUMNS.date.x, y, { width: COLUMNS.date.width });
   write(doc, fit(doc, row.description, COLUMNS.description.width), COLUMNS.description.x, y, { width: COLUMNS.description.width });
   write(doc, row.amount, COLUMNS.amount.x, y, { width: COLUMNS.amount.width, align: 'right' });
@@ -221,7 +185,7 @@ function drawLines(doc: Doc, input: StatementDocument): void {
     y += ROW_HEIGHT;
   }
   if (figures.lines.length === 0) {
-    doc.font('Helvetica').fontSize(9).fillColor(GREY);
+    style(doc, 'regular', 9).fillColor(GREY);
     write(doc, 'No transactions in this period.', COLUMNS.description.x, y + 4, { width: COLUMNS.description.width });
   }
 }
@@ -241,7 +205,7 @@ function drawFooters(doc: Doc, input: StatementDocument): void {
       .lineWidth(0.5)
       .strokeColor('#d1d5db')
       .stroke();
-    doc.font('Helvetica').fontSize(8).fillColor(GREY);
+    style(doc, 'regular', 8).fillColor(GREY);
     const [first, second] = input.interim
       ? ['Interim statement: not signed and not kept by the bank, so it cannot be verified.', 'The statement of record is issued after the month ends.']
       : [`Statement ID ${input.statementId ?? ''}`, `Check that this statement is genuine at ${input.verifyUrl}`];
