@@ -153,6 +153,18 @@ describe('probes and documents while the database is away', () => {
       expect(ready.statusCode, url).toBe(503);
       expect(json(ready), url).toEqual({ data: { status: 'unavailable' } });
     }
+    // The same with a session the database cannot look up (the web app's recheck sends its cookie).
+    const signedIn = { cookie: `ll_session=${'a'.repeat(43)}`, authorization: `Bearer ${'b'.repeat(43)}` };
+    for (const headers of [{ cookie: signedIn.cookie }, { authorization: signedIn.authorization }]) {
+      const liveSignedIn = await app.inject({ method: 'GET', url: '/api/health/live', headers });
+      expect(liveSignedIn.statusCode).toBe(200);
+      for (const url of ['/api/health/ready', '/api/health']) {
+        const ready = await app.inject({ method: 'GET', url, headers });
+        expect(ready.statusCode, url).toBe(503);
+        expect(json(ready), url).toEqual({ data: { status: 'unavailable' } });
+      }
+      expect((await app.inject({ method: 'GET', url: '/api/openapi.json', headers })).statusCode).toBe(200);
+    }
     expect((await app.inject({ method: 'GET', url: '/api/openapi.json' })).statusCode).toBe(200);
     const docs = await app.inject({ method: 'GET', url: '/api/docs/' });
     expect(docs.statusCode).toBe(200);

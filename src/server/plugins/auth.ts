@@ -6,6 +6,7 @@ import { resolveSession, type SessionOrigin } from '../auth/sessions';
 import type { Config } from '../config';
 import type { Actor, AppContext, ActorContext, ServiceContext } from '../context';
 import type { SessionUser } from '../db/schema';
+import { isDatabaseUnavailable } from '../db/errors';
 import { SECOND_FACTOR_REQUIRED_MESSAGE } from '../../shared/contracts/factors';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import type { Logger } from '../lib/logger';
@@ -147,9 +148,16 @@ export function registerAuth(api: FastifyInstance, context: AppContext): void {
     route.schema.response = { '4xx': ZApiError, '5xx': ZApiError, ...(route.schema.response as object) };
   });
   api.addHook('onRequest', async (request, reply) => {
+    const { access, enrolment, staffRoles } = request.routeOptions.config;
     const token = tokenFrom(request);
     if (token) {
-      const session = await resolveSession(context, token);
+      // A public route answers without its session when the database cannot say whose it is: the
+      // live probe still answers, the ready probe says unavailable (the web app's recheck sends its
+      // cookie), the OpenAPI document is served. A signed-in route answers the database's 503.
+      const session = await resolveSession(context, token).catch((error: unknown) => {
+        if (access === 'public' && isDatabaseUnavailable(error)) return null;
+        throw error;
+      });
       if (session) {
         request.user = session.user;
         request.sessionId = session.id;
@@ -158,7 +166,6 @@ export function registerAuth(api: FastifyInstance, context: AppContext): void {
         reply.header(SESSION_IDLE_SECONDS_HEADER, String(session.idleSecondsLeft));
       }
     }
-    const { access, enrolment, staffRoles } = request.routeOptions.config;
     // A staff member without a second factor reaches nothing signed-in but enrolment (ADR 011).
     if (access && access !== 'public' && request.enrolOnly && !enrolment) {
       throw new AppError('second_factor_required', SECOND_FACTOR_REQUIRED_MESSAGE);
