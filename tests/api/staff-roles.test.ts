@@ -474,6 +474,43 @@ describe('inviting a staff member', () => {
     expect(records.map((record) => record.action).sort()).toEqual(['staff.accept', 'staff.invite']);
   });
 
+  it('is made at once while no other active admin could approve it (a new bank), and waits for one again once there is', async () => {
+    const bank = await createTestApp();
+    try {
+      const admin = await adminToken(bank);
+      const second = await bank.database.db.selectFrom('users').select('id').where('email', '=', 'admin2@example.com').executeTakeFirstOrThrow();
+      // The demo's second admin suspended: the first is the bank's only active admin, as in a new production bank.
+      expect((await bank.app.inject({ method: 'POST', url: `/api/admin/staff/${second.id}/suspend`, headers: bearer(admin) })).statusCode).toBe(200);
+      const invite = (email: string, staffRole: StaffRole) =>
+        bank.app.inject({ method: 'POST', url: '/api/admin/staff', headers: bearer(admin), payload: { name: 'Pat Bootstrap', email, staffRole } });
+      const alone = await invite('pat.first@example.com', 'admin');
+      expect(alone.statusCode, alone.body).toBe(201);
+      expect(json(alone)).toEqual({
+        data: expect.objectContaining({ email: 'pat.first@example.com', staffRole: 'admin', staffStatus: 'invited' }),
+        message: 'Invitation sent: the new staff member sets a password from the emailed link.',
+      });
+      expect((await mailbox(bank)).find((mail) => mail.to === 'pat.first@example.com')?.subject).toMatch(/invited to the back office/);
+      // A role change the only admin asks is made at once too.
+      const support = await createStaff(bank, 'support', 'pat.support@example.com');
+      const promoted = await bank.app.inject({ method: 'PUT', url: `/api/admin/staff/${support.id}`, headers: bearer(admin), payload: { staffRole: 'admin' } });
+      expect(promoted.statusCode, promoted.body).toBe(200);
+      expect(json(promoted).data).toMatchObject({ staffRole: 'admin' });
+      // Another active admin now exists: both wait for them.
+      const next = await invite('pat.second@example.com', 'support');
+      expect(next.statusCode, next.body).toBe(202);
+      const finance = await createStaff(bank, 'finance', 'pat.finance@example.com');
+      const change = await bank.app.inject({
+        method: 'PUT',
+        url: `/api/admin/staff/${finance.id}`,
+        headers: bearer(admin),
+        payload: { staffRole: 'compliance' },
+      });
+      expect(change.statusCode, change.body).toBe(202);
+    } finally {
+      await bank.close();
+    }
+  });
+
   it('an expired invitation opens nothing', async () => {
     const admin = await adminToken(ctx);
     const email = 'late.invitee@example.com';

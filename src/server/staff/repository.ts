@@ -55,6 +55,23 @@ export async function lockForStaffChange(trx: DB, id: string): Promise<{ staff: 
   return { staff, activeAdminIds: admins.map((admin) => admin.id) };
 }
 
+/**
+ * Whether an active admin other than these could decide a staff change (ADR 023: the bootstrap).
+ * Reads the admins `lockForStaffChange` locks when given its transaction.
+ */
+export async function anotherActiveAdmin(db: DB, exceptIds: string[]): Promise<boolean> {
+  const other = await db
+    .selectFrom('users')
+    .select('id')
+    .where('is_admin', '=', true)
+    .where('staff_role', '=', 'admin')
+    .where('staff_status', '=', 'active')
+    .where('id', 'not in', exceptIds)
+    .limit(1)
+    .executeTakeFirst();
+  return other !== undefined;
+}
+
 export function setStaffRole(trx: DB, id: string, role: StaffRole): Promise<User> {
   return trx
     .updateTable('users')

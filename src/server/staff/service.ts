@@ -85,7 +85,8 @@ export async function inviteStaff(
   gate?: ApprovalGate,
 ): Promise<Outcome<StaffMember | ApprovalPending>> {
   // Four eyes (ADR 023): the invitation waits for a second admin; an address in use is refused now.
-  if (needsApproval(ctx, gate)) {
+  // A bank whose only active admin asks has nobody to approve it: it is made at once (the bootstrap).
+  if (needsApproval(ctx, gate) && (await repository.anotherActiveAdmin(ctx.db, [ctx.actor.user.id]))) {
     if (await repository.emailTaken(ctx.db, input.email)) throw EMAIL_IN_USE();
     const summary = `Invite ${input.name} <${input.email}> as ${STAFF_ROLE_LABELS[input.staffRole]}`;
     return requestApproval(ctx, { kind: 'staff_invitation', customerId: null, summary, payload: { ...input } }, null, STAFF_INVITATION_REQUESTED_MESSAGE);
@@ -173,8 +174,9 @@ export async function changeStaffRole(ctx: ActorContext, id: string, role: Staff
     if (!staff) throw notFound(STAFF_NOT_FOUND_MESSAGE);
     if (staff.staff_role === role) return;
     if (role !== 'admin' && takesLastAdmin(staff, activeAdminIds)) throw conflict(LAST_ADMIN_MESSAGE);
-    // Four eyes (ADR 023): checked now, carried out (and checked again) when a second admin approves.
-    if (needsApproval(ctx, gate)) {
+    // Four eyes (ADR 023): checked now, carried out (and checked again) when a second admin approves;
+    // made at once when no admin but the one asking and the one it is about could approve it.
+    if (needsApproval(ctx, gate) && activeAdminIds.some((adminId) => adminId !== ctx.actor.user.id && adminId !== id)) {
       const name = `${staff.first_name} ${staff.last_name}`.trim();
       const summary = `Change ${name}'s role from ${staff.staff_role ? STAFF_ROLE_LABELS[staff.staff_role] : 'none'} to ${STAFF_ROLE_LABELS[role]}`;
       pending = await requestApproval(
