@@ -32,9 +32,10 @@ export async function openRuntime(
     await embedded.createDatabase('ledgerline');
     url = embedded.url('ledgerline');
   }
-  const database = createDatabase(url, { max: options.poolMax, log: options.databaseLog ?? createLogger(config), channels: options.channels });
+  const log = options.databaseLog ?? createLogger(config);
+  const database = createDatabase(url, { max: options.poolMax, log, channels: options.channels });
   await assertPostgresVersion(database.db);
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { log: (line) => log.warn({}, line) });
   await installJobSchema(database.pool, createLogger(config));
   return {
     database,

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
 import { createAppContext } from '../../src/server/context';
 import { createDatabase, type DatabaseHandle, type DB } from '../../src/server/db/database';
-import { migrateToLatest } from '../../src/server/db/migrate';
+import { migrateToLatest, pendingMigrations } from '../../src/server/db/migrate';
 import { installJobSchema } from '../../src/server/jobs/runner';
 import { createLogger } from '../../src/server/lib/logger';
 import { createMailer } from '../../src/server/mail/mailer';
@@ -58,5 +58,31 @@ describe('several instances starting at once on one database', () => {
     const signIns = await Promise.all(together.map((each) => each.start()));
     expect(await contents(together[0]!.db)).toEqual(expected);
     for (const each of signIns) expect(each).toEqual(signInsAlone);
+  });
+});
+
+describe('an older instance on a database a newer release migrated (a rolling upgrade)', () => {
+  it('starts without migrating once every migration it knows is there, and names what is wrong otherwise', async () => {
+    const { url } = await createTestDatabase();
+    const database = createDatabase(url, { max: 2 });
+    handles.push(database);
+    await migrateToLatest(database.db);
+    const ours = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
+    await sql`insert into kysely_migration (name, timestamp) values ('2099-01-01-99-next-release', now()::text)`.execute(database.db);
+
+    const said: string[] = [];
+    expect(await migrateToLatest(database.db, { log: (line) => said.push(line) })).toEqual([]);
+    expect(said).toEqual([
+      'the database has 1 migration(s) newer than this code (2099-01-01-99-next-release): starting without migrating, as an older instance during an upgrade',
+    ]);
+    // The ready probe's view: nothing this code needs is pending.
+    expect(await pendingMigrations(database.db)).toEqual([]);
+
+    // Newer migrations, and one of this code's own missing: not a state to start in.
+    const last = ours.rows.at(-1)!.name;
+    await sql`delete from kysely_migration where name = ${last}`.execute(database.db);
+    await expect(migrateToLatest(database.db)).rejects.toThrow(
+      `The database has migrations this code does not know (2099-01-01-99-next-release) but not all of its own (${last}): start the release that wrote them, or restore a matching backup.`,
+    );
   });
 });

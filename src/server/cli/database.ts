@@ -21,7 +21,7 @@ export async function openCommandDatabase(
   if (url) {
     const database = createDatabase(url, { max: options.poolMax, log: options.log });
     if (options.migrate) {
-      await migrateToLatest(database.db);
+      await migrateToLatest(database.db, { log: (line) => (options.log ?? createLogger(config)).warn(line) });
       await installJobSchema(database.pool, options.log ?? createLogger(config));
     }
     return { database, stop: () => database.close() };
