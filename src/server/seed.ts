@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext } from './context';
+import type { DB } from './db/database';
 import { hashPassword } from './auth/crypto';
 import { DEMO_ADMIN_TOTP_SECRET, firstAdminTotpSecret, totpUri } from './factors/totp';
 import { ensureBankAccounts, openCustomerAccounts } from './ledger/accounts';
@@ -96,8 +97,45 @@ export async function seed(ctx: AppContext): Promise<DemoSignIn[]> {
   });
 }
 
+export const DEMO_DATABASE_MESSAGE =
+  'This database holds a demo bank (demo customers and staff with published passwords): start it with DEMO_MODE=true, or give a real bank a database of its own (DATABASE_URL, or another DATA_DIR).';
+export const REAL_DATABASE_MESSAGE =
+  'This database holds a real bank (its first start had DEMO_MODE=false): set DEMO_MODE=false here too (demo mode is the default when it is unset), or give a demo a database of its own.';
+
+/**
+ * Records which kind of bank the database holds at its first start, and refuses a start (app or
+ * worker) whose DEMO_MODE says the other (migration 69): demo mode on a real bank's database would
+ * seed sign-ins whose passwords are published, and a worker would send its mail to the development
+ * outbox. A database from before the record counts as a demo when it holds the demo customers, as a
+ * real bank when it holds anyone else.
+ */
+export async function settleBankMode(db: DB, demoMode: boolean): Promise<void> {
+  if (!(await db.selectFrom('bank_mode').select('demo').executeTakeFirst())) {
+    const users = await db.selectFrom('users').select('email').limit(1).executeTakeFirst();
+    const demoCustomer = await db
+      .selectFrom('users')
+      .select('id')
+      .where(
+        'email',
+        'in',
+        DEMO_CUSTOMERS.map((customer) => customer.email),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    const demo = users ? demoCustomer !== undefined : demoMode;
+    await db
+      .insertInto('bank_mode')
+      .values({ demo })
+      .onConflict((conflict) => conflict.column('only_row').doNothing())
+      .execute();
+  }
+  const { demo } = await db.selectFrom('bank_mode').select('demo').executeTakeFirstOrThrow();
+  if (demo !== demoMode) throw new Error(demo ? DEMO_DATABASE_MESSAGE : REAL_DATABASE_MESSAGE);
+}
+
 async function seedOnce(ctx: AppContext): Promise<DemoSignIn[]> {
   const { db, config } = ctx;
+  await settleBankMode(db, config.demoMode);
   await ensureBankAccounts(db);
   const signIns: DemoSignIn[] = [];
 

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
@@ -7,7 +11,7 @@ import { migrateToLatest, pendingMigrations } from '../../src/server/db/migrate'
 import { installJobSchema } from '../../src/server/jobs/runner';
 import { createLogger } from '../../src/server/lib/logger';
 import { createMailer } from '../../src/server/mail/mailer';
-import { seed } from '../../src/server/seed';
+import { DEMO_DATABASE_MESSAGE, REAL_DATABASE_MESSAGE, seed } from '../../src/server/seed';
 import { createTestDatabase } from '../support/app';
 
 // Instances on other machines start against one DATABASE_URL at the same moment: each migrates
@@ -18,10 +22,10 @@ afterAll(async () => {
   await Promise.all(handles.map((handle) => handle.close()));
 });
 
-function instance(url: string) {
+function instance(url: string, env: Record<string, string> = {}) {
   const database = createDatabase(url, { max: 4 });
   handles.push(database);
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), rateLimits: false };
+  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }), rateLimits: false };
   const log = createLogger(config, { level: 'silent' });
   const context = createAppContext({ config, db: database.db, mailer: createMailer({ from: config.mailFrom }), log });
   return {
@@ -84,5 +88,36 @@ describe('an older instance on a database a newer release migrated (a rolling up
     await expect(migrateToLatest(database.db)).rejects.toThrow(
       `The database has migrations this code does not know (2099-01-01-99-next-release) but not all of its own (${last}): start the release that wrote them, or restore a matching backup.`,
     );
+  });
+});
+
+describe('the kind of bank a database holds', () => {
+  it('is recorded at the first start; a start or a worker with the other DEMO_MODE is refused and adds nobody', async () => {
+    const { url } = await createTestDatabase();
+    const real = instance(url, { DEMO_MODE: 'false' });
+    await real.start();
+    const before = await contents(real.db);
+    expect(before.users).toHaveLength(1);
+    // Demo mode is the default: a start that forgot DEMO_MODE=false would add published sign-ins.
+    await expect(instance(url).start()).rejects.toThrow(REAL_DATABASE_MESSAGE);
+    expect(await contents(real.db)).toEqual(before);
+    // `npm run worker` with DATABASE_URL alone would send the bank's mail to the development outbox.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'll-worker-'));
+    const worker = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/worker.ts'], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(worker.status, worker.stderr).toBe(1);
+    expect(worker.stderr).toContain(REAL_DATABASE_MESSAGE);
+
+    const demo = (await createTestDatabase()).url;
+    await instance(demo).start();
+    await expect(instance(demo, { DEMO_MODE: 'false' }).start()).rejects.toThrow(DEMO_DATABASE_MESSAGE);
+    // A database from before the record: the demo customers in it say it is a demo.
+    const demoDb = instance(demo, { DEMO_MODE: 'false' });
+    await sql`delete from bank_mode`.execute(demoDb.db);
+    await expect(demoDb.start()).rejects.toThrow(DEMO_DATABASE_MESSAGE);
+    expect(await instance(demo).start()).toEqual(expect.arrayContaining([expect.objectContaining({ email: 'alex.morgan@example.com' })]));
   });
 });

@@ -7,6 +7,7 @@ import { startJobRunner } from '../jobs/runner';
 import { createLogger } from '../lib/logger';
 import { trackPool } from '../lib/metrics';
 import { createMailer } from '../mail/mailer';
+import { settleBankMode } from '../seed';
 import { openCommandDatabase } from './database';
 
 /** Connections the worker uses: the runner's listener and its jobs (JOB_CONCURRENCY), with room to spare. */
@@ -26,6 +27,11 @@ async function main(): Promise<void> {
   // The daily anchor runs here too (ADR 014): refuse to start without a writable ANCHOR_FILE.
   checkAnchorFile(config.anchorFile);
   const runtime = await openCommandDatabase(config, { poolMax: WORKER_POOL_MAX, log, migrate: true });
+  // A worker started without the app's DEMO_MODE=false would send a real bank's mail to the development outbox.
+  await settleBankMode(runtime.database.db, config.demoMode).catch(async (error: unknown) => {
+    await runtime.stop();
+    throw error;
+  });
   trackPool(runtime.database.poolStats);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (line) => log.info(line) });
   const context = createAppContext({ config, db: runtime.database.db, mailer, log });

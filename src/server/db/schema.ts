@@ -722,6 +722,14 @@ export interface Database {
   trial_balance_lines: TrialBalanceLinesTable;
   customer_notes: CustomerNotesTable;
   approvals: ApprovalsTable;
+  bank_mode: BankModeTable;
+}
+
+/** Which kind of bank the database holds, recorded at the first start (one row, migration 69). */
+export interface BankModeTable {
+  only_row: Generated<boolean>;
+  demo: boolean;
+  recorded_at: CreatedAt;
 }
 
 /** A staff request waiting for a second staff member (four eyes, issue 15, ADR 023). */

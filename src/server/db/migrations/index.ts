@@ -40,6 +40,7 @@ import * as cheaperRowChecks from './2026-11-28-65-cheaper-row-checks';
 import * as sessionChangeNotices from './2026-11-29-66-session-change-notices';
 import * as standingOrderNameCheck from './2026-11-29-67-standing-order-name-check';
 import * as ledgerTextLimits from './2026-11-29-68-ledger-text-limits';
+import * as bankMode from './2026-12-01-69-bank-mode';
 
 // Dated and frozen: add new migrations at the end, never edit a landed one.
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-66-session-change-notices': sessionChangeNotices,
   '2026-11-29-67-standing-order-name-check': standingOrderNameCheck,
   '2026-11-29-68-ledger-text-limits': ledgerTextLimits,
+  '2026-12-01-69-bank-mode': bankMode,
 };
