@@ -33,7 +33,9 @@ const urlWithProtocol = (name: string, protocols: string[]) =>
         }
       },
       `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
-    );
+    )
+    // A scheme is case-insensitive (RFC 3986): "HTTPS://bank.example" is https.
+    .transform((value) => value.replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, (scheme) => scheme.toLowerCase()));
 
 /** A per-customer cap from the environment: a whole number from 1 to `max`, the named limit by default. */
 const perCustomerCap = (name: string, fallback: number, max: number) =>
@@ -82,6 +84,15 @@ const trustProxy = z
     const bad = addresses.filter((address) => !isAddressOrRange(address));
     if (bad.length > 0) {
       ctx.addIssue({ code: 'custom', message: `TRUST_PROXY must be a hop count or comma-separated IP addresses or CIDR ranges (not "${bad.join(', ')}")` });
+      return z.NEVER;
+    }
+    // A /0 range is every address: the same as true (and the proxy check would refuse it at start).
+    const everyone = addresses.filter((address) => /\/0+$/.test(address));
+    if (everyone.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `TRUST_PROXY range ${everyone.join(', ')} is every address, as true would be: name the proxies' addresses or ranges`,
+      });
       return z.NEVER;
     }
     return addresses;

@@ -114,6 +114,10 @@ describe('configuration from the environment', () => {
       });
     });
 
+    it('reads the scheme of PUBLIC_URL in any case (RFC 3986)', () => {
+      expect(loadConfig({ ...production, PUBLIC_URL: 'HTTPS://bank.example' }).publicUrl).toBe('https://bank.example');
+    });
+
     it('lists every refusal at once', () => {
       expect(problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0])).toEqual([
         'DEMO_MODE',
@@ -155,6 +159,11 @@ describe('configuration from the environment', () => {
     [{ TRUST_PROXY: 'loopback' }, 'TRUST_PROXY: TRUST_PROXY must be a hop count or comma-separated IP addresses or CIDR ranges (not "loopback")'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY: TRUST_PROXY must be a hop count or comma-separated IP addresses or CIDR ranges (not "10.0.0.0/33")'],
     [{ TRUST_PROXY: '99' }, 'TRUST_PROXY: TRUST_PROXY must be a hop count from 0 to 10, or proxy addresses'],
+    [
+      { TRUST_PROXY: '10.0.0.1,0.0.0.0/0' },
+      "TRUST_PROXY: TRUST_PROXY range 0.0.0.0/0 is every address, as true would be: name the proxies' addresses or ranges",
+    ],
+    [{ TRUST_PROXY: '::/0' }, "TRUST_PROXY: TRUST_PROXY range ::/0 is every address, as true would be: name the proxies' addresses or ranges"],
     [{ WEB_CONCURRENCY: '0' }, 'WEB_CONCURRENCY: WEB_CONCURRENCY must be between 1 and 64'],
     [{ WEB_CONCURRENCY: 'many' }, 'WEB_CONCURRENCY: WEB_CONCURRENCY must be a number'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters'],
