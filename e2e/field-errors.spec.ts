@@ -102,3 +102,23 @@ test('a back-office form: each field at fault is described by its own message', 
   await expectOwnMessage(page.getByLabel('Amount (USD)'), 'Amount is required');
   await lookAtBothWidths(page, 'field-errors-add-transaction', checkA11y);
 });
+
+test('an amount typed with a comma is refused as typed, never read as another amount', async ({ page, checkA11y }) => {
+  // A number input made "12,50" 1250 as it was typed: $1,250.00 moved, or an IMS code asked for it.
+  await signInCustomer(page);
+  const balances = async () => (await (await page.request.get('/api/auth/user')).json()).data.account;
+  const before = await balances();
+  for (const path of ['/account/internal_transfer', '/account/transfer', '/account/standing-orders', '/account/requests']) {
+    await page.goto(path);
+    await waitForHydration(page);
+    const amount = page.getByLabel('Amount (USD)');
+    await amount.pressSequentially('12,50');
+    await expect(amount, path).toHaveValue('12,50');
+    await amount.press('Enter');
+    await expectOwnMessage(amount, 'Amount must be typed without commas, e.g. 1000.00');
+  }
+  await checkA11y();
+  expect(await balances()).toEqual(before);
+  // Nor was an IMS code mailed for $1,250.00.
+  expect(await (await page.request.get('/dev/mailbox?format=json')).text()).not.toContain('$1,250.00');
+});

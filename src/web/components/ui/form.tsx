@@ -76,6 +76,16 @@ export function TextField({ label, error, missing, invalid, hint, id: givenId, c
 }
 
 /**
+ * An amount of money: text with the phone's decimal keypad, never a number input. A number input
+ * drops what it cannot read as the customer types (Chromium makes "12,50" 1250, so $1,250.00 would
+ * be asked for), and empties "abc"; as text, the contract says what is wrong with what was typed
+ * ("Amount must be typed without commas, e.g. 1000.00").
+ */
+export function AmountField(props: FieldProps & Omit<ComponentPropsWithRef<'input'>, 'type' | 'inputMode' | 'min' | 'max' | 'step'>) {
+  return <TextField inputMode="decimal" autoComplete="off" {...props} />;
+}
+
+/**
  * An email address: labelled "Email", typed as one (the phone's keyboard), required and no longer
  * than the contracts take. `autoComplete`: "email" for one's own address, "username" where it signs
  * in, "off" where staff type someone else's.

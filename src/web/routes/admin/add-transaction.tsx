@@ -8,7 +8,7 @@ import { TEXT_LENGTH_MAX } from '../../../shared/limits';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
-import { SelectField, TextAreaField, TextField } from '../../components/ui/form';
+import { AmountField, SelectField, TextAreaField, TextField } from '../../components/ui/form';
 import { customerOptionsQuery } from '../../features/admin/api';
 import { addAdminTransaction } from '../../features/ledger/api';
 import { errorMessage } from '../../lib/api';
@@ -95,7 +95,7 @@ export default function AddTransactionPage() {
           </SelectField>
           {customers.isError ? <Alert tone="error">{customers.error.message}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label="Amount (USD)" type="number" min="0.01" step="0.01" {...fieldError(errors.amount)} {...form.register('amount')} />
+            <AmountField label="Amount (USD)" {...fieldError(errors.amount)} {...form.register('amount')} />
             <SelectField label="Type" {...fieldError(errors.transactionType)} {...form.register('transactionType')}>
               <option value="credit">Credit</option>
               <option value="debit">Debit</option>

@@ -8,7 +8,7 @@ import { Alert } from '../../components/ui/alert';
 import { Breadcrumb } from '../../components/ui/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { Card, PageTitle } from '../../components/ui/card';
-import { TextAreaField, TextField } from '../../components/ui/form';
+import { AmountField, TextAreaField, TextField } from '../../components/ui/form';
 import { adminUserQuery } from '../../features/admin/api';
 import { updateAccount } from '../../features/ledger/api';
 import { formatDollars } from '../../lib/format';
@@ -62,8 +62,8 @@ function AccountForm({ user }: { user: AdminUserDto }) {
       </p>
       <TextField label="Account number" inputMode="numeric" maxLength={10} {...fieldError(errors.number)} {...form.register('number')} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Savings (USD)" type="number" min="0" step="0.01" {...fieldError(errors.savings)} {...form.register('savings')} />
-        <TextField label="Checking (USD)" type="number" min="0" step="0.01" {...fieldError(errors.checking)} {...form.register('checking')} />
+        <AmountField label="Savings (USD)" {...fieldError(errors.savings)} {...form.register('savings')} />
+        <AmountField label="Checking (USD)" {...fieldError(errors.checking)} {...form.register('checking')} />
       </div>
       <TextAreaField
         label="Reason"

@@ -6,7 +6,7 @@ import { ENTRY_KINDS } from '../../../../shared/contracts/transactions';
 import { EMAIL_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/form';
+import { AmountField, SelectField, TextField } from '../../../components/ui/form';
 import { contractResolver, fieldError } from '../../../lib/form';
 import { ledgerAccountsQuery } from '../api/list-accounts';
 import { isoToLocalInput, localInputToIso, NO_JOURNAL_FILTER, type JournalFilterValues } from '../filter';
@@ -96,8 +96,8 @@ export function JournalFilterForm({ value, onApply }: { value: JournalFilterValu
         {otherAccount ? <option value={otherAccount}>The account chosen</option> : null}
       </SelectField>
       <div className="grid grid-cols-2 gap-3">
-        <TextField label="Amount from" inputMode="decimal" placeholder="0.00" {...fieldError(errors.amountMin)} {...form.register('amountMin')} />
-        <TextField label="Amount to" inputMode="decimal" placeholder="0.00" {...fieldError(errors.amountMax)} {...form.register('amountMax')} />
+        <AmountField label="Amount from" placeholder="0.00" {...fieldError(errors.amountMin)} {...form.register('amountMin')} />
+        <AmountField label="Amount to" placeholder="0.00" {...fieldError(errors.amountMax)} {...form.register('amountMax')} />
       </div>
       <TextField label="Booked from" type="datetime-local" {...fieldError(errors.bookedFrom)} {...form.register('bookedFrom')} />
       <TextField label="Booked before" type="datetime-local" {...fieldError(errors.bookedTo)} {...form.register('bookedTo')} />

@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { SEARCH_LENGTH_MAX, ZTransactionListQuery } from '../../../../shared/contracts/transactions';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/form';
+import { AmountField, SelectField, TextField } from '../../../components/ui/form';
 import { contractResolver } from '../../../lib/form';
 import { NO_FILTER, type TransactionFilterValues } from '../filter';
 
@@ -69,8 +69,8 @@ export function TransactionFilterForm({
             error={errors.q?.message}
             {...form.register('q')}
           />
-          <TextField label={LABELS.amountMin} inputMode="decimal" autoComplete="off" error={errors.amountMin?.message} {...form.register('amountMin')} />
-          <TextField label={LABELS.amountMax} inputMode="decimal" autoComplete="off" error={errors.amountMax?.message} {...form.register('amountMax')} />
+          <AmountField label={LABELS.amountMin} error={errors.amountMin?.message} {...form.register('amountMin')} />
+          <AmountField label={LABELS.amountMax} error={errors.amountMax?.message} {...form.register('amountMax')} />
         </div>
       ) : null}
       <FilterRow search={search} className={className}>

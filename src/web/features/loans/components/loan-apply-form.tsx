@@ -16,7 +16,7 @@ import {
 import { dollarsToCents } from '../../../../shared/money';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextAreaField, TextField } from '../../../components/ui/form';
+import { AmountField, SelectField, TextAreaField, TextField } from '../../../components/ui/form';
 import { ApiError } from '../../../lib/api';
 import { formatCents } from '../../../lib/format';
 import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
@@ -88,9 +88,8 @@ export function LoanApplyForm() {
             </option>
           ))}
         </SelectField>
-        <TextField
+        <AmountField
           label="Loan amount (USD)"
-          inputMode="decimal"
           required
           maxLength={12}
           hint={`${formatCents(product.minCents)} to ${formatCents(product.maxCents)}`}

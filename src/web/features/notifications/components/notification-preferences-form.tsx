@@ -12,7 +12,7 @@ import {
 } from '../../../../shared/contracts/notifications';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/form';
+import { AmountField } from '../../../components/ui/form';
 import { contractResolver, useFormAction } from '../../../lib/form';
 import { updateNotificationPreferences } from '../api/update-preferences';
 
@@ -99,10 +99,8 @@ export function NotificationPreferencesForm({ preferences }: { preferences: Noti
               </div>
               {isThresholdKind(kind) ? (
                 <div className="mt-3 max-w-48">
-                  <TextField
+                  <AmountField
                     label={kind === 'money_sent_above' ? 'When more than (USD)' : 'When below (USD)'}
-                    inputMode="decimal"
-                    autoComplete="off"
                     error={amountError?.message}
                     {...form.register(`${kind}.amount`)}
                   />

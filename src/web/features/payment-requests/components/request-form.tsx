@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { PAYMENT_REQUEST_NOTE_LENGTH_MAX, ZPaymentRequestCreate } from '../../../../shared/contracts/payment-requests';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/form';
+import { AmountField, TextField } from '../../../components/ui/form';
 import { contractResolver, fieldError, useFormAction } from '../../../lib/form';
 import { createPaymentRequest } from '../api/create-payment-request';
 
@@ -35,7 +35,7 @@ export function RequestForm() {
         {...fieldError(errors.to)}
         {...form.register('to')}
       />
-      <TextField label="Amount (USD)" inputMode="decimal" autoComplete="off" {...fieldError(errors.amount)} {...form.register('amount')} />
+      <AmountField label="Amount (USD)" {...fieldError(errors.amount)} {...form.register('amount')} />
       <TextField
         label="Note (optional)"
         maxLength={PAYMENT_REQUEST_NOTE_LENGTH_MAX}

@@ -11,7 +11,7 @@ import type { TransferCodeSent } from '../../../../shared/contracts/transactions
 import { todayIso } from '../../../../shared/dates';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/form';
+import { AmountField, SelectField, TextField } from '../../../components/ui/form';
 import type { Action } from '../../../lib/action';
 import { useApprovalSteps } from '../../../lib/approval-steps';
 import { useCurrentUser } from '../../../lib/current-user';
@@ -191,7 +191,7 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
         </div>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Amount (USD)" type="number" min="0.01" step="0.01" inputMode="decimal" {...fieldError(errors.amount)} {...form.register('amount')} />
+        <AmountField label="Amount (USD)" {...fieldError(errors.amount)} {...form.register('amount')} />
         <TextField
           label="Description"
           maxLength={STANDING_ORDER_DESCRIPTION_LENGTH_MAX}

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { ZInternalTransferRequest, type CustomerAccountKind } from '../../../../shared/contracts/transactions';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/form';
+import { AmountField, SelectField } from '../../../components/ui/form';
 import { formatDollars } from '../../../lib/format';
 import { contractResolver, useFormAction, fieldError } from '../../../lib/form';
 import { useIdempotencyKey } from '../../../lib/idempotency';
@@ -57,7 +57,7 @@ export function InternalTransferForm() {
           <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
         </SelectField>
       </div>
-      <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" {...fieldError(errors.amount)} {...form.register('amount')} />
+      <AmountField label="Amount (USD)" {...fieldError(errors.amount)} {...form.register('amount')} />
       {action.error ? <Alert tone="error">{action.error.message}</Alert> : null}
       <Button type="submit" disabled={action.busy}>
         {action.busy ? 'Sending...' : 'Transfer'}

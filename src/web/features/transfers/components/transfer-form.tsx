@@ -4,7 +4,7 @@ import { ZTransferRequest, type TransferRequest } from '../../../../shared/contr
 import { NAME_LENGTH_MAX, TEXT_LENGTH_MAX } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/form';
+import { AmountField, SelectField, TextField } from '../../../components/ui/form';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
 import { useApprovalSteps } from '../../../lib/approval-steps';
 import { formatDollars } from '../../../lib/format';
@@ -131,7 +131,7 @@ export function TransferForm() {
         <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
         <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
       </SelectField>
-      <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" {...fieldError(errors.amount)} {...form.register('amount')} />
+      <AmountField label="Amount (USD)" {...fieldError(errors.amount)} {...form.register('amount')} />
       <TextField label="Recipient name" autoComplete="off" maxLength={NAME_LENGTH_MAX} {...fieldError(errors.to)} {...form.register('to')} />
       <TextField
         label="Account number"

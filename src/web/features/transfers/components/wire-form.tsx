@@ -6,7 +6,7 @@ import { NAME_LENGTH_MAX, TEXT_LENGTH_MAX } from '../../../../shared/limits';
 import { WIRE_ACCOUNT_TYPES, wireCountries } from '../../../../shared/wire';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { SelectField, TextField } from '../../../components/ui/form';
+import { AmountField, SelectField, TextField } from '../../../components/ui/form';
 import { PasskeyApproval } from '../../../components/ui/passkey-approval';
 import { useApprovalSteps } from '../../../lib/approval-steps';
 import { formatDollars } from '../../../lib/format';
@@ -131,7 +131,7 @@ export function WireForm() {
           <option value="checking">Checking ({formatDollars(user.account.checking)})</option>
           <option value="savings">Savings ({formatDollars(user.account.savings)})</option>
         </SelectField>
-        <TextField label="Amount (USD)" type="number" min="1" step="0.01" inputMode="decimal" {...fieldError(errors.amount)} {...form.register('amount')} />
+        <AmountField label="Amount (USD)" {...fieldError(errors.amount)} {...form.register('amount')} />
       </div>
       <TextField label="Beneficiary name" maxLength={NAME_LENGTH_MAX} {...fieldError(errors.beneficiaryName)} {...form.register('beneficiaryName')} />
       <TextField
