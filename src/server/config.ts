@@ -191,6 +191,8 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /** PUBLIC_URL was given (else publicUrl is made from HOST and PORT). */
+  publicUrlGiven: boolean;
   databaseUrl: string | undefined;
   dataDir: string;
   smtpUrl: string | undefined;
@@ -268,6 +270,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: env.PORT,
     host: env.HOST,
     publicUrl,
+    publicUrlGiven: env.PUBLIC_URL !== undefined,
     databaseUrl: env.DATABASE_URL,
     dataDir: path.resolve(env.DATA_DIR),
     smtpUrl: env.SMTP_URL,

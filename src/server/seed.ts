@@ -163,6 +163,11 @@ async function seedOnce(ctx: AppContext): Promise<DemoSignIn[]> {
     const secondFactor = created ? await enrolFirstAdmin(ctx, created.id, adminEmail) : { kind: 'none' as const };
     signIns.push({ role: 'admin', email: adminEmail, password: config.adminPassword ? null : password, secondFactor });
   } else {
+    // Like ADMIN_TOTP_SECRET: read only when the first start creates the first admin.
+    if (config.adminPassword)
+      ctx.log.warn(`ADMIN_PASSWORD is ignored: the first admin (${existingAdmin.email}) exists already; they change their password under Security.`);
+    if (config.adminEmail && config.adminEmail.toLowerCase() !== existingAdmin.email.toLowerCase())
+      ctx.log.warn(`ADMIN_EMAIL (${config.adminEmail}) is ignored: the first admin exists already as ${existingAdmin.email}.`);
     const shown = !config.adminPassword && config.demoMode ? DEMO_ADMIN_PASSWORD : null;
     signIns.push({ role: 'admin', email: existingAdmin.email, password: shown, secondFactor: await firstAdminFactor(ctx, existingAdmin) });
   }

@@ -184,7 +184,8 @@ async function secondFactorLines(signIn: DemoSignIn): Promise<string[]> {
 }
 
 async function printBanner(config: Config, instance: Instance, port: number): Promise<void> {
-  const url = config.publicUrl.replace(/:\d+$/, '') === config.publicUrl ? config.publicUrl : config.publicUrl.replace(/:\d+$/, `:${port}`);
+  // The address customers use; the default (PUBLIC_URL unset) names the port actually listened on (PORT=0 picks one).
+  const url = config.publicUrlGiven ? config.publicUrl : config.publicUrl.replace(/:\d+$/, `:${port}`);
   const mail = config.devMailbox
     ? `development outbox, read it at ${url}/dev/mailbox`
     : config.smtpUrl

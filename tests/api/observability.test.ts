@@ -6,6 +6,8 @@ import { loadConfig } from '../../src/server/config';
 import { createAppContext } from '../../src/server/context';
 import { createDatabase, type DatabaseHandle } from '../../src/server/db/database';
 import { freePort } from '../../src/server/db/embedded';
+import { PURGE_TASK } from '../../src/server/jobs/purge';
+import { countQueues } from '../../src/server/jobs/runner';
 import { createLogger } from '../../src/server/lib/logger';
 import { jobsFailed, trackPool } from '../../src/server/lib/metrics';
 import { createMailer } from '../../src/server/mail/mailer';
@@ -80,11 +82,14 @@ describe('GET /metrics', () => {
     });
     expect(transfer.statusCode).toBe(201);
     jobsFailed.inc({ queue: 'test-queue' });
+    await countQueues(ctx.context);
     const page = await scrape();
     expect(sample(page, 'ledger_writer_batch_size_count')).toBeGreaterThan(sample(before, 'ledger_writer_batch_size_count') ?? 0);
     expect(sample(page, 'ledger_writer_queue_depth')).toBe(0);
     expect(sample(page, 'ledger_writer_fallbacks_total')).not.toBeNull();
     expect(sample(page, 'jobs_failed_total', { queue: 'test-queue' })).toBe(1);
+    // A queue with nothing in it is a 0, not a missing series.
+    expect(sample(page, 'jobs_queue_depth', { queue: PURGE_TASK, state: 'failed' })).toBe(0);
     expect(sample(page, 'db_pool_waiting')).toBe(0);
     expect(sample(page, 'db_pool_total')).toBeGreaterThanOrEqual(1);
     expect(sample(page, 'db_pool_idle')).not.toBeNull();

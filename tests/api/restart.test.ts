@@ -11,10 +11,10 @@ import { validSignUp } from '../support/app';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-restart-'));
 let child: ChildProcess | undefined;
 
-async function start(port: number): Promise<{ output: () => string }> {
+async function start(port: number, env: Record<string, string> = {}): Promise<{ output: () => string }> {
   let output = '';
   child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -54,8 +54,13 @@ describe('start, restart', () => {
     expect(signUp.status).toBe(201);
     await stop();
 
-    const second = await start(port);
+    // Behind a proxy on another port: the banner names the address customers use, and a first-start
+    // setting given again says it is ignored.
+    const second = await start(port, { PUBLIC_URL: 'http://localhost:8443', ADMIN_PASSWORD: 'Another-Admin-Password-1' });
     expect(second.output()).toContain('Sign-ins:');
+    expect(second.output()).toContain('is running at http://localhost:8443');
+    expect(second.output()).toContain('-> http://localhost:8443/admin/login');
+    expect(second.output()).toContain('ADMIN_PASSWORD is ignored: the first admin (admin@example.com) exists already');
     const signIn = await fetch(`${base}/api/auth/signin`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

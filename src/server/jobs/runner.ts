@@ -16,7 +16,8 @@ import { describeDatabaseError, isDatabaseUnavailable } from '../db/errors';
 import type { Logger } from '../lib/logger';
 import { jobsFailed, jobsQueueDepth } from '../lib/metrics';
 import { dueAndRunningJobs, jobCounts } from '../queues/repository';
-import { cronItems, taskList } from './registry';
+import { JOB_STATES } from '../../shared/contracts/queues';
+import { cronItems, TASKS, taskList } from './registry';
 
 /** The advisory lock under which one process at a time installs or upgrades graphile-worker's schema. */
 const JOB_SCHEMA_LOCK_KEY = 4_812_200;
@@ -74,6 +75,8 @@ function countedEvents(): WorkerEvents {
 export async function countQueues(ctx: Pick<AppContext, 'db'>): Promise<void> {
   const counts = await jobCounts(ctx.db);
   jobsQueueDepth.reset();
+  // An empty queue is a 0, not a missing series (an alert on the depth must see it come back down).
+  for (const { identifier } of TASKS) for (const state of JOB_STATES) jobsQueueDepth.set({ queue: identifier, state }, 0);
   for (const { task, state, count } of counts) jobsQueueDepth.set({ queue: task, state }, count);
 }
 
