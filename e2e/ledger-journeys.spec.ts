@@ -53,9 +53,11 @@ test.describe('money journeys', () => {
     await page.getByRole('button', { name: 'Transfer' }).click();
     await expect(page.getByRole('alert')).toHaveText('Amount must be greater than 0');
     await page.getByLabel('Amount (USD)').fill('25.50');
-    await page.getByRole('button', { name: 'Transfer' }).click();
+    await page.getByLabel('Amount (USD)').press('Enter');
     await expect(page.getByText('Transfer Successful')).toBeVisible();
     await expect(page).toHaveURL(/\/account\/transactions$/);
+    // The button that sent it is gone with its page: focus starts at the new page's heading, not at the document's top.
+    await expect(page.locator('#main h1')).toBeFocused();
     const first = page.getByTestId('transaction-line').first();
     await expect(first).toContainText('Transfer from savings to checking');
     await expect(first).toContainText('Between your accounts');

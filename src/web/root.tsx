@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useLocation, useRouteError } from 'react-router';
 import './app.css';
 import { DemoBanner } from './components/layout/demo-banner';
@@ -47,6 +47,30 @@ function ScrollToTop() {
 }
 
 /**
+ * After a navigation that took the focused element away (a form's button whose answer opens
+ * another page, a link inside the page that was replaced), focus moves to the new page's heading, so
+ * a keyboard or screen reader user starts there instead of at the top of the document. Focus that
+ * is still on the page (the menu's link, a field the page focused itself) stays where it is.
+ */
+function FocusOnNavigation() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const target = document.querySelector<HTMLElement>('#main h1') ?? document.querySelector<HTMLElement>('#main');
+    if (!target) return;
+    if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+    target.focus({ preventScroll: true });
+  }, [pathname]);
+  return null;
+}
+
+/**
  * Marks the document once React has taken over the prerendered HTML. Browser tests wait for it
  * before typing into a prerendered form: text typed earlier belongs to the HTML, not to React's state.
  */
@@ -63,6 +87,7 @@ export default function App() {
     <>
       <HydrationMark />
       <ScrollToTop />
+      <FocusOnNavigation />
       <Outlet />
     </>
   );
