@@ -48,6 +48,12 @@ test('the security page ends another session, staff end one from the user page, 
   await checkA11y(laptop.page);
   await laptop.page.setViewportSize({ width: 1280, height: 800 });
 
+  // Each button names its session: the device, the address and when it signed in (two of one browser differ by that).
+  const names = await list.getByRole('button', { name: /^End session/ }).evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')));
+  expect(names.length).toBeGreaterThan(0);
+  for (const name of names) expect(name).toMatch(/^End session: .+, signed in .+\d/);
+  expect(new Set(names).size).toBe(names.length);
+
   expect(await stillSignedIn(phone.context)).toBe(200);
   await list
     .getByRole('listitem')

@@ -40,7 +40,8 @@ export function SessionList({
           {session.current || !onEnd ? null : (
             <Button
               variant="danger"
-              aria-label={`End session: ${session.device}${session.ipAddress ? `, ${session.ipAddress}` : ''}`}
+              // Two sessions of one browser at one address differ by when they began: each button says which.
+              aria-label={`End session: ${session.device}${session.ipAddress ? `, ${session.ipAddress}` : ''}, signed in ${formatDate(session.createdAt, 'dateTime')}`}
               disabled={busy}
               onClick={() => onEnd(session)}
             >
