@@ -11,6 +11,12 @@ import { CUSTOMER_ACCOUNTS, ZApprovalStep, ZPaymentPin } from './transactions';
 // `paymentPin` creates it. An order between the customer's own accounts needs no code (DESIGN rule 3).
 
 export const STANDING_ORDER_FREQUENCIES = ['once', 'weekly', 'monthly'] as const;
+/** How the pages say each frequency. */
+export const STANDING_ORDER_FREQUENCY_LABELS: Record<(typeof STANDING_ORDER_FREQUENCIES)[number], string> = {
+  once: 'Once',
+  weekly: 'Every week',
+  monthly: 'Every month',
+};
 export type StandingOrderFrequency = (typeof STANDING_ORDER_FREQUENCIES)[number];
 export const STANDING_ORDER_TARGETS = ['own', 'payee', 'customer'] as const;
 export type StandingOrderTarget = (typeof STANDING_ORDER_TARGETS)[number];

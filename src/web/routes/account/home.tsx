@@ -74,7 +74,7 @@ export default function DashboardPage() {
 
   return (
     <div className="space-y-6">
-      <PageTitle subtitle={`Welcome back, ${user.firstName}.`}>Dashboard</PageTitle>
+      <PageTitle subtitle={`Welcome, ${user.firstName}.`}>Dashboard</PageTitle>
 
       {user.isBlocked ? (
         <section aria-labelledby="blocked-heading" className="rounded-xl border-2 border-red-300 bg-red-50 p-5 text-red-950" data-testid="blocked-notice">

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   STANDING_ORDER_COUNT_MAX,
+  STANDING_ORDER_FREQUENCY_LABELS,
   STANDING_ORDER_DESCRIPTION_LENGTH_MAX,
   ZStandingOrderRequest,
   type StandingOrderRequest,
@@ -38,7 +39,6 @@ interface Values {
   count: string;
 }
 
-const FREQUENCY_TEXT = { once: 'Once', weekly: 'Every week', monthly: 'Every month' } as const;
 /** The form's label for the contract's parameter name in its messages ("count must be at least 1"). */
 const LABELS = { count: 'Number of payments' } as const;
 
@@ -113,7 +113,7 @@ export function StandingOrderForm({ payees }: { payees: BeneficiaryDto[] }) {
         noun="standing order"
         rows={[
           ['From', `${values.from === 'savings' ? 'Savings' : 'Checking'} (${user.account.number})`],
-          ['How often', FREQUENCY_TEXT[values.frequency]],
+          ['How often', STANDING_ORDER_FREQUENCY_LABELS[values.frequency]],
           ['First payment', formatDate(values.startDate)],
         ]}
         notice={<PayeeCheckNotice check={passkey.payeeCheck} onUseName={onUseName} />}
@@ -261,7 +261,7 @@ function CodeStep({
     ['To', payee],
     ['Amount', formatDollars(Number(values.amount))],
     ['Description', values.description],
-    ['How often', FREQUENCY_TEXT[values.frequency]],
+    ['How often', STANDING_ORDER_FREQUENCY_LABELS[values.frequency]],
     [values.frequency === 'once' ? 'Payment date' : 'First payment', formatDate(values.startDate)],
     ...(values.frequency !== 'once' && values.endDate ? [['Last payment on or before', formatDate(values.endDate)] as [string, string]] : []),
     ...(values.frequency !== 'once' && values.count ? [['Number of payments', values.count] as [string, string]] : []),

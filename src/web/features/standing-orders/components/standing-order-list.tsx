@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import type { StandingOrderDto } from '../../../../shared/contracts/standing-orders';
+import { STANDING_ORDER_FREQUENCY_LABELS, type StandingOrderDto } from '../../../../shared/contracts/standing-orders';
 import { Button } from '../../../components/ui/button';
 import { formatDate, formatDollars } from '../../../lib/format';
 
-const FREQUENCY_LABELS: Record<StandingOrderDto['frequency'], string> = { once: 'Once', weekly: 'Every week', monthly: 'Every month' };
 const STATUS_LABELS: Record<StandingOrderDto['status'], string> = { active: 'Active', finished: 'Finished', cancelled: 'Cancelled' };
 
 function lastResultText(order: StandingOrderDto): string {
@@ -90,7 +89,9 @@ export function StandingOrderList({ orders, busy, onCancel }: { orders: Standing
               <div className="flex flex-wrap gap-x-2">
                 <dt className="text-slate-600">Schedule</dt>
                 <dd className="text-slate-900">
-                  {FREQUENCY_LABELS[order.frequency]} from {formatDate(order.startDate)}
+                  {order.frequency === 'once'
+                    ? `Once, on ${formatDate(order.startDate)}`
+                    : `${STANDING_ORDER_FREQUENCY_LABELS[order.frequency]} from ${formatDate(order.startDate)}`}
                   {order.endDate ? ` until ${formatDate(order.endDate)}` : ''}
                   {order.count ? `, ${order.count} payment${order.count === 1 ? '' : 's'} at most` : ''}
                 </dd>
