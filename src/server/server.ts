@@ -184,6 +184,7 @@ async function secondFactorLines(signIn: DemoSignIn): Promise<string[]> {
 }
 
 async function printBanner(config: Config, instance: Instance, port: number): Promise<void> {
+  const { log } = instance;
   // The address customers use; the default (PUBLIC_URL unset) names the port actually listened on (PORT=0 picks one).
   const url = config.publicUrlGiven ? config.publicUrl : config.publicUrl.replace(/:\d+$/, `:${port}`);
   const mail = config.devMailbox
@@ -212,6 +213,12 @@ async function printBanner(config: Config, instance: Instance, port: number): Pr
     ...signIns,
     '',
   ];
+  if (config.isProduction) {
+    // Production logs are JSON lines (a pipeline that keeps only those keeps this too, and with it a
+    // first start's generated admin password): one line, the banner's lines as a field.
+    log.info({ banner: lines.filter((line) => line !== '').map((line) => line.trim()) }, `${config.bankName} is running at ${url}`);
+    return;
+  }
   console.log(lines.filter((line, index) => line !== '' || index === 0 || lines[index - 1] !== '').join('\n'));
 }
 

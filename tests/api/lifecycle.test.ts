@@ -6,6 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/server/db/embedded';
+import { newSigningKeyPem } from '../../src/server/signing/keys';
 import { createTestDatabase, validSignUp } from '../support/app';
 
 // The real server, as an operator runs it: started, asked to stop with SIGTERM, and (in a cluster)
@@ -86,6 +87,41 @@ describe('refusing to start', () => {
     expect(server.stderr()).not.toMatch(STACK_LINE);
     expect(fs.existsSync(path.join(os.tmpdir(), 'ledgerline-never-created'))).toBe(false);
   });
+});
+
+describe('a production start', () => {
+  it('writes only JSON lines on stdout, its banner (with the generated admin password) among them', async () => {
+    const { url } = await createTestDatabase();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-production-'));
+    directories.push(dataDir);
+    const keyFile = path.join(dataDir, 'signing-key.pem');
+    fs.writeFileSync(keyFile, newSigningKeyPem(), { mode: 0o600 });
+    const port = await freePort();
+    const server = spawnServer(
+      {
+        NODE_ENV: 'production',
+        DEMO_MODE: 'false',
+        DATABASE_URL: url,
+        DATA_DIR: dataDir,
+        SMTP_URL: 'smtp://127.0.0.1:9',
+        PUBLIC_URL: `http://localhost:${port}`,
+        ALLOW_HTTP: 'true',
+        BANK_SIGNING_KEY_FILE: keyFile,
+        ADMIN_EMAIL: 'ops@bank.example',
+      },
+      port,
+    );
+    await waitFor(() => server.stdout().includes('is running at'), 'the banner', server);
+    const lines = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '');
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    const banner = logLines(server).find((line) => line.msg.endsWith(`is running at http://localhost:${port}`)) as unknown as { banner: string[] };
+    expect(banner.banner).toContainEqual(expect.stringMatching(/^admin\s+ops@bank\.example\s+\S{12,}\s+-> http:\/\/localhost:\d+\/admin\/login$/));
+    server.child.kill('SIGTERM');
+    expect(await server.exit).toBe(0);
+  }, 120_000);
 });
 
 describe('graceful shutdown of one process', () => {
