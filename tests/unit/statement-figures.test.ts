@@ -116,6 +116,16 @@ describe('text on the PDF', () => {
     expect((await renderStatementPdf(statement('Łukasz Ševčík', 'Оплата за квартиру, Ιανουάριος'))).equals(bytes)).toBe(true);
   });
 
+  it('cuts a description too long for its column with an ellipsis, as close to the column as it goes', async () => {
+    const long = 'Rent for the flat at 12 Harbor Street, paid on the first working day of every month without fail';
+    const text = textOf(await renderStatementPdf(statement('Zoë Müller', long)));
+    const shown = /(Rent for the flat.*?)…/.exec(text)?.[1] ?? '';
+    expect(shown.length).toBeGreaterThan(40);
+    expect(long.startsWith(shown)).toBe(true);
+    expect(text).not.toContain('without fail');
+    expect(text).toContain('$125.00');
+  });
+
   it('embeds no font in a statement whose text is all Latin-1 (its text stays readable in the bytes)', async () => {
     const bytes = await renderStatementPdf(statement('Zoë Müller', 'Rent'));
     expect(textOf(bytes)).toContain('Zoë Müller');

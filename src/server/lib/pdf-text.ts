@@ -90,12 +90,22 @@ export function write(doc: Doc, text: string, x: number, y: number, options: PDF
   doc.text(set.text, x, y, { lineBreak: false, ...options, ...(set.baseline === undefined ? {} : { baseline: set.baseline }) });
 }
 
-/** The text cut to fit the width, with an ellipsis where it was cut (never inside a character). */
+/**
+ * The text cut to fit the width, with an ellipsis where it was cut (never inside a character). A
+ * longer start is never narrower, so the longest start that fits is found by halving (a 500-character
+ * description on a 5,000-line statement is measured about ten times, not hundreds).
+ */
 export function fit(doc: Doc, text: string, width: number): string {
   const fits = (candidate: string) => doc.widthOfString(setFor(doc, candidate).text) <= width;
   if (fits(text)) return text;
   const characters = [...text];
-  let end = characters.length;
-  while (end > 0 && !fits(`${characters.slice(0, end).join('')}…`)) end -= 1;
-  return `${characters.slice(0, end).join('')}…`;
+  const cut = (end: number) => `${characters.slice(0, end).join('')}…`;
+  let low = 0;
+  let high = characters.length - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(cut(middle))) low = middle;
+    else high = middle - 1;
+  }
+  return cut(low);
 }
