@@ -21,8 +21,9 @@ export async function openCommandDatabase(
   if (url) {
     const database = createDatabase(url, { max: options.poolMax, log: options.log });
     if (options.migrate) {
-      await migrateToLatest(database.db, { log: (line) => (options.log ?? createLogger(config)).warn(line) });
-      await installJobSchema(database.pool, options.log ?? createLogger(config));
+      const log = options.log ?? createLogger(config);
+      await migrateToLatest(database.db, { log: (line) => log.warn(line) });
+      await installJobSchema(database.pool, log);
     }
     return { database, stop: () => database.close() };
   }

@@ -43,33 +43,15 @@ export function findStaff(db: DB, id: string): Promise<User | undefined> {
  * could each take away the last admin wait for one another instead of both passing the count.
  */
 export async function lockForStaffChange(trx: DB, id: string): Promise<{ staff: User | undefined; activeAdminIds: string[] }> {
-  const admins = await trx
-    .selectFrom('users')
-    .select('id')
-    .where('staff_role', '=', 'admin')
-    .where('staff_status', '=', 'active')
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  const admins = await activeAdminIds(trx, { lock: true });
   const staff = await trx.selectFrom('users').selectAll().where('id', '=', id).where('is_admin', '=', true).forUpdate().executeTakeFirst();
-  return { staff, activeAdminIds: admins.map((admin) => admin.id) };
+  return { staff, activeAdminIds: admins };
 }
 
-/**
- * Whether an active admin other than these could decide a staff change (ADR 023: the bootstrap).
- * Reads the admins `lockForStaffChange` locks when given its transaction.
- */
-export async function anotherActiveAdmin(db: DB, exceptIds: string[]): Promise<boolean> {
-  const other = await db
-    .selectFrom('users')
-    .select('id')
-    .where('is_admin', '=', true)
-    .where('staff_role', '=', 'admin')
-    .where('staff_status', '=', 'active')
-    .where('id', 'not in', exceptIds)
-    .limit(1)
-    .executeTakeFirst();
-  return other !== undefined;
+/** The active admins' ids, in id order; `lock` locks them (lockForStaffChange). */
+export async function activeAdminIds(db: DB, options: { lock: boolean } = { lock: false }): Promise<string[]> {
+  const query = db.selectFrom('users').select('id').where('staff_role', '=', 'admin').where('staff_status', '=', 'active').orderBy('id');
+  return (await (options.lock ? query.forUpdate() : query).execute()).map((admin) => admin.id);
 }
 
 export function setStaffRole(trx: DB, id: string, role: StaffRole): Promise<User> {

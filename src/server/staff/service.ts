@@ -75,6 +75,9 @@ function splitName(name: string): { firstName: string; lastName: string } {
   return { firstName, lastName: rest.join(' ') };
 }
 
+/** Whether an active admin besides these (the one asking, the one a change is about) could decide a staff change. */
+const anotherAdmin = (activeAdminIds: string[], ...besides: string[]) => activeAdminIds.some((id) => !besides.includes(id));
+
 /**
  * POST /admin/staff: a new staff member with the role, who cannot sign in until they choose a
  * password from the emailed link (then a second factor at their first sign-in, ADR 011).
@@ -86,7 +89,7 @@ export async function inviteStaff(
 ): Promise<Outcome<StaffMember | ApprovalPending>> {
   // Four eyes (ADR 023): the invitation waits for a second admin; an address in use is refused now.
   // A bank whose only active admin asks has nobody to approve it: it is made at once (the bootstrap).
-  if (needsApproval(ctx, gate) && (await repository.anotherActiveAdmin(ctx.db, [ctx.actor.user.id]))) {
+  if (needsApproval(ctx, gate) && anotherAdmin(await repository.activeAdminIds(ctx.db), ctx.actor.user.id)) {
     if (await repository.emailTaken(ctx.db, input.email)) throw EMAIL_IN_USE();
     const summary = `Invite ${input.name} <${input.email}> as ${STAFF_ROLE_LABELS[input.staffRole]}`;
     return requestApproval(ctx, { kind: 'staff_invitation', customerId: null, summary, payload: { ...input } }, null, STAFF_INVITATION_REQUESTED_MESSAGE);
@@ -176,7 +179,7 @@ export async function changeStaffRole(ctx: ActorContext, id: string, role: Staff
     if (role !== 'admin' && takesLastAdmin(staff, activeAdminIds)) throw conflict(LAST_ADMIN_MESSAGE);
     // Four eyes (ADR 023): checked now, carried out (and checked again) when a second admin approves;
     // made at once when no admin but the one asking and the one it is about could approve it.
-    if (needsApproval(ctx, gate) && activeAdminIds.some((adminId) => adminId !== ctx.actor.user.id && adminId !== id)) {
+    if (needsApproval(ctx, gate) && anotherAdmin(activeAdminIds, ctx.actor.user.id, id)) {
       const name = `${staff.first_name} ${staff.last_name}`.trim();
       const summary = `Change ${name}'s role from ${staff.staff_role ? STAFF_ROLE_LABELS[staff.staff_role] : 'none'} to ${STAFF_ROLE_LABELS[role]}`;
       pending = await requestApproval(
